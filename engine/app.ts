@@ -1,0 +1,138 @@
+// Engine bootstrap shared by the CLI (`arena serve`), the Electron utility process and tests.
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { loadChallenges } from './challenges/registry.js';
+import { systemClock, type Clock } from './core/clock.js';
+import { createLiveBus } from './core/live-bus.js';
+import { openStore, type Store } from './db/store.js';
+import { createHttpServer } from './http/server.js';
+import { createArenaEngine, type ArenaEngine } from './protocols/specarena/arena-engine.js';
+import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
+import { APP_VERSION } from './runtime/version.js';
+
+export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
+
+export interface EngineOptions {
+  dataDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  authMode?: boolean;
+  staleAfterMs?: number;
+  clock?: Clock;
+  testHooks?: boolean;
+  pingIntervalMs?: number;
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  /** Built renderer to serve at /; defaults to dist/renderer when it exists. */
+  rendererDir?: string | null;
+  challengesDir?: string;
+}
+
+export interface RunningEngine {
+  url: string;
+  port: number;
+  host: string;
+  token: string;
+  dataDir: string;
+  engine: ArenaEngine;
+  store: Store;
+  http: FastifyInstance;
+  close(): Promise<void>;
+}
+
+function defaultRendererDir(): string | undefined {
+  // engine/app.ts → <root>/dist/renderer; dist/engine/app.js → <root>/dist/renderer.
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  for (const candidate of [path.resolve(here, '../dist/renderer'), path.resolve(here, '../renderer')]) {
+    if (fs.existsSync(path.join(candidate, 'index.html'))) return candidate;
+  }
+  return undefined;
+}
+
+export async function startEngine(options: EngineOptions): Promise<RunningEngine> {
+  const host = options.host ?? '127.0.0.1';
+  const clock = options.clock ?? systemClock;
+  const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
+  const authMode = options.authMode ?? false;
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const store = openStore({ file: path.join(options.dataDir, 'arena.sqlite') });
+  try {
+    const challenges = await loadChallenges(options.challengesDir);
+    const rngSecret = loadOrCreateSecret(options.dataDir, 'rng');
+    const authSecret = loadOrCreateSecret(options.dataDir, 'auth');
+    const live = createLiveBus();
+    const token = randomBytes(32).toString('base64url');
+    let http: FastifyInstance | undefined;
+    const engine = createArenaEngine({
+      store,
+      challenges,
+      live,
+      clock,
+      seed: createSeeder(rngSecret),
+      staleAfterMs,
+      onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
+    });
+    const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    http = await createHttpServer({
+      engine,
+      scoring: createScoringReader(store),
+      identity,
+      version: APP_VERSION,
+      pingIntervalMs: options.pingIntervalMs,
+      logLevel: options.logLevel,
+      rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()),
+      admin: {
+        token,
+        engine,
+        version: APP_VERSION,
+        authMode,
+        staleAfterMs,
+        secret: authSecret,
+        now: () => clock.now(),
+        recompute: () => recomputeScores(store),
+        reset: options.testHooks
+          ? () => {
+              live.closeAll();
+              store.clearAll();
+            }
+          : undefined,
+      },
+    });
+    // Live streams never end by themselves; close them first so a graceful close does not wait for them.
+    http.addHook('preClose', async () => live.closeAll());
+    await http.listen({ host, port: options.port ?? 0 });
+    const address = http.server.address();
+    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    const sweepEvery = staleAfterMs > 0 ? Math.min(60_000, Math.max(1000, Math.floor(staleAfterMs / 2))) : 0;
+    const sweeper = sweepEvery > 0 ? setInterval(() => engine.sweepStale(), sweepEvery) : undefined;
+    sweeper?.unref();
+    const urlHost = host.includes(':') ? `[${host}]` : host;
+    let closed: Promise<void> | undefined;
+    const server = http;
+    return {
+      url: `http://${urlHost}:${port}`,
+      port,
+      host,
+      token,
+      dataDir: options.dataDir,
+      engine,
+      store,
+      http: server,
+      close() {
+        closed ??= (async () => {
+          if (sweeper) clearInterval(sweeper);
+          await server.close();
+          store.close();
+        })();
+        return closed;
+      },
+    };
+  } catch (error) {
+    store.close();
+    throw error;
+  }
+}

@@ -1,0 +1,97 @@
+// `arena serve`: the engine under plain Node, bound to loopback, with a graceful shutdown on Ctrl-C / SIGTERM.
+import { spawn } from 'node:child_process';
+import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
+import { isLoopbackHost } from '../../http/guards.js';
+import { resolveDataDir } from '../../runtime/data-dir.js';
+import { parseFlags, parseMinutes, parsePort, UsageError } from '../args.js';
+
+export const SERVE_HELP = `Usage: arena serve [options]
+
+Start the arena engine on a loopback port and serve the UI.
+
+Options:
+  --host HOST            address to bind (default 127.0.0.1; must be a loopback address)
+  --port N               port, 0 for a free one (default 0)
+  --data-dir DIR         data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)
+  --auth                 SpecArena auth mode: Ed25519-signed joins and session keys; MCP off
+  --stale-after MINUTES  expire unfinished sessions after this much inactivity (default 30; 0 = never)
+  --json                 print one JSON line {"event":"listening","url","token"} when ready
+  --open                 open the UI in the default browser
+  --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
+`;
+
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'silent']);
+
+export async function serveCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseFlags(argv, {
+    host: 'string',
+    port: 'string',
+    'data-dir': 'string',
+    auth: 'boolean',
+    'stale-after': 'string',
+    json: 'boolean',
+    open: 'boolean',
+    'log-level': 'string',
+    help: 'boolean',
+  });
+  if (flags.help) {
+    process.stdout.write(SERVE_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
+  if (!isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)) {
+    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1 or localhost); got ${host}. The engine never listens on the network.`);
+  }
+  const logLevel = typeof flags['log-level'] === 'string' ? flags['log-level'] : 'warn';
+  if (!LEVELS.has(logLevel)) throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
+  const running = await startEngine({
+    host,
+    port: parsePort(flags.port),
+    dataDir: resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined),
+    authMode: flags.auth === true,
+    staleAfterMs: parseMinutes('stale-after', flags['stale-after'], DEFAULT_STALE_AFTER_MS),
+    testHooks: process.env.ARENA_TEST_HOOKS === '1',
+    logLevel: logLevel as 'warn',
+  });
+  const uiUrl = `${running.url}/#token=${running.token}`;
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token })}\n`);
+  } else {
+    process.stdout.write(
+      `Local Arena engine listening on ${running.url}${flags.auth ? ' (auth mode)' : ''}\n` +
+        `Data directory: ${running.dataDir}\n` +
+        `Open the UI (the token in this link is the admin credential for this launch):\n  ${uiUrl}\n` +
+        'Press Ctrl-C to stop.\n',
+    );
+  }
+  if (flags.open) openBrowser(uiUrl);
+
+  await new Promise<void>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        process.stderr.write(`Received ${signal} again: exiting now.\n`);
+        process.exit(130);
+      }
+      stopping = true;
+      if (!flags.json) process.stderr.write('Shutting down…\n');
+      running.close().then(resolve, (error: unknown) => {
+        process.stderr.write(`error during shutdown: ${(error as Error).message}\n`);
+        resolve();
+      });
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+  if (flags.json) process.stdout.write(`${JSON.stringify({ event: 'stopped' })}\n`);
+  return 0;
+}
+
+function openBrowser(url: string): void {
+  const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
+  const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
+  const child = spawn(command, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => process.stderr.write(`Could not open a browser; open this link yourself:\n  ${url}\n`));
+  child.unref();
+}

@@ -1,0 +1,61 @@
+// The `arena` command line: dispatches to subcommands; usage errors exit 2 with a message a person can act on.
+import { MigrationError } from '../db/store.js';
+import { APP_VERSION } from '../runtime/version.js';
+import { UsageError } from './args.js';
+import { scoringCommand } from './commands/scoring.js';
+import { SERVE_HELP, serveCommand } from './commands/serve.js';
+
+const HELP = `Local Arena ${APP_VERSION}: private head-to-head evaluations of AI agents.
+
+Usage: arena <command> [options]
+
+Commands:
+  serve                start the arena engine and UI on a loopback port
+  scoring recompute    rebuild every scoring metric from the stored game results
+  help                 show this help (arena <command> --help for a command)
+  version              print the version
+
+${SERVE_HELP}`;
+
+export async function main(argv: readonly string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'serve':
+        return await serveCommand(rest);
+      case 'scoring':
+        return await scoringCommand(rest);
+      case 'version':
+      case '--version':
+        process.stdout.write(`${APP_VERSION}\n`);
+        return 0;
+      case undefined:
+      case 'help':
+      case '--help':
+      case '-h':
+        process.stdout.write(HELP);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`arena: ${error.message}\nRun "arena help" for usage.\n`);
+      return 2;
+    }
+    if (error instanceof MigrationError) {
+      process.stderr.write(`arena: database problem: ${error.message}\n`);
+      return 1;
+    }
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') {
+      process.stderr.write(`arena: that port is already in use; pick another with --port or use --port 0\n`);
+      return 1;
+    }
+    if (code === 'EACCES') {
+      process.stderr.write(`arena: permission denied: ${(error as Error).message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,48 @@
+// The admin API used by the Local Arena UI and CLI (bearer admin token; never reachable by agents).
+import { z } from 'zod';
+import { ChallengeMetadataSchema, ChallengeSchema, ChatMessageSchema, StatsResponseSchema } from './specarena.js';
+
+export const ADMIN_PREFIX = '/admin/api/v1';
+
+export const OverviewResponseSchema = z.object({
+  version: z.string(),
+  authMode: z.boolean(),
+  staleAfterMs: z.number(),
+  challenges: z.record(z.string(), ChallengeMetadataSchema),
+  stats: StatsResponseSchema,
+});
+export type OverviewResponse = z.infer<typeof OverviewResponseSchema>;
+
+export const AdminSessionListQuerySchema = z.object({
+  type: z.string().optional(),
+  status: z.enum(['open', 'active', 'ended']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const AdminSessionListResponseSchema = z.object({ sessions: z.array(ChallengeSchema), total: z.number().int() });
+export type AdminSessionListResponse = z.infer<typeof AdminSessionListResponseSchema>;
+
+export const AdminSessionDetailSchema = z.object({
+  session: ChallengeSchema,
+  options: z.record(z.string(), z.unknown()),
+  lastActivityAt: z.number(),
+  operatorLog: z.array(ChatMessageSchema),
+  chat: z.array(ChatMessageSchema),
+});
+export type AdminSessionDetail = z.infer<typeof AdminSessionDetailSchema>;
+
+export const AdminCreateSessionRequestSchema = z
+  .object({
+    challengeType: z.string().min(1),
+    options: z.record(z.string(), z.unknown()).default({}),
+    /** Issue one seat key per invite (the agent launch contract's ARENA_SESSION_KEY). */
+    seatKeys: z.boolean().default(false),
+  })
+  .strict();
+export type AdminCreateSessionRequest = z.infer<typeof AdminCreateSessionRequestSchema>;
+
+export const AdminCreateSessionResponseSchema = z.object({ session: ChallengeSchema, seatKeys: z.array(z.string()).optional() });
+export type AdminCreateSessionResponse = z.infer<typeof AdminCreateSessionResponseSchema>;
+
+export const RecomputeResponseSchema = z.object({ games: z.number().int() });

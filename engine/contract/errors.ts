@@ -1,0 +1,11 @@
+// Error codes Local Arena adds to the SpecArena catalogue (spec §9), shared with the UI for display.
+export const EngineErrorCode = {
+  NotFound: 'NOT_FOUND',
+  InvalidJson: 'INVALID_JSON',
+  ValidationFailed: 'VALIDATION_FAILED',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  Unauthorized: 'UNAUTHORIZED',
+  ForbiddenHost: 'FORBIDDEN_HOST',
+  ForbiddenOrigin: 'FORBIDDEN_ORIGIN',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+} as const;

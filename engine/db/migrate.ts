@@ -1,0 +1,44 @@
+// Numbered migrations (steps of 10), each applied once in its own transaction and recorded with its content hash.
+import { createHash } from 'node:crypto';
+import type Database from 'better-sqlite3';
+import * as init from './migrations/0010-init.js';
+
+interface Migration {
+  name: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [init];
+
+export class MigrationError extends Error {
+  override name = 'MigrationError';
+}
+
+export function migrate(db: Database.Database): string[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+  const applied = new Map(
+    (db.prepare('SELECT name, hash FROM schema_migrations').all() as { name: string; hash: string }[]).map((r) => [r.name, r.hash]),
+  );
+  const known = new Set(migrations.map((m) => m.name));
+  for (const name of applied.keys()) {
+    if (!known.has(name)) {
+      throw new MigrationError(`database has migration ${name}, which this version does not know: it was written by a newer Local Arena`);
+    }
+  }
+  const ran: string[] = [];
+  for (const migration of migrations) {
+    const hash = createHash('sha256').update(migration.sql).digest('hex');
+    const previous = applied.get(migration.name);
+    if (previous !== undefined) {
+      if (previous !== hash) throw new MigrationError(`migration ${migration.name} changed after it was applied (hash mismatch)`);
+      continue;
+    }
+    db.transaction(() => {
+      db.exec(migration.sql);
+      db.prepare('INSERT INTO schema_migrations (name, hash, applied_at) VALUES (?, ?, ?)').run(migration.name, hash, Date.now());
+    })();
+    ran.push(migration.name);
+  }
+  return ran;
+}

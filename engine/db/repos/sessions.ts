@@ -1,0 +1,168 @@
+// Sessions ("challenges" on the wire) and their invites. Returns plain objects; JSON columns are parsed here.
+import type Database from 'better-sqlite3';
+import type { ChallengeOperatorState, GameCategory, SessionStatus } from '../../contract/specarena.js';
+
+export interface StoredSession {
+  id: string;
+  name: string;
+  challengeType: string;
+  createdAt: number;
+  completedAt: number | null;
+  lastActivityAt: number;
+  status: SessionStatus;
+  gameCategory: GameCategory;
+  options: Record<string, unknown>;
+  gameState: Record<string, unknown>;
+  state: ChallengeOperatorState;
+  invites: string[];
+}
+
+export interface SessionPage {
+  items: StoredSession[];
+  total: number;
+}
+
+export interface SessionFilter {
+  challengeType?: string;
+  status?: SessionStatus;
+  /** Sessions in which this user holds a seat. */
+  userId?: string;
+  limit: number;
+  offset: number;
+}
+
+interface SessionRow {
+  id: string;
+  name: string;
+  challenge_type: string;
+  created_at: number;
+  completed_at: number | null;
+  last_activity_at: number;
+  status: SessionStatus;
+  game_category: GameCategory;
+  options: string;
+  game_state: string;
+  state: string;
+  invites: string;
+}
+
+const COLUMNS = `s.id, s.name, s.challenge_type, s.created_at, s.completed_at, s.last_activity_at, s.status, s.game_category,
+  s.options, s.game_state, s.state,
+  (SELECT json_group_array(invite) FROM (SELECT invite FROM session_invites WHERE session_id = s.id ORDER BY slot)) AS invites`;
+
+function fromRow(row: SessionRow): StoredSession {
+  return {
+    id: row.id,
+    name: row.name,
+    challengeType: row.challenge_type,
+    createdAt: row.created_at,
+    completedAt: row.completed_at,
+    lastActivityAt: row.last_activity_at,
+    status: row.status,
+    gameCategory: row.game_category,
+    options: JSON.parse(row.options),
+    gameState: JSON.parse(row.game_state),
+    state: JSON.parse(row.state),
+    invites: JSON.parse(row.invites),
+  };
+}
+
+export function createSessionsRepo(db: Database.Database) {
+  const insertSession = db.prepare(`INSERT INTO sessions
+    (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state)
+    VALUES (@id, @name, @challengeType, @createdAt, @completedAt, @lastActivityAt, @status, @gameCategory, @options, @gameState, @state)`);
+  const insertInvite = db.prepare('INSERT INTO session_invites (invite, session_id, slot) VALUES (?, ?, ?)');
+  const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
+  const byInvite = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
+  const updateSession = db.prepare(`UPDATE sessions SET completed_at = @completedAt, last_activity_at = @lastActivityAt,
+    status = @status, game_category = @gameCategory, game_state = @gameState, state = @state WHERE id = @id`);
+  const seatInvite = db.prepare('UPDATE session_invites SET player_index = ?, user_id = ? WHERE invite = ?');
+  const touch = db.prepare('UPDATE sessions SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?');
+  const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
+  const staleIds = db.prepare(`SELECT id FROM sessions WHERE status != 'ended' AND last_activity_at < ?`);
+  const endedCounts = db.prepare(`SELECT challenge_type AS type, COUNT(*) AS n FROM sessions WHERE status = 'ended' GROUP BY challenge_type`);
+  const endedInOrder = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.status = 'ended' ORDER BY s.completed_at, s.created_at, s.id`);
+  const listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
+
+  function listStatements(filter: SessionFilter) {
+    const key = `${filter.challengeType !== undefined}|${filter.status !== undefined}|${filter.userId !== undefined}`;
+    let cached = listCache.get(key);
+    if (!cached) {
+      const where: string[] = [];
+      if (filter.challengeType !== undefined) where.push('s.challenge_type = @challengeType');
+      if (filter.status !== undefined) where.push('s.status = @status');
+      if (filter.userId !== undefined) where.push('s.id IN (SELECT session_id FROM session_invites WHERE user_id = @userId)');
+      const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
+      cached = {
+        page: db.prepare(`SELECT ${COLUMNS} FROM sessions s ${clause} ORDER BY s.created_at DESC, s.id DESC LIMIT @limit OFFSET @offset`),
+        count: db.prepare(`SELECT COUNT(*) AS n FROM sessions s ${clause}`),
+      };
+      listCache.set(key, cached);
+    }
+    return cached;
+  }
+
+  return {
+    insert(session: StoredSession): void {
+      insertSession.run({
+        ...session,
+        options: JSON.stringify(session.options),
+        gameState: JSON.stringify(session.gameState),
+        state: JSON.stringify(session.state),
+      });
+      session.invites.forEach((invite, slot) => insertInvite.run(invite, session.id, slot));
+    },
+    get(id: string): StoredSession | undefined {
+      const row = byId.get(id) as SessionRow | undefined;
+      return row && fromRow(row);
+    },
+    getByInvite(invite: string): StoredSession | undefined {
+      const row = byInvite.get(invite) as SessionRow | undefined;
+      return row && fromRow(row);
+    },
+    /** Writes the mutable parts of a session; seat rows are rewritten only when `seatsChanged`. */
+    update(session: StoredSession, seatsChanged: boolean): void {
+      updateSession.run({
+        id: session.id,
+        completedAt: session.completedAt,
+        lastActivityAt: session.lastActivityAt,
+        status: session.status,
+        gameCategory: session.gameCategory,
+        gameState: JSON.stringify(session.gameState),
+        state: JSON.stringify(session.state),
+      });
+      if (seatsChanged) {
+        session.state.players.forEach((invite, index) => {
+          seatInvite.run(index, session.state.playerIdentities[invite] ?? null, invite);
+        });
+      }
+    },
+    touch(id: string, at: number): void {
+      touch.run(at, id);
+    },
+    delete(id: string): boolean {
+      return remove.run(id).changes > 0;
+    },
+    staleIds(activeSince: number): string[] {
+      return (staleIds.all(activeSince) as { id: string }[]).map((r) => r.id);
+    },
+    list(filter: SessionFilter): SessionPage {
+      const { page, count } = listStatements(filter);
+      const params = { ...filter };
+      const items = (page.all(params) as SessionRow[]).map(fromRow);
+      const total = (count.get(params) as { n: number }).n;
+      return { items, total };
+    },
+    endedCountsByType(): Record<string, number> {
+      const out: Record<string, number> = {};
+      for (const row of endedCounts.all() as { type: string; n: number }[]) out[row.type] = row.n;
+      return out;
+    },
+    /** Every ended session in completion order: the input of a scoring recompute. */
+    *endedInCompletionOrder(): Generator<StoredSession> {
+      for (const row of endedInOrder.iterate() as Iterable<SessionRow>) yield fromRow(row);
+    },
+  };
+}
+
+export type SessionsRepo = ReturnType<typeof createSessionsRepo>;

@@ -1,0 +1,43 @@
+// The database port: the only way the rest of the engine reaches SQLite.
+import { createChatRepo } from './repos/chat.js';
+import { createScoringRepo } from './repos/scoring.js';
+import { createSessionsRepo } from './repos/sessions.js';
+import { createUsersRepo } from './repos/users.js';
+import { openConnection, type OpenOptions } from './open.js';
+
+export type { StoredSession, SessionFilter, SessionPage } from './repos/sessions.js';
+export type { StoredScoringEntry } from './repos/scoring.js';
+export { GLOBAL_KEY } from './repos/scoring.js';
+export { MigrationError } from './migrate.js';
+
+export function openStore(options: OpenOptions) {
+  const db = openConnection(options);
+  const store = {
+    sessions: createSessionsRepo(db),
+    chat: createChatRepo(db),
+    users: createUsersRepo(db),
+    scoring: createScoringRepo(db),
+    /**
+     * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
+     * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).
+     */
+    transaction<T>(fn: () => T): T {
+      return db.transaction(fn)();
+    },
+    /** Deletes all runtime state (the test reset hook, decision 11(h)). */
+    clearAll(): void {
+      db.transaction(() => {
+        db.exec('DELETE FROM chat_messages; DELETE FROM session_invites; DELETE FROM sessions; DELETE FROM users; DELETE FROM scoring_entries;');
+      })();
+    },
+    get inTransaction(): boolean {
+      return db.inTransaction;
+    },
+    close(): void {
+      if (db.open) db.close();
+    },
+  };
+  return store;
+}
+
+export type Store = ReturnType<typeof openStore>;

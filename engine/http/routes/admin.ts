@@ -1,0 +1,107 @@
+// Control-plane routes: admin token required; CORS only for the desktop shell's app://arena origin.
+import type { FastifyInstance } from 'fastify';
+import {
+  ADMIN_PREFIX,
+  AdminCreateSessionRequestSchema,
+  AdminSessionListQuerySchema,
+  type AdminCreateSessionResponse,
+  type AdminSessionDetail,
+  type OverviewResponse,
+} from '../../contract/admin.js';
+import { EngineErrorCode } from '../../contract/errors.js';
+import { operatorChannel } from '../../core/redaction.js';
+import { fullSession } from '../../core/sanitize.js';
+import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
+import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import { issueSeatKey } from '../../protocols/specarena/auth.js';
+import { readBody } from '../body.js';
+import { bearerToken, tokenMatches } from '../guards.js';
+
+export interface AdminDeps {
+  token: string;
+  engine: ArenaEngine;
+  version: string;
+  authMode: boolean;
+  staleAfterMs: number;
+  secret: Buffer;
+  now(): number;
+  recompute(): { games: number };
+  /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
+  reset?: () => void;
+}
+
+const SHELL_ORIGIN = 'app://arena';
+
+export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
+  const { engine } = deps;
+
+  app.register(
+    async (admin) => {
+      admin.addHook('onRequest', async (req, reply) => {
+        if (req.headers.origin === SHELL_ORIGIN) {
+          reply.header('Access-Control-Allow-Origin', SHELL_ORIGIN).header('Vary', 'Origin');
+          if (req.method === 'OPTIONS') {
+            return reply
+              .code(204)
+              .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
+              .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID')
+              .send();
+          }
+        }
+        if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
+          return reply.code(401).send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
+        }
+      });
+
+      admin.get('/overview', async (): Promise<OverviewResponse> => ({
+        version: deps.version,
+        authMode: deps.authMode,
+        staleAfterMs: deps.staleAfterMs,
+        challenges: engine.metadata(),
+        stats: engine.stats(),
+      }));
+
+      admin.get('/sessions', async (req) => {
+        const query = AdminSessionListQuerySchema.safeParse(req.query);
+        if (!query.success) throw new ArenaError(400, `Invalid query: ${query.error.issues[0]?.message}`, EngineErrorCode.ValidationFailed);
+        const page = engine.adminList({ challengeType: query.data.type, status: query.data.status, limit: query.data.limit, offset: query.data.offset });
+        return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
+      });
+
+      admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
+        const session = engine.session(req.params.id);
+        if (!session) throw new ArenaError(404, `No session ${req.params.id}`, EngineErrorCode.NotFound);
+        return {
+          session: fullSession(session),
+          options: session.options,
+          lastActivityAt: session.lastActivityAt,
+          operatorLog: engine.transcript(operatorChannel(session.id)),
+          chat: engine.transcript(session.id),
+        };
+      });
+
+      admin.post('/sessions', async (req): Promise<AdminCreateSessionResponse> => {
+        const body = readBody(AdminCreateSessionRequestSchema, req.body);
+        if (!engine.hasChallenge(body.challengeType)) throw new ArenaError(400, `Unknown challenge type: ${body.challengeType}`);
+        const session = engine.createSession(body.challengeType, body.options);
+        const response: AdminCreateSessionResponse = { session: fullSession(session) };
+        if (body.seatKeys) response.seatKeys = session.invites.map((_, slot) => issueSeatKey(deps.secret, session.id, slot, deps.now()));
+        return response;
+      });
+
+      admin.post('/scoring/recompute', async () => deps.recompute());
+    },
+    { prefix: ADMIN_PREFIX },
+  );
+
+  if (deps.reset) {
+    const reset = deps.reset;
+    app.post('/__test__/reset', async (req, reply) => {
+      if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
+        return reply.code(401).send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
+      }
+      reset();
+      return { ok: true };
+    });
+  }
+}

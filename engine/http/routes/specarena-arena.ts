@@ -1,0 +1,54 @@
+// Join, act and sync on the operator channel (spec §3.4, auth mode §4.2).
+import type { FastifyInstance } from 'fastify';
+import { ArenaMessageRequestSchema, JoinRequestSchema, type JoinResponse } from '../../contract/specarena.js';
+import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import { issueSessionKey, joinMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
+import { operatorChannel } from '../../core/redaction.js';
+import { INVALID_JSON, optionalObject, readBody } from '../body.js';
+import type { HttpDeps } from '../server.js';
+import { identityOf, syncQuery } from './request-identity.js';
+
+export function registerArenaRoutes(app: FastifyInstance, deps: HttpDeps): void {
+  const { engine, identity } = deps;
+
+  app.post('/api/arena/join', async (req) => {
+    if (identity.authMode) {
+      if (req.body === INVALID_JSON || req.body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');
+      const body = optionalObject(req.body);
+      if (typeof body.invite !== 'string' || body.invite.length === 0) throw new ArenaError(400, 'invite is required');
+      const invite = body.invite;
+      const { userId } = verifySignedBody(body, identity.now(), joinMessage(invite));
+      const joined = engine.join(invite, userId);
+      const session = engine.sessionByInvite(invite);
+      if (!session) throw new ArenaError(404, 'Challenge not found for invite');
+      const index = session.state.players.indexOf(invite);
+      if (index < 0) throw new ArenaError(400, 'Invite not found in challenge players');
+      const response: JoinResponse = {
+        ChallengeID: joined.session.id,
+        ChallengeInfo: joined.metadata,
+        sessionKey: issueSessionKey(identity.secret, joined.session.id, index, identity.now()),
+      };
+      return response;
+    }
+    const body = readBody(JoinRequestSchema, req.body);
+    // A seat key, when presented, must belong to this invite (resolveIdentity refuses any other).
+    identityOf(req, deps);
+    const joined = engine.join(body.invite, body.userId);
+    const response: JoinResponse = { ChallengeID: joined.session.id, ChallengeInfo: joined.metadata };
+    return response;
+  });
+
+  app.post('/api/arena/message', async (req) => {
+    const body = readBody(ArenaMessageRequestSchema, req.body);
+    const from = identityOf(req, deps);
+    if (from === null) throw new ArenaError(400, 'from is required');
+    engine.message(body.challengeId, from, body.messageType, body.content);
+    return { ok: 'Message sent' };
+  });
+
+  app.get('/api/arena/sync', async (req) => {
+    const { channel, start } = syncQuery(req);
+    const messages = engine.sync(operatorChannel(channel), start, identityOf(req, deps));
+    return { messages, count: messages.length };
+  });
+}

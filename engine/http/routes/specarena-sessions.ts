@@ -1,0 +1,64 @@
+// Session listing, creation and invite routes (spec §3.3, §3.5, decision 11(a)).
+import type { FastifyInstance } from 'fastify';
+import { InviteNotifyRequestSchema, SessionStatusSchema, type SessionStatus } from '../../contract/specarena.js';
+import { publicSession } from '../../core/sanitize.js';
+import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import { INVALID_JSON } from '../body.js';
+import type { HttpDeps } from '../server.js';
+
+interface ListQuery {
+  limit?: string;
+  offset?: string;
+  status?: string;
+}
+
+/** limit: a non-numeric value or 0 falls back to the default; clamped to 1..100. */
+export function parseLimit(value: string | undefined, fallback: number, max: number | null): number {
+  const n = Number.parseInt(value ?? '', 10);
+  if (!Number.isFinite(n) || n === 0) return fallback;
+  return max === null ? Math.max(1, n) : Math.min(max, Math.max(1, n));
+}
+
+export function parseOffset(value: string | undefined): number {
+  const n = Number.parseInt(value ?? '', 10);
+  return Number.isFinite(n) ? Math.max(0, n) : 0;
+}
+
+function parseStatus(value: string | undefined): SessionStatus | undefined {
+  const parsed = SessionStatusSchema.safeParse(value);
+  return parsed.success ? parsed.data : undefined;
+}
+
+export function registerSessionRoutes(app: FastifyInstance, { engine }: HttpDeps): void {
+  app.get<{ Querystring: ListQuery }>('/api/challenges', async (req) => {
+    const limit = parseLimit(req.query.limit, 50, 100);
+    const offset = parseOffset(req.query.offset);
+    const page = engine.list({ status: parseStatus(req.query.status), limit, offset });
+    return { challenges: page.challenges, total: page.total, limit, offset, profiles: page.profiles };
+  });
+
+  app.get<{ Params: { name: string }; Querystring: ListQuery }>('/api/challenges/:name', async (req) => {
+    const limit = parseLimit(req.query.limit, 10, 100);
+    const offset = parseOffset(req.query.offset);
+    const page = engine.list({ challengeType: req.params.name, status: parseStatus(req.query.status), limit, offset });
+    return { challenges: page.challenges, total: page.total, limit, offset, profiles: page.profiles };
+  });
+
+  // The body is ignored, as in the reference: anyone may open a session with the challenge's default options.
+  app.post<{ Params: { name: string } }>('/api/challenges/:name', async (req) => publicSession(engine.createSession(req.params.name)));
+
+  app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) => publicSession(engine.sessionForUnusedInvite(req.params.inviteId)));
+
+  app.post('/api/invites', async (req) => {
+    if (req.body === INVALID_JSON || req.body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');
+    const parsed = InviteNotifyRequestSchema.safeParse(req.body);
+    if (!parsed.success) {
+      const raw = (req.body as { inviteId?: unknown } | null)?.inviteId;
+      if (raw === undefined || raw === '' || raw === null) throw new ArenaError(400, 'inviteId is required');
+      throw new ArenaError(400, `Expected string, received ${Array.isArray(raw) ? 'array' : typeof raw}`);
+    }
+    if (parsed.data.inviteId === '') throw new ArenaError(400, 'inviteId is required');
+    engine.advertiseInvite(parsed.data.inviteId);
+    return { success: true };
+  });
+}

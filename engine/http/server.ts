@@ -1,0 +1,95 @@
+// The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
+import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { EngineErrorCode } from '../contract/errors.js';
+import { ArenaError } from '../protocols/specarena/arena-error.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import type { IdentityConfig } from '../protocols/specarena/identity.js';
+import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
+import { parseJsonBody } from './body.js';
+import { isAllowedOrigin, isLoopbackHost } from './guards.js';
+import { registerAdminRoutes, type AdminDeps } from './routes/admin.js';
+import { registerArenaRoutes } from './routes/specarena-arena.js';
+import { registerChatRoutes } from './routes/specarena-chat.js';
+import { registerMcpRoutes } from './routes/specarena-mcp.js';
+import { registerMiscRoutes } from './routes/specarena-misc.js';
+import { registerSessionRoutes } from './routes/specarena-sessions.js';
+import { registerUserRoutes } from './routes/specarena-users.js';
+import { registerStaticRoutes } from './static.js';
+
+export const BODY_LIMIT_BYTES = 256 * 1024;
+
+export interface HttpDeps {
+  engine: ArenaEngine;
+  scoring: ScoringReader;
+  identity: IdentityConfig;
+  admin: AdminDeps;
+  /** Folder with the built renderer (index.html, assets/); served at / when present. */
+  rendererDir?: string;
+  /** SSE keep-alive interval (spec: 30 s); tests shorten it. */
+  pingIntervalMs?: number;
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  version: string;
+}
+
+/** Paths of other protocols keep their /api/v1 prefix; everything else under /api/v1 is the SpecArena alias. */
+function rewriteAlias(url: string): string {
+  if (!url.startsWith('/api/v1/')) return url;
+  if (url.startsWith('/api/v1/agents') || url.startsWith('/api/v1/economy')) return url;
+  return `/api/${url.slice('/api/v1/'.length)}`;
+}
+
+export function sendError(reply: FastifyReply, error: ArenaError): FastifyReply {
+  return reply.code(error.status).type('application/json').send(error.body);
+}
+
+export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    bodyLimit: BODY_LIMIT_BYTES,
+    rewriteUrl: (req) => rewriteAlias(req.url ?? '/'),
+    logController: new LogController({ disableRequestLogging: true }),
+    logger: {
+      level: deps.logLevel ?? 'warn',
+      // Query strings can carry session keys (?key=), so only the path is ever logged.
+      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }) },
+    },
+    return503OnClosing: true,
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, text, done) => done(null, parseJsonBody(text as string)));
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (!isLoopbackHost(request.headers.host)) {
+      return reply.code(403).send({ error: 'Host header must name a loopback address', code: EngineErrorCode.ForbiddenHost });
+    }
+    if (!isAllowedOrigin(request.headers.origin, request.headers.host)) {
+      return reply.code(403).send({ error: 'Cross-origin requests are not allowed', code: EngineErrorCode.ForbiddenOrigin });
+    }
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
+    if (error instanceof ArenaError) return sendError(reply, error);
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send({ error: `Request body too large (limit ${BODY_LIMIT_BYTES} bytes)`, code: EngineErrorCode.PayloadTooLarge });
+    }
+    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.code(error.statusCode).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' });
+    }
+    request.log.error({ err: error, path: request.url.split('?')[0] }, 'unhandled error');
+    return reply.code(500).send({ error: 'Internal server error' });
+  });
+
+  app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(404).send({ error: 'Not Found', code: EngineErrorCode.NotFound }),
+  );
+
+  registerMiscRoutes(app, deps);
+  registerSessionRoutes(app, deps);
+  registerArenaRoutes(app, deps);
+  registerChatRoutes(app, deps);
+  registerUserRoutes(app, deps);
+  registerAdminRoutes(app, deps.admin);
+  if (!deps.identity.authMode) await registerMcpRoutes(app, deps);
+  if (deps.rendererDir) registerStaticRoutes(app, deps.rendererDir);
+  return app;
+}

@@ -1,0 +1,25 @@
+// Build: compile engine, challenges, main and preload with tsc; copy challenge metadata; bundle the renderer with vite.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const run = (bin, args) => execFileSync(process.execPath, [path.join(root, 'node_modules', ...bin), ...args], { cwd: root, stdio: 'inherit' });
+
+fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
+run(['typescript', 'bin', 'tsc'], ['-p', 'tsconfig.build.json']);
+
+// Challenge folders carry data files next to their operators (metadata, agent manifests, fixtures).
+const src = path.join(root, 'challenges');
+const out = path.join(root, 'dist', 'challenges');
+for (const entry of fs.readdirSync(src, { withFileTypes: true, recursive: true })) {
+  if (!entry.isFile() || entry.name.endsWith('.ts')) continue;
+  const from = path.join(entry.parentPath, entry.name);
+  const to = path.join(out, path.relative(src, from));
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.copyFileSync(from, to);
+}
+
+if (fs.existsSync(path.join(root, 'renderer', 'index.html'))) {
+  run(['vite', 'bin', 'vite.js'], ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+}
