@@ -110,7 +110,8 @@ export abstract class ChallengeOperator<G extends object> {
   }
 
   protected addAttribution(from: number, to: number, type: string): void {
-    (this.state.attributions ??= []).push({ from, to, type });
+    if (!this.state.attributions) this.state.attributions = [];
+    this.state.attributions.push({ from, to, type });
   }
 
   protected setScore(playerIndex: number, key: 'security' | 'utility', value: number): void {

@@ -19,7 +19,10 @@ export function createLiveBus() {
     /** Registers synchronously, so nothing committed after the caller's snapshot can be missed. */
     subscribe(channel: string, listener: LiveListener, onClose?: () => void): () => void {
       let listeners = byChannel.get(channel);
-      if (!listeners) byChannel.set(channel, (listeners = new Set()));
+      if (!listeners) {
+        listeners = new Set();
+        byChannel.set(channel, listeners);
+      }
       listeners.add(listener);
       const close = () => onClose?.();
       closers.add(close);

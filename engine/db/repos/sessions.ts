@@ -110,7 +110,9 @@ export function createSessionsRepo(db: Database.Database) {
         gameState: JSON.stringify(session.gameState),
         state: JSON.stringify(session.state),
       });
-      session.invites.forEach((invite, slot) => insertInvite.run(invite, session.id, slot));
+      session.invites.forEach((invite, slot) => {
+        insertInvite.run(invite, session.id, slot);
+      });
     },
     get(id: string): StoredSession | undefined {
       const row = byId.get(id) as SessionRow | undefined;

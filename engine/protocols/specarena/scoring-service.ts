@@ -62,7 +62,11 @@ export function createScoringReader(store: Store, config: ScoringConfig = defaul
       for (const row of store.scoring.forPlayer(userId)) {
         const entry = enrich(row.entry, profiles);
         if (row.challengeType === GLOBAL_KEY) global = entry;
-        else (challenges[row.challengeType] ??= {})[row.strategy] = entry;
+        else {
+          const perType = challenges[row.challengeType] ?? {};
+          perType[row.strategy] = entry;
+          challenges[row.challengeType] = perType;
+        }
       }
       return { global, challenges };
     },

@@ -1,0 +1,59 @@
+// Starts a real engine on 127.0.0.1:0 with its own temp data dir, for tests that talk to it over HTTP.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type EngineOptions, type RunningEngine, startEngine } from '../../engine/app.js';
+
+export interface TestServerOptions extends Partial<Omit<EngineOptions, 'host' | 'port'>> {
+  /** Reuse this data dir (e.g. a restart); the helper then never deletes it. */
+  dataDir?: string;
+}
+
+export interface TestServer {
+  url: string;
+  /** Admin bearer token of this engine instance. */
+  token: string;
+  dataDir: string;
+  /** The running engine, for tests that need a peek behind the HTTP surface. */
+  engine: RunningEngine;
+  /** Stops the engine; deletes the data dir when the helper created it, unless `keepDataDir`. */
+  close(options?: { keepDataDir?: boolean }): Promise<void>;
+}
+
+export function makeTempDataDir(prefix = 'arena-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
+  const ownsDir = options.dataDir === undefined;
+  const dataDir = options.dataDir ?? makeTempDataDir();
+  let engine: RunningEngine;
+  try {
+    engine = await startEngine({
+      logLevel: 'silent',
+      // No UI in tests: keeps `/` an unknown route whatever was built before.
+      rendererDir: null,
+      ...options,
+      dataDir,
+      host: '127.0.0.1',
+      port: 0,
+    });
+  } catch (error) {
+    if (ownsDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    url: engine.url,
+    token: engine.token,
+    dataDir,
+    engine,
+    close(closeOptions = {}) {
+      closing ??= (async () => {
+        await engine.close();
+        if (ownsDir && !closeOptions.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+      })();
+      return closing;
+    },
+  };
+}
