@@ -160,9 +160,9 @@ export function createSessionsRepo(db: Database.Database) {
       for (const row of endedCounts.all() as { type: string; n: number }[]) out[row.type] = row.n;
       return out;
     },
-    /** Every ended session in completion order: the input of a scoring recompute. */
-    *endedInCompletionOrder(): Generator<StoredSession> {
-      for (const row of endedInOrder.iterate() as Iterable<SessionRow>) yield fromRow(row);
+    /** Every ended session in completion order: the input of a scoring recompute (read whole, since the caller writes meanwhile). */
+    endedInCompletionOrder(): StoredSession[] {
+      return (endedInOrder.all() as SessionRow[]).map(fromRow);
     },
   };
 }

@@ -198,9 +198,10 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     join(invite: string, userId?: string): { session: StoredSession; playerIndex: number; metadata: ChallengeMetadata } {
       const effects: Effects = { messages: [], ended: null };
+      // Not-found is returned, not thrown, so deleting a stale session inside this transaction is kept.
       const result = store.transaction(() => {
         const session = fresh(store.sessions.getByInvite(invite));
-        if (!session) throw new ArenaError(400, `Challenge not found for invite: ${invite}`);
+        if (!session) return null;
         const operator = operatorFor(session, effects);
         try {
           operator.join(invite, userId);
@@ -211,6 +212,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
         const next = persist(session, operator, true);
         return { session: next, playerIndex: next.state.players.indexOf(invite), metadata: challengeOf(session.challengeType).metadata };
       });
+      if (!result) throw new ArenaError(400, `Challenge not found for invite: ${invite}`);
       publish(effects);
       return result;
     },
@@ -221,7 +223,10 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       let rejection: ArenaError | null = null;
       store.transaction(() => {
         const session = fresh(store.sessions.get(challengeId));
-        if (!session) throw new ArenaError(400, 'Challenge not found');
+        if (!session) {
+          rejection = new ArenaError(400, 'Challenge not found');
+          return;
+        }
         const now = clock.now();
         const logged = messageType ? `(${messageType}) ${content}` : content;
         effects.messages.push(store.chat.append(operatorChannel(challengeId), from, logged, now, 'operator'));

@@ -1,0 +1,88 @@
+// IPC contract between the preload and main (`arena:<domain>.<verb>`), plus the engine utility-process handshake.
+// Std code: zod only, so main, preload and renderer can all import it.
+import { z } from 'zod';
+
+/** The desktop shell's origin; main accepts IPC only from frames under `${APP_ORIGIN}/`. */
+export const APP_ORIGIN = 'app://arena';
+export const IPC_PREFIX = 'arena:';
+
+/** Engines bind loopback only, so the connection the shell hands out must point there. */
+export const EngineConnectionSchema = z.object({
+  baseUrl: z.string().regex(/^http:\/\/127\.0\.0\.1:\d{1,5}$/, 'baseUrl must be http://127.0.0.1:<port>'),
+  token: z.string().min(16),
+});
+export type EngineConnection = z.infer<typeof EngineConnectionSchema>;
+
+/** Only web links leave the app; file:, javascript:, custom schemes and the like are refused. */
+export const ExternalUrlSchema = z
+  .string()
+  .max(4096)
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'only http(s) URLs can be opened');
+
+export interface ChannelDefinition<I extends z.ZodType, O extends z.ZodType> {
+  name: `${typeof IPC_PREFIX}${string}`;
+  input: I;
+  output: O;
+}
+
+function defineChannel<I extends z.ZodType, O extends z.ZodType>(name: `arena:${string}.${string}`, input: I, output: O): ChannelDefinition<I, O> {
+  return { name, input, output };
+}
+
+export const channels = {
+  engineConnection: defineChannel('arena:engine.connection', z.undefined(), EngineConnectionSchema),
+  shellOpenExternal: defineChannel('arena:shell.openExternal', z.object({ url: ExternalUrlSchema }).strict(), z.undefined()),
+  shellRevealInFolder: defineChannel('arena:shell.revealInFolder', z.object({ path: z.string().min(1).max(4096) }).strict(), z.undefined()),
+  appVersion: defineChannel('arena:app.version', z.undefined(), z.string()),
+} as const;
+
+export type Channels = typeof channels;
+export type ChannelKey = keyof Channels;
+export type ChannelInput<K extends ChannelKey> = z.infer<Channels[K]['input']>;
+export type ChannelOutput<K extends ChannelKey> = z.infer<Channels[K]['output']>;
+
+/** Main answers every invoke with an envelope, so the preload can rethrow a clean message instead of Electron's wrapper text. */
+export const IpcErrorCode = {
+  ForbiddenSender: 'FORBIDDEN_SENDER',
+  InvalidInput: 'INVALID_INPUT',
+  InvalidOutput: 'INVALID_OUTPUT',
+  HandlerFailed: 'HANDLER_FAILED',
+} as const;
+export type IpcErrorCode = (typeof IpcErrorCode)[keyof typeof IpcErrorCode];
+
+export const IpcResultSchema = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
+]);
+export type IpcResult = z.infer<typeof IpcResultSchema>;
+
+/** What the preload exposes as `window.arena`: named functions only, never a generic invoke. */
+export interface ArenaApi {
+  connection(): Promise<EngineConnection>;
+  openExternal(url: string): Promise<void>;
+  revealInFolder(path: string): Promise<void>;
+  appVersion(): Promise<string>;
+}
+
+/** The allow-list, sorted; tests compare the exposed object's keys against it. */
+export const ARENA_API_METHODS = ['appVersion', 'connection', 'openExternal', 'revealInFolder'] as const satisfies readonly (keyof ArenaApi)[];
+
+// ---- engine utility process → main -----------------------------------------------------------
+
+/** Posted once by engine/entry.ts when the HTTP listener is up (also printed as a JSON line under plain node). */
+export const EngineReadyMessageSchema = z.object({
+  type: z.literal('ready'),
+  port: z.number().int().min(1).max(65535),
+  token: z.string().min(16),
+});
+export type EngineReadyMessage = z.infer<typeof EngineReadyMessageSchema>;
+
+/** Sent by main to ask the engine to close its database and exit. */
+export const EngineShutdownMessageSchema = z.object({ type: z.literal('shutdown') });

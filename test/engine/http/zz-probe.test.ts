@@ -1,0 +1,36 @@
+import { it, expect } from 'vitest';
+import { startTestServer } from '../../support/server.js';
+import { client } from '../../support/http.js';
+import { SseStream } from '../../support/sse.js';
+import { createSession, join } from '../../support/psi.js';
+
+it('probe', async () => {
+  const s = await startTestServer();
+  const c = client(s.url);
+  const r1 = await c.get('/api/challenges', { query: { offset: '99999999999999999999' } });
+  console.log('offset huge', r1.status, r1.text.slice(0, 200));
+  const r2 = await c.get('/api/users/x/challenges', { query: { limit: '99999999999999999999' } });
+  console.log('limit huge', r2.status, r2.text.slice(0, 200));
+  const r3 = await c.post('/api/chat/send', 'x'.repeat(1024 * 1024), { headers: { 'content-type': 'application/json' } });
+  console.log('1MB', r3.status, r3.text.slice(0, 200));
+  const r4 = await c.post('/api/chat/send', undefined);
+  console.log('empty', r4.status, r4.text);
+  const sess = await createSession(c);
+  const sse = await SseStream.open(`${s.url}/api/chat/ws/${sess.id}`);
+  console.log(sse.status, [...sse.headers]);
+  console.log(JSON.stringify(await sse.next()));
+  await new Promise((r) => setTimeout(r, 200));
+  await c.post('/api/chat/send', { channel: sess.id, from: 'a', content: 'hi' });
+  console.log(JSON.stringify(await sse.next()));
+  console.log('subs', s.engine.engine.live.subscriberCount());
+  sse.close();
+  await new Promise((r) => setTimeout(r, 200));
+  console.log('subs after', s.engine.engine.live.subscriberCount());
+  const r5 = await c.get('/api/arena/sync', { query: { channel: sess.id, index: '1e400' } });
+  console.log(r5.status, r5.text);
+  const r6 = await c.get('/api/challenges?__proto__=1&constructor=2&limit[a]=1');
+  console.log(r6.status, r6.text.slice(0,100));
+  const r7 = await c.post('/api/arena/join', { invite: sess.invites[0], userId: 'u1' });
+  console.log(r7.status, r7.text.slice(0,100));
+  await s.close();
+});
