@@ -15,6 +15,7 @@ import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
+const CLOSE_GRACE_MS = 2000;
 
 export interface EngineOptions {
   dataDir: string;
@@ -125,7 +126,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       close() {
         closed ??= (async () => {
           if (sweeper) clearInterval(sweeper);
+          // In-flight requests get a grace period; a socket that never sent a request (a client's preconnect)
+          // would otherwise hold the close up indefinitely.
+          const grace = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
           await server.close();
+          clearTimeout(grace);
           store.close();
         })();
         return closed;

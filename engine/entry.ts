@@ -16,7 +16,7 @@ export interface EntryArgs {
 
 /** Tolerant on purpose: a utility process may see switches it did not ask for, so unknown flags are skipped. */
 export function parseEntryArgs(argv: readonly string[]): EntryArgs {
-  const valueOf = (name: string): string | undefined => {
+  const flag = (name: string): string | undefined => {
     for (let i = 0; i < argv.length; i++) {
       const arg = argv[i] ?? '';
       if (arg === `--${name}`) return argv[i + 1];
@@ -24,8 +24,8 @@ export function parseEntryArgs(argv: readonly string[]): EntryArgs {
     }
     return undefined;
   };
-  const port = Number(valueOf('port') ?? 0);
-  return { dataDir: valueOf('data-dir'), port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0 };
+  const port = Number(flag('port') ?? 0);
+  return { dataDir: flag('data-dir'), port: Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0 };
 }
 
 async function run(): Promise<void> {

@@ -1,10 +1,10 @@
 // Pure factory for `window.arena`: one named function per allow-listed channel, never a generic invoke.
 import {
   type ArenaApi,
+  type ChannelInput,
   type ChannelKey,
   type ChannelOutput,
   channels,
-  type ChannelInput,
   IpcResultSchema,
 } from '../engine/contract/channels.js';
 

@@ -17,14 +17,7 @@ export type EngineConnection = z.infer<typeof EngineConnectionSchema>;
 export const ExternalUrlSchema = z
   .string()
   .max(4096)
-  .refine((value) => {
-    try {
-      const url = new URL(value);
-      return url.protocol === 'http:' || url.protocol === 'https:';
-    } catch {
-      return false;
-    }
-  }, 'only http(s) URLs can be opened');
+  .pipe(z.url({ protocol: /^https?$/, error: 'only http(s) URLs can be opened' }));
 
 export interface ChannelDefinition<I extends z.ZodType, O extends z.ZodType> {
   name: `${typeof IPC_PREFIX}${string}`;
@@ -32,7 +25,11 @@ export interface ChannelDefinition<I extends z.ZodType, O extends z.ZodType> {
   output: O;
 }
 
-function defineChannel<I extends z.ZodType, O extends z.ZodType>(name: `arena:${string}.${string}`, input: I, output: O): ChannelDefinition<I, O> {
+function defineChannel<I extends z.ZodType, O extends z.ZodType>(
+  name: `arena:${string}.${string}`,
+  input: I,
+  output: O,
+): ChannelDefinition<I, O> {
   return { name, input, output };
 }
 
@@ -72,7 +69,12 @@ export interface ArenaApi {
 }
 
 /** The allow-list, sorted; tests compare the exposed object's keys against it. */
-export const ARENA_API_METHODS = ['appVersion', 'connection', 'openExternal', 'revealInFolder'] as const satisfies readonly (keyof ArenaApi)[];
+export const ARENA_API_METHODS = [
+  'appVersion',
+  'connection',
+  'openExternal',
+  'revealInFolder',
+] as const satisfies readonly (keyof ArenaApi)[];
 
 // ---- engine utility process → main -----------------------------------------------------------
 

@@ -2,13 +2,14 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import * as init from './migrations/0010-init.js';
+import * as clawarena from './migrations/0030-clawarena.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init];
+export const migrations: readonly Migration[] = [init, clawarena];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

@@ -1,5 +1,6 @@
 // The database port: the only way the rest of the engine reaches SQLite.
 import { createChatRepo } from './repos/chat.js';
+import { createClawArenaRepo } from './repos/clawarena.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createUsersRepo } from './repos/users.js';
@@ -9,6 +10,7 @@ export type { StoredSession, SessionFilter, SessionPage } from './repos/sessions
 export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
 export { MigrationError } from './migrate.js';
+export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
 
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
@@ -17,6 +19,7 @@ export function openStore(options: OpenOptions) {
     chat: createChatRepo(db),
     users: createUsersRepo(db),
     scoring: createScoringRepo(db),
+    clawarena: createClawArenaRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).
@@ -28,6 +31,7 @@ export function openStore(options: OpenOptions) {
     clearAll(): void {
       db.transaction(() => {
         db.exec('DELETE FROM chat_messages; DELETE FROM session_invites; DELETE FROM sessions; DELETE FROM users; DELETE FROM scoring_entries;');
+        store.clawarena.clear();
       })();
     },
     get inTransaction(): boolean {

@@ -1,6 +1,7 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import { ArenaError } from '../protocols/specarena/arena-error.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import type { IdentityConfig } from '../protocols/specarena/identity.js';
@@ -8,6 +9,8 @@ import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
 import { parseJsonBody } from './body.js';
 import { isAllowedOrigin, isLoopbackHost } from './guards.js';
 import { registerAdminRoutes, type AdminDeps } from './routes/admin.js';
+import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
+import { registerClawArenaEconomyRoutes } from './routes/clawarena-economy.js';
 import { registerArenaRoutes } from './routes/specarena-arena.js';
 import { registerChatRoutes } from './routes/specarena-chat.js';
 import { registerMcpRoutes } from './routes/specarena-mcp.js';
@@ -23,6 +26,8 @@ export interface HttpDeps {
   scoring: ScoringReader;
   identity: IdentityConfig;
   admin: AdminDeps;
+  /** ClawArena agent API (/api/v1/agents/*, /api/v1/economy/*); absent in tests that build a bare server. */
+  clawarena?: ClawArenaService;
   /** Folder with the built renderer (index.html, assets/); served at / when present. */
   rendererDir?: string;
   /** SSE keep-alive interval (spec: 30 s); tests shorten it. */
@@ -83,6 +88,11 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     reply.code(404).send({ error: 'Not Found', code: EngineErrorCode.NotFound }),
   );
 
+  // ClawArena first: its /api/v1/agents and /api/v1/economy paths bypass the SpecArena alias (layout §4.3).
+  if (deps.clawarena) {
+    registerClawArenaAgentRoutes(app, deps.clawarena);
+    registerClawArenaEconomyRoutes(app, deps.clawarena);
+  }
   registerMiscRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerArenaRoutes(app, deps);

@@ -50,7 +50,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     engine,
     close(closeOptions = {}) {
       closing ??= (async () => {
-        await engine.close();
+        const stopped = engine.close();
+        // A socket that never carried a request (undici opens a spare one after an aborted SSE fetch) is not
+        // "idle" to Node, so a graceful close would wait for the client's 4 s keep-alive; cut stragglers.
+        const graceful = await Promise.race([stopped.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 100))]);
+        if (!graceful) engine.http.server.closeAllConnections();
+        await stopped;
         if (ownsDir && !closeOptions.keepDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
       })();
       return closing;

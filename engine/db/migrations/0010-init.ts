@@ -12,7 +12,9 @@ CREATE TABLE sessions (
   game_category    TEXT NOT NULL DEFAULT 'train',
   options          TEXT NOT NULL DEFAULT '{}',
   game_state       TEXT NOT NULL DEFAULT '{}',
-  state            TEXT NOT NULL
+  state            TEXT NOT NULL,
+  -- 1 when created with seat keys: only those keys may join or act for its invites.
+  seat_keys_required INTEGER NOT NULL DEFAULT 0
 ) STRICT;
 CREATE INDEX sessions_created_idx ON sessions (created_at DESC);
 CREATE INDEX sessions_type_created_idx ON sessions (challenge_type, created_at DESC);

@@ -15,6 +15,8 @@ export interface StoredSession {
   gameState: Record<string, unknown>;
   state: ChallengeOperatorState;
   invites: string[];
+  /** Created with seat keys: its invites can be joined and played only with them. */
+  seatKeysRequired: boolean;
 }
 
 export interface SessionPage {
@@ -44,10 +46,11 @@ interface SessionRow {
   game_state: string;
   state: string;
   invites: string;
+  seat_keys_required: number;
 }
 
 const COLUMNS = `s.id, s.name, s.challenge_type, s.created_at, s.completed_at, s.last_activity_at, s.status, s.game_category,
-  s.options, s.game_state, s.state,
+  s.options, s.game_state, s.state, s.seat_keys_required,
   (SELECT json_group_array(invite) FROM (SELECT invite FROM session_invites WHERE session_id = s.id ORDER BY slot)) AS invites`;
 
 function fromRow(row: SessionRow): StoredSession {
@@ -64,15 +67,20 @@ function fromRow(row: SessionRow): StoredSession {
     gameState: JSON.parse(row.game_state),
     state: JSON.parse(row.state),
     invites: JSON.parse(row.invites),
+    seatKeysRequired: row.seat_keys_required === 1,
   };
 }
 
 export function createSessionsRepo(db: Database.Database) {
   const insertSession = db.prepare(`INSERT INTO sessions
-    (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state)
-    VALUES (@id, @name, @challengeType, @createdAt, @completedAt, @lastActivityAt, @status, @gameCategory, @options, @gameState, @state)`);
+    (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state, seat_keys_required)
+    VALUES (@id, @name, @challengeType, @createdAt, @completedAt, @lastActivityAt, @status, @gameCategory, @options, @gameState, @state,
+      @seatKeysRequired)`);
   const insertInvite = db.prepare('INSERT INTO session_invites (invite, session_id, slot) VALUES (?, ?, ?)');
   const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
+  const seatKeysByInvite = db.prepare(
+    'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
+  );
   const byInvite = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
   const updateSession = db.prepare(`UPDATE sessions SET completed_at = @completedAt, last_activity_at = @lastActivityAt,
     status = @status, game_category = @gameCategory, game_state = @gameState, state = @state WHERE id = @id`);
@@ -109,6 +117,7 @@ export function createSessionsRepo(db: Database.Database) {
         options: JSON.stringify(session.options),
         gameState: JSON.stringify(session.gameState),
         state: JSON.stringify(session.state),
+        seatKeysRequired: session.seatKeysRequired ? 1 : 0,
       });
       session.invites.forEach((invite, slot) => {
         insertInvite.run(invite, session.id, slot);
@@ -121,6 +130,11 @@ export function createSessionsRepo(db: Database.Database) {
     getByInvite(invite: string): StoredSession | undefined {
       const row = byInvite.get(invite) as SessionRow | undefined;
       return row && fromRow(row);
+    },
+    /** Whether the session holding this invite requires seat keys; a cheap check run on every `from` claim. */
+    seatKeysRequiredForInvite(invite: string): boolean {
+      const row = seatKeysByInvite.get(invite) as { required: number } | undefined;
+      return row?.required === 1;
     },
     /** Writes the mutable parts of a session; seat rows are rewritten only when `seatsChanged`. */
     update(session: StoredSession, seatsChanged: boolean): void {

@@ -83,7 +83,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       admin.post('/sessions', async (req): Promise<AdminCreateSessionResponse> => {
         const body = readBody(AdminCreateSessionRequestSchema, req.body);
         if (!engine.hasChallenge(body.challengeType)) throw new ArenaError(400, `Unknown challenge type: ${body.challengeType}`);
-        const session = engine.createSession(body.challengeType, body.options);
+        const session = engine.createSession(body.challengeType, body.options, { seatKeysRequired: body.seatKeys });
         const response: AdminCreateSessionResponse = { session: fullSession(session) };
         if (body.seatKeys) response.seatKeys = session.invites.map((_, slot) => issueSeatKey(deps.secret, session.id, slot, deps.now()));
         return response;

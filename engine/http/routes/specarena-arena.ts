@@ -12,8 +12,12 @@ export function registerArenaRoutes(app: FastifyInstance, deps: HttpDeps): void 
   const { engine, identity } = deps;
 
   app.post('/api/arena/join', async (req) => {
-    if (identity.authMode) {
+    // Seat keys are checked first in both modes: a seat-key session refuses keyless joins, and a seat key is
+    // itself the credential, so its holder joins without a signature even in auth mode.
+    const seatKeyJoin = req.headers.authorization?.startsWith('Bearer a_') === true;
+    if (identity.authMode && !seatKeyJoin) {
       if (req.body === INVALID_JSON || req.body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');
+      identityOf(req, deps);
       const body = optionalObject(req.body);
       if (typeof body.invite !== 'string' || body.invite.length === 0) throw new ArenaError(400, 'invite is required');
       const invite = body.invite;

@@ -2,10 +2,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { operatorChannel } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
+import { resolveIdentity, type IdentityConfig } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
 import type { HttpDeps } from '../server.js';
 
@@ -23,13 +25,24 @@ function run(fn: () => unknown): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }] };
 }
 
-function arenaServer(engine: ArenaEngine, version: string): McpServer {
+/**
+ * MCP's `from` is a plain argument, so tool calls go through the same identity rules as REST: a seat key in the
+ * Authorization header decides the identity, and a seat-key session refuses keyless claims of its seats.
+ */
+type ToolIdentity = (args: Record<string, unknown>) => string | null;
+
+function toolIdentity(engine: ArenaEngine, config: IdentityConfig, headers: IncomingHttpHeaders): ToolIdentity {
+  return (args) => resolveIdentity(engine, config, { authorization: headers.authorization, query: {}, body: args, params: {} });
+}
+
+function arenaServer(engine: ArenaEngine, version: string, who: ToolIdentity): McpServer {
   const server = new McpServer({ name: 'local-arena', version }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'challenge_join',
     { description: 'Join a challenge session with an invite code.', inputSchema: { invite: z.string(), userId: z.string().optional() } },
     async ({ invite, userId }) =>
       run(() => {
+        who({ invite });
         const joined = engine.join(invite, userId);
         return { ChallengeID: joined.session.id, ChallengeInfo: joined.metadata };
       }),
@@ -42,7 +55,9 @@ function arenaServer(engine: ArenaEngine, version: string): McpServer {
     },
     async ({ challengeId, from, messageType, content }) =>
       run(() => {
-        engine.message(challengeId, from, messageType, content);
+        const sender = who({ from, challengeId });
+        if (sender === null) throw new ArenaError(400, 'from is required');
+        engine.message(challengeId, sender, messageType, content);
         return { ok: 'Message sent' };
       }),
   );
@@ -54,14 +69,14 @@ function arenaServer(engine: ArenaEngine, version: string): McpServer {
     },
     async ({ channel, from, index }) =>
       run(() => {
-        const messages = engine.sync(operatorChannel(channel), index, from === 'viewer' ? null : from);
+        const messages = engine.sync(operatorChannel(channel), index, who({ from, channel }));
         return { messages, count: messages.length };
       }),
   );
   return server;
 }
 
-function chatServer(engine: ArenaEngine, version: string): McpServer {
+function chatServer(engine: ArenaEngine, version: string, who: ToolIdentity): McpServer {
   const server = new McpServer({ name: 'local-arena', version }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'send_chat',
@@ -71,7 +86,9 @@ function chatServer(engine: ArenaEngine, version: string): McpServer {
     },
     async ({ channel, from, to, content }) =>
       run(() => {
-        const message = engine.chatSend(channel, from, content, to);
+        const sender = who({ from, channel });
+        if (sender === null) throw new ArenaError(400, 'from is required');
+        const message = engine.chatSend(channel, sender, content, to);
         return { index: message.index, channel: message.channel, from: message.from, to: message.to ?? null };
       }),
   );
@@ -83,7 +100,7 @@ function chatServer(engine: ArenaEngine, version: string): McpServer {
     },
     async ({ channel, from, index }) =>
       run(() => {
-        const messages = engine.sync(channel, index, from === 'viewer' ? null : from);
+        const messages = engine.sync(channel, index, who({ from, channel }));
         return { messages, count: messages.length };
       }),
   );
@@ -91,11 +108,11 @@ function chatServer(engine: ArenaEngine, version: string): McpServer {
 }
 
 export async function registerMcpRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
-  const endpoint = (build: () => McpServer) => async (req: FastifyRequest, reply: FastifyReply) => {
+  const endpoint = (build: (who: ToolIdentity) => McpServer) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') {
       return reply.code(405).header('Allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
     }
-    const server = build();
+    const server = build(toolIdentity(deps.engine, deps.identity, req.headers));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     reply.hijack();
     reply.raw.on('close', () => {
@@ -105,6 +122,6 @@ export async function registerMcpRoutes(app: FastifyInstance, deps: HttpDeps): P
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body === INVALID_JSON ? undefined : req.body);
   };
-  app.all('/api/arena/mcp', endpoint(() => arenaServer(deps.engine, deps.version)));
-  app.all('/api/chat/mcp', endpoint(() => chatServer(deps.engine, deps.version)));
+  app.all('/api/arena/mcp', endpoint((who) => arenaServer(deps.engine, deps.version, who)));
+  app.all('/api/chat/mcp', endpoint((who) => chatServer(deps.engine, deps.version, who)));
 }

@@ -16,12 +16,13 @@ interface ListQuery {
 export function parseLimit(value: string | undefined, fallback: number, max: number | null): number {
   const n = Number.parseInt(value ?? '', 10);
   if (!Number.isFinite(n) || n === 0) return fallback;
-  return max === null ? Math.max(1, n) : Math.min(max, Math.max(1, n));
+  // SQLite rejects LIMIT/OFFSET values beyond int64 with a 500, so "no upper cap" still stops at a safe integer.
+  return Math.min(max ?? Number.MAX_SAFE_INTEGER, Math.max(1, n));
 }
 
 export function parseOffset(value: string | undefined): number {
   const n = Number.parseInt(value ?? '', 10);
-  return Number.isFinite(n) ? Math.max(0, n) : 0;
+  return Number.isFinite(n) ? Math.min(Number.MAX_SAFE_INTEGER, Math.max(0, n)) : 0;
 }
 
 function parseStatus(value: string | undefined): SessionStatus | undefined {

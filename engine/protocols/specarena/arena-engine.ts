@@ -138,10 +138,10 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     }
   }
 
+  /** Chat keeps a session alive, but cannot revive one that has already expired (it is deleted instead). */
   function touchChannel(channel: string, at: number): void {
-    const id = sessionIdOfChannel(channel);
-    const session = store.sessions.get(id);
-    if (session && session.status !== 'ended') store.sessions.touch(id, at);
+    const session = fresh(store.sessions.get(sessionIdOfChannel(channel)));
+    if (session && session.status !== 'ended') store.sessions.touch(session.id, at);
   }
 
   const engine = {
@@ -161,8 +161,11 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       return challenges.has(type);
     },
 
-    /** Creates a session; `overrides` are challenge options (tournaments), validated by the challenge. */
-    createSession(type: string, overrides: Record<string, unknown> = {}): StoredSession {
+    /**
+     * Creates a session; `overrides` are challenge options (tournaments), validated by the challenge.
+     * `seatKeysRequired` marks a session whose invites only seat keys may join and play (runner-launched agents).
+     */
+    createSession(type: string, overrides: Record<string, unknown> = {}, flags: { seatKeysRequired?: boolean } = {}): StoredSession {
       const challenge = challengeOf(type);
       const parsed = challenge.module.optionsSchema.safeParse({ ...defaultOptionsOf(type), ...overrides });
       if (!parsed.success) throw new ArenaError(400, `Invalid options for ${type}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_OPTIONS');
@@ -188,6 +191,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           gameState: snapshot.gameState as Record<string, unknown>,
           state: snapshot.state,
           invites: Array.from({ length: challenge.metadata.players }, () => `inv_${randomUUID()}`),
+          seatKeysRequired: flags.seatKeysRequired === true,
         };
         store.sessions.insert(created);
         return created;
@@ -252,9 +256,8 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     chatSend(channel: string, from: string, content: string, to?: string | null): ChatMessage {
       const message = store.transaction(() => {
         const now = clock.now();
-        const appended = store.chat.append(channel, from, content, now, to);
         touchChannel(channel, now);
-        return appended;
+        return store.chat.append(channel, from, content, now, to);
       });
       live.publishMessage(message);
       return message;
@@ -273,8 +276,9 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     /** SSE snapshot: messages after `since` (0 = all), redacted; plus the session if it has ended. */
     snapshot(channel: string, since: number, viewer: string | null): { messages: ChatMessage[]; ended: ChallengeOperatorState | null } {
       return store.transaction(() => {
-        const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel));
+        // Expire first: a stale session's channels are deleted by this lookup and must not be replayed.
         const session = fresh(store.sessions.get(sessionIdOfChannel(channel)));
+        const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel));
         return { messages, ended: session?.status === 'ended' ? session.state : null };
       });
     },
@@ -321,6 +325,11 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     sessionByInvite(invite: string): StoredSession | undefined {
       return store.transaction(() => fresh(store.sessions.getByInvite(invite)));
+    },
+
+    /** True when `invite` belongs to a session that only its seat keys may play. */
+    seatKeysRequired(invite: string): boolean {
+      return store.sessions.seatKeysRequiredForInvite(invite);
     },
 
     /** Deletes every stale session in one transaction; returns how many went. */

@@ -53,6 +53,10 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
     if (seat === undefined || (invite !== undefined && invite !== seat)) throw unauthorized();
     return seat;
   }
+  // A session created with seat keys is playable only with them: no keyless join of its invites (join is the
+  // only route whose body names an invite) and, below, no plain `from` claim of one of its seats.
+  const joining = str(sources.body.invite);
+  if (joining !== undefined && engine.seatKeysRequired(joining)) throw unauthorized();
   if (config.authMode) {
     const sessionId = sessionIdOf(sources);
     if (key === undefined || sessionId === undefined) return null;
@@ -61,5 +65,7 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
     return engine.session(sessionId)?.state.players[index] ?? null;
   }
   const from = str(sources.query.from) ?? str(sources.body.from);
-  return from === undefined || from === 'viewer' ? null : from;
+  if (from === undefined || from === 'viewer') return null;
+  if (engine.seatKeysRequired(from)) throw unauthorized();
+  return from;
 }

@@ -1,0 +1,109 @@
+// Agent manifests (`agent.yaml`): the ai-agent-assembly/arena format (spec §2.2), accepted unchanged, plus Local Arena's
+// optional fields (challenges, protocol, limits, secrets, description) and the SpecArena baseline form
+// (`entrypoint: {command: [argv…]}` without a type, `author` as a plain string).
+import { z } from 'zod';
+import { duplicates, KEBAB_CASE } from './governance.js';
+
+export const REFERENCE_FRAMEWORKS = ['raw-python', 'langgraph', 'crewai', 'pydantic-ai', 'autogen', 'other'] as const;
+/** Local Arena additions for agents that are not governance agents (the SpecArena baselines are `node`). */
+export const PROJECT_FRAMEWORKS = ['node', 'python'] as const;
+export const AGENT_PROTOCOLS = ['specarena', 'clawarena', 'governance'] as const;
+
+export const FrameworkSchema = z.enum([...REFERENCE_FRAMEWORKS, ...PROJECT_FRAMEWORKS]);
+export const AgentProtocolSchema = z.enum(AGENT_PROTOCOLS);
+export type AgentProtocol = z.infer<typeof AgentProtocolSchema>;
+
+const KEBAB_MESSAGE = 'must be kebab-case: lowercase letters and digits separated by single hyphens';
+export const AgentIdSchema = z
+  .string()
+  .min(2, 'must be 2 to 64 characters long')
+  .max(64, 'must be 2 to 64 characters long')
+  .regex(KEBAB_CASE, KEBAB_MESSAGE);
+
+const notBlank = z.string().refine((s) => s.trim().length > 0, 'must not be blank');
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+const EntrypointSchema = z
+  .strictObject({
+    type: z.enum(['command', 'docker']).optional(),
+    /** A command line (split like POSIX shlex, no shell) or, Local Arena form, an argument vector. */
+    command: z.union([z.string(), z.array(z.string().min(1, 'arguments must not be empty')).min(1, 'needs at least the program')]).nullable().optional(),
+    image: z.string().nullable().optional(),
+    env: z.record(z.string().regex(/^[^=\0]+$/, 'must be a non-empty name without "="'), z.string()).default({}),
+  })
+  .superRefine((entry, ctx) => {
+    const type = entry.type ?? (entry.image ? 'docker' : 'command');
+    const emptyCommand = entry.command === undefined || entry.command === null || (typeof entry.command === 'string' && entry.command.trim() === '');
+    if (type === 'command' && emptyCommand) ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required (non-empty) for a command entrypoint' });
+    if (type === 'docker' && !entry.image) ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required (non-empty) for a docker entrypoint' });
+  })
+  .transform((entry) => ({
+    type: entry.type ?? (entry.image ? ('docker' as const) : ('command' as const)),
+    command: entry.command ?? null,
+    image: entry.image ?? null,
+    env: entry.env,
+  }));
+
+const AuthorSchema = z.union([
+  z.string().min(1),
+  z.strictObject({
+    github: z.string().nullable().optional(),
+    name: z.string().nullable().optional(),
+    contact: z.string().nullable().optional(),
+  }),
+]);
+
+const BehaviorSchema = z.strictObject({ id: AgentIdSchema, description: z.string().min(1) });
+
+const LimitsSchema = z.strictObject({
+  /** Per-move deadline for challenge games. */
+  move_seconds: z.number().positive().optional(),
+  /** Whole-run deadline: a challenge game, or one governance trial. */
+  game_seconds: z.number().positive().optional(),
+  /** Address-space limit for a process, memory limit for a container. */
+  memory_mb: z.int().min(16).optional(),
+});
+
+export const AgentManifestSchema = z
+  .strictObject({
+    id: AgentIdSchema,
+    name: z.string().min(1),
+    framework: FrameworkSchema,
+    entrypoint: EntrypointSchema,
+    runtime: z.strictObject({ type: z.enum(['process', 'container']) }).optional(),
+    scenarios: z.array(notBlank).min(1, 'needs at least one scenario id').optional(),
+    author: AuthorSchema.nullable().optional(),
+    description: z.string().optional(),
+    capabilities: z.array(notBlank).default([]),
+    behaviors: z.array(BehaviorSchema).default([]),
+    challenges: z.array(notBlank).optional(),
+    protocol: AgentProtocolSchema.optional(),
+    limits: LimitsSchema.optional(),
+    /** Names of host environment variables the user grants to this agent; nothing else of the host reaches it. */
+    secrets: z
+      .array(z.string().regex(ENV_NAME, 'must be an environment variable name').refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved'))
+      .default([]),
+  })
+  .superRefine((m, ctx) => {
+    // Absent protocol means a reference manifest, i.e. a governance agent with the reference's required fields.
+    if ((m.protocol ?? 'governance') === 'governance') {
+      if (m.runtime === undefined) ctx.addIssue({ code: 'custom', path: ['runtime'], message: 'is required for a governance agent' });
+      if (m.scenarios === undefined) ctx.addIssue({ code: 'custom', path: ['scenarios'], message: 'is required for a governance agent' });
+    }
+    const behaviorDupes = duplicates(m.behaviors.map((b) => b.id));
+    if (behaviorDupes.length > 0) ctx.addIssue({ code: 'custom', path: ['behaviors'], message: `duplicate behavior ids: ${behaviorDupes.join(', ')}` });
+    const secretDupes = duplicates(m.secrets);
+    if (secretDupes.length > 0) ctx.addIssue({ code: 'custom', path: ['secrets'], message: `duplicate names: ${secretDupes.join(', ')}` });
+    const both = m.secrets.filter((s) => Object.hasOwn(m.entrypoint.env, s));
+    if (both.length > 0) ctx.addIssue({ code: 'custom', path: ['secrets'], message: `also set in entrypoint.env: ${both.join(', ')}` });
+  })
+  .transform((m) => ({
+    ...m,
+    protocol: m.protocol ?? ('governance' as const),
+    scenarios: m.scenarios ?? [],
+    challenges: m.challenges ?? [],
+    author: m.author ?? null,
+  }));
+
+export type AgentManifest = z.infer<typeof AgentManifestSchema>;
+export type AgentManifestInput = z.input<typeof AgentManifestSchema>;

@@ -1,0 +1,176 @@
+// Tournament definition (YAML/JSON) schema. Field names are snake_case as users type them; the parsed value
+// always carries `challenges: string[]` (a single `challenge` is folded in). Challenge options are kept opaque
+// here and validated later by the challenge itself.
+import { z } from 'zod';
+
+const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+const positiveInt = (label: string) => z.number().int(`${label} must be a whole number`).min(1, `${label} must be at least 1`);
+
+const RoundRobinFormatSchema = z.strictObject({
+  kind: z.literal('round-robin'),
+  cycles: positiveInt('cycles').default(1),
+  max_tables: positiveInt('max_tables').default(200),
+});
+const GauntletFormatSchema = z.strictObject({
+  kind: z.literal('gauntlet'),
+  /** The first `challengers` agents meet every other agent (cutechess/fastchess `-seeds`). */
+  challengers: positiveInt('challengers').default(1),
+  cycles: positiveInt('cycles').default(1),
+  max_tables: positiveInt('max_tables').default(200),
+});
+const SwissFormatSchema = z.strictObject({
+  kind: z.literal('swiss'),
+  /** Default ceil(log2 N) + 1, at most N − 1. */
+  rounds: positiveInt('rounds').optional(),
+  /** Default: every game of a meeting won. */
+  bye_points: z.number().min(0, 'bye_points must be ≥ 0').optional(),
+});
+const KnockoutFormatSchema = z.strictObject({
+  kind: z.literal('knockout'),
+  tie_break_pairs: z.number().int('tie_break_pairs must be a whole number').min(0, 'tie_break_pairs must be ≥ 0').default(3),
+  third_place: z.boolean().default(false),
+});
+
+const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
+
+/** `format: swiss` is shorthand for `format: {kind: swiss}`. */
+export const FormatSchema = z.preprocess(
+  (value) => (typeof value === 'string' ? { kind: value } : value),
+  z.discriminatedUnion('kind', [RoundRobinFormatSchema, GauntletFormatSchema, SwissFormatSchema, KnockoutFormatSchema], {
+    error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${FORMAT_KINDS.join(', ')}` : undefined),
+  }),
+);
+
+export const SprtModelSchema = z.enum(['logistic', 'normalized', 'bayeselo']);
+
+const probability = (label: string) =>
+  z.number().gt(0, `${label} must be between 0 and 1 (exclusive)`).lt(1, `${label} must be between 0 and 1 (exclusive)`).default(0.05);
+
+export const StopSchema = z.discriminatedUnion(
+  'kind',
+  [
+    z.strictObject({ kind: z.literal('fixed') }),
+    z.strictObject({
+      kind: z.literal('sprt'),
+      elo0: z.number(),
+      elo1: z.number(),
+      alpha: probability('alpha'),
+      beta: probability('beta'),
+      /** Elo model of the bounds; logistic by default because the presets (§5.4) are logistic. */
+      model: SprtModelSchema.default('logistic'),
+    }),
+  ],
+  { error: (issue) => (issue.code === 'invalid_union' ? "must be 'fixed' or 'sprt'" : undefined) },
+);
+
+export const AgentEntrySchema = z.strictObject({
+  manifest: z.string().min(1, 'manifest must be a non-empty path'),
+  id: z.string().regex(AGENT_ID, 'id may contain letters, digits, ".", "_" and "-", and must start with a letter or digit').max(64).optional(),
+});
+
+export const LimitsSchema = z.strictObject({
+  move_seconds: z.number().positive('move_seconds must be > 0'),
+  game_seconds: z.number().positive('game_seconds must be > 0'),
+});
+
+const ChallengeIdSchema = z.string().min(1, 'challenge id must be non-empty');
+
+const RawSpecSchema = z.strictObject({
+  name: z.string().min(1, 'name must be non-empty'),
+  challenge: ChallengeIdSchema.optional(),
+  challenges: z.array(ChallengeIdSchema).min(1, 'challenges must list at least one challenge').optional(),
+  format: FormatSchema,
+  games_per_pairing: positiveInt('games_per_pairing').default(2),
+  concurrency: positiveInt('concurrency').max(64, 'concurrency must be at most 64').default(1),
+  seed: z.union([z.number().int('seed must be a whole number or a string'), z.string().min(1, 'seed must be non-empty')], {
+    error: (issue) => (issue.code === 'invalid_union' && issue.input !== undefined ? 'seed must be a whole number or a string' : undefined),
+  }),
+  agents: z.array(AgentEntrySchema).min(2, 'agents must list at least 2 agents'),
+  stop: StopSchema.default({ kind: 'fixed' }),
+  limits: LimitsSchema,
+  options: z.record(z.string(), z.unknown()).default({}),
+  max_illegal_actions: z.number().int('max_illegal_actions must be a whole number').min(0, 'max_illegal_actions must be ≥ 0').optional(),
+});
+
+/** The id an agent is known by: its `id`, else its manifest path. */
+export function agentId(agent: { manifest: string; id?: string | undefined }): string {
+  return agent.id ?? agent.manifest;
+}
+
+export const TournamentSpecSchema = RawSpecSchema.superRefine((spec, ctx) => {
+  if ((spec.challenge === undefined) === (spec.challenges === undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['challenge'], message: 'give exactly one of `challenge` or `challenges`' });
+  }
+  spec.challenges?.forEach((id, i) => {
+    if (spec.challenges?.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: ['challenges', i], message: `duplicate challenge '${id}'` });
+  });
+  const seen = new Map<string, number>();
+  spec.agents.forEach((agent, i) => {
+    const id = agentId(agent);
+    const first = seen.get(id);
+    if (first === undefined) seen.set(id, i);
+    else
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', i, agent.id === undefined ? 'manifest' : 'id'],
+        message: `duplicate agent id '${id}' (also agents[${first}]); give one of them a distinct \`id\``,
+      });
+  });
+  const n = spec.agents.length;
+  if (spec.stop.kind === 'sprt') {
+    if (n !== 2) ctx.addIssue({ code: 'custom', path: ['stop'], message: `sprt needs exactly 2 agents, got ${n}` });
+    if (!(spec.stop.elo0 < spec.stop.elo1)) ctx.addIssue({ code: 'custom', path: ['stop', 'elo1'], message: 'elo1 must be greater than elo0' });
+    if (!(spec.stop.alpha + spec.stop.beta < 1)) ctx.addIssue({ code: 'custom', path: ['stop', 'beta'], message: 'alpha + beta must be below 1' });
+  }
+  const format = spec.format;
+  if (format.kind === 'swiss' && format.rounds !== undefined && format.rounds > n - 1) {
+    ctx.addIssue({ code: 'custom', path: ['format', 'rounds'], message: `rounds must be at most agents − 1 (${n - 1})` });
+  }
+  if (format.kind === 'gauntlet' && format.challengers >= n) {
+    ctx.addIssue({ code: 'custom', path: ['format', 'challengers'], message: `challengers must be fewer than the agents (${n})` });
+  }
+  if (spec.limits.move_seconds > spec.limits.game_seconds) {
+    ctx.addIssue({ code: 'custom', path: ['limits', 'move_seconds'], message: 'move_seconds must not exceed game_seconds' });
+  }
+}).transform(({ challenge, challenges, ...rest }) => ({ ...rest, challenges: challenges ?? (challenge === undefined ? [] : [challenge]) }));
+
+export type TournamentSpecInput = z.input<typeof TournamentSpecSchema>;
+export type TournamentSpec = z.output<typeof TournamentSpecSchema>;
+export type TournamentFormat = TournamentSpec['format'];
+export type StopRule = TournamentSpec['stop'];
+
+/** `agents[1].manifest`-style path; the root is `(root)`. */
+export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out === '' ? '(root)' : out;
+}
+
+/** One line per problem, `path: message`; unknown fields get a line each. */
+export function formatSpecErrors(error: z.ZodError): string[] {
+  const lines: string[] = [];
+  for (const issue of error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) lines.push(`${formatIssuePath([...issue.path, key])}: unknown field`);
+      continue;
+    }
+    // Zod's default wording for a missing field is "expected X, received undefined"; say what the user must do.
+    const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'Required' : issue.message;
+    lines.push(`${formatIssuePath(issue.path)}: ${message}`);
+  }
+  return lines;
+}
+
+export type SpecParseResult = { ok: true; spec: TournamentSpec } | { ok: false; errors: string[] };
+
+/** Validates a parsed YAML/JSON document. */
+export function parseTournamentSpec(input: unknown): SpecParseResult {
+  const result = TournamentSpecSchema.safeParse(input, {
+    error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'Required' : undefined),
+  });
+  return result.success ? { ok: true, spec: result.data } : { ok: false, errors: formatSpecErrors(result.error) };
+}

@@ -1,0 +1,62 @@
+// The HTTP client for an external agent-assembly decision service (decision 13(i) 3): one POST per attempt, no
+// retries, no redirects; only HTTP 200 with a valid DefenseDecision counts, anything else is a missing decision.
+import { type ArenaActionAttempt, type DefenseDecision, DefenseDecisionSchema, type Severity } from '../../contract/governance.js';
+import { type AgentAssemblyClient, MissingDecisionError } from './decision-client.js';
+import { attemptJson } from './audit-log.js';
+import { pyJson } from './python-json.js';
+import { issueDetail } from './schema-issues.js';
+
+export interface HttpClientOptions {
+  url: string;
+  matchId: string;
+  severity: Severity;
+  timeoutMs?: number;
+}
+
+export const DEFAULT_HTTP_TIMEOUT_MS = 5_000;
+
+export function createHttpClient({ url, matchId, severity, timeoutMs = DEFAULT_HTTP_TIMEOUT_MS }: HttpClientOptions): AgentAssemblyClient {
+  const fail = (detail: string): never => {
+    throw new MissingDecisionError(`decision service error: ${detail}`);
+  };
+  return {
+    async decide(attempt: ArenaActionAttempt): Promise<DefenseDecision> {
+      let response: Response;
+      try {
+        response = await fetch(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'x-arena-match-id': matchId,
+            'x-arena-trial-severity': severity,
+          },
+          body: pyJson(attemptJson(attempt)),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (error) {
+        const name = (error as Error).name;
+        if (name === 'TimeoutError' || name === 'AbortError') return fail(`timeout after ${timeoutMs} ms`);
+        const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+        return fail(`connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+      }
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        return fail((error as Error).name === 'TimeoutError' ? `timeout after ${timeoutMs} ms` : `reading the response failed: ${(error as Error).message}`);
+      }
+      if (response.status !== 200) return fail(`HTTP ${response.status}`);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        return fail('invalid JSON in response body');
+      }
+      const parsed = DefenseDecisionSchema.safeParse(body);
+      if (!parsed.success) return fail(`invalid DefenseDecision: ${issueDetail(parsed.error)}`);
+      return parsed.data;
+    },
+  };
+}

@@ -1,0 +1,157 @@
+// Process bookkeeping for one launch: the agent leads its own process group, which is signalled as a whole; on Linux
+// the descendants are also sampled from /proc, for peak memory and to kill any that left the group (setsid).
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+
+const LINUX = process.platform === 'linux';
+
+interface ProcStat {
+  state: string;
+  ppid: number;
+  pgrp: number;
+  startTime: string;
+}
+
+export function readStat(pid: number): ProcStat | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name is in parentheses and may itself contain spaces or parentheses.
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] as string, ppid: Number(fields[1]), pgrp: Number(fields[2]), startTime: fields[19] as string };
+  } catch {
+    return null;
+  }
+}
+
+/** True while the process exists and is not a zombie (a zombie whose parent never reaps it is already dead). */
+export function isRunning(pid: number, startTime?: string): boolean {
+  if (LINUX) {
+    const stat = readStat(pid);
+    return stat !== null && stat.state !== 'Z' && stat.state !== 'X' && (startTime === undefined || stat.startTime === startTime);
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** True while any live process belongs to the group. */
+export function groupRunning(pgid: number): boolean {
+  if (!LINUX) {
+    try {
+      process.kill(-pgid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === 'EPERM';
+    }
+  }
+  for (const name of safeReaddir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const stat = readStat(Number(name));
+    if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
+  }
+  return false;
+}
+
+export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  if (process.platform === 'win32') {
+    // No process groups: end the whole tree.
+    execFile('taskkill', ['/pid', String(pgid), '/T', '/F'], { windowsHide: true }, () => {});
+    return;
+  }
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // ESRCH: the group is already gone
+  }
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return fs.readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+function readKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  const out: number[] = [];
+  for (const tid of safeReaddir(`/proc/${pid}/task`)) {
+    try {
+      for (const c of fs.readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ')) if (c.trim() !== '') out.push(Number(c));
+    } catch {
+      // thread or process gone
+    }
+  }
+  return out;
+}
+
+/** Samples the tree under `root` (Linux only): peak resident memory and every descendant seen. */
+export class TreeWatcher {
+  private readonly seen = new Map<number, string>();
+  private timer: NodeJS.Timeout | undefined;
+  private peak = 0;
+
+  constructor(private readonly root: number) {}
+
+  start(intervalMs = 100): void {
+    if (!LINUX) return;
+    this.sample();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  sample(): void {
+    if (!LINUX) return;
+    let total = 0;
+    const queue = [this.root];
+    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+      const stat = readStat(pid);
+      if (!stat || stat.state === 'Z') continue;
+      if (pid !== this.root) this.seen.set(pid, stat.startTime);
+      total += readKb(pid, 'VmRSS');
+      queue.push(...childrenOf(pid));
+    }
+    this.peak = Math.max(this.peak, total, readKb(this.root, 'VmHWM'));
+  }
+
+  get peakRssKb(): number | undefined {
+    return this.peak > 0 ? this.peak : undefined;
+  }
+
+  /** SIGKILLs every descendant ever seen that still runs (same pid and start time, so never a recycled pid). */
+  killSurvivors(): number {
+    let killed = 0;
+    for (const [pid, startTime] of this.seen) {
+      if (!isRunning(pid, startTime)) continue;
+      try {
+        process.kill(pid, 'SIGKILL');
+        killed++;
+      } catch {
+        // already gone
+      }
+    }
+    return killed;
+  }
+
+  anySurvivor(): boolean {
+    for (const [pid, startTime] of this.seen) if (isRunning(pid, startTime)) return true;
+    return false;
+  }
+}

@@ -1,0 +1,146 @@
+// The contract between a ClawArena game's rules and the engine's match runtime. Games are "std" code: pure
+// functions over a JSON state, randomness from the match seed, no clock (the runtime owns deadlines).
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+
+export interface Seat {
+  /** Wire agent id (the `a` of the connection token). */
+  agentId: number;
+  name: string;
+}
+
+/** Who must act now. A `turn` has one actor; a `barrier` collects simultaneous submissions from several. */
+export interface DecisionWindow {
+  kind: 'turn' | 'barrier';
+  /** Changes whenever a new decision window opens (the runtime derives action_window_id from it). */
+  key: string;
+  /** Seats that act in this window. */
+  actors: number[];
+  /** Actors that have not submitted yet (equals `actors` for a turn). */
+  waiting: number[];
+  /** Name of the deadline class (`turn`, `chat`, `vote`, `night`, …), looked up in the game's timeouts. */
+  timeout: string;
+}
+
+export interface ServerFallback {
+  params: JsonObject;
+  behavior: string;
+}
+
+export interface LegalActionSpec {
+  action: string;
+  description: string;
+  /** Type strings as the public clients read them: "int", "int (1-6)", "string (optional, max 140 chars)". */
+  params: Record<string, string>;
+  /** The same parameters as a JSON Schema, for clients that validate. */
+  params_schema: JsonObject;
+  hint: JsonObject & { server_fallback: ServerFallback };
+}
+
+export interface GameEvent {
+  type: string;
+  /** 'public', or the seats that may see it. */
+  visibility: 'public' | number[];
+  data: JsonObject;
+}
+
+export interface ActionRejection {
+  code: string;
+  message: string;
+  field?: string;
+  invalid_value?: Json;
+  allowed_values?: Json[];
+}
+
+export type ApplyResult<S> = { ok: true; state: S; events: GameEvent[] } | { ok: false; error: ActionRejection };
+
+export interface Outcome {
+  /** Rank per seat, 1 = best; equal ranks are ties. */
+  placements: number[];
+  winners: number[];
+  reason: string;
+}
+
+export interface Briefs {
+  rules: { title: string; rules: string[] };
+  strategy: { objective: string; priorities: string[]; cautions: string[] } | null;
+}
+
+export interface GameRules<S> {
+  gameType: string;
+  title: string;
+  players: { default: number; min: number; max: number };
+  /** Deadline per timeout class, in milliseconds. */
+  timeouts: Record<string, number>;
+  /** Action names an agent may ever submit (anything else is `unknown_action`). */
+  actions: readonly string[];
+  setup(seats: readonly Seat[], seed: string, options: JsonObject): { state: S; events: GameEvent[] };
+  /** The open decision window, or null once the game is over. */
+  window(state: S): DecisionWindow | null;
+  legalActions(state: S, seat: number): LegalActionSpec[];
+  /** Applies a submission; `auto` marks a server default move (internal action names are accepted only then). */
+  apply(state: S, seat: number, action: string, params: Record<string, unknown>, auto: boolean): ApplyResult<S>;
+  /** The deterministic move for a seat that missed its deadline. */
+  defaultMove(state: S, seat: number): { action: string; params: JsonObject };
+  /** The seat's view: its private information plus everything public. */
+  project(state: S, seat: number): JsonObject;
+  /** What a spectator may see (no private information while the game runs). */
+  spectate(state: S): JsonObject;
+  briefs(state: S, seat: number): Briefs;
+  outcome(state: S): Outcome | null;
+  summary(state: S): JsonObject;
+}
+
+export function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+export function reject(code: string, message: string, extra: Omit<ActionRejection, 'code' | 'message'> = {}): { ok: false; error: ActionRejection } {
+  return { ok: false, error: { code, message, ...extra } };
+}
+
+/** Reads an optional table-talk message: absent, null or a string of at most `max` characters. */
+export function readMessage(
+  params: Record<string, unknown>,
+  max: number,
+): { ok: true; message: string | null } | { ok: false; error: ActionRejection } {
+  const value = params.message;
+  if (value === undefined || value === null) return { ok: true, message: null };
+  if (typeof value !== 'string') return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(value) });
+  if ([...value].length > max) return reject('invalid_params', `message must be at most ${max} characters`, { field: 'message' });
+  const trimmed = value.trim();
+  return { ok: true, message: trimmed.length > 0 ? trimmed : null };
+}
+
+/** An integer parameter; also accepts an integral number written as a string ("3"), which LLM clients often send. */
+export function readInt(params: Record<string, unknown>, field: string): { ok: true; value: number } | { ok: false; error: ActionRejection } {
+  const raw = params[field];
+  if (raw === undefined) return reject('invalid_params', `${field} is required`, { field });
+  const value = typeof raw === 'string' && /^-?\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
+  if (typeof value !== 'number' || !Number.isInteger(value)) {
+    return reject('invalid_params', `${field} must be an integer`, { field, invalid_value: toJson(raw) });
+  }
+  return { ok: true, value };
+}
+
+export function toJson(value: unknown): Json {
+  if (value === undefined) return null;
+  try {
+    return JSON.parse(JSON.stringify(value)) as Json;
+  } catch {
+    return String(value);
+  }
+}
+
+/** Fisher–Yates with the given uniform source. */
+export function shuffle<T>(items: readonly T[], next: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [out[i], out[j]] = [out[j] as T, out[i] as T];
+  }
+  return out;
+}
+
+export const TABLE_TALK_MAX = 140;

@@ -1,0 +1,155 @@
+// The app shell: start-up states, navigation and the routed feature pages.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { ArenaApi } from '../../engine/contract/channels.js';
+import { ArenaContext, type ArenaContextValue, useArena } from './app-context.js';
+import type { BootstrapEnv } from './arena-client/bootstrap.js';
+import type { ArenaClient } from './arena-client/client.js';
+import { type BootState, boot } from './boot.js';
+import { ChallengesPage } from './features/challenges/challenges-page.js';
+import { LeaderboardsPage } from './features/leaderboards/leaderboards-page.js';
+import { SessionDetailPage } from './features/session-detail/session-detail-page.js';
+import { SessionsPage } from './features/sessions/sessions-page.js';
+import { type Route, routeHref } from './routes.js';
+import { Loading } from './ui/loading.js';
+import { useHashRoute } from './ui/navigation.js';
+
+const UNREACHABLE_RETRY_MS = 3000;
+
+export function App({ env, shell }: { env: BootstrapEnv; shell: ArenaApi | undefined }) {
+  const [state, setState] = useState<BootState>({ phase: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Retry trigger.
+  useEffect(() => {
+    const controller = new AbortController();
+    void boot(env, controller.signal).then((next) => {
+      if (!controller.signal.aborted) setState(next);
+    });
+    return () => controller.abort();
+  }, [env, attempt]);
+
+  // An engine that is starting (or restarting in the desktop app) usually answers within seconds.
+  useEffect(() => {
+    if (state.phase !== 'error' || state.kind !== 'unreachable') return;
+    const timer = setTimeout(retry, UNREACHABLE_RETRY_MS);
+    return () => clearTimeout(timer);
+  }, [state, retry]);
+
+  // Stable identity (reads the client through a ref), so pages can call it from effects without looping.
+  const clientRef = useRef<ArenaClient | null>(null);
+  clientRef.current = state.phase === 'loaded' ? state.client : null;
+  const refreshOverview = useCallback(() => {
+    const client = clientRef.current;
+    if (!client) return;
+    client.overview().then(
+      (overview) => setState((current) => (current.phase === 'loaded' && current.client === client ? { ...current, overview } : current)),
+      () => {
+        // The pages report engine trouble themselves; a stale overview is harmless.
+      },
+    );
+  }, []);
+
+  const context = useMemo<ArenaContextValue | null>(
+    () =>
+      state.phase === 'loaded'
+        ? { client: state.client, connection: state.connection, overview: state.overview, refreshOverview, shell }
+        : null,
+    [state, refreshOverview, shell],
+  );
+
+  return (
+    <div className="app" data-app-state={state.phase}>
+      {state.phase === 'loading' ? (
+        <div className="center">
+          <Loading label="Connecting to the arena engine…" />
+        </div>
+      ) : state.phase === 'error' ? (
+        <BootError state={state} onRetry={retry} />
+      ) : context ? (
+        <ArenaContext.Provider value={context}>
+          <Shell />
+        </ArenaContext.Provider>
+      ) : null}
+    </div>
+  );
+}
+
+function BootError({ state, onRetry }: { state: Extract<BootState, { phase: 'error' }>; onRetry: () => void }) {
+  return (
+    <div className="center">
+      <div className="boot-error card" role="alert" data-error-kind={state.kind}>
+        <h1>{state.title}</h1>
+        <p>{state.detail}</p>
+        {state.hint ? <p className="boot-hint">{state.hint}</p> : null}
+        <button type="button" className="button button-primary" onClick={onRetry}>
+          Retry
+        </button>
+      </div>
+    </div>
+  );
+}
+
+const NAV: { label: string; href: string; matches: (route: Route) => boolean }[] = [
+  { label: 'Sessions', href: routeHref({ name: 'sessions' }), matches: (r) => r.name === 'sessions' || r.name === 'session' },
+  { label: 'Leaderboards', href: routeHref({ name: 'leaderboards' }), matches: (r) => r.name === 'leaderboards' },
+  { label: 'Challenges', href: routeHref({ name: 'challenges' }), matches: (r) => r.name === 'challenges' },
+];
+
+function Shell() {
+  const route = useHashRoute();
+  const arena = useArena();
+  return (
+    <div className="shell">
+      <aside className="sidebar">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden="true">
+            LA
+          </span>
+          <span>Local Arena</span>
+        </div>
+        <nav aria-label="Main">
+          {NAV.map((item) => (
+            <a
+              key={item.label}
+              href={item.href}
+              className={item.matches(route) ? 'nav-link nav-active' : 'nav-link'}
+              aria-current={item.matches(route) ? 'page' : undefined}
+            >
+              {item.label}
+            </a>
+          ))}
+        </nav>
+        <div className="sidebar-footer small">
+          <div>Engine {arena.overview.version}</div>
+          <div className="muted">
+            {arena.connection.mode === 'electron' ? 'Desktop' : 'Browser'} · {new URL(arena.connection.baseUrl).host}
+          </div>
+          {arena.overview.authMode ? <div className="tag">auth mode</div> : null}
+        </div>
+      </aside>
+      <main className="content">
+        <Page route={route} />
+      </main>
+    </div>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.name) {
+    case 'sessions':
+      return <SessionsPage route={route} />;
+    case 'session':
+      return <SessionDetailPage key={route.id} id={route.id} />;
+    case 'leaderboards':
+      return <LeaderboardsPage type={route.type} />;
+    case 'challenges':
+      return <ChallengesPage />;
+    case 'not-found':
+      return (
+        <div className="notice">
+          Nothing lives at {route.path}. <a href={routeHref({ name: 'sessions' })}>Go to sessions</a>
+        </div>
+      );
+  }
+}

@@ -1,0 +1,139 @@
+// The one HTTP client of the renderer: typed calls to the engine, every response parsed with the contract's schemas.
+import type { z } from 'zod';
+import {
+  ADMIN_PREFIX,
+  type AdminCreateSessionRequestSchema,
+  type AdminCreateSessionResponse,
+  AdminCreateSessionResponseSchema,
+  type AdminSessionDetail,
+  AdminSessionDetailSchema,
+  type AdminSessionListResponse,
+  AdminSessionListResponseSchema,
+  type OverviewResponse,
+  OverviewResponseSchema,
+  RecomputeResponseSchema,
+} from '../../../engine/contract/admin.js';
+import {
+  ErrorBodySchema,
+  ScoringByTypeResponseSchema,
+  type ScoringEntry,
+  ScoringResponseSchema,
+  type SessionStatus,
+} from '../../../engine/contract/specarena.js';
+import { ApiError, ContractError, EngineUnreachableError, UnauthorizedError } from './errors.js';
+
+export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface SessionListQuery {
+  type?: string | undefined;
+  status?: SessionStatus | undefined;
+  limit?: number | undefined;
+  offset?: number | undefined;
+}
+
+export type CreateSessionInput = z.input<typeof AdminCreateSessionRequestSchema>;
+
+export interface ArenaClient {
+  readonly baseUrl: string;
+  overview(signal?: AbortSignal): Promise<OverviewResponse>;
+  listSessions(query: SessionListQuery, signal?: AbortSignal): Promise<AdminSessionListResponse>;
+  session(id: string, signal?: AbortSignal): Promise<AdminSessionDetail>;
+  createSession(input: CreateSessionInput): Promise<AdminCreateSessionResponse>;
+  recomputeScoring(): Promise<{ games: number }>;
+  globalScoring(signal?: AbortSignal): Promise<ScoringEntry[]>;
+  scoringByType(type: string, signal?: AbortSignal): Promise<Record<string, ScoringEntry[]>>;
+}
+
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+/** `/admin/api/v1/sessions?status=…`: empty filters are left out rather than sent as empty strings. */
+export function sessionListPath(query: SessionListQuery): string {
+  const params = new URLSearchParams();
+  if (query.type) params.set('type', query.type);
+  if (query.status) params.set('status', query.status);
+  if (query.limit !== undefined) params.set('limit', String(query.limit));
+  if (query.offset !== undefined && query.offset > 0) params.set('offset', String(query.offset));
+  const search = params.toString();
+  return `${ADMIN_PREFIX}/sessions${search ? `?${search}` : ''}`;
+}
+
+function combineSignals(signal: AbortSignal | undefined): AbortSignal {
+  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}
+
+async function errorFromResponse(response: Response): Promise<Error> {
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // not JSON; fall back to the status line
+  }
+  const parsed = ErrorBodySchema.safeParse(body);
+  const message = parsed.success ? parsed.data.error : `HTTP ${response.status} ${response.statusText}`.trim();
+  if (response.status === 401) return new UnauthorizedError(message);
+  return new ApiError(response.status, message, parsed.success ? parsed.data.code : undefined);
+}
+
+export function createArenaClient(connection: { baseUrl: string; token: string }, fetchImpl?: FetchFn): ArenaClient {
+  // Called through a wrapper: a bare reference to window.fetch stored on an object throws "Illegal invocation".
+  const doFetch: FetchFn = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
+  const base = connection.baseUrl.replace(/\/+$/, '');
+
+  async function request<S extends z.ZodType>(
+    schema: S,
+    path: string,
+    options: { method?: 'GET' | 'POST'; body?: unknown; admin: boolean; signal?: AbortSignal | undefined },
+  ): Promise<z.infer<S>> {
+    const headers: Record<string, string> = { Accept: 'application/json' };
+    // The admin token goes only to admin routes: agent-facing routes must never see it (they read Bearer as a seat key).
+    if (options.admin) headers.Authorization = `Bearer ${connection.token}`;
+    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    let response: Response;
+    try {
+      response = await doFetch(`${base}${path}`, {
+        method: options.method ?? 'GET',
+        headers,
+        body: options.body === undefined ? null : JSON.stringify(options.body),
+        signal: combineSignals(options.signal),
+        credentials: 'omit',
+      });
+    } catch (error) {
+      if (options.signal?.aborted) throw error;
+      const timedOut = error instanceof Error && error.name === 'TimeoutError';
+      throw new EngineUnreachableError(
+        timedOut ? `The engine at ${base} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.` : `Cannot reach the engine at ${base}.`,
+      );
+    }
+    if (!response.ok) throw await errorFromResponse(response);
+    let json: unknown;
+    try {
+      json = await response.json();
+    } catch {
+      throw new ContractError(`${path} did not return JSON.`);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new ContractError(
+        `Unexpected response from ${path.split('?')[0]}: ${issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : 'invalid'}`,
+      );
+    }
+    return parsed.data;
+  }
+
+  return {
+    baseUrl: base,
+    overview: (signal) => request(OverviewResponseSchema, `${ADMIN_PREFIX}/overview`, { admin: true, signal }),
+    listSessions: (query, signal) => request(AdminSessionListResponseSchema, sessionListPath(query), { admin: true, signal }),
+    session: (id, signal) =>
+      request(AdminSessionDetailSchema, `${ADMIN_PREFIX}/sessions/${encodeURIComponent(id)}`, { admin: true, signal }),
+    createSession: (input) =>
+      request(AdminCreateSessionResponseSchema, `${ADMIN_PREFIX}/sessions`, { method: 'POST', body: input, admin: true }),
+    recomputeScoring: () =>
+      request(RecomputeResponseSchema, `${ADMIN_PREFIX}/scoring/recompute`, { method: 'POST', body: {}, admin: true }),
+    globalScoring: (signal) => request(ScoringResponseSchema, '/api/scoring', { admin: false, signal }),
+    scoringByType: (type, signal) =>
+      request(ScoringByTypeResponseSchema, `/api/scoring/${encodeURIComponent(type)}`, { admin: false, signal }),
+  };
+}

@@ -1,0 +1,57 @@
+// Start-up: find the engine, then prove the connection with one admin call before showing anything.
+import type { OverviewResponse } from '../../engine/contract/admin.js';
+import { type BootstrapEnv, bootstrapConnection, type Connection, forgetToken } from './arena-client/bootstrap.js';
+import { type ArenaClient, createArenaClient } from './arena-client/client.js';
+import { describeError, EngineUnreachableError, UnauthorizedError } from './arena-client/errors.js';
+
+export type BootErrorKind = 'no-token' | 'unauthorized' | 'unreachable' | 'shell' | 'other';
+
+export type BootState =
+  | { phase: 'loading' }
+  | { phase: 'error'; kind: BootErrorKind; title: string; detail: string; hint?: string }
+  | { phase: 'loaded'; connection: Connection; client: ArenaClient; overview: OverviewResponse };
+
+const OPEN_THE_LINK =
+  'Open the link printed by arena serve (it looks like http://127.0.0.1:PORT/#token=…); the token changes on every launch.';
+
+export function bootError(error: unknown, connection: Connection): Extract<BootState, { phase: 'error' }> {
+  if (error instanceof UnauthorizedError) {
+    return {
+      phase: 'error',
+      kind: 'unauthorized',
+      title: 'The engine did not accept this link’s token',
+      detail: 'The admin token is wrong or belongs to an earlier launch of the engine.',
+      hint: connection.mode === 'electron' ? 'The engine restarted; retry to reconnect.' : OPEN_THE_LINK,
+    };
+  }
+  if (error instanceof EngineUnreachableError) {
+    return {
+      phase: 'error',
+      kind: 'unreachable',
+      title: 'The arena engine is not reachable',
+      detail: error.message,
+      hint:
+        connection.mode === 'electron'
+          ? 'The engine may be restarting; this page retries by itself.'
+          : 'Start it with arena serve, then open the link it prints. This page retries by itself.',
+    };
+  }
+  return { phase: 'error', kind: 'other', title: 'The engine gave an unexpected answer', detail: describeError(error) };
+}
+
+export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<BootState> {
+  const found = await bootstrapConnection(env);
+  if (!found.ok) {
+    return found.reason === 'no-token'
+      ? { phase: 'error', kind: 'no-token', title: 'No admin token', detail: found.message, hint: OPEN_THE_LINK }
+      : { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
+  }
+  const client = createArenaClient(found.connection);
+  try {
+    const overview = await client.overview(signal);
+    return { phase: 'loaded', connection: found.connection, client, overview };
+  } catch (error) {
+    if (error instanceof UnauthorizedError && found.connection.mode === 'browser') forgetToken(env.storage);
+    return bootError(error, found.connection);
+  }
+}

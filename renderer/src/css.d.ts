@@ -1,0 +1,2 @@
+// Vite bundles imported stylesheets; they export nothing the code uses.
+declare module '*.css';

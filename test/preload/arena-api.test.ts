@@ -1,0 +1,81 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ARENA_API_METHODS, type ArenaApi, channels } from '../../engine/contract/channels.js';
+import { createArenaApi, type InvokeFn } from '../../preload/arena-api.js';
+
+const CONNECTION = { baseUrl: 'http://127.0.0.1:4000', token: 'k'.repeat(43) };
+
+function fakeInvoke(replies: Record<string, unknown> = {}) {
+  return vi.fn<InvokeFn>(async (channel) => (channel in replies ? replies[channel] : { ok: true, value: undefined }));
+}
+
+describe('createArenaApi', () => {
+  it('exposes exactly the allow-listed functions and nothing else', () => {
+    const api = createArenaApi(fakeInvoke());
+    expect(Object.keys(api).sort()).toEqual([...ARENA_API_METHODS]);
+    for (const key of Object.keys(api)) expect(typeof api[key as keyof ArenaApi]).toBe('function');
+    // No generic escape hatch: neither an invoke/send function nor ipcRenderer itself.
+    expect(api).not.toHaveProperty('invoke');
+    expect(api).not.toHaveProperty('send');
+    expect(api).not.toHaveProperty('ipcRenderer');
+    expect(Object.getPrototypeOf(api)).toBe(Object.prototype);
+  });
+
+  it('covers every contract channel, and only contract channels', async () => {
+    const invoke = fakeInvoke({
+      [channels.engineConnection.name]: { ok: true, value: CONNECTION },
+      [channels.appVersion.name]: { ok: true, value: '1.2.3' },
+    });
+    const api = createArenaApi(invoke);
+    await api.connection();
+    await api.appVersion();
+    await api.openExternal('https://example.org/');
+    await api.revealInFolder('/home/u/Local Arena');
+    const used = invoke.mock.calls.map(([channel]) => channel).sort();
+    expect(used).toEqual(
+      Object.values(channels)
+        .map((c) => c.name)
+        .sort(),
+    );
+  });
+
+  it('sends the documented payloads', async () => {
+    const invoke = fakeInvoke({ [channels.engineConnection.name]: { ok: true, value: CONNECTION } });
+    const api = createArenaApi(invoke);
+    await expect(api.connection()).resolves.toEqual(CONNECTION);
+    await api.openExternal('https://example.org/a');
+    await api.revealInFolder('/tmp/x');
+    expect(invoke.mock.calls).toEqual([
+      ['arena:engine.connection'],
+      ['arena:shell.openExternal', { url: 'https://example.org/a' }],
+      ['arena:shell.revealInFolder', { path: '/tmp/x' }],
+    ]);
+  });
+
+  it('rejects bad arguments before anything crosses to main', async () => {
+    const invoke = fakeInvoke();
+    const api = createArenaApi(invoke);
+    await expect(api.openExternal('file:///etc/passwd')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(api.revealInFolder('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    expect(invoke).not.toHaveBeenCalled();
+  });
+
+  it('turns error envelopes into errors with main’s message', async () => {
+    const api = createArenaApi(
+      fakeInvoke({
+        [channels.engineConnection.name]: { ok: false, error: { code: 'HANDLER_FAILED', message: 'The engine could not be started.' } },
+      }),
+    );
+    await expect(api.connection()).rejects.toMatchObject({ code: 'HANDLER_FAILED', message: 'The engine could not be started.' });
+  });
+
+  it('refuses replies that break the contract', async () => {
+    const api = createArenaApi(
+      fakeInvoke({
+        [channels.engineConnection.name]: { ok: true, value: { baseUrl: 'https://evil.example', token: 'x' } },
+        [channels.appVersion.name]: 'not an envelope',
+      }),
+    );
+    await expect(api.connection()).rejects.toMatchObject({ code: 'INVALID_OUTPUT' });
+    await expect(api.appVersion()).rejects.toMatchObject({ code: 'INVALID_OUTPUT' });
+  });
+});

@@ -1,0 +1,145 @@
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type BootstrapEnv,
+  bootstrapConnection,
+  extractTokenFromHash,
+  forgetToken,
+  type KeyValueStore,
+  TOKEN_STORAGE_KEY,
+} from '../../renderer/src/arena-client/bootstrap.js';
+
+const TOKEN = 'IeSJVuB5lX9sTa4cwM6WG_AWsYqR8gA0XfoZriGC2E4';
+
+function memoryStore(initial: Record<string, string> = {}): KeyValueStore & { data: Record<string, string> } {
+  const data = { ...initial };
+  return {
+    data,
+    getItem: (k) => data[k] ?? null,
+    setItem: (k, v) => {
+      data[k] = v;
+    },
+    removeItem: (k) => {
+      delete data[k];
+    },
+  };
+}
+
+function browserEnv(hash: string, storage: KeyValueStore | null = memoryStore()) {
+  const replaceState = vi.fn();
+  const env: BootstrapEnv = {
+    location: { origin: 'http://127.0.0.1:43121', pathname: '/', search: '', hash },
+    history: { replaceState },
+    storage,
+  };
+  return { env, replaceState };
+}
+
+describe('extractTokenFromHash', () => {
+  it('reads the token from the link arena serve prints', () => {
+    expect(extractTokenFromHash(`#token=${TOKEN}`)).toEqual({ token: TOKEN, rest: '' });
+  });
+
+  it('keeps a route that shares the fragment', () => {
+    expect(extractTokenFromHash(`#/sessions/abc&token=${TOKEN}`)).toEqual({ token: TOKEN, rest: '/sessions/abc' });
+    expect(extractTokenFromHash(`#token=${TOKEN}&/leaderboards`)).toEqual({ token: TOKEN, rest: '/leaderboards' });
+  });
+
+  it('decodes percent-escapes and trims', () => {
+    expect(extractTokenFromHash('#token=abc%2Ddef%20')).toEqual({ token: 'abc-def', rest: '' });
+  });
+
+  it('treats an empty token as no token but still removes it', () => {
+    expect(extractTokenFromHash('#token=')).toEqual({ token: null, rest: '' });
+    expect(extractTokenFromHash('#/sessions')).toEqual({ token: null, rest: '/sessions' });
+    expect(extractTokenFromHash('')).toEqual({ token: null, rest: '' });
+  });
+
+  it('survives a malformed escape', () => {
+    expect(extractTokenFromHash('#token=%E0%A4%A')).toEqual({ token: '%E0%A4%A', rest: '' });
+  });
+});
+
+describe('bootstrapConnection (browser)', () => {
+  it('uses this origin and the fragment token, stores it per tab and removes it from the address bar', async () => {
+    const storage = memoryStore();
+    const { env, replaceState } = browserEnv(`#token=${TOKEN}`, storage);
+    await expect(bootstrapConnection(env)).resolves.toEqual({
+      ok: true,
+      connection: { baseUrl: 'http://127.0.0.1:43121', token: TOKEN, mode: 'browser' },
+    });
+    expect(storage.data[TOKEN_STORAGE_KEY]).toBe(TOKEN);
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/');
+  });
+
+  it('keeps the route part of the fragment when removing the token', async () => {
+    const { env, replaceState } = browserEnv(`#/sessions&token=${TOKEN}`);
+    await bootstrapConnection(env);
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/#/sessions');
+  });
+
+  it('falls back to the token kept for this tab after a reload', async () => {
+    const { env, replaceState } = browserEnv('#/leaderboards', memoryStore({ [TOKEN_STORAGE_KEY]: TOKEN }));
+    await expect(bootstrapConnection(env)).resolves.toMatchObject({ ok: true, connection: { token: TOKEN } });
+    expect(replaceState).not.toHaveBeenCalled();
+  });
+
+  it('prefers a new link over a stored token', async () => {
+    const storage = memoryStore({ [TOKEN_STORAGE_KEY]: 'old-token' });
+    const { env } = browserEnv('#token=new-token', storage);
+    await expect(bootstrapConnection(env)).resolves.toMatchObject({ ok: true, connection: { token: 'new-token' } });
+    expect(storage.data[TOKEN_STORAGE_KEY]).toBe('new-token');
+  });
+
+  it('explains where the token comes from when there is none', async () => {
+    const { env } = browserEnv('');
+    const result = await bootstrapConnection(env);
+    expect(result).toMatchObject({ ok: false, reason: 'no-token' });
+    expect(result.ok ? '' : result.message).toMatch(/Open the link printed by arena serve/);
+  });
+
+  it('still works when web storage is unavailable', async () => {
+    const throwing: KeyValueStore = {
+      getItem: () => {
+        throw new Error('SecurityError');
+      },
+      setItem: () => {
+        throw new Error('SecurityError');
+      },
+      removeItem: () => {
+        throw new Error('SecurityError');
+      },
+    };
+    const { env } = browserEnv(`#token=${TOKEN}`, throwing);
+    await expect(bootstrapConnection(env)).resolves.toMatchObject({ ok: true, connection: { token: TOKEN } });
+    expect(() => forgetToken(throwing)).not.toThrow();
+  });
+
+  it('forgets a rejected token', () => {
+    const storage = memoryStore({ [TOKEN_STORAGE_KEY]: TOKEN });
+    forgetToken(storage);
+    expect(storage.data).toEqual({});
+  });
+});
+
+describe('bootstrapConnection (desktop shell)', () => {
+  it('asks the shell for the connection and ignores the fragment', async () => {
+    const connection = vi.fn(async () => ({ baseUrl: 'http://127.0.0.1:5000', token: TOKEN }));
+    const { env, replaceState } = browserEnv('#token=ignored');
+    const result = await bootstrapConnection({ ...env, arena: { connection } });
+    expect(result).toEqual({ ok: true, connection: { baseUrl: 'http://127.0.0.1:5000', token: TOKEN, mode: 'electron' } });
+    expect(replaceState).not.toHaveBeenCalled();
+  });
+
+  it('reports a shell that cannot start its engine', async () => {
+    const { env } = browserEnv('');
+    const result = await bootstrapConnection({
+      ...env,
+      arena: {
+        connection: async () => {
+          throw new Error('The engine could not be started.');
+        },
+      },
+    });
+    expect(result).toEqual({ ok: false, reason: 'shell-failed', message: 'The engine could not be started.' });
+  });
+});
