@@ -9,6 +9,8 @@ import { systemClock, type Clock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
+import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createArenaEngine, type ArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
@@ -31,6 +33,10 @@ export interface EngineOptions {
   /** Built renderer to serve at /; defaults to dist/renderer when it exists. */
   rendererDir?: string | null;
   challengesDir?: string;
+  /** Also serve the ClawArena agent API over HTTPS on loopback: true = the data dir's self-signed certificate. */
+  tls?: boolean | { certFile: string; keyFile: string };
+  /** Port of the HTTPS listener; 0 (default) picks a free one. */
+  tlsPort?: number;
 }
 
 export interface RunningEngine {
@@ -42,6 +48,10 @@ export interface RunningEngine {
   engine: ArenaEngine;
   store: Store;
   http: FastifyInstance;
+  /** ClawArena agent API service (createMatch() for the tournament scheduler). */
+  clawarena: ClawArenaService;
+  /** Present when started with `tls`: the HTTPS agent listener and the certificate clients should trust. */
+  tls?: { url: string; port: number; certPath: string; generated: boolean };
   close(): Promise<void>;
 }
 
@@ -68,6 +78,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const live = createLiveBus();
     const token = randomBytes(32).toString('base64url');
     let http: FastifyInstance | undefined;
+    const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });
     const engine = createArenaEngine({
       store,
       challenges,
@@ -82,6 +93,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       engine,
       scoring: createScoringReader(store),
       identity,
+      clawarena,
       version: APP_VERSION,
       pingIntervalMs: options.pingIntervalMs,
       logLevel: options.logLevel,
@@ -112,6 +124,22 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const sweeper = sweepEvery > 0 ? setInterval(() => engine.sweepStale(), sweepEvery) : undefined;
     sweeper?.unref();
     const urlHost = host.includes(':') ? `[${host}]` : host;
+    let tls: RunningEngine['tls'];
+    let tlsApp: FastifyInstance | undefined;
+    if (options.tls) {
+      const certificate =
+        options.tls === true ? loadOrCreateLoopbackCertificate(options.dataDir) : loadCertificateFiles(options.tls.certFile, options.tls.keyFile);
+      const listener = await startTlsAgentListener({ host, port: options.tlsPort ?? 0, certificate, clawarena, logLevel: options.logLevel }).catch(
+        async (error: unknown) => {
+          clawarena.close();
+          await http?.close();
+          throw error;
+        },
+      );
+      tlsApp = listener.app;
+      tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath: certificate.certPath, generated: certificate.generated };
+    }
+    clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
     let closed: Promise<void> | undefined;
     const server = http;
     return {
@@ -123,9 +151,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       engine,
       store,
       http: server,
+      clawarena,
+      tls,
       close() {
         closed ??= (async () => {
           if (sweeper) clearInterval(sweeper);
+          // Wakes parked ClawArena long-polls so a graceful close does not wait for them.
+          clawarena.close();
+          await tlsApp?.close();
           // In-flight requests get a grace period; a socket that never sent a request (a client's preconnect)
           // would otherwise hold the close up indefinitely.
           const grace = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);

@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import * as init from './migrations/0010-init.js';
+import * as governance from './migrations/0020-governance.js';
 import * as clawarena from './migrations/0030-clawarena.js';
 
 interface Migration {
@@ -9,7 +10,7 @@ interface Migration {
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, clawarena];
+export const migrations: readonly Migration[] = [init, governance, clawarena];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
