@@ -8,6 +8,8 @@ const run = (bin, args) => execFileSync(process.execPath, [path.join(root, 'node
 
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(['typescript', 'bin', 'tsc'], ['-p', 'tsconfig.build.json']);
+// A sandboxed preload must be one CommonJS file, so it is bundled rather than compiled.
+run(['vite', 'bin', 'vite.js'], ['build', '--config', 'vite.preload.config.ts', '--logLevel', 'warn']);
 
 // Challenge folders carry data files next to their operators (metadata, agent manifests, fixtures).
 const src = path.join(root, 'challenges');

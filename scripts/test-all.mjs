@@ -24,7 +24,10 @@ const checks = [
   ['typecheck', [bin('typescript', 'bin', 'tsc'), '-p', 'tsconfig.json']],
   ['typecheck (std layer)', [bin('typescript', 'bin', 'tsc'), '-p', 'tsconfig.std.json']],
   ...(fs.existsSync(path.join(root, 'tsconfig.renderer.json'))
-    ? [['typecheck (renderer)', [bin('typescript', 'bin', 'tsc'), '-p', 'tsconfig.renderer.json']]]
+    ? [
+        ['typecheck (renderer)', [bin('typescript', 'bin', 'tsc'), '-p', 'tsconfig.renderer.json']],
+        ['typecheck (renderer build config)', [bin('typescript', 'bin', 'tsc'), '-p', 'renderer/tsconfig.node.json']],
+      ]
     : []),
   ['build', ['scripts/build.mjs']],
 ];

@@ -2,6 +2,10 @@
 import { MigrationError } from '../db/store.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { UsageError } from './args.js';
+import { clawarenaCommand } from './commands/clawarena.js';
+import { agentsCommand } from './commands/agents.js';
+import { matchCommand } from './commands/match.js';
+import { scenariosCommand } from './commands/scenarios.js';
 import { scoringCommand } from './commands/scoring.js';
 import { SERVE_HELP, serveCommand } from './commands/serve.js';
 
@@ -12,6 +16,10 @@ Usage: arena <command> [options]
 Commands:
   serve                start the arena engine and UI on a loopback port
   scoring recompute    rebuild every scoring metric from the stored game results
+  clawarena            provision local ClawArena-protocol agents (arena clawarena --help)
+  match                run a governance match (arena match --help)
+  agents               validate or list agent manifests (arena agents --help)
+  scenarios            validate or list governance scenarios (arena scenarios --help)
   help                 show this help (arena <command> --help for a command)
   version              print the version
 
@@ -25,6 +33,14 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await serveCommand(rest);
       case 'scoring':
         return await scoringCommand(rest);
+      case 'clawarena':
+        return await clawarenaCommand(rest);
+      case 'match':
+        return await matchCommand(rest);
+      case 'agents':
+        return await agentsCommand(rest);
+      case 'scenarios':
+        return await scenariosCommand(rest);
       case 'version':
       case '--version':
         process.stdout.write(`${APP_VERSION}\n`);

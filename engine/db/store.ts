@@ -1,6 +1,7 @@
 // The database port: the only way the rest of the engine reaches SQLite.
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
+import { createGovernanceRepo } from './repos/governance.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createUsersRepo } from './repos/users.js';
@@ -11,6 +12,7 @@ export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
 export { MigrationError } from './migrate.js';
 export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
+export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
 
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
@@ -20,6 +22,7 @@ export function openStore(options: OpenOptions) {
     users: createUsersRepo(db),
     scoring: createScoringRepo(db),
     clawarena: createClawArenaRepo(db),
+    governance: createGovernanceRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

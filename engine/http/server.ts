@@ -20,6 +20,7 @@ import { registerUserRoutes } from './routes/specarena-users.js';
 import { registerStaticRoutes } from './static.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
+const SHELL_ORIGIN = 'app://arena';
 
 export interface HttpDeps {
   engine: ArenaEngine;
@@ -69,6 +70,18 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     }
     if (!isAllowedOrigin(request.headers.origin, request.headers.host)) {
       return reply.code(403).send({ error: 'Cross-origin requests are not allowed', code: EngineErrorCode.ForbiddenOrigin });
+    }
+    // The desktop shell's page (app://arena) is the one cross-origin caller; pre-flights never reach a route.
+    if (request.headers.origin === SHELL_ORIGIN) {
+      reply.header('Access-Control-Allow-Origin', SHELL_ORIGIN).header('Vary', 'Origin');
+      if (request.method === 'OPTIONS') {
+        return reply
+          .code(204)
+          .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
+          .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID')
+          .header('Access-Control-Max-Age', '600')
+          .send();
+      }
     }
   });
 

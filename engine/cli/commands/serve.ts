@@ -16,6 +16,11 @@ Options:
   --auth                 SpecArena auth mode: Ed25519-signed joins and session keys; MCP off
   --stale-after MINUTES  expire unfinished sessions after this much inactivity (default 30; 0 = never)
   --json                 print one JSON line {"event":"listening","url","token"} when ready
+  --tls                  also serve the ClawArena agent API over HTTPS on loopback with a self-signed
+                         certificate kept in the data directory (its path is printed; trust it with SSL_CERT_FILE)
+  --tls-port N           port of the HTTPS listener (default: a free one)
+  --tls-cert FILE        with --tls-key: use this certificate instead of the generated one
+  --tls-key FILE         private key of --tls-cert
   --open                 open the UI in the default browser
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
 `;
@@ -30,6 +35,10 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     auth: 'boolean',
     'stale-after': 'string',
     json: 'boolean',
+    tls: 'boolean',
+    'tls-port': 'string',
+    'tls-cert': 'string',
+    'tls-key': 'string',
     open: 'boolean',
     'log-level': 'string',
     help: 'boolean',
@@ -45,6 +54,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   }
   const logLevel = typeof flags['log-level'] === 'string' ? flags['log-level'] : 'warn';
   if (!LEVELS.has(logLevel)) throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
+  const tlsFiles = typeof flags['tls-cert'] === 'string' || typeof flags['tls-key'] === 'string';
+  if (tlsFiles && (typeof flags['tls-cert'] !== 'string' || typeof flags['tls-key'] !== 'string')) throw new UsageError('--tls-cert and --tls-key go together');
+  if ((tlsFiles || flags['tls-port'] !== undefined) && !flags.tls) throw new UsageError('--tls-port, --tls-cert and --tls-key need --tls');
   const running = await startEngine({
     host,
     port: parsePort(flags.port),
@@ -53,14 +65,22 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     staleAfterMs: parseMinutes('stale-after', flags['stale-after'], DEFAULT_STALE_AFTER_MS),
     testHooks: process.env.ARENA_TEST_HOOKS === '1',
     logLevel: logLevel as 'warn',
+    tls: flags.tls ? (tlsFiles ? { certFile: flags['tls-cert'] as string, keyFile: flags['tls-key'] as string } : true) : undefined,
+    tlsPort: flags.tls ? parsePort(flags['tls-port']) : undefined,
   });
   const uiUrl = `${running.url}/#token=${running.token}`;
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token })}\n`);
+    const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
+    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ...tlsInfo })}\n`);
   } else {
     process.stdout.write(
       `Local Arena engine listening on ${running.url}${flags.auth ? ' (auth mode)' : ''}\n` +
         `Data directory: ${running.dataDir}\n` +
+        (running.tls
+          ? `ClawArena agent API over HTTPS: ${running.tls.url}/api/v1\n` +
+            `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
+            `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
+          : '') +
         `Open the UI (the token in this link is the admin credential for this launch):\n  ${uiUrl}\n` +
         'Press Ctrl-C to stop.\n',
     );

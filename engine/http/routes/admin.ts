@@ -30,24 +30,12 @@ export interface AdminDeps {
   reset?: () => void;
 }
 
-const SHELL_ORIGIN = 'app://arena';
-
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const { engine } = deps;
 
   app.register(
     async (admin) => {
       admin.addHook('onRequest', async (req, reply) => {
-        if (req.headers.origin === SHELL_ORIGIN) {
-          reply.header('Access-Control-Allow-Origin', SHELL_ORIGIN).header('Vary', 'Origin');
-          if (req.method === 'OPTIONS') {
-            return reply
-              .code(204)
-              .header('Access-Control-Allow-Methods', 'GET, POST, PUT, PATCH, DELETE')
-              .header('Access-Control-Allow-Headers', 'Authorization, Content-Type, Last-Event-ID')
-              .send();
-          }
-        }
         if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
           return reply.code(401).send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
         }

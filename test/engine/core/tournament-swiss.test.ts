@@ -36,31 +36,25 @@ describe('swiss standings', () => {
   });
 
   it('breaks a tie by direct encounter', () => {
-    // 0 beat 1 (2–0), 1 beat 2, 2 beat 0 → all 2 points, Buchholz 2 each, SB 2·2 = 4 each.
-    // A fourth agent makes the loop uneven: 3 lost 0–2 to 1 → 1 has 4 points; redo with 0 and 2 only tied:
-    // round 1: 0–1 2–0, 2–3 2–0; round 2: 0–2 1–1, 1–3 1–1.
-    // Points: 0: 3, 2: 3, 1: 1, 3: 1. Buchholz 0: 1 + 3 = 4, 2: 1 + 3 = 4. SB 0: 2·1 + 1·3 = 5; 2: 2·1 + 1·3 = 5.
-    // Still tied → direct encounter 0 vs 2 was 1–1 → seed → 0 before 2. Reverse the draw to 2–0 for agent 2:
+    // R1: 0–1 0:2 (1 wins), 2–3 2:0, 4–5 0:2. R2: 0–2 2:0, 1–4 0:2, 3–5 1:1.
+    // Points: 0: 0+2 = 2, 1: 2+0 = 2, 2: 2+0 = 2, 3: 0+1 = 1, 4: 0+2 = 2, 5: 2+1 = 3.
+    // Buchholz: 0: p1+p2 = 4, 1: p0+p4 = 4, 2: p3+p0 = 3, 4: p5+p1 = 5.
+    // SB: 0: 0·p1 + 2·p2 = 4, 1: 2·p0 + 0·p4 = 4 → 0 and 1 tie on all three; 1 won their meeting 2–0.
+    // Order: 5 (3 pts), 4 (B 5), 1 (B 4, DE 2), 0 (B 4, DE 0), 2 (B 3), 3 (1 pt).
     const h: SwissHistoryEntry[] = [
-      { round: 1, agents: [0, 1], points: [2, 0] },
+      { round: 1, agents: [0, 1], points: [0, 2] },
       { round: 1, agents: [2, 3], points: [2, 0] },
-      { round: 2, agents: [0, 3], points: [1, 1] },
-      { round: 2, agents: [2, 1], points: [1, 1] },
+      { round: 1, agents: [4, 5], points: [0, 2] },
+      { round: 2, agents: [0, 2], points: [2, 0] },
+      { round: 2, agents: [1, 4], points: [0, 2] },
+      { round: 2, agents: [3, 5], points: [1, 1] },
     ];
-    // Points: 0: 3, 2: 3, 1: 1, 3: 1. Buchholz: 0: 1 + 1 = 2; 2: 1 + 1 = 2. SB: 0: 2·1 + 1·1 = 3; 2: 2·1 + 1·1 = 3.
-    // 0 and 2 never met → direct encounter 0 → seed: 0 first. Among 1 and 3: Buchholz 1: 3 + 3 = 6, 3: 3 + 3 = 6;
-    // SB: 1: 0·3 + 1·3 = 3; 3: 0·3 + 1·3 = 3; never met → seed: 1 before 3.
-    expect(swissStandings(4, h).map((s) => s.agent)).toEqual([0, 2, 1, 3]);
-    // Now let 2 and 0 have met and 2 won: swap their round-2 opponents so they play each other.
-    const h2: SwissHistoryEntry[] = [
-      { round: 1, agents: [0, 1], points: [2, 0] },
-      { round: 1, agents: [2, 3], points: [2, 0] },
-      { round: 2, agents: [0, 2], points: [1, 1] },
-      { round: 3, agents: [1, 3], points: [1, 1] },
-      { round: 3, agents: [0, 2], points: [0, 2] },
-    ];
-    // Points: 0: 2 + 1 + 0 = 3, 2: 2 + 1 + 2 = 5 → 2 leads on points already.
-    expect(swissStandings(4, h2)[0]?.agent).toBe(2);
+    const table = swissStandings(6, h);
+    expect(table.map((s) => s.agent)).toEqual([5, 4, 1, 0, 2, 3]);
+    expect(table.find((s) => s.agent === 0)?.sonnebornBerger).toBe(4);
+    expect(table.find((s) => s.agent === 1)?.sonnebornBerger).toBe(4);
+    expect(table.find((s) => s.agent === 1)?.directEncounter).toBe(2);
+    expect(table.find((s) => s.agent === 0)?.directEncounter).toBe(0);
   });
 
   it('counts byes and down-floats', () => {

@@ -132,3 +132,30 @@ describe('reset hook with testHooks', () => {
     expect((await h.post('/api/chat/send', { channel: s.id, from: 'zed', content: 'again' })).body).toMatchObject({ index: 1 });
   });
 });
+
+describe('the desktop shell origin', () => {
+  it('answers pre-flights and admin calls from app://arena, and only from there', async () => {
+    const preflight = await rawRequest(`${server.url}/admin/api/v1/overview`, {
+      method: 'OPTIONS',
+      headers: { origin: 'app://arena', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('app://arena');
+    expect(String(preflight.headers['access-control-allow-headers'])).toContain('Authorization');
+
+    const admin = await rawRequest(`${server.url}/admin/api/v1/overview`, {
+      headers: { origin: 'app://arena', authorization: `Bearer ${server.token}` },
+    });
+    expect(admin.status).toBe(200);
+    expect(admin.headers['access-control-allow-origin']).toBe('app://arena');
+    const scoring = await rawRequest(`${server.url}/api/scoring`, { headers: { origin: 'app://arena' } });
+    expect(scoring.headers['access-control-allow-origin']).toBe('app://arena');
+
+    // Without the token the shell origin gets no further than anyone else.
+    const noToken = await rawRequest(`${server.url}/admin/api/v1/overview`, { headers: { origin: 'app://arena' } });
+    expect(noToken.status).toBe(401);
+    const foreign = await rawRequest(`${server.url}/admin/api/v1/overview`, { method: 'OPTIONS', headers: { origin: 'app://evil' } });
+    expect(foreign.status).toBe(403);
+    expect(foreign.headers['access-control-allow-origin']).toBeUndefined();
+  });
+});

@@ -1,0 +1,82 @@
+// `arena agents validate <dir>` and `arena agents list`: manifest checks with one line per problem.
+import fs from 'node:fs';
+import path from 'node:path';
+import { type AgentFilter, agentDirs, discoverAgents, MANIFEST_FILE, ManifestLoadError, validateAgentDir } from '../../protocols/governance/manifest-loader.js';
+import { parseFlags, UsageError } from '../args.js';
+
+export const AGENTS_HELP = `Usage: arena agents validate <dir> [--json]
+       arena agents list [--agents DIR] [--community DIR] [--scenario ID] [--framework NAME] [--protocol NAME] [--json]
+
+validate  checks one agent folder (its agent.yaml, whose id must equal the folder name), or every agent folder in <dir>
+list      lists the agents of a folder (default ./agents); exits 1 if any manifest is invalid
+`;
+
+export async function agentsCommand(argv: readonly string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === 'validate') return validate(rest);
+  if (sub === 'list') return list(rest);
+  if (sub === undefined || sub === '--help' || sub === 'help') {
+    process.stdout.write(AGENTS_HELP);
+    return sub === undefined ? 2 : 0;
+  }
+  throw new UsageError(`unknown agents command "${sub}" (validate or list)`);
+}
+
+function validate(argv: readonly string[]): number {
+  const { flags, positionals } = parseFlags(argv, { json: 'boolean' });
+  if (positionals.length !== 1) throw new UsageError('usage: arena agents validate <dir>');
+  const target = path.resolve(positionals[0] as string);
+  if (!fs.existsSync(target)) throw new UsageError(`no such folder: ${target}`);
+  const dirs = fs.existsSync(path.join(target, MANIFEST_FILE)) ? [target] : agentDirs(target);
+  if (dirs.length === 0) throw new UsageError(`${target} has no ${MANIFEST_FILE} and no agent folders`);
+  const results = dirs.map((dir) => {
+    try {
+      const agent = validateAgentDir(dir);
+      return { dir, id: agent.manifest.id, ok: true, problems: [] as readonly string[] };
+    } catch (error) {
+      if (!(error instanceof ManifestLoadError)) throw error;
+      return { dir, id: null, ok: false, problems: error.problems };
+    }
+  });
+  if (flags.json) process.stdout.write(`${JSON.stringify({ agents: results })}\n`);
+  else {
+    for (const r of results) {
+      if (r.ok) process.stdout.write(`ok       ${r.id}  ${r.dir}\n`);
+      else process.stdout.write(`invalid  ${path.join(r.dir, MANIFEST_FILE)}\n${r.problems.map((p) => `  ${p}\n`).join('')}`);
+    }
+  }
+  return results.every((r) => r.ok) ? 0 : 1;
+}
+
+function list(argv: readonly string[]): number {
+  const { flags, positionals } = parseFlags(argv, {
+    agents: 'string',
+    community: 'string',
+    scenario: 'string',
+    framework: 'string',
+    protocol: 'string',
+    json: 'boolean',
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const str = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
+  const filter: AgentFilter = { scenario: str('scenario'), framework: str('framework'), protocol: str('protocol') };
+  let agents: ReturnType<typeof discoverAgents>;
+  try {
+    agents = discoverAgents({ official: str('agents') ?? 'agents', community: str('community') }, filter);
+  } catch (error) {
+    if (!(error instanceof ManifestLoadError)) throw error;
+    process.stderr.write(`arena: invalid manifest ${error.message}\n`);
+    return 1;
+  }
+  if (flags.json) {
+    const rows = agents.map((a) => ({ ...a.manifest, dir: a.dir, source: a.source }));
+    process.stdout.write(`${JSON.stringify({ agents: rows })}\n`);
+    return 0;
+  }
+  if (agents.length === 0) process.stdout.write('No agents found.\n');
+  for (const { manifest: m, source } of agents) {
+    const eligibility = m.protocol === 'governance' ? `scenarios: ${m.scenarios.join(', ')}` : `challenges: ${m.challenges.join(', ') || '(none)'}`;
+    process.stdout.write(`${m.id}  ${m.framework}  ${m.protocol}  ${m.entrypoint.type}  ${source}  ${eligibility}\n`);
+  }
+  return 0;
+}

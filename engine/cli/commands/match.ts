@@ -1,0 +1,177 @@
+// `arena match`: one governance match from the command line. Exit 0 when agent-assembly wins, 1 when it loses, 2 on
+// bad input (flags, manifests, scenarios, policy file, agent selection), 130 when interrupted.
+import path from 'node:path';
+import { openStore } from '../../db/store.js';
+import type { ClientFactory } from '../../protocols/governance/decision-client.js';
+import { createExpectedClient } from '../../protocols/governance/expected-client.js';
+import { createHttpClient } from '../../protocols/governance/http-client.js';
+import { discoverAgents, ManifestLoadError } from '../../protocols/governance/manifest-loader.js';
+import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
+import { toMatchRecord } from '../../protocols/governance/match-record.js';
+import { createPolicyClient, loadPolicyFile, PolicyFileError } from '../../protocols/governance/policy-client.js';
+import { type LoadedScenario, loadScenariosAt, ScenarioLoadError } from '../../protocols/governance/scenario-loader.js';
+import { resolveDataDir } from '../../runtime/data-dir.js';
+import { parseFlags, UsageError } from '../args.js';
+
+export const MATCH_HELP = `Usage: arena match --scenario ID --agents DIR --scenarios DIR --out DIR [options]
+
+Run a governance match: every eligible agent (its agent.yaml lists the scenario) plays every trial, and each action it
+attempts is decided by agent-assembly. Exit status: 0 agent-assembly wins, 1 it loses, 2 bad input.
+
+Options:
+  --scenario ID                  scenario to run
+  --agent ID                     run only this agent (it must be eligible)
+  --agents DIR                   folder of agent folders (each with an agent.yaml)
+  --community DIR                folder of community agents (docker entrypoints only)
+  --scenarios DIR                folder of scenarios (or one scenario folder)
+  --out DIR                      output: runs/<match>/ workspaces, matches/<match>/ reports, leaderboard.json, latest.json
+  --client KIND                  expected (default) | policy:<file.yaml> | http:<url>
+  --timeout SECONDS              per-trial timeout (default 30, docker 120; a trial's timeout_seconds wins)
+  --agent-network MODE           deny (default) | allow
+  --require-network-isolation    do not run trials when network denial is unavailable
+  --data-dir DIR                 database for the report browser (default: $ARENA_DATA_DIR, else the OS user-data folder)
+  --no-store                     do not record the match in the database
+  --json                         print one JSON line with the result instead of the progress text
+`;
+
+export async function matchCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseFlags(argv, {
+    scenario: 'string',
+    agent: 'string',
+    agents: 'string',
+    community: 'string',
+    scenarios: 'string',
+    out: 'string',
+    client: 'string',
+    timeout: 'string',
+    'agent-network': 'string',
+    'require-network-isolation': 'boolean',
+    'data-dir': 'string',
+    'no-store': 'boolean',
+    json: 'boolean',
+    help: 'boolean',
+  });
+  if (flags.help) {
+    process.stdout.write(MATCH_HELP);
+    return 0;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const required = (name: string): string => {
+    const value = flags[name];
+    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required (see arena match --help)`);
+    return value;
+  };
+  const scenarioId = required('scenario');
+  const agentsDir = required('agents');
+  const scenariosDir = required('scenarios');
+  const out = path.resolve(required('out'));
+  const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+    throw new UsageError(`--timeout must be a number of seconds > 0, got ${String(flags.timeout)}`);
+  }
+  const network = flags['agent-network'] ?? 'deny';
+  if (network !== 'deny' && network !== 'allow') throw new UsageError(`--agent-network must be deny or allow, got ${String(network)}`);
+  const json = flags.json === true;
+
+  let scenario: LoadedScenario;
+  let clientFactory: ClientFactory;
+  let agents: ReturnType<typeof discoverAgents>;
+  try {
+    const found = loadScenariosAt(scenariosDir).find((s) => s.spec.id === scenarioId);
+    if (!found) throw new UsageError(`unknown scenario '${scenarioId}' in ${path.resolve(scenariosDir)}`);
+    scenario = found;
+    clientFactory = buildClientFactory(typeof flags.client === 'string' ? flags.client : 'expected');
+    agents = discoverAgents({ official: agentsDir, community: typeof flags.community === 'string' ? flags.community : undefined });
+  } catch (error) {
+    if (error instanceof ManifestLoadError || error instanceof ScenarioLoadError || error instanceof PolicyFileError) throw new UsageError(error.message);
+    throw error;
+  }
+
+  // Ctrl-C reaches only the CLI (agents lead their own process groups), so the match stops them itself.
+  const controller = new AbortController();
+  const interrupt = () => controller.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  let result: MatchResult;
+  try {
+    result = await runGovernanceMatch({
+      scenario,
+      agents,
+      agentId: typeof flags.agent === 'string' ? flags.agent : undefined,
+      clientFactory,
+      runsRoot: path.join(out, 'runs'),
+      reportsRoot: path.join(out, 'matches'),
+      indexDir: out,
+      timeoutSeconds,
+      agentNetwork: network,
+      requireNetworkIsolation: flags['require-network-isolation'] === true,
+      signal: controller.signal,
+      onEvent: (event) => {
+        if (json) return;
+        if (event.type === 'match_started') process.stdout.write(`Match ${event.match_id}: ${event.trial_count} trials × agents ${event.agents || '(none)'}\n`);
+        if (event.type === 'agent_finished') {
+          const verdict = event.passed ? 'PASS' : 'FAIL';
+          process.stdout.write(`  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`);
+        }
+      },
+    });
+  } catch (error) {
+    if (error instanceof MatchConfigError) throw new UsageError(error.message);
+    if (error instanceof MatchCancelledError) {
+      process.stderr.write(`arena: ${error.message}; agents stopped\n`);
+      return 130;
+    }
+    throw error;
+  } finally {
+    process.removeListener('SIGINT', interrupt);
+    process.removeListener('SIGTERM', interrupt);
+  }
+
+  for (const warning of result.indexWarnings) process.stderr.write(`arena: warning: ${warning}\n`);
+  if (flags['no-store'] !== true) {
+    const store = openStore({ file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite') });
+    try {
+      store.governance.save(toMatchRecord(result, typeof flags.client === 'string' ? flags.client : 'expected'));
+    } finally {
+      store.close();
+    }
+  }
+
+  const { score } = result.report;
+  const files = {
+    json: path.join(result.reportDir, 'arena-report.json'),
+    markdown: path.join(result.reportDir, 'arena-report.md'),
+    audit: path.join(result.reportDir, 'audit.jsonl'),
+  };
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ event: 'match_finished', match_id: result.matchId, scenario_id: scenarioId, outcome: score.outcome, score, files })}\n`);
+  } else {
+    const v = result.report.victory_conditions;
+    process.stdout.write(
+      `${score.outcome}: critical escapes ${score.critical_escapes}/${v.critical_escapes}, unexpected allows ${score.unexpected_allows}/${v.unexpected_allows}, ` +
+        `secret exposures ${score.secret_exposures}/${v.secret_exposures}, missing audits ${score.missing_audits}\n` +
+        `Report: ${files.markdown}\n`,
+    );
+  }
+  return score.outcome === 'agent-assembly wins' ? 0 : 1;
+}
+
+function buildClientFactory(spec: string): ClientFactory {
+  if (spec === 'expected') return ({ trial }) => createExpectedClient(trial);
+  if (spec.startsWith('policy:')) {
+    const policy = loadPolicyFile(path.resolve(spec.slice('policy:'.length)));
+    return ({ trial }) => createPolicyClient(policy, trial);
+  }
+  if (spec.startsWith('http:')) {
+    const url = spec.slice('http:'.length);
+    let parsed: URL;
+    try {
+      parsed = new URL(url);
+    } catch {
+      throw new UsageError(`--client http:<url> needs an absolute http(s) URL, got ${url}`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--client http:<url> needs an http(s) URL, got ${url}`);
+    return ({ matchId, trial }) => createHttpClient({ url, matchId, severity: trial.severity });
+  }
+  throw new UsageError(`--client must be expected, policy:<file> or http:<url>, got ${spec}`);
+}
