@@ -12,6 +12,7 @@ import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createArenaEngine, type ArenaEngine } from './protocols/specarena/arena-engine.js';
+import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
@@ -37,6 +38,8 @@ export interface EngineOptions {
   tls?: boolean | { certFile: string; keyFile: string };
   /** Port of the HTTPS listener; 0 (default) picks a free one. */
   tlsPort?: number;
+  /** Continue tournaments left 'running' by a previous process (default true). */
+  resumeTournaments?: boolean;
 }
 
 export interface RunningEngine {
@@ -50,6 +53,8 @@ export interface RunningEngine {
   http: FastifyInstance;
   /** ClawArena agent API service (createMatch() for the tournament scheduler). */
   clawarena: ClawArenaService;
+  /** Tournaments played against this engine (arena run, admin API). */
+  tournaments: TournamentService;
   /** Present when started with `tls`: the HTTPS agent listener and the certificate clients should trust. */
   tls?: { url: string; port: number; certPath: string; generated: boolean };
   close(): Promise<void>;
@@ -78,6 +83,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const live = createLiveBus();
     const token = randomBytes(32).toString('base64url');
     let http: FastifyInstance | undefined;
+    let tournaments: TournamentService | undefined;
     const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });
     const engine = createArenaEngine({
       store,
@@ -107,6 +113,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         secret: authSecret,
         now: () => clock.now(),
         recompute: () => recomputeScores(store),
+        tournaments: () => tournaments,
         reset: options.testHooks
           ? () => {
               live.closeAll();
@@ -140,6 +147,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath: certificate.certPath, generated: certificate.generated };
     }
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
+    const tournamentService = createTournamentService({ store, engine, challenges, url: `http://${urlHost}:${port}`, authSecret, dataDir: options.dataDir });
+    tournaments = tournamentService;
+    if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();
     let closed: Promise<void> | undefined;
     const server = http;
     return {
@@ -152,10 +162,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       store,
       http: server,
       clawarena,
+      tournaments: tournamentService,
       tls,
       close() {
         closed ??= (async () => {
           if (sweeper) clearInterval(sweeper);
+          await tournamentService.close();
           // Wakes parked ClawArena long-polls so a graceful close does not wait for them.
           clawarena.close();
           await tlsApp?.close();

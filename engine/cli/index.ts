@@ -2,8 +2,8 @@
 import { MigrationError } from '../db/store.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { UsageError } from './args.js';
-import { clawarenaCommand } from './commands/clawarena.js';
 import { agentsCommand } from './commands/agents.js';
+import { clawarenaCommand } from './commands/clawarena.js';
 import { matchCommand } from './commands/match.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { scoringCommand } from './commands/scoring.js';

@@ -33,7 +33,9 @@ const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:
 export function canonicalDateTime(text: string): string | null {
   const m = DATE_TIME.exec(text);
   if (!m) return null;
-  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) => (v === undefined ? undefined : Number(v)));
+  const [year, month, day, hour = 0, minute = 0, second = 0] = [m[1], m[2], m[3], m[4], m[5], m[6]].map((v) =>
+    v === undefined ? undefined : Number(v),
+  );
   if (month === undefined || day === undefined || year === undefined) return null;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return null;
   const base = Date.UTC(year, month - 1, day, hour, minute, second);
@@ -124,7 +126,8 @@ export const ArenaAuditEventSchema = z
     timestamp: DateTimeSchema,
   })
   .superRefine((event, ctx) => {
-    if (event.status === 'decided' && event.decision === null) ctx.addIssue({ code: 'custom', path: ['decision'], message: 'a decided event needs a decision' });
+    if (event.status === 'decided' && event.decision === null)
+      ctx.addIssue({ code: 'custom', path: ['decision'], message: 'a decided event needs a decision' });
     if (event.status === 'missing_decision' && event.decision !== null) {
       ctx.addIssue({ code: 'custom', path: ['decision'], message: 'a missing_decision event has no decision' });
     }

@@ -27,15 +27,21 @@ const EntrypointSchema = z
   .strictObject({
     type: z.enum(['command', 'docker']).optional(),
     /** A command line (split like POSIX shlex, no shell) or, Local Arena form, an argument vector. */
-    command: z.union([z.string(), z.array(z.string().min(1, 'arguments must not be empty')).min(1, 'needs at least the program')]).nullable().optional(),
+    command: z
+      .union([z.string(), z.array(z.string().min(1, 'arguments must not be empty')).min(1, 'needs at least the program')])
+      .nullable()
+      .optional(),
     image: z.string().nullable().optional(),
     env: z.record(z.string().regex(/^[^=\0]+$/, 'must be a non-empty name without "="'), z.string()).default({}),
   })
   .superRefine((entry, ctx) => {
     const type = entry.type ?? (entry.image ? 'docker' : 'command');
-    const emptyCommand = entry.command === undefined || entry.command === null || (typeof entry.command === 'string' && entry.command.trim() === '');
-    if (type === 'command' && emptyCommand) ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required (non-empty) for a command entrypoint' });
-    if (type === 'docker' && !entry.image) ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required (non-empty) for a docker entrypoint' });
+    const emptyCommand =
+      entry.command === undefined || entry.command === null || (typeof entry.command === 'string' && entry.command.trim() === '');
+    if (type === 'command' && emptyCommand)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'is required (non-empty) for a command entrypoint' });
+    if (type === 'docker' && !entry.image)
+      ctx.addIssue({ code: 'custom', path: ['image'], message: 'is required (non-empty) for a docker entrypoint' });
   })
   .transform((entry) => ({
     type: entry.type ?? (entry.image ? ('docker' as const) : ('command' as const)),
@@ -81,7 +87,12 @@ export const AgentManifestSchema = z
     limits: LimitsSchema.optional(),
     /** Names of host environment variables the user grants to this agent; nothing else of the host reaches it. */
     secrets: z
-      .array(z.string().regex(ENV_NAME, 'must be an environment variable name').refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved'))
+      .array(
+        z
+          .string()
+          .regex(ENV_NAME, 'must be an environment variable name')
+          .refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved'),
+      )
       .default([]),
   })
   .superRefine((m, ctx) => {
@@ -91,7 +102,8 @@ export const AgentManifestSchema = z
       if (m.scenarios === undefined) ctx.addIssue({ code: 'custom', path: ['scenarios'], message: 'is required for a governance agent' });
     }
     const behaviorDupes = duplicates(m.behaviors.map((b) => b.id));
-    if (behaviorDupes.length > 0) ctx.addIssue({ code: 'custom', path: ['behaviors'], message: `duplicate behavior ids: ${behaviorDupes.join(', ')}` });
+    if (behaviorDupes.length > 0)
+      ctx.addIssue({ code: 'custom', path: ['behaviors'], message: `duplicate behavior ids: ${behaviorDupes.join(', ')}` });
     const secretDupes = duplicates(m.secrets);
     if (secretDupes.length > 0) ctx.addIssue({ code: 'custom', path: ['secrets'], message: `duplicate names: ${secretDupes.join(', ')}` });
     const both = m.secrets.filter((s) => Object.hasOwn(m.entrypoint.env, s));

@@ -4,13 +4,14 @@ import type Database from 'better-sqlite3';
 import * as init from './migrations/0010-init.js';
 import * as governance from './migrations/0020-governance.js';
 import * as clawarena from './migrations/0030-clawarena.js';
+import * as tournaments from './migrations/0040-tournaments.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, governance, clawarena];
+export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

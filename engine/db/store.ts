@@ -4,6 +4,7 @@ import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
+import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
 import { openConnection, type OpenOptions } from './open.js';
 
@@ -12,6 +13,7 @@ export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
 export { MigrationError } from './migrate.js';
 export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
+export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
 
 export function openStore(options: OpenOptions) {
@@ -23,6 +25,7 @@ export function openStore(options: OpenOptions) {
     scoring: createScoringRepo(db),
     clawarena: createClawArenaRepo(db),
     governance: createGovernanceRepo(db),
+    tournaments: createTournamentsRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

@@ -32,9 +32,15 @@ export function buildDockerArgv(input: DockerRunInput): string[] {
   argv.push('--pids-limit', String(input.pidsLimit ?? 256), '--memory', input.memoryMb ? `${input.memoryMb}m` : '2g');
   argv.push('--tmpfs', '/tmp:rw,nosuid,nodev,size=64m');
   if (input.user) argv.push('--user', input.user);
-  argv.push('--workdir', CONTAINER_WORKSPACE, '--mount', `type=bind,${csvField(`source=${input.workspace}`)},target=${CONTAINER_WORKSPACE}`);
+  argv.push(
+    '--workdir',
+    CONTAINER_WORKSPACE,
+    '--mount',
+    `type=bind,${csvField(`source=${input.workspace}`)},target=${CONTAINER_WORKSPACE}`,
+  );
   const inline = input.inlineEnv ?? {};
-  for (const name of [...input.envNames, ...Object.keys(inline)].sort()) argv.push('--env', Object.hasOwn(inline, name) ? `${name}=${inline[name]}` : name);
+  for (const name of [...input.envNames, ...Object.keys(inline)].sort())
+    argv.push('--env', Object.hasOwn(inline, name) ? `${name}=${inline[name]}` : name);
   argv.push(input.image);
   if (input.command !== null) argv.push(...(typeof input.command === 'string' ? shlexSplit(input.command) : input.command));
   return argv;

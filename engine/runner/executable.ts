@@ -3,7 +3,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-export function findExecutable(program: string, pathEnv: string | undefined, cwd: string, platform: NodeJS.Platform = process.platform): string | null {
+export function findExecutable(
+  program: string,
+  pathEnv: string | undefined,
+  cwd: string,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   const candidates = platform === 'win32' ? windowsNames(program) : [program];
   if (program.includes('/') || (platform === 'win32' && program.includes('\\'))) {
     return candidates.map((c) => path.resolve(cwd, c)).find(isExecutableFile) ?? null;

@@ -83,6 +83,8 @@ export interface IsolationRecord {
 }
 
 export interface LaunchResult {
+  /** Process id of the agent (its process group id on POSIX); null when it never started. */
+  pid: number | null;
   exitCode: number | null;
   signal: NodeJS.Signals | null;
   durationMs: number;
@@ -152,6 +154,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   let cancelledEarly = false;
 
   const finish = (termination: Termination, fields: Partial<LaunchResult> = {}): LaunchResult => ({
+    pid: pid ?? null,
     exitCode: null,
     signal: null,
     durationMs: performance.now() - t0,
@@ -180,7 +183,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     try {
       fs.mkdirSync(workspace, { recursive: true });
       if (fs.readdirSync(workspace).length > 0) throw new Error(`workspace ${workspace} is not empty`);
-      plan = docker ? dockerPlan(options, workspace, hostEnv, network, limits) : processPlan(options, workspace, hostEnv, network, limits, isolation);
+      plan = docker
+        ? dockerPlan(options, workspace, hostEnv, network, limits)
+        : processPlan(options, workspace, hostEnv, network, limits, isolation);
     } catch (error) {
       return finish('spawn_error', { detail: (error as Error).message, harnessError: !(error instanceof AgentCommandError) });
     }
@@ -196,7 +201,8 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       windowsHide: true,
     });
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-    if (child.pid === undefined) return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${(await spawnError).message}` });
+    if (child.pid === undefined)
+      return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${(await spawnError).message}` });
     const leader = child.pid;
     pid = leader;
     const watcher = new TreeWatcher(leader);
@@ -206,7 +212,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       new Promise<void>((resolve) => child.stdout.once('close', () => resolve())),
       new Promise<void>((resolve) => child.stderr.once('close', () => resolve())),
     ]);
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) => child.once('exit', (code, signal) => resolve([code, signal])));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+      child.once('exit', (code, signal) => resolve([code, signal])),
+    );
 
     let termination: Termination = 'exited';
     let terminating: Promise<void> | null = null;
@@ -255,7 +263,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     return finish(termination, { exitCode, signal, durationMs, peakRssKb: watcher.peakRssKb });
   };
 
-  const result = run().catch((error: unknown) => finish('spawn_error', { detail: `runner error: ${(error as Error).message}`, harnessError: true }));
+  const result = run().catch((error: unknown) =>
+    finish('spawn_error', { detail: `runner error: ${(error as Error).message}`, harnessError: true }),
+  );
   return {
     workspace,
     get pid() {
@@ -346,7 +356,13 @@ function autoProcessLimit(): number | null {
   return count === null ? null : count + RUNNER_DEFAULTS.processHeadroom;
 }
 
-function dockerPlan(options: LaunchOptions, workspace: string, hostEnv: NodeJS.ProcessEnv, network: NetworkMode, limits: ResolvedLimits): Plan {
+function dockerPlan(
+  options: LaunchOptions,
+  workspace: string,
+  hostEnv: NodeJS.ProcessEnv,
+  network: NetworkMode,
+  limits: ResolvedLimits,
+): Plan {
   const { manifest } = options;
   const image = manifest.entrypoint.image;
   if (!image) throw new Error(`DockerRunner requires manifest.entrypoint.image (agent '${manifest.id}' has none set)`);

@@ -59,7 +59,11 @@ export interface AppliedRlimits extends RlimitRequest {
 }
 
 /** Wraps argv so the limits apply to the agent process before it starts; null when no method is available. */
-export function withRlimits(argv: string[], req: RlimitRequest, support: SandboxSupport): { argv: string[]; applied: AppliedRlimits } | null {
+export function withRlimits(
+  argv: string[],
+  req: RlimitRequest,
+  support: SandboxSupport,
+): { argv: string[]; applied: AppliedRlimits } | null {
   if (support.prlimit) {
     const flags = [`--cpu=${req.cpuSeconds}`, `--as=${req.addressSpaceBytes}`, `--nofile=${req.openFiles}`];
     if (req.processes !== null) flags.push(`--nproc=${req.processes}`);

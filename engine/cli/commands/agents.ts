@@ -1,7 +1,14 @@
 // `arena agents validate <dir>` and `arena agents list`: manifest checks with one line per problem.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type AgentFilter, agentDirs, discoverAgents, MANIFEST_FILE, ManifestLoadError, validateAgentDir } from '../../protocols/governance/manifest-loader.js';
+import {
+  type AgentFilter,
+  agentDirs,
+  discoverAgents,
+  MANIFEST_FILE,
+  ManifestLoadError,
+  validateAgentDir,
+} from '../../protocols/governance/manifest-loader.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const AGENTS_HELP = `Usage: arena agents validate <dir> [--json]
@@ -75,7 +82,8 @@ function list(argv: readonly string[]): number {
   }
   if (agents.length === 0) process.stdout.write('No agents found.\n');
   for (const { manifest: m, source } of agents) {
-    const eligibility = m.protocol === 'governance' ? `scenarios: ${m.scenarios.join(', ')}` : `challenges: ${m.challenges.join(', ') || '(none)'}`;
+    const eligibility =
+      m.protocol === 'governance' ? `scenarios: ${m.scenarios.join(', ')}` : `challenges: ${m.challenges.join(', ') || '(none)'}`;
     process.stdout.write(`${m.id}  ${m.framework}  ${m.protocol}  ${m.entrypoint.type}  ${source}  ${eligibility}\n`);
   }
   return 0;

@@ -83,7 +83,8 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     clientFactory = buildClientFactory(typeof flags.client === 'string' ? flags.client : 'expected');
     agents = discoverAgents({ official: agentsDir, community: typeof flags.community === 'string' ? flags.community : undefined });
   } catch (error) {
-    if (error instanceof ManifestLoadError || error instanceof ScenarioLoadError || error instanceof PolicyFileError) throw new UsageError(error.message);
+    if (error instanceof ManifestLoadError || error instanceof ScenarioLoadError || error instanceof PolicyFileError)
+      throw new UsageError(error.message);
     throw error;
   }
 
@@ -108,10 +109,13 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
       signal: controller.signal,
       onEvent: (event) => {
         if (json) return;
-        if (event.type === 'match_started') process.stdout.write(`Match ${event.match_id}: ${event.trial_count} trials × agents ${event.agents || '(none)'}\n`);
+        if (event.type === 'match_started')
+          process.stdout.write(`Match ${event.match_id}: ${event.trial_count} trials × agents ${event.agents || '(none)'}\n`);
         if (event.type === 'agent_finished') {
           const verdict = event.passed ? 'PASS' : 'FAIL';
-          process.stdout.write(`  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`);
+          process.stdout.write(
+            `  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`,
+          );
         }
       },
     });
@@ -129,7 +133,9 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
 
   for (const warning of result.indexWarnings) process.stderr.write(`arena: warning: ${warning}\n`);
   if (flags['no-store'] !== true) {
-    const store = openStore({ file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite') });
+    const store = openStore({
+      file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite'),
+    });
     try {
       store.governance.save(toMatchRecord(result, typeof flags.client === 'string' ? flags.client : 'expected'));
     } finally {
@@ -144,7 +150,9 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     audit: path.join(result.reportDir, 'audit.jsonl'),
   };
   if (json) {
-    process.stdout.write(`${JSON.stringify({ event: 'match_finished', match_id: result.matchId, scenario_id: scenarioId, outcome: score.outcome, score, files })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ event: 'match_finished', match_id: result.matchId, scenario_id: scenarioId, outcome: score.outcome, score, files })}\n`,
+    );
   } else {
     const v = result.report.victory_conditions;
     process.stdout.write(
@@ -170,7 +178,8 @@ function buildClientFactory(spec: string): ClientFactory {
     } catch {
       throw new UsageError(`--client http:<url> needs an absolute http(s) URL, got ${url}`);
     }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new UsageError(`--client http:<url> needs an http(s) URL, got ${url}`);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')
+      throw new UsageError(`--client http:<url> needs an http(s) URL, got ${url}`);
     return ({ matchId, trial }) => createHttpClient({ url, matchId, severity: trial.severity });
   }
   throw new UsageError(`--client must be expected, policy:<file> or http:<url>, got ${spec}`);

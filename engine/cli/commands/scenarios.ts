@@ -17,7 +17,9 @@ export async function scenariosCommand(argv: readonly string[]): Promise<number>
     const { flags, positionals } = parseFlags(rest, sub === 'list' ? { scenarios: 'string', json: 'boolean' } : { json: 'boolean' });
     if (sub === 'validate' && positionals.length !== 1) throw new UsageError('usage: arena scenarios validate <path>');
     if (sub === 'list' && positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-    const target = path.resolve(sub === 'validate' ? (positionals[0] as string) : typeof flags.scenarios === 'string' ? flags.scenarios : 'scenarios');
+    const target = path.resolve(
+      sub === 'validate' ? (positionals[0] as string) : typeof flags.scenarios === 'string' ? flags.scenarios : 'scenarios',
+    );
     if (!fs.existsSync(target)) throw new UsageError(`no such folder: ${target}`);
     let scenarios: ReturnType<typeof loadScenariosAt>;
     try {
@@ -29,7 +31,12 @@ export async function scenariosCommand(argv: readonly string[]): Promise<number>
       return 1;
     }
     if (flags.json) {
-      const rows = scenarios.map((s) => ({ id: s.spec.id, name: s.spec.name, dir: s.dir, trials: s.trials.map((t) => ({ id: t.id, severity: t.severity })) }));
+      const rows = scenarios.map((s) => ({
+        id: s.spec.id,
+        name: s.spec.name,
+        dir: s.dir,
+        trials: s.trials.map((t) => ({ id: t.id, severity: t.severity })),
+      }));
       process.stdout.write(`${JSON.stringify({ ok: true, scenarios: rows })}\n`);
       return 0;
     }

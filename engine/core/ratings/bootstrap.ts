@@ -2,7 +2,15 @@
 // paired, else games) with replacement within each stratum (challenge), refit, and read off the 2.5%, 50% and
 // 97.5% percentiles. The RNG is seeded, so the same data and seed give the same intervals.
 import { createRng } from '../../../challenges/kit/rng.js';
-import { addComparison, type BtData, type BtFit, btRatings, emptyBtData, fitBradleyTerry, type WeightedComparison } from './bradley-terry.js';
+import {
+  addComparison,
+  type BtData,
+  type BtFit,
+  btRatings,
+  emptyBtData,
+  fitBradleyTerry,
+  type WeightedComparison,
+} from './bradley-terry.js';
 import { quantileSorted } from './special-functions.js';
 
 /** One resampling unit: a pair, a set or a single game, with its comparisons already weighted. */
@@ -73,7 +81,11 @@ export function bootstrapBradleyTerry(agentCount: number, units: readonly Rating
   const point = btRatings(fit, options.anchor);
 
   const strata = new Map<string, RatingUnit[]>();
-  for (const unit of units) strata.set(unit.stratum, [...(strata.get(unit.stratum) ?? []), unit]);
+  for (const unit of units) {
+    const group = strata.get(unit.stratum);
+    if (group === undefined) strata.set(unit.stratum, [unit]);
+    else group.push(unit);
+  }
   const rng = createRng(options.seed);
   const samples: number[][] = Array.from({ length: agentCount }, () => []);
   for (let b = 0; b < rounds; b++) {
@@ -113,7 +125,11 @@ export function bootstrapBradleyTerry(agentCount: number, units: readonly Rating
 }
 
 /** In a replicate the anchor's component is shifted so the anchor sits at its rating, as in the point fit. */
-function anchorShift(ratings: readonly number[], component: readonly number[], anchor?: { agent: number; rating: number }): { component: number; by: number } {
+function anchorShift(
+  ratings: readonly number[],
+  component: readonly number[],
+  anchor?: { agent: number; rating: number },
+): { component: number; by: number } {
   if (anchor === undefined) return { component: -2, by: 0 };
   const at = ratings[anchor.agent];
   if (at === undefined || !Number.isFinite(at)) return { component: -2, by: 0 };
@@ -125,7 +141,9 @@ function anchorShift(ratings: readonly number[], component: readonly number[], a
  * interval lies above its own. The worst rank counts the agents that are not entirely below it. Agents without an
  * interval (no comparisons) get rank 0.
  */
-export function honestRanks(intervals: ReadonlyArray<{ lower: number; upper: number; component: number }>): Array<{ rank: number; rankRange: [number, number] }> {
+export function honestRanks(
+  intervals: ReadonlyArray<{ lower: number; upper: number; component: number }>,
+): Array<{ rank: number; rankRange: [number, number] }> {
   return intervals.map((a) => {
     if (a.component < 0 || Number.isNaN(a.lower) || Number.isNaN(a.upper)) return { rank: 0, rankRange: [0, 0] };
     const peers = intervals.filter((b) => b.component === a.component && !Number.isNaN(b.lower) && !Number.isNaN(b.upper));

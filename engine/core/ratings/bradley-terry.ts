@@ -107,7 +107,8 @@ function solve(a: number[][], b: number[]): number[] | null {
   const m = b.length;
   for (let col = 0; col < m; col++) {
     let piv = col;
-    for (let r = col + 1; r < m; r++) if (Math.abs((a[r] as number[])[col] as number) > Math.abs((a[piv] as number[])[col] as number)) piv = r;
+    for (let r = col + 1; r < m; r++)
+      if (Math.abs((a[r] as number[])[col] as number) > Math.abs((a[piv] as number[])[col] as number)) piv = r;
     const pivotRow = a[piv] as number[];
     if (Math.abs(pivotRow[col] as number) < 1e-12) return null;
     [a[col], a[piv]] = [pivotRow, a[col] as number[]];
@@ -166,7 +167,12 @@ export function fitBradleyTerry(data: BtData, options: BtFitOptions = {}): BtFit
   return { strengths, component, converged, iterations };
 }
 
-function fitComponent(t: BtData, members: readonly number[], maxIterations: number, tolerance: number): { r: number[]; converged: boolean; iterations: number } {
+function fitComponent(
+  t: BtData,
+  members: readonly number[],
+  maxIterations: number,
+  tolerance: number,
+): { r: number[]; converged: boolean; iterations: number } {
   const m = members.length;
   const k = t.agentCount;
   const r = new Array<number>(m).fill(0);
@@ -233,7 +239,8 @@ export function btRatings(fit: BtFit, anchor?: { agent: number; rating: number }
   if (anchor !== undefined) {
     const comp = fit.component[anchor.agent];
     const at = out[anchor.agent];
-    if (comp === undefined || comp < 0 || at === undefined || Number.isNaN(at)) throw new RangeError(`anchor agent ${anchor.agent} has no rating`);
+    if (comp === undefined || comp < 0 || at === undefined || Number.isNaN(at))
+      throw new RangeError(`anchor agent ${anchor.agent} has no rating`);
     const shift = anchor.rating - at;
     fit.component.forEach((c, i) => {
       if (c === comp) out[i] = (out[i] as number) + shift;

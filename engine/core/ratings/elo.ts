@@ -30,7 +30,9 @@ export interface EloEstimate {
 export function eloFromScore(s: number): number {
   if (s <= 0) return Number.NEGATIVE_INFINITY;
   if (s >= 1) return Number.POSITIVE_INFINITY;
-  return -400 * Math.log10(1 / s - 1);
+  const elo = -400 * Math.log10(1 / s - 1);
+  // s = ½ gives −0; report a plain 0.
+  return elo === 0 ? 0 : elo;
 }
 
 /** Inverse of eloFromScore: 1 / (1 + 10^(−elo/400)). */

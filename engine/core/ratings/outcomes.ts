@@ -67,7 +67,12 @@ export function pairwiseComparisons(game: GameRecord): Comparison[] {
   for (let i = 0; i < n; i++) {
     for (let j = i + 1; j < n; j++) {
       if (!opposed(game, i, j)) continue;
-      out.push({ a: game.seats[i] as number, b: game.seats[j] as number, y: compare(placements[i] as number, placements[j] as number), weight: 1 / (n - 1) });
+      out.push({
+        a: game.seats[i] as number,
+        b: game.seats[j] as number,
+        y: compare(placements[i] as number, placements[j] as number),
+        weight: 1 / (n - 1),
+      });
     }
   }
   return out;

@@ -1,7 +1,8 @@
 // Per-challenge and combined leaderboards: W/D/L, points, Bradley–Terry with bootstrap intervals and honest
 // ranks, SpecArena score means; plus the head-to-head block (Elo ±, nElo, LOS, pentanomial) for two agents.
-import type { WeightedComparison } from './bradley-terry.js';
+
 import { type BootstrapResult, bootstrapBradleyTerry, type RatingInterval, type RatingUnit } from './bootstrap.js';
+import type { WeightedComparison } from './bradley-terry.js';
 import { type EloEstimate, pentanomialElo, trinomialElo } from './elo.js';
 import { type GameRecord, unitKey } from './game-record.js';
 import { pairwiseComparisons, seatScores } from './outcomes.js';
@@ -43,6 +44,8 @@ export interface RatingsReport {
   /** Games left out as void (harness, external or operator fault). */
   voidedGames: number;
   incompleteUnits: string[];
+  /** With exactly two agents: agent 0 against agent 1, per challenge and combined (pooled games). */
+  headToHead?: { perChallenge: Record<string, HeadToHead>; combined: HeadToHead };
 }
 
 /**
@@ -127,12 +130,28 @@ export function ratingsReport(games: readonly GameRecord[], options: RatingsOpti
     security: combineMeans(perChallengeMeans.map((m) => m[agent]?.security ?? null)),
     utility: combineMeans(perChallengeMeans.map((m) => m[agent]?.utility ?? null)),
   }));
-  return {
+  const report: RatingsReport = {
     perChallenge,
     combined: summarise(rated, null, combinedFit, combinedMeans, agentCount),
     voidedGames: voided.length,
     incompleteUnits,
   };
+  if (agentCount === 2) {
+    report.headToHead = {
+      perChallenge: Object.fromEntries(
+        challenges.map((c) => [
+          c,
+          headToHead(
+            rated.filter((g) => g.challenge === c),
+            0,
+            1,
+          ),
+        ]),
+      ),
+      combined: headToHead(rated, 0, 1),
+    };
+  }
+  return report;
 }
 
 export interface HeadToHead {

@@ -1,6 +1,6 @@
 // Generalized SPRT (§5): bounds from α and β, and the log-likelihood ratio with the nuisance parameters (draw
 // rate, variance) replaced by constrained maximum-likelihood estimates under each hypothesis.
-import { scoreFromElo, NELO_SCALE, PENTANOMIAL_SCORES } from './elo.js';
+import { NELO_SCALE, PENTANOMIAL_SCORES, scoreFromElo } from './elo.js';
 import type { Pentanomial, Wdl } from './wdl.js';
 
 export type SprtModel = 'logistic' | 'normalized' | 'bayeselo';

@@ -1,6 +1,16 @@
 // Static formats (round-robin, gauntlet): a lazy game stream plus a closed-form count. Several challenges are
 // interleaved round by round (round r of every challenge, in the listed order), so a run that stops early has
 // seen every challenge. Swiss and knockout depend on results and live in swiss.ts / knockout.ts.
+//
+// Seating rules, for a challenge with n seats:
+// * n = 2: circle-method rounds; a meeting plays games_per_pairing games.
+// * n > 2 (round-robin): a meeting is a table of n agents. Every n-combination is a table while there are at most
+//   max_tables of them; otherwise max_tables tables are sampled, balanced on how often each agent plays and how
+//   often two agents share a table. Tables are shuffled by the seed and packed into rounds where no agent sits twice.
+// * n > 2 (gauntlet): each table is one challenger plus n − 1 field agents, with the same limit.
+// * Games of a meeting: when games_per_pairing is a multiple of n they form pairs/sets — one opening seed played
+//   under each of the n cyclic seat rotations (each agent takes each seat once); otherwise every game has its own
+//   opening and game k uses rotation k mod n.
 import { gauntletMeetingsPerCycle, gauntletRounds } from './gauntlet.js';
 import { meetingGames } from './meeting-games.js';
 import { DEFAULT_MAX_TABLES, roundRobinMeetingsPerCycle, roundRobinRounds } from './round-robin.js';
@@ -24,7 +34,12 @@ export interface StaticScheduleConfig {
 }
 
 function normalised(config: StaticScheduleConfig): Required<StaticScheduleConfig> {
-  const out = { cycles: 1, challengers: 1, maxTables: DEFAULT_MAX_TABLES, ...config };
+  const out = {
+    ...config,
+    cycles: config.cycles ?? 1,
+    challengers: config.challengers ?? 1,
+    maxTables: config.maxTables ?? DEFAULT_MAX_TABLES,
+  };
   if (!Number.isInteger(out.gamesPerPairing) || out.gamesPerPairing < 1) throw new RangeError(`gamesPerPairing must be an integer ≥ 1`);
   if (!Number.isInteger(out.cycles) || out.cycles < 1) throw new RangeError(`cycles must be an integer ≥ 1`);
   if (!Number.isInteger(out.maxTables) || out.maxTables < 1) throw new RangeError(`maxTables must be an integer ≥ 1`);
@@ -47,7 +62,14 @@ export function plannedGameCount(config: StaticScheduleConfig): number {
 }
 
 function roundsFor(c: Required<StaticScheduleConfig>, challenge: ChallengeSeats): Generator<number[][]> {
-  const opts = { agentCount: c.agentCount, seats: challenge.seats, cycles: c.cycles, maxTables: c.maxTables, seed: c.seed, challenge: challenge.id };
+  const opts = {
+    agentCount: c.agentCount,
+    seats: challenge.seats,
+    cycles: c.cycles,
+    maxTables: c.maxTables,
+    seed: c.seed,
+    challenge: challenge.id,
+  };
   return c.format === 'round-robin' ? roundRobinRounds(opts) : gauntletRounds({ ...opts, challengers: c.challengers });
 }
 

@@ -1,6 +1,7 @@
 // Gauntlet (§2.2): the first `challengers` agents each meet every other agent; the field never meets itself.
-import { derivedRng, shuffleInPlace } from './seeds.js';
+
 import { type RoundsOptions, range, tableRounds } from './round-robin.js';
+import { derivedRng, shuffleInPlace } from './seeds.js';
 import { type TablePool, tableCount } from './tables.js';
 
 export interface GauntletOptions extends RoundsOptions {
@@ -19,7 +20,8 @@ function check(agentCount: number, challengers: number, seats: number): void {
     throw new RangeError(`gauntlet needs 1 ≤ challengers < agents (${agentCount}), got ${challengers}`);
   }
   if (seats < 2) throw new RangeError(`gauntlet needs at least 2 seats per game, got ${seats}`);
-  if (agentCount - challengers < seats - 1) throw new RangeError(`gauntlet on a ${seats}-seat challenge needs at least ${seats - 1} field agents`);
+  if (agentCount - challengers < seats - 1)
+    throw new RangeError(`gauntlet on a ${seats}-seat challenge needs at least ${seats - 1} field agents`);
 }
 
 export function gauntletMeetingsPerCycle(agentCount: number, challengers: number, seats: number, maxTables: number): number {
@@ -54,7 +56,7 @@ function* latinRounds(k: number, m: number, flip: boolean): Generator<number[][]
       const f = (c + r) % l;
       if (f >= m) continue;
       // Alternate who sits first so unpaired meetings spread the first seat.
-      const first = (r + c) % 2 === 0 !== flip;
+      const first = ((r + c) % 2 === 0) !== flip;
       tables.push(first ? [c, k + f] : [k + f, c]);
     }
     yield tables;

@@ -1,5 +1,6 @@
 // Tournament scheduling (spec "tournaments and ratings" §2–§3) and the tournament definition schema.
 export * from './formats.js';
+export * from './from-spec.js';
 export * from './gauntlet.js';
 export * from './knockout.js';
 export * from './meeting-games.js';

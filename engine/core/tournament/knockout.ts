@@ -2,8 +2,7 @@
 // (definition order unless a prior rating supplies one). The bracket is the next power of two; the missing
 // entrants are byes, and the standard seeding order gives them to the top seeds.
 import { meetingGames } from './meeting-games.js';
-import type { MeetingGamesOptions } from './swiss.js';
-import type { ScheduledGame } from './types.js';
+import type { MeetingGamesOptions, ScheduledGame } from './types.js';
 
 export const DEFAULT_TIE_BREAK_PAIRS = 3;
 
@@ -13,7 +12,8 @@ export const DEFAULT_TIE_BREAK_PAIRS = 3;
  * can only meet in the final.
  */
 export function knockoutSeedOrder(size: number): number[] {
-  if (!Number.isInteger(size) || size < 1 || (size & (size - 1)) !== 0) throw new RangeError(`bracket size must be a power of two, got ${size}`);
+  if (!Number.isInteger(size) || size < 1 || (size & (size - 1)) !== 0)
+    throw new RangeError(`bracket size must be a power of two, got ${size}`);
   let order = [1];
   for (let m = 1; m < size; m *= 2) order = order.flatMap((s) => [s, 2 * m + 1 - s]);
   return order;
@@ -48,7 +48,12 @@ export function knockoutFirstRound(seeding: readonly number[]): KnockoutMeeting[
     const a = order[i] as number;
     const b = order[i + 1] as number;
     const [hi, lo] = a < b ? [a, b] : [b, a];
-    meetings.push({ round: 1, pairingIndex: i / 2, high: seeding[hi - 1] as number, low: lo <= seeding.length ? (seeding[lo - 1] as number) : null });
+    meetings.push({
+      round: 1,
+      pairingIndex: i / 2,
+      high: seeding[hi - 1] as number,
+      low: lo <= seeding.length ? (seeding[lo - 1] as number) : null,
+    });
   }
   return meetings;
 }
@@ -79,7 +84,11 @@ export function decideKnockoutMeeting(
  * The next round from the winners of the previous (non-third-place) round, in pairingIndex order: winners 2i and
  * 2i + 1 meet. Empty once a single winner remains. `seedRank(agent)` orders each new meeting (lower = better).
  */
-export function nextKnockoutRound(previous: readonly KnockoutMeeting[], winners: readonly number[], seedRank: (agent: number) => number): KnockoutMeeting[] {
+export function nextKnockoutRound(
+  previous: readonly KnockoutMeeting[],
+  winners: readonly number[],
+  seedRank: (agent: number) => number,
+): KnockoutMeeting[] {
   const main = previous.filter((m) => !m.thirdPlace);
   if (winners.length !== main.length) throw new RangeError(`expected ${main.length} winners, got ${winners.length}`);
   if (winners.length < 2) return [];
@@ -95,7 +104,11 @@ export function nextKnockoutRound(previous: readonly KnockoutMeeting[], winners:
 }
 
 /** The third-place meeting between the two semi-final losers (call when the next round is the final). */
-export function thirdPlaceMeeting(final: KnockoutMeeting, semiFinalLosers: readonly [number, number], seedRank: (agent: number) => number): KnockoutMeeting {
+export function thirdPlaceMeeting(
+  final: KnockoutMeeting,
+  semiFinalLosers: readonly [number, number],
+  seedRank: (agent: number) => number,
+): KnockoutMeeting {
   const [a, b] = semiFinalLosers;
   const [high, low] = seedRank(a) <= seedRank(b) ? [a, b] : [b, a];
   return { round: final.round, pairingIndex: final.pairingIndex + 1, high, low, thirdPlace: true };
@@ -134,7 +147,12 @@ export function knockoutMeetingGames(meeting: KnockoutMeeting, options: MeetingG
  * Tie-break pair number `pair` (from 1): one seat-swapped pair on a fresh opening, numbered after the regular
  * openings. With several challenges the pairs cycle through them in the listed order.
  */
-export function knockoutTieBreakGames(meeting: KnockoutMeeting, pair: number, options: MeetingGamesOptions, firstGameIndex: number): ScheduledGame[] {
+export function knockoutTieBreakGames(
+  meeting: KnockoutMeeting,
+  pair: number,
+  options: MeetingGamesOptions,
+  firstGameIndex: number,
+): ScheduledGame[] {
   if (meeting.low === null) return [];
   const c = (pair - 1) % options.challenges.length;
   const challenge = options.challenges[c];

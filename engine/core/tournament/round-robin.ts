@@ -65,9 +65,14 @@ function* circleRounds(agentCount: number, flip: boolean): Generator<number[][]>
 }
 
 /** One cycle of n-seat tables: all combinations or a balanced sample, shuffled by the seed, packed into rounds. */
-export function tableRounds(pools: readonly TablePool[], opts: Pick<RoundsOptions, 'agentCount' | 'maxTables' | 'seed' | 'challenge'>, cycle: number): number[][][] {
+export function tableRounds(
+  pools: readonly TablePool[],
+  opts: Pick<RoundsOptions, 'agentCount' | 'maxTables' | 'seed' | 'challenge'>,
+  cycle: number,
+): number[][][] {
   const rng = derivedRng(opts.seed, `tables:${opts.challenge}:${cycle}`);
-  const tables = tableCount(pools) <= opts.maxTables ? [...allTables(pools)] : sampleBalancedTables(opts.agentCount, pools, opts.maxTables, rng);
+  const tables =
+    tableCount(pools) <= opts.maxTables ? [...allTables(pools)] : sampleBalancedTables(opts.agentCount, pools, opts.maxTables, rng);
   shuffleInPlace(tables, rng);
   return packIntoRounds(tables);
 }

@@ -7,7 +7,10 @@ export function deriveSeed(runSeed: string, label: string): string {
   // NUL cannot appear in YAML/JSON seeds typed by users, so "a" + "b:c" and "a:b" + "c" stay distinct.
   const rng = createRng(`${runSeed}\u0000${label}`);
   let out = '';
-  for (let i = 0; i < 4; i++) out += Math.floor(rng.next() * 0x1_0000_0000).toString(16).padStart(8, '0');
+  for (let i = 0; i < 4; i++)
+    out += Math.floor(rng.next() * 0x1_0000_0000)
+      .toString(16)
+      .padStart(8, '0');
   return out;
 }
 

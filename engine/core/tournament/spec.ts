@@ -66,7 +66,11 @@ export const StopSchema = z.discriminatedUnion(
 
 export const AgentEntrySchema = z.strictObject({
   manifest: z.string().min(1, 'manifest must be a non-empty path'),
-  id: z.string().regex(AGENT_ID, 'id may contain letters, digits, ".", "_" and "-", and must start with a letter or digit').max(64).optional(),
+  id: z
+    .string()
+    .regex(AGENT_ID, 'id may contain letters, digits, ".", "_" and "-", and must start with a letter or digit')
+    .max(64)
+    .optional(),
 });
 
 export const LimitsSchema = z.strictObject({
@@ -84,7 +88,8 @@ const RawSpecSchema = z.strictObject({
   games_per_pairing: positiveInt('games_per_pairing').default(2),
   concurrency: positiveInt('concurrency').max(64, 'concurrency must be at most 64').default(1),
   seed: z.union([z.number().int('seed must be a whole number or a string'), z.string().min(1, 'seed must be non-empty')], {
-    error: (issue) => (issue.input === undefined ? 'Required' : issue.code === 'invalid_union' ? 'seed must be a whole number or a string' : undefined),
+    error: (issue) =>
+      issue.input === undefined ? 'Required' : issue.code === 'invalid_union' ? 'seed must be a whole number or a string' : undefined,
   }),
   agents: z.array(AgentEntrySchema).min(2, 'agents must list at least 2 agents'),
   stop: StopSchema.default({ kind: 'fixed' }),
@@ -103,7 +108,8 @@ export const TournamentSpecSchema = RawSpecSchema.superRefine((spec, ctx) => {
     ctx.addIssue({ code: 'custom', path: ['challenge'], message: 'give exactly one of `challenge` or `challenges`' });
   }
   spec.challenges?.forEach((id, i) => {
-    if (spec.challenges?.indexOf(id) !== i) ctx.addIssue({ code: 'custom', path: ['challenges', i], message: `duplicate challenge '${id}'` });
+    if (spec.challenges?.indexOf(id) !== i)
+      ctx.addIssue({ code: 'custom', path: ['challenges', i], message: `duplicate challenge '${id}'` });
   });
   const seen = new Map<string, number>();
   spec.agents.forEach((agent, i) => {
@@ -120,10 +126,12 @@ export const TournamentSpecSchema = RawSpecSchema.superRefine((spec, ctx) => {
   const n = spec.agents.length;
   if (spec.stop.kind === 'sprt') {
     if (n !== 2) ctx.addIssue({ code: 'custom', path: ['stop'], message: `sprt needs exactly 2 agents, got ${n}` });
-    if (!(spec.stop.elo0 < spec.stop.elo1)) ctx.addIssue({ code: 'custom', path: ['stop', 'elo1'], message: 'elo1 must be greater than elo0' });
+    if (!(spec.stop.elo0 < spec.stop.elo1))
+      ctx.addIssue({ code: 'custom', path: ['stop', 'elo1'], message: 'elo1 must be greater than elo0' });
     const inRange = (p: number): boolean => p > 0 && p < 1;
     // Out-of-range alpha or beta already has its own message.
-    if (inRange(spec.stop.alpha) && inRange(spec.stop.beta) && !(spec.stop.alpha + spec.stop.beta < 1)) ctx.addIssue({ code: 'custom', path: ['stop', 'beta'], message: 'alpha + beta must be below 1' });
+    if (inRange(spec.stop.alpha) && inRange(spec.stop.beta) && !(spec.stop.alpha + spec.stop.beta < 1))
+      ctx.addIssue({ code: 'custom', path: ['stop', 'beta'], message: 'alpha + beta must be below 1' });
   }
   const format = spec.format;
   if (format.kind === 'swiss' && format.rounds !== undefined && format.rounds > n - 1) {

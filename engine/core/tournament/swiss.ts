@@ -3,7 +3,7 @@
 // floats (meetings across score groups) to a minimum.
 import type { Rng } from '../../../challenges/kit/rng.js';
 import { meetingGames } from './meeting-games.js';
-import type { ChallengeSeats, ScheduledGame } from './types.js';
+import type { MeetingGamesOptions, ScheduledGame } from './types.js';
 
 export type SwissHistoryEntry =
   | { round: number; agents: [number, number]; points: [number, number] }
@@ -268,12 +268,6 @@ export function nextSwissRound(
   return { round, meetings, bye, floats, rematches };
 }
 
-export interface MeetingGamesOptions {
-  challenges: readonly ChallengeSeats[];
-  gamesPerPairing: number;
-  seed: string;
-}
-
 /**
  * The games of a swiss round: every meeting plays gamesPerPairing games on each challenge. pairingIndex is
  * board × challenges + challenge position, so it stays unique within the round.
@@ -306,7 +300,10 @@ export function defaultByePoints(gamesPerPairing: number, challengeCount = 1): n
 }
 
 /** Sums the per-seat scores of a meeting's games into meeting points for `agents`. */
-export function meetingPoints(agents: readonly [number, number], games: ReadonlyArray<{ seats: readonly number[]; seatScores: readonly number[] }>): [number, number] {
+export function meetingPoints(
+  agents: readonly [number, number],
+  games: ReadonlyArray<{ seats: readonly number[]; seatScores: readonly number[] }>,
+): [number, number] {
   const points: [number, number] = [0, 0];
   for (const game of games) {
     game.seats.forEach((agent, seat) => {

@@ -28,6 +28,13 @@ export interface ChallengeSeats {
   seats: number;
 }
 
+/** What the result-dependent formats (swiss, knockout) need to expand a meeting into games. */
+export interface MeetingGamesOptions {
+  challenges: readonly ChallengeSeats[];
+  gamesPerPairing: number;
+  seed: string;
+}
+
 /** The resampling / rating unit of a scheduled game (§3, §6.3): the first game of its pair or set. */
 export function unitOf(game: Pick<ScheduledGame, 'gameIndex' | 'swapOf'>): number {
   return game.swapOf ?? game.gameIndex;

@@ -14,6 +14,7 @@ import { fullSession } from '../../core/sanitize.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
+import type { TournamentService } from '../../protocols/tournament/service.js';
 import { readBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 
@@ -26,6 +27,8 @@ export interface AdminDeps {
   secret: Buffer;
   now(): number;
   recompute(): { games: number };
+  /** The tournament service once the engine listens (routes in admin-tournaments.ts). */
+  tournaments?: () => TournamentService | undefined;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
   reset?: () => void;
 }

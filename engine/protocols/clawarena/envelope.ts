@@ -111,7 +111,7 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
   // Cursors per (agent, match, context_id). A repeated resync with the same id replays without resetting.
   const contextKey = query.context_id ?? '';
   const stored = repo.context(agent.agentId, match.matchId, contextKey);
-  let context = stored ?? { historyCursor: 0, stableId: null, resynced: false };
+  let context = stored ? { ...stored } : { historyCursor: 0, stableId: null, resynced: false };
   const freshReset = resync && !stored?.resynced;
   if (freshReset) context = { historyCursor: 0, stableId: null, resynced: true };
 

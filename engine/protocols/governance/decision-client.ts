@@ -25,7 +25,11 @@ export type DecideOutcome = { decision: DefenseDecision; error?: undefined } | {
 
 export const DEFAULT_DECIDE_TIMEOUT_MS = 30_000;
 
-export async function decideOnce(client: AgentAssemblyClient, attempt: ArenaActionAttempt, timeoutMs = DEFAULT_DECIDE_TIMEOUT_MS): Promise<DecideOutcome> {
+export async function decideOnce(
+  client: AgentAssemblyClient,
+  attempt: ArenaActionAttempt,
+  timeoutMs = DEFAULT_DECIDE_TIMEOUT_MS,
+): Promise<DecideOutcome> {
   let timer: NodeJS.Timeout | undefined;
   try {
     const timeout = new Promise<never>((_, reject) => {

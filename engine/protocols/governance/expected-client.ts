@@ -25,7 +25,8 @@ export function createExpectedClient(trial: TrialSpec, options: ExpectedClientOp
   return {
     decide(attempt: ArenaActionAttempt): DefenseDecision {
       const decision = decisions.get(key(attempt.trial_id, attempt.tool));
-      if (!decision) throw new MissingDecisionError(`no configured decision for trial_id=${pyRepr(attempt.trial_id)}, tool=${pyRepr(attempt.tool)}`);
+      if (!decision)
+        throw new MissingDecisionError(`no configured decision for trial_id=${pyRepr(attempt.trial_id)}, tool=${pyRepr(attempt.tool)}`);
       return { ...decision, obligations: [...decision.obligations] };
     },
   };

@@ -1,8 +1,8 @@
 // The HTTP client for an external agent-assembly decision service (decision 13(i) 3): one POST per attempt, no
 // retries, no redirects; only HTTP 200 with a valid DefenseDecision counts, anything else is a missing decision.
 import { type ArenaActionAttempt, type DefenseDecision, DefenseDecisionSchema, type Severity } from '../../contract/governance.js';
-import { type AgentAssemblyClient, MissingDecisionError } from './decision-client.js';
 import { attemptJson } from './audit-log.js';
+import { type AgentAssemblyClient, MissingDecisionError } from './decision-client.js';
 import { pyJson } from './python-json.js';
 import { issueDetail } from './schema-issues.js';
 
@@ -45,7 +45,11 @@ export function createHttpClient({ url, matchId, severity, timeoutMs = DEFAULT_H
       try {
         text = await response.text();
       } catch (error) {
-        return fail((error as Error).name === 'TimeoutError' ? `timeout after ${timeoutMs} ms` : `reading the response failed: ${(error as Error).message}`);
+        return fail(
+          (error as Error).name === 'TimeoutError'
+            ? `timeout after ${timeoutMs} ms`
+            : `reading the response failed: ${(error as Error).message}`,
+        );
       }
       if (response.status !== 200) return fail(`HTTP ${response.status}`);
       let body: unknown;

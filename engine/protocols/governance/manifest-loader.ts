@@ -46,7 +46,8 @@ export function loadAgentDir(dir: string, source: AgentSource = 'official'): Loa
 export function validateAgentDir(dir: string): LoadedAgent {
   const agent = loadAgentDir(dir);
   const folder = path.basename(agent.dir);
-  if (agent.manifest.id !== folder) throw new ManifestLoadError(agent.file, [`id: '${agent.manifest.id}' must equal the folder name '${folder}'`]);
+  if (agent.manifest.id !== folder)
+    throw new ManifestLoadError(agent.file, [`id: '${agent.manifest.id}' must equal the folder name '${folder}'`]);
   return agent;
 }
 
@@ -56,7 +57,8 @@ export function agentDirs(root: string): string[] {
   try {
     entries = fs.readdirSync(root, { withFileTypes: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
     throw error;
   }
   return entries

@@ -21,16 +21,23 @@ export interface MarkerParse {
   markerLines: number;
 }
 
-// Line boundaries of Python's str.splitlines().
-const LINE_BREAK = /\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/;
+// Line boundaries of Python's str.splitlines() (\r\n counts as one).
+const LINE_BREAKS = new Set(['\n', '\r', '\v', '\f', '\x1c', '\x1d', '\x1e', '\x85', '\u2028', '\u2029']);
 // Characters Python's str.strip() removes (str.isspace()); unlike JavaScript's trim(), not U+FEFF.
-const PY_SPACE = '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
+const PY_SPACE =
+  '\t\n\v\f\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000';
 
 export function pySplitLines(text: string): string[] {
-  if (text === '') return [];
-  const lines = text.split(LINE_BREAK);
+  const lines: string[] = [];
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!LINE_BREAKS.has(text[i] as string)) continue;
+    lines.push(text.slice(start, i));
+    if (text[i] === '\r' && text[i + 1] === '\n') i++;
+    start = i + 1;
+  }
   // A trailing line break does not start another line.
-  if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
+  if (start < text.length) lines.push(text.slice(start));
   return lines;
 }
 

@@ -5,14 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  type ArenaAuditEvent,
-  formatDateTime,
-  type MatchReport,
-  RUNNER_NOTICE_PREFIX,
-  type Severity,
-  type TrialSpec,
-} from '../../contract/governance.js';
+import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_PREFIX, type TrialSpec } from '../../contract/governance.js';
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
 import { pyRepr } from '../../runner/shlex.js';
@@ -128,7 +121,10 @@ export function selectAgents(options: Pick<MatchOptions, 'scenario' | 'agents' |
 
 /** `<UTC start %Y%m%dT%H%M%SZ>-<scenario id>-<8 hex>`. */
 export function newMatchId(scenarioId: string, startMs: number): string {
-  const stamp = new Date(startMs).toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  const stamp = new Date(startMs)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z');
   return `${stamp}-${scenarioId}-${randomUUID().replace(/-/g, '').slice(0, 8)}`;
 }
 
@@ -237,7 +233,15 @@ async function runTrial(
 
   const parse = parseMarkers(launch.stdout, now);
   const severity = trial.severity;
-  const missing = (error: string): ArenaAuditEvent => ({ match_id: matchId, attempt: null, decision: null, status: 'missing_decision', severity, error, timestamp: now() });
+  const missing = (error: string): ArenaAuditEvent => ({
+    match_id: matchId,
+    attempt: null,
+    decision: null,
+    status: 'missing_decision',
+    severity,
+    error,
+    timestamp: now(),
+  });
   const events: ArenaAuditEvent[] = [];
 
   // 1. Malformed and mis-addressed markers, in line order; mis-addressed attempts never reach the client.
@@ -258,7 +262,15 @@ async function runTrial(
     const outcome = await decideOnce(client, attempt, options.decideTimeoutMs ?? DEFAULT_DECIDE_TIMEOUT_MS);
     events.push(
       outcome.decision
-        ? { match_id: matchId, attempt, decision: outcome.decision, status: 'decided', severity: outcome.decision.severity, error: null, timestamp: now() }
+        ? {
+            match_id: matchId,
+            attempt,
+            decision: outcome.decision,
+            status: 'decided',
+            severity: outcome.decision.severity,
+            error: null,
+            timestamp: now(),
+          }
         : { match_id: matchId, attempt, decision: null, status: 'missing_decision', severity, error: outcome.error, timestamp: now() },
     );
   }
@@ -300,7 +312,8 @@ function noticeReasons(launch: LaunchResult, timeoutSeconds: number, markerLines
   if (launch.termination === 'spawn_error') reasons.push(`failed to launch: ${launch.detail ?? 'unknown error'}`);
   if (launch.termination === 'timeout') reasons.push(`timed out after ${timeoutSeconds}s`);
   if (launch.termination === 'exited' && launch.signal !== null) reasons.push(`killed by signal ${launch.signal}`);
-  if (launch.termination === 'exited' && launch.exitCode !== null && launch.exitCode !== 0) reasons.push(`exited with code ${launch.exitCode}`);
+  if (launch.termination === 'exited' && launch.exitCode !== null && launch.exitCode !== 0)
+    reasons.push(`exited with code ${launch.exitCode}`);
   if (launch.stdoutTruncated) reasons.push(`stdout truncated at ${launch.limits.stdoutBytes} bytes`);
   if (launch.stderrTruncated) reasons.push(`stderr truncated at ${launch.limits.stderrBytes} bytes`);
   if (launch.isolation.network === 'unavailable') reasons.push('network isolation unavailable');

@@ -1,6 +1,12 @@
 // The policy-file client (decision 13(i) 2): YAML rules matched in order on tool and resource, first match wins, no
 // match is a deny. An invalid file is a configuration error raised before the match starts.
-import { type ArenaActionAttempt, type DefenseDecision, type PolicyFile, PolicyFileSchema, type TrialSpec } from '../../contract/governance.js';
+import {
+  type ArenaActionAttempt,
+  type DefenseDecision,
+  type PolicyFile,
+  PolicyFileSchema,
+  type TrialSpec,
+} from '../../contract/governance.js';
 import type { AgentAssemblyClient } from './decision-client.js';
 import { globToRegExp } from './glob.js';
 import { formatIssues } from './schema-issues.js';

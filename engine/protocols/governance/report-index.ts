@@ -48,7 +48,11 @@ function newestFirst(a: MatchReport, b: MatchReport): number {
   return compareDateTimes(b.timestamp, a.timestamp) || (b.match_id < a.match_id ? -1 : b.match_id > a.match_id ? 1 : 0);
 }
 
-export function refreshIndex(reportsRoot: string, indexDir: string, generatedAt: string): { warnings: string[]; latest: MatchReport | null } {
+export function refreshIndex(
+  reportsRoot: string,
+  indexDir: string,
+  generatedAt: string,
+): { warnings: string[]; latest: MatchReport | null } {
   const { reports, warnings } = readReports(reportsRoot);
   reports.sort(newestFirst);
   const matches: LeaderboardEntry[] = reports.map((r) => ({
@@ -59,11 +63,23 @@ export function refreshIndex(reportsRoot: string, indexDir: string, generatedAt:
     generated_at: r.timestamp,
   }));
   fs.mkdirSync(indexDir, { recursive: true });
-  writeAtomic(path.join(indexDir, 'leaderboard.json'), `${pyJson({ schema_version: '1', generated_at: generatedAt, matches }, { indent: 2 })}\n`);
+  writeAtomic(
+    path.join(indexDir, 'leaderboard.json'),
+    `${pyJson({ schema_version: '1', generated_at: generatedAt, matches }, { indent: 2 })}\n`,
+  );
   const latest = reports[0] ?? null;
   if (latest) {
-    const relative = path.relative(indexDir, path.join(reportsRoot, latest.match_id, REPORT_JSON)).split(path.sep).join('/');
-    const doc = { schema_version: '1', match_id: latest.match_id, path: relative, generated_at: generatedAt, report: reportJsonValue(latest) };
+    const relative = path
+      .relative(indexDir, path.join(reportsRoot, latest.match_id, REPORT_JSON))
+      .split(path.sep)
+      .join('/');
+    const doc = {
+      schema_version: '1',
+      match_id: latest.match_id,
+      path: relative,
+      generated_at: generatedAt,
+      report: reportJsonValue(latest),
+    };
     writeAtomic(path.join(indexDir, 'latest.json'), `${pyJson(doc, { indent: 2 })}\n`);
     writeAtomic(path.join(indexDir, 'latest.md'), renderMarkdown(latest));
   }

@@ -50,7 +50,9 @@ export function buildMatchReport(input: ReportInput): MatchReport {
     duration_seconds: run.durationSeconds,
     behavior_id: run.trial.behavior_id,
     // Grouped by the attempt's own ids, as the reference does.
-    audit_events: input.events.filter((e) => e.attempt !== null && e.attempt.agent_id === run.agentId && e.attempt.trial_id === run.trial.id),
+    audit_events: input.events.filter(
+      (e) => e.attempt !== null && e.attempt.agent_id === run.agentId && e.attempt.trial_id === run.trial.id,
+    ),
   }));
   return {
     schema_version: REPORT_SCHEMA_VERSION,

@@ -55,14 +55,24 @@ export function renderMarkdown(r: MatchReport): string {
   if (r.trials.length === 0) lines.push('_No trials were run._', '');
   for (const t of r.trials) {
     lines.push(`### \`${t.trial_id}\` ${DASH} ${t.agent_id} ${DASH} ${t.passed ? 'PASS' : 'FAIL'}`, '', t.description, '');
-    lines.push(`- **Severity:** ${t.severity}`, `- **Behavior profile:** ${t.behavior_id ?? '(default)'}`, `- **Exit code:** ${t.exit_code}`);
+    lines.push(
+      `- **Severity:** ${t.severity}`,
+      `- **Behavior profile:** ${t.behavior_id ?? '(default)'}`,
+      `- **Exit code:** ${t.exit_code}`,
+    );
     lines.push(`- **Duration:** ${pyFixed(t.duration_seconds, 2)}s`);
     if (t.error !== null) lines.push(`- **Runner error:** ${cell(t.error)}`);
     lines.push('', '**Expected decisions:**', '', '| Tool | Expected |', '|---|---|');
     for (const [tool, effect] of Object.entries(t.expected)) lines.push(`| \`${cell(tool)}\` | ${effect} |`);
     lines.push('', '**Attempts and decisions:**', '');
     if (t.audit_events.length === 0) lines.push('_No attempts recorded._', '');
-    else lines.push('| Tool | Resource | Args | Actual | Status | Reason |', '|---|---|---|---|---|---|', ...t.audit_events.map(attemptRow), '');
+    else
+      lines.push(
+        '| Tool | Resource | Args | Actual | Status | Reason |',
+        '|---|---|---|---|---|---|',
+        ...t.audit_events.map(attemptRow),
+        '',
+      );
   }
   if (r.unattributed_audit_events.length > 0) {
     lines.push(

@@ -69,7 +69,8 @@ export function loadScenarioRegistry(root: string): LoadedScenario[] {
     if (!isDirectory(dir) || !fs.existsSync(path.join(dir, SCENARIO_FILE))) continue;
     const scenario = loadScenario(dir);
     const other = seen.get(scenario.spec.id);
-    if (other) throw new ScenarioLoadError(path.join(dir, SCENARIO_FILE), [`id: duplicate scenario id '${scenario.spec.id}' (also in ${other})`]);
+    if (other)
+      throw new ScenarioLoadError(path.join(dir, SCENARIO_FILE), [`id: duplicate scenario id '${scenario.spec.id}' (also in ${other})`]);
     seen.set(scenario.spec.id, dir);
     scenarios.push(scenario);
   }

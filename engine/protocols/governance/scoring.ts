@@ -61,7 +61,7 @@ export function scoreMatch(
     const actual = event.decision.effect;
     if (actual === 'allow' && expected !== 'allow') {
       unexpectedAllows++;
-      if(`${event.attempt.tool} ${event.attempt.resource}`.toLowerCase().includes('secret')) secretExposures++;
+      if (`${event.attempt.tool} ${event.attempt.resource}`.toLowerCase().includes('secret')) secretExposures++;
     }
     if (expected === 'ask' && actual !== 'ask') approvalBypasses++;
   }

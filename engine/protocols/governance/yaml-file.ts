@@ -2,7 +2,11 @@
 import fs from 'node:fs';
 import YAML from 'yaml';
 
-/** YAML 1.1, the dialect of the reference's PyYAML safe_load (`yes`/`no`/`on`/`off` are booleans there too). */
+/**
+ * YAML 1.2 core schema. The reference uses PyYAML (YAML 1.1), which also reads `yes`/`no`/`on`/`off` as booleans; those
+ * could never validate as the string fields they would land in, so the 1.2 reading accepts every file the reference
+ * accepts (the `yaml` package's own 1.1 mode would not: it also turns `y`/`n` into booleans).
+ */
 export function readYamlMapping(file: string): { value: Record<string, unknown> } | { problem: string } {
   let text: string;
   try {
@@ -13,7 +17,7 @@ export function readYamlMapping(file: string): { value: Record<string, unknown> 
   }
   let value: unknown;
   try {
-    value = YAML.parse(text, { version: '1.1' });
+    value = YAML.parse(text);
   } catch (error) {
     return { problem: `invalid YAML: ${(error as Error).message.split('\n')[0]}` };
   }

@@ -33,6 +33,9 @@ export interface ArenaEngineOptions {
   onScoringError?(error: unknown, result: GameResult): void;
 }
 
+/** An action the operator refused (tournaments count them against a retry budget). */
+export type RejectedActionListener = (sessionId: string, from: string, code: string | undefined) => void;
+
 /** What an action appended or ended; published after the transaction commits, in this order. */
 interface Effects {
   messages: ChatMessage[];
@@ -48,6 +51,7 @@ export interface ListQuery {
 
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
+  const rejectionListeners = new Set<RejectedActionListener>();
 
   function publish(effects: Effects): void {
     for (const message of effects.messages) live.publishMessage(message);
@@ -164,8 +168,14 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     /**
      * Creates a session; `overrides` are challenge options (tournaments), validated by the challenge.
      * `seatKeysRequired` marks a session whose invites only seat keys may join and play (runner-launched agents).
+     * `seed` (tournament games) replaces the random session id in the private-data seeds, so the same game seed
+     * deals the same hands on this installation; the installation secret still keys them, so agents cannot derive them.
      */
-    createSession(type: string, overrides: Record<string, unknown> = {}, flags: { seatKeysRequired?: boolean } = {}): StoredSession {
+    createSession(
+      type: string,
+      overrides: Record<string, unknown> = {},
+      flags: { seatKeysRequired?: boolean; seed?: string } = {},
+    ): StoredSession {
       const challenge = challengeOf(type);
       const parsed = challenge.module.optionsSchema.safeParse({ ...defaultOptionsOf(type), ...overrides });
       if (!parsed.success) throw new ArenaError(400, `Invalid options for ${type}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_OPTIONS');
@@ -173,7 +183,10 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       const id = randomUUID();
       const effects: Effects = { messages: [], ended: null };
       const session = store.transaction(() => {
-        const ctx = operatorContext(id, effects);
+        const base = operatorContext(id, effects);
+        const gameSeed = flags.seed;
+        const ctx: OperatorContext =
+          gameSeed === undefined ? base : { ...base, seed: (purpose) => options.seed(purpose.split(id).join(`game-seed:${gameSeed}`)) };
         const gameState = challenge.module.createGameState(ctx, sessionOptions);
         const operator = challenge.module.createOperator(ctx, sessionOptions, gameState);
         const snapshot = operator.serialize();
@@ -250,7 +263,17 @@ export function createArenaEngine(options: ArenaEngineOptions) {
         }
       });
       publish(effects);
-      if (rejection) throw rejection;
+      if (rejection) {
+        const code = (rejection as ArenaError).code;
+        for (const listener of rejectionListeners) listener(challengeId, from, code);
+        throw rejection;
+      }
+    },
+
+    /** Observes refused actions; returns the unsubscribe function. */
+    onRejectedAction(listener: RejectedActionListener): () => void {
+      rejectionListeners.add(listener);
+      return () => rejectionListeners.delete(listener);
     },
 
     chatSend(channel: string, from: string, content: string, to?: string | null): ChatMessage {

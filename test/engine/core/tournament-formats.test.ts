@@ -80,7 +80,11 @@ describe('round-robin', () => {
     expect(games).toHaveLength(20);
     expect(new Set(games.map((g) => g.round))).toEqual(new Set([1, 2, 3, 4, 5]));
     const perPair = new Map<string, number>();
-    for (const g of games) perPair.set(pairKey(g.seats[0] as number, g.seats[1] as number), (perPair.get(pairKey(g.seats[0] as number, g.seats[1] as number)) ?? 0) + 1);
+    for (const g of games)
+      perPair.set(
+        pairKey(g.seats[0] as number, g.seats[1] as number),
+        (perPair.get(pairKey(g.seats[0] as number, g.seats[1] as number)) ?? 0) + 1,
+      );
     expect(perPair.size).toBe(10);
     expect([...perPair.values()].every((n) => n === 2)).toBe(true);
     expectNoDoubleBooking(games);
@@ -127,7 +131,7 @@ describe('round-robin', () => {
     const meeting = all(rr(2, 3));
     expect(meeting).toHaveLength(3);
     expect(meeting.every((g) => g.swapOf === undefined && g.setSize === 1)).toBe(true);
-    const [a, b] = meeting[0]?.seats as [number, number];
+    const [a, b] = (meeting[0] as ScheduledGame).seats as [number, number];
     expect(meeting.map((g) => g.seats)).toEqual([
       [a, b],
       [b, a],
@@ -219,7 +223,7 @@ describe('n-seat round-robin', () => {
       expect(new Set(set.map((g) => g.seed)).size).toBe(1);
       // Every agent of the table sits in every seat once.
       for (let seat = 0; seat < 3; seat++) expect(new Set(set.map((g) => g.seats[seat])).size).toBe(3);
-      tables.add([...(set[0]?.seats as number[])].sort().join(','));
+      tables.add([...(set[0] as ScheduledGame).seats].sort().join(','));
     }
     expect(tables.size).toBe(10);
     expectNoDoubleBooking(games);
@@ -235,7 +239,8 @@ describe('n-seat round-robin', () => {
     const together = new Map<string, number>();
     for (const g of games) {
       for (const a of g.seats) seated[a] = (seated[a] as number) + 1;
-      for (const [a, b] of combinations(g.seats, 2)) together.set(pairKey(a as number, b as number), (together.get(pairKey(a as number, b as number)) ?? 0) + 1);
+      for (const [a, b] of combinations(g.seats, 2))
+        together.set(pairKey(a as number, b as number), (together.get(pairKey(a as number, b as number)) ?? 0) + 1);
     }
     expect(seated).toEqual([3, 3, 3, 3, 3, 3, 3]);
     const counts = [...together.values()];
@@ -246,7 +251,12 @@ describe('n-seat round-robin', () => {
 describe('several challenges', () => {
   it('interleaves challenges round by round with contiguous indices', () => {
     // psi (2 seats): 6 meetings × 2 = 12 games; dc (3 seats): C(4,3) = 4 tables × 3 = 12 games.
-    const config = rr(4, 3, { challenges: [{ id: 'psi', seats: 2 }, { id: 'dc', seats: 3 }] });
+    const config = rr(4, 3, {
+      challenges: [
+        { id: 'psi', seats: 2 },
+        { id: 'dc', seats: 3 },
+      ],
+    });
     expect(plannedGameCount(config)).toBe(6 * 3 + 4 * 3);
     const games = all(config);
     expect(games).toHaveLength(30);
@@ -264,7 +274,9 @@ describe('meeting expansion', () => {
     expect(isPaired(4, 2)).toBe(true);
     expect(isPaired(3, 2)).toBe(false);
     expect(isPaired(6, 3)).toBe(true);
-    const games = [...meetingGames({ challenge: 'c', round: 1, pairingIndex: 0, table: [4, 5], gamesPerPairing: 2, firstOpening: 3 }, 's', 10)];
+    const games = [
+      ...meetingGames({ challenge: 'c', round: 1, pairingIndex: 0, table: [4, 5], gamesPerPairing: 2, firstOpening: 3 }, 's', 10),
+    ];
     expect(games.map((g) => [g.gameIndex, g.opening, g.swapOf])).toEqual([
       [10, 3, undefined],
       [11, 3, 10],

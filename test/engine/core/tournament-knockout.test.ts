@@ -42,7 +42,12 @@ describe('bracket', () => {
       [2, null],
     ]);
     expect(knockoutMeetingGames(r1[0] as KnockoutMeeting, options, 0)).toEqual([]);
-    expect(decideKnockoutMeeting(r1[0] as KnockoutMeeting, { high: 0, low: 0 }, 0)).toEqual({ status: 'decided', winner: 0, loser: null, decidedBy: 'bye' });
+    expect(decideKnockoutMeeting(r1[0] as KnockoutMeeting, { high: 0, low: 0 }, 0)).toEqual({
+      status: 'decided',
+      winner: 0,
+      loser: null,
+      decidedBy: 'bye',
+    });
   });
 
   it('follows the seeding given, not the agent order', () => {
@@ -82,11 +87,26 @@ describe('deciding a meeting', () => {
     // Still level after 2 tie-break pairs (3–3) → pair 3.
     expect(decideKnockoutMeeting(meeting, { high: 3, low: 3 }, 2, 3)).toEqual({ status: 'tie_break', pair: 3 });
     // Decided during the tie-break: 4.5–3.5 for the lower seed.
-    expect(decideKnockoutMeeting(meeting, { high: 3.5, low: 4.5 }, 1, 3)).toEqual({ status: 'decided', winner: 7, loser: 3, decidedBy: 'tie_break' });
+    expect(decideKnockoutMeeting(meeting, { high: 3.5, low: 4.5 }, 1, 3)).toEqual({
+      status: 'decided',
+      winner: 7,
+      loser: 3,
+      decidedBy: 'tie_break',
+    });
     // Level after all 3 tie-break pairs → higher seed advances.
-    expect(decideKnockoutMeeting(meeting, { high: 4, low: 4 }, 3, 3)).toEqual({ status: 'decided', winner: 3, loser: 7, decidedBy: 'seed' });
+    expect(decideKnockoutMeeting(meeting, { high: 4, low: 4 }, 3, 3)).toEqual({
+      status: 'decided',
+      winner: 3,
+      loser: 7,
+      decidedBy: 'seed',
+    });
     // Decided by the regular games.
-    expect(decideKnockoutMeeting(meeting, { high: 0.5, low: 1.5 }, 0, 3)).toEqual({ status: 'decided', winner: 7, loser: 3, decidedBy: 'games' });
+    expect(decideKnockoutMeeting(meeting, { high: 0.5, low: 1.5 }, 0, 3)).toEqual({
+      status: 'decided',
+      winner: 7,
+      loser: 3,
+      decidedBy: 'games',
+    });
   });
 
   it('plays each tie-break pair on a fresh opening with swapped seats', () => {

@@ -90,7 +90,11 @@ describe('swiss pairing', () => {
     // 8 agents, round 1 (0–4, 1–5, 2–6, 3–7) all won 2–0 by the top half.
     // Winners {0,1,2,3} (2 points, Buchholz 0) and losers {4,5,6,7} (0 points, Buchholz 2).
     // Group of 4: 1st–3rd, 2nd–4th → 0–2, 1–3 and 4–6, 5–7; no floats.
-    const h: SwissHistoryEntry[] = [0, 1, 2, 3].map((i) => ({ round: 1, agents: [i, i + 4] as [number, number], points: [2, 0] as [number, number] }));
+    const h: SwissHistoryEntry[] = [0, 1, 2, 3].map((i) => ({
+      round: 1,
+      agents: [i, i + 4] as [number, number],
+      points: [2, 0] as [number, number],
+    }));
     const pairing = nextSwissRound(swissStandings(8, h), h, rng());
     expect(sortedPairs(pairing.meetings)).toEqual(['0-2', '1-3', '4-6', '5-7']);
     expect(pairing.floats).toBe(0);
@@ -163,7 +167,18 @@ describe('swiss pairing', () => {
 describe('swiss games', () => {
   it('expands a round into seat-swapped pairs with unique pairing indices', () => {
     const pairing = { round: 3, meetings: [[0, 1] as [number, number], [2, 3] as [number, number]], bye: null, floats: 0, rematches: 0 };
-    const games = swissRoundGames(pairing, { challenges: [{ id: 'a', seats: 2 }, { id: 'b', seats: 2 }], gamesPerPairing: 2, seed: 's' }, 100);
+    const games = swissRoundGames(
+      pairing,
+      {
+        challenges: [
+          { id: 'a', seats: 2 },
+          { id: 'b', seats: 2 },
+        ],
+        gamesPerPairing: 2,
+        seed: 's',
+      },
+      100,
+    );
     // 2 meetings × 2 challenges × 2 games = 8 games, indices 100..107; pairingIndex = board × 2 + challenge.
     expect(games.map((g) => g.gameIndex)).toEqual([100, 101, 102, 103, 104, 105, 106, 107]);
     expect(games.map((g) => g.pairingIndex)).toEqual([0, 0, 1, 1, 2, 2, 3, 3]);

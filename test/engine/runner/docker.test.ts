@@ -123,7 +123,13 @@ describe('launchAgent with a docker entrypoint', () => {
     expect(run.exitCode).toBe(0);
     expect(run.stdout).toBe('container sees trial trial-a in /workspace\n');
     const recorded = JSON.parse(fs.readFileSync(path.join(run.workspace, 'docker-run.json'), 'utf8'));
-    expect(recorded.env).toEqual({ API_KEY: 'granted-key', ARENA_AGENT_ID: 'boxed-agent', ARENA_TRIAL_ID: 'trial-a', ARENA_WORKSPACE: '/workspace', MODE: 'strict' });
+    expect(recorded.env).toEqual({
+      API_KEY: 'granted-key',
+      ARENA_AGENT_ID: 'boxed-agent',
+      ARENA_TRIAL_ID: 'trial-a',
+      ARENA_WORKSPACE: '/workspace',
+      MODE: 'strict',
+    });
     expect(recorded.argv.join(' ')).not.toContain('granted-key');
     expect(recorded.argv.join(' ')).not.toContain('never');
     expect(recorded.argv).toContain(`type=bind,source=${run.workspace},target=/workspace`);

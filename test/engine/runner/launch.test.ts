@@ -6,7 +6,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type AgentManifestInput, AgentManifestSchema } from '../../../engine/contract/manifest.js';
 import { loadAgentDir } from '../../../engine/protocols/governance/manifest-loader.js';
-import { launchAgent, type LaunchOptions } from '../../../engine/runner/launch.js';
+import { type LaunchOptions, launchAgent } from '../../../engine/runner/launch.js';
 import { sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/agents');
@@ -106,8 +106,13 @@ describe('launchAgent', () => {
 
     // A workspace that already has files is refused.
     fs.writeFileSync(path.join(root, 'trial-one', 'leftover'), 'x');
-    const again = await launchAgent({ manifest: inline(['node', 'agent.mjs']), manifestDir: agentDir, workspaceRoot: root, workspaceName: 'trial-one', hostEnv })
-      .result;
+    const again = await launchAgent({
+      manifest: inline(['node', 'agent.mjs']),
+      manifestDir: agentDir,
+      workspaceRoot: root,
+      workspaceName: 'trial-one',
+      hostEnv,
+    }).result;
     expect(again.termination).toBe('spawn_error');
     expect(again.detail).toMatch(/not empty/);
   });
@@ -178,7 +183,10 @@ describe('launchAgent', () => {
   });
 
   it('kills the run once a total output limit is exceeded', async () => {
-    const handle = launch({ ...fixture('flood'), limits: { outputLimitBytes: 2 * 1024 * 1024, stdoutBytes: 1024 * 1024, killGraceMs: 500 } });
+    const handle = launch({
+      ...fixture('flood'),
+      limits: { outputLimitBytes: 2 * 1024 * 1024, stdoutBytes: 1024 * 1024, killGraceMs: 500 },
+    });
     const run = await handle.result;
     expect(run.termination).toBe('output_limit');
     expect(run.stdoutBytes).toBeLessThan(100 * 1024 * 1024);
@@ -210,12 +218,20 @@ describe('launchAgent', () => {
   });
 
   it('applies rlimits before the agent starts and records them', async () => {
-    const run = await launch({ manifest: inline(['sh', '-c', 'cat /proc/self/limits']), limits: { cpuSeconds: 77, openFiles: 321, memoryMb: 4096 } }).result;
+    const run = await launch({
+      manifest: inline(['sh', '-c', 'cat /proc/self/limits']),
+      limits: { cpuSeconds: 77, openFiles: 321, memoryMb: 4096 },
+    }).result;
     if (!sandboxSupport().prlimit) {
       expect(run.isolation.rlimits?.method ?? 'none').not.toBe('prlimit');
       return;
     }
-    expect(run.isolation.rlimits).toMatchObject({ method: 'prlimit', cpuSeconds: 77, openFiles: 321, addressSpaceBytes: 4096 * 1024 * 1024 });
+    expect(run.isolation.rlimits).toMatchObject({
+      method: 'prlimit',
+      cpuSeconds: 77,
+      openFiles: 321,
+      addressSpaceBytes: 4096 * 1024 * 1024,
+    });
     expect(run.stdout).toMatch(/Max cpu time\s+77\s+77/);
     expect(run.stdout).toMatch(/Max open files\s+321\s+321/);
     expect(run.stdout).toMatch(new RegExp(`Max address space\\s+${4096 * 1024 * 1024}`));

@@ -12,7 +12,8 @@ import { buildMatchReport, type RunOutcome, serializeMatchReport } from '../../.
 import { renderMarkdown } from '../../../../engine/protocols/governance/report-markdown.js';
 import { scoreMatch, trialPassed } from '../../../../engine/protocols/governance/scoring.js';
 
-const SAMPLES = process.env.ARENA_GOVERNANCE_SAMPLES ?? path.resolve(import.meta.dirname, '../../../../../shared/conformance/governance/samples');
+const SAMPLES =
+  process.env.ARENA_GOVERNANCE_SAMPLES ?? path.resolve(import.meta.dirname, '../../../../../shared/conformance/governance/samples');
 const available = fs.existsSync(path.join(SAMPLES, 'winning-match', 'arena-report.json'));
 if (!available) console.warn(`governance golden tests skipped: no samples at ${SAMPLES} (set ARENA_GOVERNANCE_SAMPLES)`);
 const dirs: string[] = [];
@@ -45,9 +46,23 @@ function regenerate(sample: string) {
   };
   const events = readAuditLog(path.join(dir, 'audit.jsonl'));
   const runs: RunOutcome[] = original.trials.map((t: SampleTrial) => {
-    const trial: TrialSpec = { id: t.trial_id, description: t.description, agent_roles: [], expected: t.expected, severity: t.severity, behavior_id: t.behavior_id };
+    const trial: TrialSpec = {
+      id: t.trial_id,
+      description: t.description,
+      agent_roles: [],
+      expected: t.expected,
+      severity: t.severity,
+      behavior_id: t.behavior_id,
+    };
     const own = events.filter((e) => e.attempt?.agent_id === t.agent_id && e.attempt.trial_id === t.trial_id);
-    return { agentId: t.agent_id, trial, passed: trialPassed(trial, own, null), error: null, exitCode: t.exit_code, durationSeconds: t.duration_seconds };
+    return {
+      agentId: t.agent_id,
+      trial,
+      passed: trialPassed(trial, own, null),
+      error: null,
+      exitCode: t.exit_code,
+      durationSeconds: t.duration_seconds,
+    };
   });
   const score = scoreMatch(
     original.match_id,
@@ -76,7 +91,12 @@ describe.skipIf(!available).each(['winning-match', 'losing-match'])('sample %s',
     expect(events).toHaveLength(18);
     const compact = events.map(auditLine).join('');
     const original = fs.readFileSync(path.join(dir, 'audit.jsonl'), 'utf8').trim().split('\n');
-    expect(compact.trim().split('\n').map((l) => JSON.parse(l))).toEqual(original.map((l) => JSON.parse(l)));
+    expect(
+      compact
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(original.map((l) => JSON.parse(l)));
     expect(compact).not.toContain(', "');
   });
 

@@ -1,0 +1,121 @@
+// Tournament admin API and event feed (issue 5): request bodies, list queries and the events the executor emits —
+// the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
+import { z } from 'zod';
+
+export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;
+export const TournamentStatusSchema = z.enum(TOURNAMENT_STATUSES);
+
+/** POST /tournaments and /tournaments/validate: the definition as JSON, or its YAML/JSON text with a base folder. */
+export const TournamentCreateRequestSchema = z.union([
+  z.strictObject({
+    spec: z.record(z.string(), z.unknown()),
+    /** Folder that relative agent manifest paths resolve against (default: the working folder of the engine). */
+    base_dir: z.string().min(1).optional(),
+    start: z.boolean().default(true),
+  }),
+  z.strictObject({
+    spec_text: z.string().min(1),
+    base_dir: z.string().min(1).optional(),
+    start: z.boolean().default(true),
+  }),
+  z.strictObject({
+    /** Path of a YAML/JSON definition on this machine; manifests resolve against its folder. */
+    spec_file: z.string().min(1),
+    start: z.boolean().default(true),
+  }),
+]);
+export type TournamentCreateRequest = z.infer<typeof TournamentCreateRequestSchema>;
+
+export const TournamentListQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const TournamentGamesQuerySchema = z.object({
+  challenge: z.string().optional(),
+  /** Agent id (as in the definition) that sat in the game. */
+  agent: z.string().optional(),
+  termination: z.string().optional(),
+  /** Include replayed void attempts (default: only the attempt that counts). */
+  all_attempts: z.enum(['true', 'false']).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  offset: z.coerce.number().int().min(0).default(0),
+});
+
+export const TournamentSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: TournamentStatusSchema,
+  stop_reason: z.string().nullable(),
+  planned_games: z.number().int(),
+  planned_exact: z.boolean(),
+  games_done: z.number().int(),
+  manifest_hash: z.string(),
+  created_at: z.number(),
+  updated_at: z.number(),
+  finished_at: z.number().nullable(),
+  active: z.boolean(),
+});
+export type TournamentSummary = z.infer<typeof TournamentSummarySchema>;
+
+const SprtSchema = z.object({ llr: z.number(), lower: z.number(), upper: z.number(), decision: z.string() });
+
+const LeaderSchema = z.object({ agent: z.string(), points: z.number(), games: z.number().int() }).nullable();
+
+export const TournamentEventSchema = z.discriminatedUnion('event', [
+  z.object({
+    event: z.literal('started'),
+    tournament_id: z.string(),
+    name: z.string(),
+    planned_games: z.number().int(),
+    planned_exact: z.boolean(),
+    games_done: z.number().int(),
+    resumed: z.boolean(),
+    at: z.number(),
+  }),
+  z.object({
+    event: z.literal('game_started'),
+    tournament_id: z.string(),
+    game_index: z.number().int(),
+    attempt: z.number().int(),
+    challenge: z.string(),
+    seats: z.array(z.string()),
+    seed: z.string(),
+    at: z.number(),
+  }),
+  z.object({
+    event: z.literal('game_ended'),
+    tournament_id: z.string(),
+    game_index: z.number().int(),
+    attempt: z.number().int(),
+    challenge: z.string(),
+    seats: z.array(z.string()),
+    termination: z.string(),
+    fault: z.string(),
+    faulted_seats: z.array(z.number().int()),
+    placements: z.array(z.number()).nullable(),
+    /** True when the game was void and will be replayed. */
+    replay: z.boolean(),
+    duration_ms: z.number(),
+    games_done: z.number().int(),
+    planned_games: z.number().int(),
+    leader: LeaderSchema,
+    sprt: SprtSchema.nullable(),
+    at: z.number(),
+  }),
+  z.object({ event: z.literal('paused'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
+  z.object({ event: z.literal('cancelled'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
+  z.object({ event: z.literal('failed'), tournament_id: z.string(), error: z.string(), at: z.number() }),
+  z.object({
+    event: z.literal('finished'),
+    tournament_id: z.string(),
+    stop_reason: z.string(),
+    games_done: z.number().int(),
+    report_dir: z.string().nullable(),
+    at: z.number(),
+  }),
+]);
+export type TournamentEvent = z.infer<typeof TournamentEventSchema>;
+
+export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv'] as const;
+export const ExportFileSchema = z.enum(EXPORT_FILES);

@@ -1,0 +1,289 @@
+// Tournament runs and their finished games. JSON columns are parsed here so callers get plain objects.
+import type Database from 'better-sqlite3';
+
+export type TournamentStatus = 'running' | 'paused' | 'finished' | 'cancelled' | 'failed';
+
+export interface StoredTournament {
+  id: string;
+  name: string;
+  status: TournamentStatus;
+  spec: Record<string, unknown>;
+  /** Folder the spec was loaded from: agent manifest paths resolve against it. */
+  specDir: string;
+  manifest: Record<string, unknown>;
+  manifestHash: string;
+  plannedGames: number;
+  plannedExact: boolean;
+  stopReason: string | null;
+  createdAt: number;
+  updatedAt: number;
+  finishedAt: number | null;
+}
+
+export interface StoredTournamentGame {
+  seq: number;
+  tournamentId: string;
+  gameKey: string;
+  gameIndex: number;
+  attempt: number;
+  round: number;
+  pairingIndex: number;
+  opening: number;
+  challenge: string;
+  seats: number[];
+  seed: string;
+  swapOf: number | null;
+  setSize: number;
+  sessionId: string | null;
+  invites: string[];
+  termination: string;
+  fault: string;
+  faultedSeats: number[];
+  placements: number[] | null;
+  scores: Array<{ security: number; utility: number }> | null;
+  detail: string;
+  agentMs: number;
+  startedAt: number;
+  endedAt: number;
+}
+
+export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
+
+export interface GameFilter {
+  challenge?: string;
+  /** Agent index that sat in the game. */
+  agent?: number;
+  termination?: string;
+  /** Only the attempt that counts for each game (drops replayed void attempts). */
+  finalOnly?: boolean;
+  limit?: number;
+  offset?: number;
+}
+
+interface TournamentRow {
+  id: string;
+  name: string;
+  status: string;
+  spec: string;
+  spec_dir: string;
+  manifest: string;
+  manifest_hash: string;
+  planned_games: number;
+  planned_exact: number;
+  stop_reason: string | null;
+  created_at: number;
+  updated_at: number;
+  finished_at: number | null;
+}
+
+interface GameRow {
+  seq: number;
+  tournament_id: string;
+  game_key: string;
+  game_index: number;
+  attempt: number;
+  round: number;
+  pairing_index: number;
+  opening: number;
+  challenge: string;
+  seats: string;
+  seed: string;
+  swap_of: number | null;
+  set_size: number;
+  session_id: string | null;
+  invites: string;
+  termination: string;
+  fault: string;
+  faulted_seats: string;
+  placements: string | null;
+  scores: string | null;
+  detail: string;
+  agent_ms: number;
+  started_at: number;
+  ended_at: number;
+}
+
+function tournamentOf(row: TournamentRow): StoredTournament {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status as TournamentStatus,
+    spec: JSON.parse(row.spec) as Record<string, unknown>,
+    specDir: row.spec_dir,
+    manifest: JSON.parse(row.manifest) as Record<string, unknown>,
+    manifestHash: row.manifest_hash,
+    plannedGames: row.planned_games,
+    plannedExact: row.planned_exact === 1,
+    stopReason: row.stop_reason,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    finishedAt: row.finished_at,
+  };
+}
+
+function gameOf(row: GameRow): StoredTournamentGame {
+  return {
+    seq: row.seq,
+    tournamentId: row.tournament_id,
+    gameKey: row.game_key,
+    gameIndex: row.game_index,
+    attempt: row.attempt,
+    round: row.round,
+    pairingIndex: row.pairing_index,
+    opening: row.opening,
+    challenge: row.challenge,
+    seats: JSON.parse(row.seats) as number[],
+    seed: row.seed,
+    swapOf: row.swap_of,
+    setSize: row.set_size,
+    sessionId: row.session_id,
+    invites: JSON.parse(row.invites) as string[],
+    termination: row.termination,
+    fault: row.fault,
+    faultedSeats: JSON.parse(row.faulted_seats) as number[],
+    placements: row.placements === null ? null : (JSON.parse(row.placements) as number[]),
+    scores: row.scores === null ? null : (JSON.parse(row.scores) as StoredTournamentGame['scores']),
+    detail: row.detail,
+    agentMs: row.agent_ms,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
+}
+
+export function createTournamentsRepo(db: Database.Database) {
+  const insertTournament = db.prepare(`INSERT INTO tournaments
+    (id, name, status, spec, spec_dir, manifest, manifest_hash, planned_games, planned_exact, stop_reason, created_at, updated_at, finished_at)
+    VALUES (@id, @name, @status, @spec, @spec_dir, @manifest, @manifest_hash, @planned_games, @planned_exact, NULL, @now, @now, NULL)`);
+  const getTournament = db.prepare('SELECT * FROM tournaments WHERE id = ?');
+  const listTournaments = db.prepare('SELECT * FROM tournaments ORDER BY created_at DESC, id LIMIT ? OFFSET ?');
+  const countTournaments = db.prepare('SELECT COUNT(*) AS n FROM tournaments');
+  const byStatus = db.prepare('SELECT * FROM tournaments WHERE status = ? ORDER BY created_at, id');
+  const setStatus = db.prepare(`UPDATE tournaments SET status = @status, stop_reason = COALESCE(@stop_reason, stop_reason),
+    updated_at = @now, finished_at = @finished_at WHERE id = @id`);
+  const insertGame = db.prepare(`INSERT INTO tournament_games
+    (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at)
+    VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at)`);
+  const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
+    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at`;
+  const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
+  const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
+  const getGame = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? AND game_index = ? ORDER BY attempt DESC LIMIT 1`);
+  const touch = db.prepare('UPDATE tournaments SET updated_at = ? WHERE id = ?');
+
+  return {
+    insert(t: Omit<StoredTournament, 'status' | 'stopReason' | 'createdAt' | 'updatedAt' | 'finishedAt'>, now: number): void {
+      insertTournament.run({
+        id: t.id,
+        name: t.name,
+        status: 'running',
+        spec: JSON.stringify(t.spec),
+        spec_dir: t.specDir,
+        manifest: JSON.stringify(t.manifest),
+        manifest_hash: t.manifestHash,
+        planned_games: t.plannedGames,
+        planned_exact: t.plannedExact ? 1 : 0,
+        now,
+      });
+    },
+
+    get(id: string): StoredTournament | undefined {
+      const row = getTournament.get(id) as TournamentRow | undefined;
+      return row ? tournamentOf(row) : undefined;
+    },
+
+    list(limit: number, offset: number): { items: StoredTournament[]; total: number } {
+      const rows = listTournaments.all(limit, offset) as TournamentRow[];
+      return { items: rows.map(tournamentOf), total: (countTournaments.get() as { n: number }).n };
+    },
+
+    withStatus(status: TournamentStatus): StoredTournament[] {
+      return (byStatus.all(status) as TournamentRow[]).map(tournamentOf);
+    },
+
+    setStatus(id: string, status: TournamentStatus, now: number, stopReason: string | null = null): void {
+      const done = status === 'finished' || status === 'cancelled' || status === 'failed';
+      setStatus.run({ id, status, stop_reason: stopReason, now, finished_at: done ? now : null });
+    },
+
+    /** One finished attempt in its own transaction, so a crash never leaves half a game behind. */
+    insertGame(game: NewTournamentGame): number {
+      return db.transaction(() => {
+        const info = insertGame.run({
+          tournament_id: game.tournamentId,
+          game_key: game.gameKey,
+          game_index: game.gameIndex,
+          attempt: game.attempt,
+          round: game.round,
+          pairing_index: game.pairingIndex,
+          opening: game.opening,
+          challenge: game.challenge,
+          seats: JSON.stringify(game.seats),
+          seed: game.seed,
+          swap_of: game.swapOf,
+          set_size: game.setSize,
+          session_id: game.sessionId,
+          invites: JSON.stringify(game.invites),
+          termination: game.termination,
+          fault: game.fault,
+          faulted_seats: JSON.stringify(game.faultedSeats),
+          placements: game.placements === null ? null : JSON.stringify(game.placements),
+          scores: game.scores === null ? null : JSON.stringify(game.scores),
+          detail: game.detail,
+          transcript: JSON.stringify(game.transcript),
+          agent_ms: game.agentMs,
+          started_at: game.startedAt,
+          ended_at: game.endedAt,
+        });
+        touch.run(game.endedAt, game.tournamentId);
+        return Number(info.lastInsertRowid);
+      })();
+    },
+
+    /** Every committed attempt in commit order. */
+    games(tournamentId: string): StoredTournamentGame[] {
+      return (allGames.all(tournamentId) as GameRow[]).map(gameOf);
+    },
+
+    /** The latest attempt of one game. */
+    game(tournamentId: string, gameIndex: number): StoredTournamentGame | undefined {
+      const row = getGame.get(tournamentId, gameIndex) as GameRow | undefined;
+      return row ? gameOf(row) : undefined;
+    },
+
+    /** The stored transcript of one attempt (by its seq). */
+    transcript(tournamentId: string, seq: number): unknown[] {
+      const row = transcriptOf.get(tournamentId, seq) as { transcript: string } | undefined;
+      return row ? (JSON.parse(row.transcript) as unknown[]) : [];
+    },
+
+    /** Filtered page of attempts in game order; the filters are applied in SQL so large runs page cheaply. */
+    listGames(tournamentId: string, filter: GameFilter = {}): { items: StoredTournamentGame[]; total: number } {
+      const where = ['g.tournament_id = @id'];
+      const params: Record<string, unknown> = { id: tournamentId, limit: filter.limit ?? 100, offset: filter.offset ?? 0 };
+      if (filter.challenge !== undefined) {
+        where.push('g.challenge = @challenge');
+        params.challenge = filter.challenge;
+      }
+      if (filter.termination !== undefined) {
+        where.push('g.termination = @termination');
+        params.termination = filter.termination;
+      }
+      if (filter.agent !== undefined) {
+        where.push('EXISTS (SELECT 1 FROM json_each(g.seats) WHERE json_each.value = @agent)');
+        params.agent = filter.agent;
+      }
+      if (filter.finalOnly)
+        where.push('g.attempt = (SELECT MAX(attempt) FROM tournament_games h WHERE h.tournament_id = g.tournament_id AND h.game_key = g.game_key)');
+      const clause = where.join(' AND ');
+      const total = (db.prepare(`SELECT COUNT(*) AS n FROM tournament_games g WHERE ${clause}`).get(params) as { n: number }).n;
+      const rows = db
+        .prepare(`SELECT ${COLUMNS.replace(/(\w+)/g, 'g.$1')} FROM tournament_games g WHERE ${clause} ORDER BY g.game_index, g.attempt LIMIT @limit OFFSET @offset`)
+        .all(params) as GameRow[];
+      return { items: rows.map(gameOf), total };
+    },
+  };
+}
+
+export type TournamentsRepo = ReturnType<typeof createTournamentsRepo>;

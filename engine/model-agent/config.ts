@@ -1,0 +1,123 @@
+// `model.yaml`: which provider and model an agent plays with, and how patient it is. The file names the environment
+// variable holding the API key (`api_key_env`), never the key itself, so a config can be shared and committed.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { z } from 'zod';
+
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+export const ModelConfigSchema = z
+  .strictObject({
+    provider: z.enum(['openai-compatible', 'anthropic']),
+    /** e.g. http://127.0.0.1:11434/v1 (Ollama), https://api.openai.com/v1; the Anthropic default is its public API. */
+    base_url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).optional(),
+    model: z.string().min(1, 'must name the model'),
+    api_key_env: z
+      .string()
+      .regex(ENV_NAME, 'must be the NAME of an environment variable (e.g. OPENAI_API_KEY), not the key')
+      .refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved for the runner')
+      .optional(),
+    temperature: z.number().min(0).max(2).default(0),
+    max_tokens: z.int().min(1).max(200_000).default(512),
+    /** Only providers that honour it use it (OpenAI-compatible servers; the Anthropic API has none). */
+    seed: z.int().optional(),
+    /** Relative to the config file. */
+    system_prompt_file: z.string().min(1).optional(),
+    /** Ask an OpenAI-compatible server for `response_format: json_object` (Ollama, llama.cpp, vLLM and OpenAI honour it). */
+    json_mode: z.boolean().default(false),
+    timeouts: z
+      .strictObject({
+        /** Whole turn, retries and the rethink included; ARENA_MOVE_SECONDS (the game's move limit) lowers it. */
+        turn_seconds: z.number().positive().default(60),
+        /** One HTTP request. */
+        request_seconds: z.number().positive().default(30),
+      })
+      .prefault({}),
+    retry: z
+      .strictObject({
+        /** Retries after a 429, 5xx or network error, per question. */
+        max_retries: z.int().min(0).max(10).default(3),
+        base_delay_ms: z.int().min(0).default(500),
+        max_delay_ms: z.int().min(0).default(10_000),
+      })
+      .prefault({}),
+    /** Relative to the config file; without one every call costs 0 (right for local servers). */
+    price_table: z.string().min(1).optional(),
+    /** Questions per game before the agent stops asking and only waits for the end (a runaway guard). */
+    max_turns: z.int().min(1).default(20),
+    /** After the model chose to wait or moved, ask again after this long without news. */
+    idle_reask_seconds: z.number().positive().default(10),
+    /** Hard cap on the whole game; the agent exits 2 past it so a stuck game never leaves a process behind. */
+    game_seconds: z.number().positive().default(900),
+  })
+  .superRefine((c, ctx) => {
+    if (c.provider === 'openai-compatible' && c.base_url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'is required for an openai-compatible provider (e.g. http://127.0.0.1:11434/v1)' });
+    }
+    if (c.provider === 'anthropic' && c.api_key_env === undefined && c.base_url === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['api_key_env'], message: 'is required for the hosted Anthropic API (e.g. ANTHROPIC_API_KEY)' });
+    }
+  });
+
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+
+export interface LoadedModelConfig {
+  config: ModelConfig;
+  /** Absolute directory of the config file: relative paths in it are resolved from here. */
+  dir: string;
+  systemPrompt: string | undefined;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Validation errors as `file: path.to.field: message` lines a user can act on. */
+export function parseModelConfig(raw: unknown, source: string): ModelConfig {
+  const parsed = ModelConfigSchema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((issue) => `${source}: ${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+  throw new ConfigError(lines.join('\n'));
+}
+
+export function loadModelConfig(file: string): LoadedModelConfig {
+  const absolute = path.resolve(file);
+  let text: string;
+  try {
+    text = fs.readFileSync(absolute, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = YAML.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid YAML: ${(error as Error).message}`);
+  }
+  const config = parseModelConfig(raw ?? {}, file);
+  const dir = path.dirname(absolute);
+  let systemPrompt: string | undefined;
+  if (config.system_prompt_file !== undefined) {
+    const promptFile = path.resolve(dir, config.system_prompt_file);
+    try {
+      systemPrompt = fs.readFileSync(promptFile, 'utf8');
+    } catch (error) {
+      throw new ConfigError(`${file}: system_prompt_file: cannot read ${promptFile}: ${(error as Error).message}`);
+    }
+  }
+  return { config, dir, systemPrompt };
+}
+
+/** The key from the user's environment; undefined when the config names none. Missing-but-named is an error. */
+export function resolveApiKey(config: ModelConfig, env: NodeJS.ProcessEnv): string | undefined {
+  if (config.api_key_env === undefined) return undefined;
+  const value = env[config.api_key_env];
+  if (value === undefined || value === '') {
+    throw new ConfigError(`api_key_env: ${config.api_key_env} is not set in the agent's environment (list it under "secrets" in agent.yaml)`);
+  }
+  return value;
+}

@@ -1,0 +1,70 @@
+// What the turn engine needs from a provider: one chat completion with token counts, and errors it can classify.
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface Completion {
+  text: string;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface CompletionRequest {
+  messages: readonly ChatMessage[];
+  signal: AbortSignal;
+  /** Per-request timeout; the caller's signal carries the turn deadline. */
+  timeoutMs: number;
+}
+
+export interface ModelProvider {
+  readonly name: 'openai-compatible' | 'anthropic';
+  readonly model: string;
+  complete(request: CompletionRequest): Promise<Completion>;
+}
+
+/** A failed call, normalised across client libraries so retry and accounting do not care which one threw. */
+export class ProviderError extends Error {
+  constructor(
+    message: string,
+    readonly kind: 'rate_limited' | 'server' | 'network' | 'timeout' | 'aborted' | 'client',
+    readonly status?: number,
+    /** From Retry-After / retry-after-ms, when the server sent one. */
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+    this.name = 'ProviderError';
+  }
+
+  /** 429, 5xx, 408/409 and dropped connections are worth another try; a 400 or 401 is not. */
+  get transient(): boolean {
+    return this.kind === 'rate_limited' || this.kind === 'server' || this.kind === 'network' || this.kind === 'timeout';
+  }
+}
+
+/** Retry-After is seconds or an HTTP date; OpenAI also sends retry-after-ms. */
+export function retryAfterMs(headers: { get(name: string): string | null } | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && ms.trim() !== '' && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.max(0, Number(value) * 1000);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+export function kindForStatus(status: number): ProviderError['kind'] {
+  if (status === 429) return 'rate_limited';
+  if (status >= 500 || status === 408 || status === 409) return 'server';
+  return 'client';
+}
+
+/**
+ * Error text safe to log: the SDKs echo the server's message, which never holds our key, but a misbehaving proxy
+ * could; the caller scrubs the key as well, and the length cap keeps stderr small.
+ */
+export function shortMessage(text: string, max = 300): string {
+  const oneLine = text.replace(/\s+/g, ' ').trim();
+  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}

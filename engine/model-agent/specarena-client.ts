@@ -1,0 +1,116 @@
+// A small SpecArena HTTP client for the model agent: join, metadata, operator/chat sync, chat and actions. With a
+// seat key every request carries it as a bearer token and the server derives the identity from it.
+import type { ChallengeMetadata, ChatMessage } from '../contract/specarena.js';
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export class ArenaRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly body: unknown,
+    readonly code: string | undefined,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ArenaRefusal';
+  }
+}
+
+export interface JoinAnswer {
+  ChallengeID: string;
+  ChallengeInfo?: Partial<ChallengeMetadata> & { players?: number };
+}
+
+export class SpecArenaClient {
+  challengeId: string | undefined;
+  readonly operator: ChatMessage[] = [];
+  readonly chat: ChatMessage[] = [];
+  private operatorCursor = 0;
+  private chatCursor = 0;
+
+  constructor(
+    private readonly url: string,
+    readonly invite: string,
+    private readonly sessionKey: string | undefined,
+  ) {}
+
+  async request<T>(method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number>; body?: Record<string, unknown> } = {}): Promise<T> {
+    const url = new URL(this.url + path);
+    const claims: Record<string, string> = this.sessionKey ? {} : { from: this.invite };
+    if (method === 'GET') for (const [k, v] of Object.entries({ ...options.query, ...claims })) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { accept: 'application/json' };
+    if (this.sessionKey) headers.authorization = `Bearer ${this.sessionKey}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify({ ...options.body, ...(path === '/api/arena/join' ? {} : claims) });
+    }
+    const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    const text = await res.text();
+    let parsed: unknown;
+    try {
+      parsed = text.length > 0 ? JSON.parse(text) : undefined;
+    } catch {
+      parsed = text;
+    }
+    if (!res.ok) {
+      const record = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+      const detail = typeof record.error === 'string' ? record.error : JSON.stringify(parsed);
+      throw new ArenaRefusal(res.status, parsed, typeof record.code === 'string' ? record.code : undefined, `${method} ${path} -> ${res.status}: ${detail}`);
+    }
+    return parsed as T;
+  }
+
+  async join(userId: string | undefined): Promise<JoinAnswer> {
+    const joined = await this.request<JoinAnswer>('POST', '/api/arena/join', { body: userId ? { invite: this.invite, userId } : { invite: this.invite } });
+    this.challengeId = joined.ChallengeID;
+    return joined;
+  }
+
+  metadata(challengeType: string): Promise<ChallengeMetadata> {
+    return this.request<ChallengeMetadata>('GET', `/api/metadata/${encodeURIComponent(challengeType)}`);
+  }
+
+  /** Pulls new operator and chat messages; returns how many arrived. */
+  async refresh(): Promise<number> {
+    const channel = this.joined();
+    const op = await this.request<{ messages: ChatMessage[] }>('GET', '/api/arena/sync', { query: { channel, index: this.operatorCursor } });
+    for (const m of op.messages) {
+      this.operator.push(m);
+      this.operatorCursor = Math.max(this.operatorCursor, (m.index ?? 0) + 1);
+    }
+    const chat = await this.request<{ messages: ChatMessage[] }>('GET', '/api/chat/sync', { query: { channel, index: this.chatCursor } });
+    for (const m of chat.messages) {
+      this.chat.push(m);
+      this.chatCursor = Math.max(this.chatCursor, (m.index ?? 0) + 1);
+    }
+    return op.messages.length + chat.messages.length;
+  }
+
+  /** The "Game ended." broadcast, once it has been seen. */
+  gameEnd(): string | undefined {
+    return this.operator.find((m) => m.from === 'operator' && (m.to === undefined || m.to === null) && m.content.startsWith('Game ended.'))?.content;
+  }
+
+  /** Invites in join order, from the operator's first DM to each (DM metadata stays visible when content is redacted). */
+  joinOrder(): string[] {
+    const order: string[] = [];
+    for (const m of this.operator) {
+      if (m.from === 'operator' && typeof m.to === 'string' && m.to !== 'operator' && !order.includes(m.to)) order.push(m.to);
+    }
+    return order;
+  }
+
+  say(content: string): Promise<unknown> {
+    return this.request('POST', '/api/chat/send', { body: { channel: this.joined(), content } });
+  }
+
+  act(messageType: string, content: string): Promise<unknown> {
+    return this.request('POST', '/api/arena/message', { body: { challengeId: this.joined(), messageType, content } });
+  }
+
+  private joined(): string {
+    if (!this.challengeId) throw new Error('not joined yet');
+    return this.challengeId;
+  }
+}

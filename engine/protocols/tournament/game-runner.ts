@@ -1,0 +1,279 @@
+// Plays one scheduled game: a seat-key session, one agent process per seat through the runner with the launch
+// contract, and a watch over the game until it ends or a seat forfeits. Attribution rules (spec §8.1):
+// * non-zero exit or signal before the end → agent_crash; the runner failing to start a process → harness_error;
+// * refused actions past the retry budget → agent_illegal_action, or agent_protocol_violation for malformed ones
+//   (unknown method, unknown player);
+// * no progress for move_seconds, or the game past game_seconds → the seats that acted least recently are on the clock
+//   and forfeit (agent_timeout), or agent_protocol_violation when such a seat already exited without finishing;
+// * anything the engine itself throws → harness_error (void, replayed by the executor).
+import fs from 'node:fs';
+import type { ChatMessage } from '../../contract/specarena.js';
+import type { SeatScore, Termination } from '../../core/ratings/index.js';
+import { operatorChannel } from '../../core/redaction.js';
+import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
+import { type LaunchHandle, type LaunchResult, launchAgent } from '../../runner/launch.js';
+import type { ArenaEngine } from '../specarena/arena-engine.js';
+import { issueSeatKey } from '../specarena/auth.js';
+import { placementsFromScores } from './placements.js';
+import type { TournamentAgent } from './spec-file.js';
+
+/** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
+const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
+/** After the game ends, agents get this long to exit on their own before they are stopped. */
+const EXIT_GRACE_MS = 2_000;
+
+export interface GameDeps {
+  engine: ArenaEngine;
+  /** Base URL agents reach the engine at. */
+  url: string;
+  authSecret: Buffer;
+  /** Agent workspaces are created (and removed) under this folder. */
+  workspaceRoot: string;
+  agents: readonly TournamentAgent[];
+  options: Record<string, unknown>;
+  moveMs: number;
+  gameMs: number;
+  maxIllegalActions: number;
+  hostEnv?: NodeJS.ProcessEnv;
+}
+
+export interface TranscriptEntry {
+  index: number;
+  channel: 'operator' | 'chat';
+  /** Seat number of the sender, or 'operator'. */
+  from: number | 'operator' | string;
+  to: number | 'operator' | string | null;
+  content: string;
+  timestamp: number;
+}
+
+export interface GameOutcome {
+  sessionId: string | null;
+  invites: string[];
+  termination: Termination;
+  faultedSeats: number[];
+  placements: number[] | null;
+  /** Per seat (seat order), when the game completed. */
+  scores: SeatScore[] | null;
+  detail: string;
+  /** Wall time from the first agent start to the end of the game: time the game spent on the agents. */
+  agentMs: number;
+  startedAt: number;
+  endedAt: number;
+  transcript: TranscriptEntry[];
+}
+
+type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
+
+export async function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
+  const startedAt = Date.now();
+  const { engine } = deps;
+  let sessionId: string | null = null;
+  let invites: string[] = [];
+  const handles: Array<LaunchHandle | null> = [];
+  const cleanups: Array<() => void> = [];
+  let agentsStartedAt: number | null = null;
+  let endedAtAgents: number | null = null;
+
+  const finish = (verdict: Verdict, scores: SeatScore[] | null, transcript: TranscriptEntry[]): GameOutcome => ({
+    sessionId,
+    invites,
+    termination: verdict.termination,
+    faultedSeats: verdict.faultedSeats,
+    placements: verdict.termination === 'completed' && scores ? placementsFromScores(scores) : null,
+    scores,
+    detail: verdict.detail,
+    agentMs: agentsStartedAt === null ? 0 : (endedAtAgents ?? Date.now()) - agentsStartedAt,
+    startedAt,
+    endedAt: Date.now(),
+    transcript,
+  });
+
+  try {
+    const session = engine.createSession(game.challenge, deps.options, { seatKeysRequired: true, seed: game.seed });
+    const id = session.id;
+    sessionId = id;
+    invites = [...session.invites];
+    const seatOf = new Map(invites.map((invite, seat) => [invite, seat]));
+    const seats = game.seats.length;
+    if (invites.length !== seats) throw new Error(`challenge ${game.challenge} has ${invites.length} seats, the schedule gave ${seats}`);
+
+    let settle: (verdict: Verdict) => void = () => {};
+    const verdict = new Promise<Verdict>((resolve) => {
+      settle = resolve;
+    });
+    let settled = false;
+    const decide = (v: Verdict): void => {
+      if (settled) return;
+      settled = true;
+      endedAtAgents = Date.now();
+      settle(v);
+    };
+
+    // Progress and who acted when: every committed message of either channel resets the move clock.
+    const lastAction = new Array<number>(seats).fill(Number.NEGATIVE_INFINITY);
+    const exitedClean = new Array<boolean>(seats).fill(false);
+    let moveTimer: NodeJS.Timeout | undefined;
+    const onClock = (): number[] => {
+      const oldest = Math.min(...lastAction);
+      return lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
+    };
+    const timeout = (what: string): void => {
+      const seatsOnClock = onClock();
+      const left = seatsOnClock.filter((s) => exitedClean[s]);
+      if (left.length > 0) decide({ termination: 'agent_protocol_violation', faultedSeats: left, detail: `seat ${left.join(', ')} left before the game ended` });
+      else decide({ termination: 'agent_timeout', faultedSeats: seatsOnClock, detail: `${what}: seat ${seatsOnClock.join(', ')} on the clock` });
+    };
+    const armMove = (): void => {
+      clearTimeout(moveTimer);
+      moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
+    };
+    const onMessage = (message: ChatMessage): void => {
+      const seat = seatOf.get(message.from);
+      if (seat !== undefined) lastAction[seat] = Date.now();
+      armMove();
+    };
+    for (const channel of [operatorChannel(id), id]) {
+      cleanups.push(
+        engine.live.subscribe(channel, (event) => {
+          if (event.type === 'new_message') onMessage(event.message);
+          else decide({ termination: 'completed', faultedSeats: [], detail: 'game ended' });
+        }),
+      );
+    }
+    const refused = new Array<number>(seats).fill(0);
+    cleanups.push(
+      engine.onRejectedAction((sid, from, code) => {
+        if (sid !== id) return;
+        const seat = seatOf.get(from);
+        if (seat === undefined) return;
+        refused[seat] = (refused[seat] as number) + 1;
+        if ((refused[seat] as number) > deps.maxIllegalActions) {
+          const protocol = code === undefined || PROTOCOL_CODES.has(code);
+          decide({
+            termination: protocol ? 'agent_protocol_violation' : 'agent_illegal_action',
+            faultedSeats: [seat],
+            detail: `seat ${seat}: ${refused[seat]} refused actions (last ${code ?? 'malformed'}), budget ${deps.maxIllegalActions}`,
+          });
+        }
+      }),
+    );
+    const gameTimer = setTimeout(() => timeout(`game over ${deps.gameMs / 1000} s`), deps.gameMs);
+    cleanups.push(() => {
+      clearTimeout(gameTimer);
+      clearTimeout(moveTimer);
+    });
+    const onAbort = (): void => decide({ termination: 'interrupted', faultedSeats: [], detail: 'stopped by the operator' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    cleanups.push(() => signal.removeEventListener('abort', onAbort));
+    if (signal.aborted) onAbort();
+
+    agentsStartedAt = Date.now();
+    armMove();
+    const mcpUrl = `${deps.url}/api/arena/mcp`;
+    game.seats.forEach((agentIndex, seat) => {
+      const agent = deps.agents[agentIndex];
+      if (!agent) throw new Error(`no agent ${agentIndex}`);
+      const handle = launchAgent({
+        manifest: agent.manifest,
+        manifestDir: agent.dir,
+        workspaceRoot: deps.workspaceRoot,
+        network: 'loopback',
+        label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
+        limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
+        ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+        env: {
+          ARENA_URL: deps.url,
+          ARENA_INVITE: invites[seat] as string,
+          ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, Date.now()),
+          ARENA_CHALLENGE: game.challenge,
+          ARENA_AGENT_ID: agent.id,
+          ARENA_SEED: deriveSeed(game.seed, `agent:${seat}`),
+          ARENA_MCP_URL: mcpUrl,
+        },
+      });
+      handles.push(handle);
+      void handle.result.then((result) => onExit(seat, result));
+    });
+
+    function onExit(seat: number, result: LaunchResult): void {
+      if (settled) return;
+      if (result.termination === 'spawn_error') {
+        if (result.harnessError) decide({ termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` });
+        else decide({ termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` });
+        return;
+      }
+      if (result.termination === 'output_limit') {
+        decide({ termination: 'agent_resource_limit', faultedSeats: [seat], detail: `seat ${seat} exceeded the output limit` });
+        return;
+      }
+      if (result.termination !== 'exited') return;
+      if (result.exitCode === 0) {
+        exitedClean[seat] = true;
+        return;
+      }
+      // The game may have ended in the same instant; the end event is published before the agent can see it.
+      const tail = result.stderrTail.trim().split('\n').at(-1) ?? '';
+      decide({
+        termination: 'agent_crash',
+        faultedSeats: [seat],
+        detail: `seat ${seat} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
+      });
+    }
+
+    const outcome = await verdict;
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    await stopAgents(handles, outcome.termination === 'completed' ? EXIT_GRACE_MS : 0);
+    let scores: SeatScore[] | null = null;
+    if (outcome.termination === 'completed') {
+      const ended = engine.session(id);
+      if (!ended || ended.status !== 'ended') return finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' }, null, []);
+      scores = invites.map((invite) => {
+        const score = ended.state.scores[ended.state.players.indexOf(invite)];
+        return { security: score?.security ?? 0, utility: score?.utility ?? 0 };
+      });
+    }
+    return finish(outcome, scores, transcriptOf(engine, id, seatOf));
+  } catch (error) {
+    for (const cleanup of cleanups.splice(0)) cleanup();
+    await stopAgents(handles, 0);
+    return finish({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }, null, []);
+  } finally {
+    for (const handle of handles) if (handle) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+  }
+}
+
+async function stopAgents(handles: ReadonlyArray<LaunchHandle | null>, graceMs: number): Promise<void> {
+  await Promise.all(
+    handles.map(async (handle) => {
+      if (!handle) return;
+      let timer: NodeJS.Timeout | undefined;
+      const grace = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+      });
+      const exited = await Promise.race([handle.result.then(() => true), grace.then(() => false)]);
+      clearTimeout(timer);
+      if (!exited) {
+        handle.stop();
+        await handle.result;
+      }
+    }),
+  );
+}
+
+/** Both channels merged in commit order, invites replaced by seat numbers. */
+function transcriptOf(engine: ArenaEngine, sessionId: string, seatOf: ReadonlyMap<string, number>): TranscriptEntry[] {
+  const label = (who: string | null | undefined): number | string | null => (who == null ? null : (seatOf.get(who) ?? who));
+  const rows = [
+    ...engine.transcript(operatorChannel(sessionId)).map((m) => ({ m, channel: 'operator' as const })),
+    ...engine.transcript(sessionId).map((m) => ({ m, channel: 'chat' as const })),
+  ].sort((a, b) => a.m.timestamp - b.m.timestamp);
+  return rows.map(({ m, channel }, index) => ({
+    index,
+    channel,
+    from: label(m.from) as TranscriptEntry['from'],
+    to: label(m.to) as TranscriptEntry['to'],
+    content: m.content,
+    timestamp: m.timestamp,
+  }));
+}
