@@ -135,16 +135,23 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     let tlsApp: FastifyInstance | undefined;
     if (options.tls) {
       const certificate =
-        options.tls === true ? loadOrCreateLoopbackCertificate(options.dataDir) : loadCertificateFiles(options.tls.certFile, options.tls.keyFile);
-      const listener = await startTlsAgentListener({ host, port: options.tlsPort ?? 0, certificate, clawarena, logLevel: options.logLevel }).catch(
-        async (error: unknown) => {
-          clawarena.close();
-          await http?.close();
-          throw error;
-        },
-      );
+        options.tls === true
+          ? loadOrCreateLoopbackCertificate(options.dataDir)
+          : loadCertificateFiles(options.tls.certFile, options.tls.keyFile);
+      const listener = await startTlsAgentListener({
+        host,
+        port: options.tlsPort ?? 0,
+        certificate,
+        clawarena,
+        logLevel: options.logLevel,
+      }).catch(async (error: unknown) => {
+        clawarena.close();
+        await http?.close();
+        throw error;
+      });
       tlsApp = listener.app;
-      tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath: certificate.certPath, generated: certificate.generated };
+      const { certPath, generated } = certificate;
+      tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath, generated };
     }
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
     const tournamentService = createTournamentService({ store, engine, challenges, url: `http://${urlHost}:${port}`, authSecret, dataDir: options.dataDir });

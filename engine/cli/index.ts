@@ -5,6 +5,7 @@ import { UsageError } from './args.js';
 import { agentsCommand } from './commands/agents.js';
 import { clawarenaCommand } from './commands/clawarena.js';
 import { matchCommand } from './commands/match.js';
+import { runCommand } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { scoringCommand } from './commands/scoring.js';
 import { SERVE_HELP, serveCommand } from './commands/serve.js';
@@ -15,6 +16,7 @@ Usage: arena <command> [options]
 
 Commands:
   serve                start the arena engine and UI on a loopback port
+  run                  play a tournament offline and write its reports (arena run --help)
   scoring recompute    rebuild every scoring metric from the stored game results
   clawarena            provision local ClawArena-protocol agents (arena clawarena --help)
   match                run a governance match (arena match --help)
@@ -31,6 +33,8 @@ export async function main(argv: readonly string[]): Promise<number> {
     switch (command) {
       case 'serve':
         return await serveCommand(rest);
+      case 'run':
+        return await runCommand(rest);
       case 'scoring':
         return await scoringCommand(rest);
       case 'clawarena':

@@ -211,7 +211,10 @@ export const ActionAckSchema = z.looseObject({
 
 export const ProvisionRequestSchema = z.strictObject({
   name: z.string().min(1).max(100).optional(),
-  color: z.string().regex(/^#[0-9A-Fa-f]{6}$/).optional(),
+  color: z
+    .string()
+    .regex(/^#[0-9A-Fa-f]{6}$/)
+    .optional(),
   runtime_kind: z.enum(['openclaw', 'hermes']).optional(),
 });
 
@@ -270,7 +273,11 @@ export const LasVegasStateSchema = z.looseObject({
   dice_per_player: z.number().int(),
   casino_fill_min: z.number().int(),
   casinos: z.array(
-    z.looseObject({ number: z.number().int().min(1).max(6), bills: z.array(z.number().int()), dice: z.record(z.string(), z.number().int()) }),
+    z.looseObject({
+      number: z.number().int().min(1).max(6),
+      bills: z.array(z.number().int()),
+      dice: z.record(z.string(), z.number().int()),
+    }),
   ),
   players: z.record(
     z.string(),

@@ -96,7 +96,9 @@ export function createSelfSignedCertificate(spec: CertificateSpec): { certPem: s
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
   const spki = publicKey.export({ type: 'spki', format: 'der' });
   // SubjectKeyIdentifier method 1: SHA-1 of the subjectPublicKey bits (the last 65 bytes of a P-256 SPKI).
-  const keyId = createHash('sha1').update(spki.subarray(spki.length - 65)).digest();
+  const keyId = createHash('sha1')
+    .update(spki.subarray(spki.length - 65))
+    .digest();
   const name = seq(set(seq(oid(OID.organization), utf8('Local Arena'))), set(seq(oid(OID.commonName), utf8(spec.commonName))));
   const serial = randomBytes(16);
   serial[0] = (serial[0] as number) & 0x7f;
@@ -220,10 +222,14 @@ export async function startTlsAgentListener(options: TlsListenerOptions): Promis
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, text, done) => done(null, parseJsonBody(text as string)));
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopbackHost(request.headers.host)) {
-      return reply.code(403).send({ status: 'error', code: EngineErrorCode.ForbiddenHost, message: 'Host header must name a loopback address' });
+      return reply
+        .code(403)
+        .send({ status: 'error', code: EngineErrorCode.ForbiddenHost, message: 'Host header must name a loopback address' });
     }
   });
-  app.setNotFoundHandler((_req, reply) => reply.code(404).send({ status: 'error', code: 'not_found', message: 'Only the ClawArena agent API is served over TLS' }));
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).send({ status: 'error', code: 'not_found', message: 'Only the ClawArena agent API is served over TLS' }),
+  );
   registerClawArenaAgentRoutes(app, options.clawarena);
   registerClawArenaEconomyRoutes(app, options.clawarena);
   await app.listen({ host: options.host, port: options.port });

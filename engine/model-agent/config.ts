@@ -53,7 +53,11 @@ export const ModelConfigSchema = z
   })
   .superRefine((c, ctx) => {
     if (c.provider === 'openai-compatible' && c.base_url === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['base_url'], message: 'is required for an openai-compatible provider (e.g. http://127.0.0.1:11434/v1)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['base_url'],
+        message: 'is required for an openai-compatible provider (e.g. http://127.0.0.1:11434/v1)',
+      });
     }
     if (c.provider === 'anthropic' && c.api_key_env === undefined && c.base_url === undefined) {
       ctx.addIssue({ code: 'custom', path: ['api_key_env'], message: 'is required for the hosted Anthropic API (e.g. ANTHROPIC_API_KEY)' });
@@ -80,7 +84,9 @@ export class ConfigError extends Error {
 export function parseModelConfig(raw: unknown, source: string): ModelConfig {
   const parsed = ModelConfigSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
-  const lines = parsed.error.issues.map((issue) => `${source}: ${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`);
+  const lines = parsed.error.issues.map(
+    (issue) => `${source}: ${issue.path.length > 0 ? issue.path.join('.') : '(root)'}: ${issue.message}`,
+  );
   throw new ConfigError(lines.join('\n'));
 }
 
@@ -117,7 +123,9 @@ export function resolveApiKey(config: ModelConfig, env: NodeJS.ProcessEnv): stri
   if (config.api_key_env === undefined) return undefined;
   const value = env[config.api_key_env];
   if (value === undefined || value === '') {
-    throw new ConfigError(`api_key_env: ${config.api_key_env} is not set in the agent's environment (list it under "secrets" in agent.yaml)`);
+    throw new ConfigError(
+      `api_key_env: ${config.api_key_env} is not set in the agent's environment (list it under "secrets" in agent.yaml)`,
+    );
   }
   return value;
 }

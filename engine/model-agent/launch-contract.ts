@@ -1,4 +1,20 @@
 // The ARENA_* variables the runner gives every agent (the same contract as challenges/kit/agent-client.mjs).
+
+/** What every protocol's agent may get: its id and the game's per-move limit. */
+export interface CommonContract {
+  agentId: string | undefined;
+  moveSeconds: number | undefined;
+}
+
+export function readCommonContract(env: NodeJS.ProcessEnv): CommonContract {
+  const move = env.ARENA_MOVE_SECONDS === undefined ? undefined : Number(env.ARENA_MOVE_SECONDS);
+  return {
+    agentId: env.ARENA_AGENT_ID || undefined,
+    moveSeconds: move !== undefined && Number.isFinite(move) && move > 0 ? move : undefined,
+  };
+}
+
+/** SpecArena's launch contract. */
 export interface LaunchContract {
   url: string;
   invite: string;
@@ -15,14 +31,12 @@ export function readLaunchContract(env: NodeJS.ProcessEnv): LaunchContract {
   const invite = env.ARENA_INVITE;
   if (!url) throw new Error('ARENA_URL is not set');
   if (!invite) throw new Error('ARENA_INVITE is not set');
-  const move = env.ARENA_MOVE_SECONDS === undefined ? undefined : Number(env.ARENA_MOVE_SECONDS);
   return {
+    ...readCommonContract(env),
     url: url.replace(/\/+$/, ''),
     invite,
     challenge: env.ARENA_CHALLENGE || undefined,
-    agentId: env.ARENA_AGENT_ID || undefined,
     seed: env.ARENA_SEED ?? '0',
     sessionKey: env.ARENA_SESSION_KEY || undefined,
-    moveSeconds: move !== undefined && Number.isFinite(move) && move > 0 ? move : undefined,
   };
 }

@@ -1,12 +1,14 @@
-// The model agent program: `arena-model-agent --config model.yaml [--protocol specarena]`. It reads the runner's
+// The model agent program: `arena-model-agent --config model.yaml [--protocol specarena|clawarena|governance]`. It reads the runner's
 // ARENA_* contract, builds the provider from model.yaml (the key comes from the variable api_key_env names) and plays
 // one game through the protocol's adapter. stdout carries progress; stderr carries the ARENA_MODEL_* channel lines
 // and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline passed, 64 bad usage/config.
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { createAnthropicProvider } from './anthropic-provider.js';
+import { ClawArenaAdapter } from './clawarena-adapter.js';
 import { ConfigError, loadModelConfig, type ModelConfig, resolveApiKey } from './config.js';
-import { readLaunchContract } from './launch-contract.js';
+import { GovernanceAdapter } from './governance-adapter.js';
+import { readCommonContract } from './launch-contract.js';
 import { createOpenAiProvider } from './openai-provider.js';
 import { EMPTY_PRICE_TABLE, loadPriceTable } from './price-table.js';
 import type { ProtocolAdapter } from './protocol-adapter.js';
@@ -14,39 +16,51 @@ import type { ModelProvider } from './provider.js';
 import { SpecArenaAdapter } from './specarena-adapter.js';
 import { TurnEngine } from './turn-engine.js';
 
-export const USAGE = 'usage: arena-model-agent --config <model.yaml> [--protocol specarena]';
+export const USAGE =
+  'usage: arena-model-agent --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
 
 interface Args {
   config: string;
   protocol: string;
+  /** Governance only: the scenario the agent plays (markers carry it). */
+  scenario: string | undefined;
+  framework: string;
 }
 
+const FLAGS = ['config', 'protocol', 'scenario', 'framework'] as const;
+
 function parseArgs(argv: readonly string[]): Args {
-  let config: string | undefined;
-  let protocol = 'specarena';
+  const values: Partial<Record<(typeof FLAGS)[number], string>> = {};
   for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const value = argv[i + 1];
-    if ((arg === '--config' || arg === '--protocol') && value !== undefined) {
-      if (arg === '--config') config = value;
-      else protocol = value;
-      i++;
-    } else if (arg?.startsWith('--config=')) config = arg.slice('--config='.length);
-    else if (arg?.startsWith('--protocol=')) protocol = arg.slice('--protocol='.length);
-    else throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}\n${USAGE}`);
+    const arg = argv[i] ?? '';
+    const flag = FLAGS.find((f) => arg === `--${f}` || arg.startsWith(`--${f}=`));
+    if (flag === undefined) throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}\n${USAGE}`);
+    if (arg.includes('=')) values[flag] = arg.slice(arg.indexOf('=') + 1);
+    else {
+      const value = argv[++i];
+      if (value === undefined) throw new ConfigError(`--${flag} needs a value\n${USAGE}`);
+      values[flag] = value;
+    }
   }
-  if (config === undefined) throw new ConfigError(USAGE);
-  return { config, protocol };
+  if (values.config === undefined) throw new ConfigError(USAGE);
+  return {
+    config: values.config,
+    protocol: values.protocol ?? 'specarena',
+    scenario: values.scenario,
+    framework: values.framework ?? 'other',
+  };
 }
 
 export function createProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
   return config.provider === 'anthropic' ? createAnthropicProvider(config, apiKey) : createOpenAiProvider(config, apiKey);
 }
 
-/** Adapters by protocol; ClawArena (legal actions + params_schema) and governance (markers) plug in here. */
-export function adapterFor(protocol: string): ProtocolAdapter {
-  if (protocol === 'specarena') return new SpecArenaAdapter();
-  throw new ConfigError(`protocol ${JSON.stringify(protocol)} has no model-agent adapter yet (available: specarena)`);
+/** One agent, one adapter per protocol. */
+export function adapterFor(args: Pick<Args, 'protocol' | 'scenario' | 'framework'>): ProtocolAdapter {
+  if (args.protocol === 'specarena') return new SpecArenaAdapter();
+  if (args.protocol === 'clawarena') return new ClawArenaAdapter();
+  if (args.protocol === 'governance') return new GovernanceAdapter(args.scenario, args.framework);
+  throw new ConfigError(`unknown protocol ${JSON.stringify(args.protocol)} (available: specarena, clawarena, governance)`);
 }
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -61,8 +75,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const apiKey = resolveApiKey(config, env);
     secrets = apiKey ? [apiKey] : [];
     const priceTable = config.price_table ? loadPriceTable(path.resolve(loaded.dir, config.price_table)) : EMPTY_PRICE_TABLE;
-    const adapter = adapterFor(args.protocol);
-    const contract = readLaunchContract(env);
+    const adapter = adapterFor(args);
+    const contract = readCommonContract(env);
     const name = contract.agentId ?? 'model-agent';
     const engine = new TurnEngine({
       provider: createProvider(config, apiKey),
@@ -82,7 +96,8 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     });
     const played = adapter
       .run({
-        contract,
+        env,
+        agentId: contract.agentId,
         engine,
         systemPrompt: loaded.systemPrompt,
         maxTurns: config.max_turns,
@@ -99,11 +114,23 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
   }
 }
 
-// Run when executed directly (`node dist/engine/model-agent/main.js`); the launcher in agents/model-agent imports it.
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
-  const code = await main(process.argv.slice(2));
-  // Open sockets of the client libraries must not keep a finished agent alive.
+/** Writes nothing, but calls back once everything written before has been handed to the OS. */
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+/**
+ * Runs the agent and exits. Exiting is explicit because the client libraries' keep-alive sockets would hold a
+ * finished agent for seconds; it waits for stdio first, since pipes are asynchronous on macOS and a lost
+ * ARENA_MODEL_USAGE line is lost accounting.
+ */
+export async function runAndExit(argv: readonly string[]): Promise<never> {
+  const code = await main(argv);
+  await Promise.all([drained(process.stdout), drained(process.stderr)]);
   process.exit(code);
 }
 
-export const MAIN_FILE = fileURLToPath(import.meta.url);
+// Run when executed directly (`node dist/engine/model-agent/main.js`); the launcher in agents/model-agent imports it.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  await runAndExit(process.argv.slice(2));
+}

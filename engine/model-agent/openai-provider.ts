@@ -2,7 +2,15 @@
 // official `openai` client. Its own retries are off: the turn engine retries, so every attempt is accounted for.
 import OpenAI from 'openai';
 import type { ModelConfig } from './config.js';
-import { type Completion, type CompletionRequest, kindForStatus, type ModelProvider, ProviderError, retryAfterMs, shortMessage } from './provider.js';
+import {
+  type Completion,
+  type CompletionRequest,
+  kindForStatus,
+  type ModelProvider,
+  ProviderError,
+  retryAfterMs,
+  shortMessage,
+} from './provider.js';
 
 /** Local servers ignore the key, but the client refuses to start without one. */
 const NO_KEY = 'no-key';
@@ -42,7 +50,12 @@ function toProviderError(error: unknown): ProviderError {
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError('request timed out', 'timeout');
   if (error instanceof OpenAI.APIConnectionError) return new ProviderError(`connection failed: ${shortMessage(error.message)}`, 'network');
   if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-    return new ProviderError(`HTTP ${error.status}: ${shortMessage(error.message)}`, kindForStatus(error.status), error.status, retryAfterMs(error.headers));
+    return new ProviderError(
+      `HTTP ${error.status}: ${shortMessage(error.message)}`,
+      kindForStatus(error.status),
+      error.status,
+      retryAfterMs(error.headers),
+    );
   }
   return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error)), 'network');
 }

@@ -1,10 +1,11 @@
 // A protocol adapter turns one protocol's game state into questions for the turn engine and its answers into moves.
 // The model agent is one program; SpecArena, ClawArena and governance differ only in their adapter.
-import type { LaunchContract } from './launch-contract.js';
 import type { TurnEngine } from './turn-engine.js';
 
 export interface AdapterContext {
-  contract: LaunchContract;
+  /** The agent's environment: each adapter reads its protocol's own contract from it. */
+  env: NodeJS.ProcessEnv;
+  agentId: string | undefined;
   engine: TurnEngine;
   /** From system_prompt_file; adapters put their protocol rules after it. */
   systemPrompt: string | undefined;

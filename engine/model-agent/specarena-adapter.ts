@@ -4,6 +4,7 @@ import { z } from 'zod';
 import type { ChallengeMetadata, ChatMessage } from '../contract/specarena.js';
 import { sleep } from './backoff.js';
 import { parseAnswer } from './json-answer.js';
+import { readLaunchContract } from './launch-contract.js';
 import { type AdapterContext, JSON_ONLY_RULE, type ProtocolAdapter } from './protocol-adapter.js';
 import { ArenaRefusal, SpecArenaClient } from './specarena-client.js';
 import type { Interpretation } from './turn-engine.js';
@@ -46,7 +47,11 @@ export function interpretSpecArena(text: string, methods: readonly string[]): In
   if (!parsed.ok) return { ok: false, cause: 'model_unparsable', error: parsed.error };
   const action = parsed.value;
   if ('method' in action && !methods.includes(action.method)) {
-    return { ok: false, cause: 'model_illegal', error: `"${action.method}" is not an action of this challenge; use one of: ${methods.join(', ')}` };
+    return {
+      ok: false,
+      cause: 'model_illegal',
+      error: `"${action.method}" is not an action of this challenge; use one of: ${methods.join(', ')}`,
+    };
   }
   return { ok: true, action };
 }
@@ -55,7 +60,8 @@ export class SpecArenaAdapter implements ProtocolAdapter {
   readonly protocol = 'specarena' as const;
 
   async run(context: AdapterContext): Promise<void> {
-    const { contract, engine, log } = context;
+    const { engine, log } = context;
+    const contract = readLaunchContract(context.env);
     const client = new SpecArenaClient(contract.url, contract.invite, contract.sessionKey);
     const joined = await client.join(contract.agentId);
     const challengeType = contract.challenge ?? joined.ChallengeInfo?.name;
@@ -126,7 +132,8 @@ async function perform(client: SpecArenaClient, action: SpecArenaAction): Promis
     return { ok: true };
   } catch (error) {
     // A 4xx is the operator refusing the move (the model's fault); anything else is the harness's and ends the run.
-    if (error instanceof ArenaRefusal && error.status >= 400 && error.status < 500) return { ok: false, error: error.message.replace(/^.*? -> \d+: /, '') };
+    if (error instanceof ArenaRefusal && error.status >= 400 && error.status < 500)
+      return { ok: false, error: error.message.replace(/^.*? -> \d+: /, '') };
     throw error;
   }
 }

@@ -1,8 +1,10 @@
 // A small SpecArena HTTP client for the model agent: join, metadata, operator/chat sync, chat and actions. With a
 // seat key every request carries it as a bearer token and the server derives the identity from it.
 import type { ChallengeMetadata, ChatMessage } from '../contract/specarena.js';
+import { sleep } from './backoff.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
+const CONNECT_ATTEMPTS = 3;
 
 export class ArenaRefusal extends Error {
   constructor(
@@ -34,7 +36,11 @@ export class SpecArenaClient {
     private readonly sessionKey: string | undefined,
   ) {}
 
-  async request<T>(method: 'GET' | 'POST', path: string, options: { query?: Record<string, string | number>; body?: Record<string, unknown> } = {}): Promise<T> {
+  async request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { query?: Record<string, string | number>; body?: Record<string, unknown> } = {},
+  ): Promise<T> {
     const url = new URL(this.url + path);
     const claims: Record<string, string> = this.sessionKey ? {} : { from: this.invite };
     if (method === 'GET') for (const [k, v] of Object.entries({ ...options.query, ...claims })) url.searchParams.set(k, String(v));
@@ -45,7 +51,16 @@ export class SpecArenaClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify({ ...options.body, ...(path === '/api/arena/join' ? {} : claims) });
     }
-    const res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    // Only connection failures are retried; an HTTP answer is final (an action must not be sent twice).
+    let res: Response | undefined;
+    for (let attempt = 1; res === undefined; attempt++) {
+      try {
+        res = await fetch(url, { method, headers, body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      } catch (error) {
+        if (attempt >= CONNECT_ATTEMPTS) throw new Error(`${method} ${path} failed: ${(error as Error).message}`);
+        await sleep(200 * attempt);
+      }
+    }
     const text = await res.text();
     let parsed: unknown;
     try {
@@ -56,13 +71,20 @@ export class SpecArenaClient {
     if (!res.ok) {
       const record = parsed !== null && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
       const detail = typeof record.error === 'string' ? record.error : JSON.stringify(parsed);
-      throw new ArenaRefusal(res.status, parsed, typeof record.code === 'string' ? record.code : undefined, `${method} ${path} -> ${res.status}: ${detail}`);
+      throw new ArenaRefusal(
+        res.status,
+        parsed,
+        typeof record.code === 'string' ? record.code : undefined,
+        `${method} ${path} -> ${res.status}: ${detail}`,
+      );
     }
     return parsed as T;
   }
 
   async join(userId: string | undefined): Promise<JoinAnswer> {
-    const joined = await this.request<JoinAnswer>('POST', '/api/arena/join', { body: userId ? { invite: this.invite, userId } : { invite: this.invite } });
+    const joined = await this.request<JoinAnswer>('POST', '/api/arena/join', {
+      body: userId ? { invite: this.invite, userId } : { invite: this.invite },
+    });
     this.challengeId = joined.ChallengeID;
     return joined;
   }
@@ -74,7 +96,9 @@ export class SpecArenaClient {
   /** Pulls new operator and chat messages; returns how many arrived. */
   async refresh(): Promise<number> {
     const channel = this.joined();
-    const op = await this.request<{ messages: ChatMessage[] }>('GET', '/api/arena/sync', { query: { channel, index: this.operatorCursor } });
+    const op = await this.request<{ messages: ChatMessage[] }>('GET', '/api/arena/sync', {
+      query: { channel, index: this.operatorCursor },
+    });
     for (const m of op.messages) {
       this.operator.push(m);
       this.operatorCursor = Math.max(this.operatorCursor, (m.index ?? 0) + 1);
@@ -89,7 +113,8 @@ export class SpecArenaClient {
 
   /** The "Game ended." broadcast, once it has been seen. */
   gameEnd(): string | undefined {
-    return this.operator.find((m) => m.from === 'operator' && (m.to === undefined || m.to === null) && m.content.startsWith('Game ended.'))?.content;
+    return this.operator.find((m) => m.from === 'operator' && (m.to === undefined || m.to === null) && m.content.startsWith('Game ended.'))
+      ?.content;
   }
 
   /** Invites in join order, from the operator's first DM to each (DM metadata stays visible when content is redacted). */

@@ -6,7 +6,16 @@ import { backoffDelay, sleep } from './backoff.js';
 import type { ModelConfig } from './config.js';
 import { costOf, type PriceTable } from './price-table.js';
 import { type ChatMessage, type ModelProvider, ProviderError } from './provider.js';
-import { capText, type FallbackCause, formatTurnLine, formatUsageLine, type ModelCallUsage } from './usage-line.js';
+import {
+  capText,
+  type FallbackCause,
+  formatTurnLine,
+  formatUsageLine,
+  type ModelCallUsage,
+  TRANSCRIPT_BUDGET_CHARS,
+  TRANSCRIPT_CAP_CHARS,
+  TRANSCRIPT_TAIL_CAP_CHARS,
+} from './usage-line.js';
 
 export type Interpretation<A> = { ok: true; action: A } | { ok: false; cause: 'model_unparsable' | 'model_illegal'; error: string };
 export type Execution = { ok: true } | { ok: false; error: string };
@@ -21,9 +30,7 @@ export interface TurnSpec<A> {
   fallback: { describe: string; run(): Promise<void> };
 }
 
-export type TurnResult<A> =
-  | { source: 'model' | 'rethink'; action: A }
-  | { source: 'fallback'; cause: FallbackCause; detail: string };
+export type TurnResult<A> = { source: 'model' | 'rethink'; action: A } | { source: 'fallback'; cause: FallbackCause; detail: string };
 
 export interface TurnEngineOptions {
   provider: ModelProvider;
@@ -47,6 +54,8 @@ export function rethinkPrompt(error: string): string {
 
 export class TurnEngine {
   private turn = 0;
+  /** Transcript characters written so far (see TRANSCRIPT_BUDGET_CHARS). */
+  private transcriptChars = 0;
 
   constructor(private readonly options: TurnEngineOptions) {}
 
@@ -60,15 +69,17 @@ export class TurnEngine {
     return Math.round(1000 * (limit !== undefined && limit > 0 ? Math.min(configured, limit) : configured));
   }
 
-  async play<A>(spec: TurnSpec<A>): Promise<TurnResult<A>> {
+  /** `timeoutMs` shortens this turn further, e.g. to the protocol's own deadline for the move. */
+  async play<A>(spec: TurnSpec<A>, options: { timeoutMs?: number } = {}): Promise<TurnResult<A>> {
     const turn = ++this.turn;
     const controller = new AbortController();
-    const deadline = Date.now() + this.turnTimeoutMs();
-    const timer = setTimeout(() => controller.abort(), this.turnTimeoutMs());
+    const timeoutMs = Math.max(0, Math.min(this.turnTimeoutMs(), options.timeoutMs ?? Number.POSITIVE_INFINITY));
+    const deadline = Date.now() + timeoutMs;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
     try {
       let messages = [...spec.messages];
       for (const phase of ['initial', 'rethink'] as const) {
-        const asked = await this.ask(messages, turn, phase, controller.signal, deadline);
+        const asked = await this.ask(messages, turn, phase, controller.signal, deadline, timeoutMs);
         if (!asked.ok) return await this.fallBack(spec, turn, asked.cause, asked.detail);
         const interpreted = spec.interpret(asked.text);
         let error: string;
@@ -111,14 +122,26 @@ export class TurnEngine {
   }
 
   /** One question, retried on transient provider errors while the turn's deadline allows. */
-  private async ask(messages: ChatMessage[], turn: number, phase: 'initial' | 'rethink', signal: AbortSignal, deadline: number): Promise<Ask> {
+  private async ask(
+    messages: ChatMessage[],
+    turn: number,
+    phase: 'initial' | 'rethink',
+    signal: AbortSignal,
+    deadline: number,
+    timeoutMs: number,
+  ): Promise<Ask> {
     const { provider, config } = this.options;
     for (let attempt = 1; ; attempt++) {
       const remaining = deadline - Date.now();
-      if (signal.aborted || remaining <= 0) return { ok: false, cause: 'model_timeout', detail: `no answer within the turn's ${this.turnTimeoutMs()} ms` };
+      if (signal.aborted || remaining <= 0)
+        return { ok: false, cause: 'model_timeout', detail: `no answer within the turn's ${timeoutMs} ms` };
       const started = performance.now();
       try {
-        const completion = await provider.complete({ messages, signal, timeoutMs: Math.min(config.timeouts.request_seconds * 1000, remaining) });
+        const completion = await provider.complete({
+          messages,
+          signal,
+          timeoutMs: Math.min(config.timeouts.request_seconds * 1000, remaining),
+        });
         const latency = Math.round(performance.now() - started);
         this.record(turn, phase, attempt, latency, { outcome: 'ok' }, completion.promptTokens, completion.completionTokens);
         this.transcript(turn, phase, attempt, messages, completion.text);
@@ -127,20 +150,25 @@ export class TurnEngine {
         const latency = Math.round(performance.now() - started);
         const failure = error instanceof ProviderError ? error : new ProviderError(String(error), 'network');
         const timedOut = signal.aborted || failure.kind === 'aborted' || Date.now() >= deadline;
-        const outcome = timedOut || failure.kind === 'timeout' ? 'timeout' : failure.kind === 'rate_limited' ? 'rate_limited' : 'provider_error';
+        const outcome =
+          timedOut || failure.kind === 'timeout' ? 'timeout' : failure.kind === 'rate_limited' ? 'rate_limited' : 'provider_error';
         this.record(turn, phase, attempt, latency, {
           outcome,
           ...(failure.status !== undefined ? { http_status: failure.status } : {}),
           error: this.scrub(failure.message),
         });
         this.transcript(turn, phase, attempt, messages, `[no completion: ${this.scrub(failure.message)}]`);
-        if (timedOut) return { ok: false, cause: 'model_timeout', detail: `no answer within the turn's ${this.turnTimeoutMs()} ms` };
+        if (timedOut) return { ok: false, cause: 'model_timeout', detail: `no answer within the turn's ${timeoutMs} ms` };
         const retries = attempt - 1;
         const cause = failure.kind === 'timeout' ? 'model_timeout' : 'provider_error';
         if (!failure.transient || retries >= config.retry.max_retries) return { ok: false, cause, detail: this.scrub(failure.message) };
         const delay = backoffDelay(config.retry, retries, failure.retryAfterMs);
         if (Date.now() + delay >= deadline) {
-          return { ok: false, cause, detail: `${this.scrub(failure.message)} (the next retry in ${delay} ms would pass the turn's deadline)` };
+          return {
+            ok: false,
+            cause,
+            detail: `${this.scrub(failure.message)} (the next retry in ${delay} ms would pass the turn's deadline)`,
+          };
         }
         await sleep(delay, signal);
       }
@@ -176,9 +204,17 @@ export class TurnEngine {
     this.options.emit(formatUsageLine(line));
   }
 
-  private transcript(turn: number, phase: 'initial' | 'rethink', attempt: number, messages: readonly ChatMessage[], completion: string): void {
-    const prompt = capText(this.scrub(messages.map((m) => `${m.role}: ${m.content}`).join('\n\n')));
-    const answer = capText(this.scrub(completion));
+  private transcript(
+    turn: number,
+    phase: 'initial' | 'rethink',
+    attempt: number,
+    messages: readonly ChatMessage[],
+    completion: string,
+  ): void {
+    const cap = this.transcriptChars >= TRANSCRIPT_BUDGET_CHARS ? TRANSCRIPT_TAIL_CAP_CHARS : TRANSCRIPT_CAP_CHARS;
+    const prompt = capText(this.scrub(messages.map((m) => `${m.role}: ${m.content}`).join('\n\n')), cap);
+    const answer = capText(this.scrub(completion), cap);
+    this.transcriptChars += prompt.text.length + answer.text.length;
     const { protocol, agentId } = this.options;
     this.options.emit(
       formatTurnLine({

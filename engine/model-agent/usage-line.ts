@@ -7,6 +7,12 @@ export const USAGE_PREFIX = 'ARENA_MODEL_USAGE: ';
 export const TURN_PREFIX = 'ARENA_MODEL_TURN: ';
 /** Transcript text per call (prompt and completion each) is cut to this many characters, so stderr stays bounded. */
 export const TRANSCRIPT_CAP_CHARS = 16_000;
+/**
+ * Transcript characters per agent process. Past it, each field keeps only TRANSCRIPT_TAIL_CAP_CHARS: the runner caps
+ * an agent's stderr (1 MiB by default), and the usage lines after a long game must still fit in it.
+ */
+export const TRANSCRIPT_BUDGET_CHARS = 512_000;
+export const TRANSCRIPT_TAIL_CAP_CHARS = 500;
 
 export const FALLBACK_CAUSES = ['model_unparsable', 'model_illegal', 'model_timeout', 'provider_error'] as const;
 export const FallbackCauseSchema = z.enum(FALLBACK_CAUSES);

@@ -96,7 +96,11 @@ export function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
-export function reject(code: string, message: string, extra: Omit<ActionRejection, 'code' | 'message'> = {}): { ok: false; error: ActionRejection } {
+export function reject(
+  code: string,
+  message: string,
+  extra: Omit<ActionRejection, 'code' | 'message'> = {},
+): { ok: false; error: ActionRejection } {
   return { ok: false, error: { code, message, ...extra } };
 }
 
@@ -107,14 +111,18 @@ export function readMessage(
 ): { ok: true; message: string | null } | { ok: false; error: ActionRejection } {
   const value = params.message;
   if (value === undefined || value === null) return { ok: true, message: null };
-  if (typeof value !== 'string') return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(value) });
+  if (typeof value !== 'string')
+    return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(value) });
   if ([...value].length > max) return reject('invalid_params', `message must be at most ${max} characters`, { field: 'message' });
   const trimmed = value.trim();
   return { ok: true, message: trimmed.length > 0 ? trimmed : null };
 }
 
 /** An integer parameter; also accepts an integral number written as a string ("3"), which LLM clients often send. */
-export function readInt(params: Record<string, unknown>, field: string): { ok: true; value: number } | { ok: false; error: ActionRejection } {
+export function readInt(
+  params: Record<string, unknown>,
+  field: string,
+): { ok: true; value: number } | { ok: false; error: ActionRejection } {
   const raw = params[field];
   if (raw === undefined) return reject('invalid_params', `${field} is required`, { field });
   const value = typeof raw === 'string' && /^-?\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;

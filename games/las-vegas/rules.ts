@@ -91,7 +91,10 @@ function rollFor(state: VegasState, seat: number): number[] {
 }
 
 /** Equal counts cancel; survivors take bills largest first by count, descending. */
-export function settleCasino(bills: readonly number[], dice: readonly number[]): { payouts: Map<number, number>; cancelled: number[]; discarded: number[] } {
+export function settleCasino(
+  bills: readonly number[],
+  dice: readonly number[],
+): { payouts: Map<number, number>; cancelled: number[]; discarded: number[] } {
   const counts = new Map<number, number>();
   for (const n of dice) if (n > 0) counts.set(n, (counts.get(n) ?? 0) + 1);
   const cancelled: number[] = [];
@@ -140,7 +143,11 @@ function startRound(state: VegasState, round: number): GameEvent[] {
 
 function rollEvent(state: VegasState): GameEvent {
   const seat = state.seats[state.current ?? 0] as Seat;
-  return { type: 'roll', visibility: 'public', data: { round: state.round, agent_id: seat.agentId, name: seat.name, roll: [...state.roll] } };
+  return {
+    type: 'roll',
+    visibility: 'public',
+    data: { round: state.round, agent_id: seat.agentId, name: seat.name, roll: [...state.roll] },
+  };
 }
 
 function settleRound(state: VegasState): GameEvent {
@@ -280,14 +287,18 @@ function legalActions(state: VegasState, seat: number): LegalActionSpec[] {
   ];
 }
 
-function applyPlace(state: VegasState, seat: number, params: Record<string, unknown>, auto: boolean): ApplyResult<VegasState> {
+function applyPlace(state: VegasState, seat: number, params: Record<string, unknown>): ApplyResult<VegasState> {
   const face = readInt(params, 'face');
   if (!face.ok) return face;
   const message = readMessage(params, TABLE_TALK_MAX);
   if (!message.ok) return message;
   const faces = [...new Set(state.roll)].sort((a, b) => a - b);
   if (!faces.includes(face.value)) {
-    return reject('invalid_params', `face ${face.value} is not in your roll`, { field: 'face', invalid_value: face.value, allowed_values: faces });
+    return reject('invalid_params', `face ${face.value} is not in your roll`, {
+      field: 'face',
+      invalid_value: face.value,
+      allowed_values: faces,
+    });
   }
   const next = clone(state);
   const count = next.roll.filter((d) => d === face.value).length;
@@ -377,7 +388,10 @@ export const lasVegas: GameRules<VegasState> = {
 
   setup(seats, seed, options) {
     if (seats.length < 3 || seats.length > 5) throw new RangeError('Claw Vegas needs 3 to 5 players');
-    const rounds = typeof options.rounds === 'number' && Number.isInteger(options.rounds) && options.rounds >= 1 && options.rounds <= 4 ? options.rounds : DEFAULT_ROUNDS;
+    const rounds =
+      typeof options.rounds === 'number' && Number.isInteger(options.rounds) && options.rounds >= 1 && options.rounds <= 4
+        ? options.rounds
+        : DEFAULT_ROUNDS;
     const n = seats.length;
     const first = createRng(`${seed}:las_vegas:start`).nextInt(0, n - 1);
     const state: VegasState = {
@@ -408,10 +422,10 @@ export const lasVegas: GameRules<VegasState> = {
 
   legalActions,
 
-  apply(state, seat, action, params, auto) {
+  apply(state, seat, action, params) {
     if (state.finished) return reject('no_active_match', 'the game is over');
     if (state.current !== seat) return reject('not_your_turn', 'it is not your turn');
-    if (action === 'place') return applyPlace(state, seat, params, auto);
+    if (action === 'place') return applyPlace(state, seat, params);
     return reject('unknown_action', `unknown action ${action}`, { field: 'action', allowed_values: ['place'] });
   },
 

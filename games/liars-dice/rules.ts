@@ -5,7 +5,6 @@ import {
   type Briefs,
   clone,
   type DecisionWindow,
-  type GameEvent,
   type GameRules,
   type JsonObject,
   type LegalActionSpec,
@@ -169,7 +168,11 @@ function applyBid(state: LiarsDiceState, seat: number, params: Record<string, un
   if (!message.ok) return message;
   const total = totalDice(state);
   if (face.value < 1 || face.value > 6) {
-    return reject('invalid_bid', 'face must be from 1 to 6', { field: 'face', invalid_value: face.value, allowed_values: [1, 2, 3, 4, 5, 6] });
+    return reject('invalid_bid', 'face must be from 1 to 6', {
+      field: 'face',
+      invalid_value: face.value,
+      allowed_values: [1, 2, 3, 4, 5, 6],
+    });
   }
   if (quantity.value < 1 || quantity.value > total) {
     return reject('invalid_bid', `quantity must be from 1 to ${total}`, { field: 'quantity', invalid_value: quantity.value });
@@ -313,9 +316,23 @@ export const liarsDice: GameRules<LiarsDiceState> = {
     const rng = createRng(`${seed}:liars_dice:setup`);
     const dice = seats.map(() => Array.from({ length: DICE_PER_PLAYER }, () => rng.nextInt(1, 6)));
     const firstPlayer = rng.nextInt(0, 1);
-    const state: LiarsDiceState = { seats: seats.map((s) => ({ ...s })), dice, firstPlayer, turn: firstPlayer, step: 0, bids: [], talk: [], challenge: null };
+    const state: LiarsDiceState = {
+      seats: seats.map((s) => ({ ...s })),
+      dice,
+      firstPlayer,
+      turn: firstPlayer,
+      step: 0,
+      bids: [],
+      talk: [],
+      challenge: null,
+    };
     const first = seats[firstPlayer] as Seat;
-    return { state, events: [{ type: 'hand_start', visibility: 'public', data: { round: 1, first_player: first.agentId, first_player_name: first.name } }] };
+    return {
+      state,
+      events: [
+        { type: 'hand_start', visibility: 'public', data: { round: 1, first_player: first.agentId, first_player_name: first.name } },
+      ],
+    };
   },
 
   window(state): DecisionWindow | null {
@@ -330,7 +347,10 @@ export const liarsDice: GameRules<LiarsDiceState> = {
     if (seat !== state.turn) return reject('not_your_turn', 'it is not your turn');
     if (action === 'bid') return applyBid(state, seat, params, auto);
     if (action === 'challenge') return applyChallenge(state, seat, params, auto);
-    return reject('unknown_action', `unknown action ${action}`, { field: 'action', allowed_values: legalActions(state, seat).map((a) => a.action) });
+    return reject('unknown_action', `unknown action ${action}`, {
+      field: 'action',
+      allowed_values: legalActions(state, seat).map((a) => a.action),
+    });
   },
 
   defaultMove(state): { action: string; params: JsonObject } {

@@ -294,7 +294,10 @@ function resolveVote(state: MafiaState): GameEvent[] {
   const tally = new Map<number, number>();
   for (const v of votes) if (v.target !== null) tally.set(v.target, (tally.get(v.target) ?? 0) + 1);
   const max = Math.max(0, ...tally.values());
-  const top = [...tally].filter(([, n]) => n === max && max > 0).map(([t]) => t).sort((a, b) => a - b);
+  const top = [...tally]
+    .filter(([, n]) => n === max && max > 0)
+    .map(([t]) => t)
+    .sort((a, b) => a - b);
   const cast: JsonObject[] = votes.map((v) => ({
     type: 'vote',
     voter_id: seatOf(state, v.seat).agentId,
@@ -318,7 +321,11 @@ function resolveVote(state: MafiaState): GameEvent[] {
   }
   state.lastVoteEvents = [...cast, outcome];
   state.history.push({ kind: wasRunoff ? 'runoff_vote' : 'vote', day_number: state.day, votes: cast, outcome });
-  events.push({ type: 'vote_result', visibility: 'public', data: { day_number: state.day, runoff: wasRunoff, events: state.lastVoteEvents } });
+  events.push({
+    type: 'vote_result',
+    visibility: 'public',
+    data: { day_number: state.day, runoff: wasRunoff, events: state.lastVoteEvents },
+  });
   state.submissions = [];
   state.runoff = false;
   events.push(...afterResolution(state, next));
@@ -366,12 +373,17 @@ function legalActions(state: MafiaState, seat: number): LegalActionSpec[] {
           public_visibility: 'Day chat: every player reads it.',
           server_fallback: { params: { message: DAY_CHAT_FALLBACK }, behavior: 'A neutral holding statement.' },
         };
-    if (!whisper && discussionState(state) === 'opening') hint.opening_guidance = 'Open with your read of the night result or a suspicion you can defend.';
+    if (!whisper && discussionState(state) === 'opening')
+      hint.opening_guidance = 'Open with your read of the night result or a suspicion you can defend.';
     if (!whisper && state.runoff) hint.runoff_candidates = state.runoffCandidates.map((s) => aliasRef(state, s));
     return [
       {
         action: 'chat',
-        description: whisper ? 'Send one private message to your fellow mafia.' : state.runoff ? 'Speak before the runoff vote.' : 'Speak in the day discussion.',
+        description: whisper
+          ? 'Send one private message to your fellow mafia.'
+          : state.runoff
+            ? 'Speak before the runoff vote.'
+            : 'Speak in the day discussion.',
         params: { message: `string (max ${CHAT_MAX} chars)` },
         params_schema: {
           type: 'object',
@@ -391,7 +403,12 @@ function legalActions(state: MafiaState, seat: number): LegalActionSpec[] {
     return [
       {
         action: 'night_action',
-        description: role === 'mafia' ? 'Choose a player to kill.' : role === 'doctor' ? 'Choose a player to protect tonight (yourself included).' : 'Choose a player to investigate.',
+        description:
+          role === 'mafia'
+            ? 'Choose a player to kill.'
+            : role === 'doctor'
+              ? 'Choose a player to protect tonight (yourself included).'
+              : 'Choose a player to investigate.',
         params: { target_id: 'int' },
         params_schema: {
           type: 'object',
@@ -403,7 +420,10 @@ function legalActions(state: MafiaState, seat: number): LegalActionSpec[] {
           role_action: verb,
           targets: targets.map((t) => aliasRef(state, t)),
           id_space: 'target_id takes the agent_id values listed in targets (per-match aliases), not state.players ids.',
-          server_fallback: { params: { target_id: preferred === undefined ? null : alias(preferred) }, behavior: `${verb} the first listed target.` },
+          server_fallback: {
+            params: { target_id: preferred === undefined ? null : alias(preferred) },
+            behavior: `${verb} the first listed target.`,
+          },
         },
       },
     ];
@@ -420,7 +440,9 @@ function legalActions(state: MafiaState, seat: number): LegalActionSpec[] {
           type: 'object',
           required: ['target_id'],
           properties: {
-            target_id: allowSkip ? { type: ['integer', 'null'], enum: [...candidates.map(alias), null] } : { type: 'integer', enum: candidates.map(alias) },
+            target_id: allowSkip
+              ? { type: ['integer', 'null'], enum: [...candidates.map(alias), null] }
+              : { type: 'integer', enum: candidates.map(alias) },
           },
           additionalProperties: true,
         },
@@ -442,10 +464,12 @@ function applyChat(state: MafiaState, seat: number, params: Record<string, unkno
   let message = '';
   if (!skipped) {
     const raw = params.message;
-    if (typeof raw !== 'string') return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(raw) });
+    if (typeof raw !== 'string')
+      return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(raw) });
     message = raw.trim();
     if (message.length === 0) return reject('invalid_params', 'message must not be empty', { field: 'message' });
-    if ([...message].length > CHAT_MAX) return reject('invalid_params', `message must be at most ${CHAT_MAX} characters`, { field: 'message' });
+    if ([...message].length > CHAT_MAX)
+      return reject('invalid_params', `message must be at most ${CHAT_MAX} characters`, { field: 'message' });
   }
   const next = clone(state);
   const whisper = next.phase === 'mafia_night_discuss';
@@ -483,11 +507,19 @@ function applySubmission(state: MafiaState, seat: number, target: number | null,
   return { ok: true, state: next, events };
 }
 
-function readTarget(params: Record<string, unknown>, allowed: number[], allowNull: boolean): { ok: true; target: number | null } | ReturnType<typeof reject> {
+function readTarget(
+  params: Record<string, unknown>,
+  allowed: number[],
+  allowNull: boolean,
+): { ok: true; target: number | null } | ReturnType<typeof reject> {
   const allowedAliases = allowed.map(alias);
   if (params.target_id === null) {
     if (allowNull) return { ok: true, target: null };
-    return reject('invalid_params', 'target_id may not be null here', { field: 'target_id', invalid_value: null, allowed_values: allowedAliases });
+    return reject('invalid_params', 'target_id may not be null here', {
+      field: 'target_id',
+      invalid_value: null,
+      allowed_values: allowedAliases,
+    });
   }
   const id = readInt(params, 'target_id');
   if (!id.ok) return { ok: false, error: { ...id.error, allowed_values: allowNull ? [...allowedAliases, null] : allowedAliases } };
@@ -517,7 +549,9 @@ function discussionFields(state: MafiaState): JsonObject {
 }
 
 function chatLog(state: MafiaState, entries: ChatEntry[]): JsonObject[] {
-  return entries.slice(-CHAT_LOG_LIMIT).map((c) => ({ ...ref(state, c.seat), day_number: c.day, round: c.round, runoff: c.runoff, message: c.message }));
+  return entries
+    .slice(-CHAT_LOG_LIMIT)
+    .map((c) => ({ ...ref(state, c.seat), day_number: c.day, round: c.round, runoff: c.runoff, message: c.message }));
 }
 
 function publicView(state: MafiaState, reveal: boolean): JsonObject {
@@ -534,7 +568,12 @@ function publicView(state: MafiaState, reveal: boolean): JsonObject {
       role: reveal || finished || !state.alive[i] ? (state.roles[i] as MafiaRole) : 'hidden',
     })),
     chat_log: chatLog(state, state.chat),
-    eliminated: state.eliminated.map((e) => ({ ...ref(state, e.seat), role: state.roles[e.seat] as MafiaRole, day_number: e.day, cause: e.cause })),
+    eliminated: state.eliminated.map((e) => ({
+      ...ref(state, e.seat),
+      role: state.roles[e.seat] as MafiaRole,
+      day_number: e.day,
+      cause: e.cause,
+    })),
     last_night_events: state.lastNightEvents,
     last_vote_events: state.lastVoteEvents,
     is_runoff: state.runoff,
@@ -564,7 +603,10 @@ export const mafia: GameRules<MafiaState> = {
   setup(seats, seed, options) {
     if (seats.length !== 6) throw new RangeError('Mafia needs exactly 6 players');
     const rng = createRng(`${seed}:mafia:roles`);
-    const maxDays = typeof options.max_days === 'number' && Number.isInteger(options.max_days) && options.max_days >= 1 ? options.max_days : DEFAULT_MAX_DAYS;
+    const maxDays =
+      typeof options.max_days === 'number' && Number.isInteger(options.max_days) && options.max_days >= 1
+        ? options.max_days
+        : DEFAULT_MAX_DAYS;
     const state: MafiaState = {
       seats: seats.map((s) => ({ ...s })),
       seed,
@@ -594,7 +636,11 @@ export const mafia: GameRules<MafiaState> = {
       step: 0,
       maxDays,
     };
-    const events: GameEvent[] = state.seats.map((_, i) => ({ type: 'role_assigned', visibility: [i], data: { role: state.roles[i] as MafiaRole } }));
+    const events: GameEvent[] = state.seats.map((_, i) => ({
+      type: 'role_assigned',
+      visibility: [i],
+      data: { role: state.roles[i] as MafiaRole },
+    }));
     events.push(...beginNight(state));
     return { state, events };
   },
@@ -729,8 +775,18 @@ export const mafia: GameRules<MafiaState> = {
       winner: state.winner,
       finish_reason: state.finishReason,
       days: state.day,
-      roles: state.seats.map((_, i) => ({ ...ref(state, i), slot: i, role: state.roles[i] as MafiaRole, survived: state.alive[i] ?? false })),
-      eliminations: state.eliminated.map((e) => ({ ...ref(state, e.seat), role: state.roles[e.seat] as MafiaRole, day_number: e.day, cause: e.cause })),
+      roles: state.seats.map((_, i) => ({
+        ...ref(state, i),
+        slot: i,
+        role: state.roles[i] as MafiaRole,
+        survived: state.alive[i] ?? false,
+      })),
+      eliminations: state.eliminated.map((e) => ({
+        ...ref(state, e.seat),
+        role: state.roles[e.seat] as MafiaRole,
+        day_number: e.day,
+        cause: e.cause,
+      })),
       key_events: state.history,
     };
   },

@@ -92,7 +92,10 @@ function mafia(env, random) {
   if (action.action === 'chat') {
     if (state.phase === 'mafia_night_discuss') return ['chat', { message: 'Same plan as always: the first town name on the list.' }];
     const named = [...exposed].at(-1);
-    return ['chat', { message: named ? `${named} is mafia: I checked. Vote them.` : 'Still reading the table; I will vote with the clearest case.' }];
+    return [
+      'chat',
+      { message: named ? `${named} is mafia: I checked. Vote them.` : 'Still reading the table; I will vote with the clearest case.' },
+    ];
   }
   if (action.action === 'night_action') {
     const pool = state.my_role === 'mafia' ? hint.targets.filter((t) => !fellows.has(t.name)) : hint.targets;
@@ -134,7 +137,12 @@ async function main() {
     const headers = { 'user-agent': 'local-arena-baseline-node/1' };
     if (auth) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(70_000) });
+    const res = await fetch(url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(70_000),
+    });
     const json = await res.json().catch(() => ({}));
     return { status: res.status, body: json && typeof json === 'object' ? json : {} };
   };
@@ -142,7 +150,9 @@ async function main() {
   const schema = await call('GET', '/agents/schema/', { auth: false });
   if (schema.status !== 200) throw new Error(`schema discovery failed: ${schema.status}`);
   const heartbeatEvery = Math.max(15, (schema.body.heartbeat?.grace_seconds ?? 90) - 30) * 1000;
-  const hello = await call('POST', '/agents/watcher/', { body: { ...schema.body.heartbeat.body_template, client: 'local-arena-baseline' } });
+  const hello = await call('POST', '/agents/watcher/', {
+    body: { ...schema.body.heartbeat.body_template, client: 'local-arena-baseline' },
+  });
   if (hello.status === 401) throw new Error('the token was refused');
   let lastHeartbeat = Date.now();
 

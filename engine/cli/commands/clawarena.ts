@@ -50,7 +50,7 @@ function preferencesFrom(flags: Record<string, string | boolean>): Record<string
   return prefs;
 }
 
-function describe(agent: StoredClawAgent): Record<string, unknown> {
+function agentInfo(agent: StoredClawAgent): Record<string, unknown> {
   return {
     agentId: agent.agentId,
     name: agent.name,
@@ -96,7 +96,8 @@ export async function clawarenaCommand(argv: readonly string[]): Promise<number>
     if (group === 'matches') {
       const matches = service.recentMatches(50);
       out(
-        matches.map((m) => `#${m?.matchId} ${m?.gameType} ${m?.status} ${m?.seats.map((s) => s.name).join(', ')}\n`).join('') || 'No matches yet.\n',
+        matches.map((m) => `#${m?.matchId} ${m?.gameType} ${m?.status} ${m?.seats.map((s) => s.name).join(', ')}\n`).join('') ||
+          'No matches yet.\n',
         matches,
       );
       return 0;
@@ -109,31 +110,37 @@ export async function clawarenaCommand(argv: readonly string[]): Promise<number>
         out(
           `Created ClawArena agent ${agent.name} (id ${agent.agentId}${agent.preferredGameType ? `, lobby: ${agent.preferredGameType}` : ''}).\n` +
             `Connection token (shown once; keep it private):\n${token}\n`,
-          { ...describe(agent), token },
+          { ...agentInfo(agent), token },
         );
         return 0;
       }
       case 'list': {
         const agents = service.agents();
-        out(agents.map((a) => `${a.agentId}\t${a.name}\t${a.preferredGameType ?? '-'}\n`).join('') || 'No agents yet.\n', agents.map(describe));
+        out(
+          agents.map((a) => `${a.agentId}\t${a.name}\t${a.preferredGameType ?? '-'}\n`).join('') || 'No agents yet.\n',
+          agents.map(agentInfo),
+        );
         return 0;
       }
       case 'token': {
         const agent = named(name);
         const token = service.issueToken(agent.agentId, null);
-        out(`New connection token for ${agent.name} (the previous one no longer works):\n${token}\n`, { ...describe(agent), token });
+        out(`New connection token for ${agent.name} (the previous one no longer works):\n${token}\n`, { ...agentInfo(agent), token });
         return 0;
       }
       case 'set': {
         const agent = named(name);
         const updated = service.updateAgent(agent.agentId, { preferredGameType: game, preferences: preferencesFrom(flags) });
-        out(`Updated ${updated.name}.\n`, describe(updated));
+        out(`Updated ${updated.name}.\n`, agentInfo(updated));
         return 0;
       }
       case 'restart': {
         const agent = named(name);
         service.updateAgent(agent.agentId, { preferences: { watcher_restart_requested_at: new Date().toISOString() } });
-        out(`Restart requested for ${agent.name}; its watcher restarts on its next heartbeat.\n`, { ...describe(agent), restartRequested: true });
+        out(`Restart requested for ${agent.name}; its watcher restarts on its next heartbeat.\n`, {
+          ...agentInfo(agent),
+          restartRequested: true,
+        });
         return 0;
       }
       default:

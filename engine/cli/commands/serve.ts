@@ -55,7 +55,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   const logLevel = typeof flags['log-level'] === 'string' ? flags['log-level'] : 'warn';
   if (!LEVELS.has(logLevel)) throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);
   const tlsFiles = typeof flags['tls-cert'] === 'string' || typeof flags['tls-key'] === 'string';
-  if (tlsFiles && (typeof flags['tls-cert'] !== 'string' || typeof flags['tls-key'] !== 'string')) throw new UsageError('--tls-cert and --tls-key go together');
+  if (tlsFiles && (typeof flags['tls-cert'] !== 'string' || typeof flags['tls-key'] !== 'string')) {
+    throw new UsageError('--tls-cert and --tls-key go together');
+  }
   if ((tlsFiles || flags['tls-port'] !== undefined) && !flags.tls) throw new UsageError('--tls-port, --tls-cert and --tls-key need --tls');
   const running = await startEngine({
     host,

@@ -207,7 +207,8 @@ export function createClawArenaRepo(db: Database.Database) {
       VALUES (@gameType, @origin, @status, @seed, @options, @state, @createdAt, @startDeadlineAt) RETURNING match_id`),
     match: db.prepare('SELECT * FROM clawarena_matches WHERE match_id = ?'),
     matches: db.prepare('SELECT * FROM clawarena_matches ORDER BY match_id DESC LIMIT ?'),
-    updateMatch: db.prepare(`UPDATE clawarena_matches SET status = @status, state = @state, window_seq = @windowSeq, window_key = @windowKey,
+    updateMatch:
+      db.prepare(`UPDATE clawarena_matches SET status = @status, state = @state, window_seq = @windowSeq, window_key = @windowKey,
       window_opened_at = @windowOpenedAt, deadline_at = @deadlineAt, start_deadline_at = @startDeadlineAt, started_at = @startedAt,
       finished_at = @finishedAt, result = @result, summary = @summary WHERE match_id = @matchId`),
     openMatches: db.prepare("SELECT match_id FROM clawarena_matches WHERE status IN ('matched', 'playing') ORDER BY match_id"),
@@ -220,7 +221,8 @@ export function createClawArenaRepo(db: Database.Database) {
     seats: db.prepare('SELECT * FROM clawarena_seats WHERE match_id = ? ORDER BY seat'),
     seatOfAgent: db.prepare('SELECT * FROM clawarena_seats WHERE match_id = ? AND agent_id = ?'),
     latestSeat: db.prepare('SELECT * FROM clawarena_seats WHERE agent_id = ? ORDER BY match_id DESC LIMIT 1'),
-    updateSeat: db.prepare(`UPDATE clawarena_seats SET connected_at = @connectedAt, offered_window = @offeredWindow, acted_window = @actedWindow,
+    updateSeat:
+      db.prepare(`UPDATE clawarena_seats SET connected_at = @connectedAt, offered_window = @offeredWindow, acted_window = @actedWindow,
       finished_seen = @finishedSeen, guidance_hash = @guidanceHash, placement = @placement WHERE match_id = @matchId AND seat = @seat`),
     appendEvent: db.prepare(`INSERT INTO clawarena_events (match_id, event_seq, type, is_auto, visibility, data, created_at)
       SELECT @matchId, COALESCE(MAX(event_seq), 0) + 1, @type, @isAuto, @visibility, @data, @createdAt FROM clawarena_events WHERE match_id = @matchId
@@ -232,19 +234,29 @@ export function createClawArenaRepo(db: Database.Database) {
       CASE WHEN visibility = 'public' THEN 1 ELSE EXISTS (SELECT 1 FROM json_each(visibility) WHERE value = @seat) END`),
     idem: db.prepare('SELECT payload, response FROM clawarena_idempotency WHERE agent_id = ? AND key = ?'),
     putIdem: db.prepare('INSERT INTO clawarena_idempotency (agent_id, key, payload, response, created_at) VALUES (?, ?, ?, ?, ?)'),
-    context: db.prepare('SELECT history_cursor, stable_id, resynced FROM clawarena_contexts WHERE agent_id = ? AND match_id = ? AND context_id = ?'),
+    context: db.prepare(
+      'SELECT history_cursor, stable_id, resynced FROM clawarena_contexts WHERE agent_id = ? AND match_id = ? AND context_id = ?',
+    ),
     putContext: db.prepare(`INSERT INTO clawarena_contexts (agent_id, match_id, context_id, history_cursor, stable_id, resynced, created_at)
       VALUES (@agentId, @matchId, @contextId, @historyCursor, @stableId, @resynced, @createdAt)
       ON CONFLICT (agent_id, match_id, context_id) DO UPDATE SET history_cursor = excluded.history_cursor, stable_id = excluded.stable_id,
       resynced = excluded.resynced`),
-    latestState: db.prepare('SELECT state_seq, checksum, state FROM clawarena_states WHERE agent_id = ? AND match_id = ? ORDER BY state_seq DESC LIMIT 1'),
+    latestState: db.prepare(
+      'SELECT state_seq, checksum, state FROM clawarena_states WHERE agent_id = ? AND match_id = ? ORDER BY state_seq DESC LIMIT 1',
+    ),
     state: db.prepare('SELECT state_seq, checksum, state FROM clawarena_states WHERE agent_id = ? AND match_id = ? AND state_seq = ?'),
     insertState: db.prepare('INSERT INTO clawarena_states (agent_id, match_id, state_seq, checksum, state) VALUES (?, ?, ?, ?, ?)'),
     pruneStates: db.prepare('DELETE FROM clawarena_states WHERE agent_id = ? AND match_id = ? AND state_seq < ?'),
   };
 
   return {
-    insertAgent(agent: { name: string; createdAt: number; preferredGameType: string | null; runtimeKind: string | null; preferences: Record<string, unknown> }) {
+    insertAgent(agent: {
+      name: string;
+      createdAt: number;
+      preferredGameType: string | null;
+      runtimeKind: string | null;
+      preferences: Record<string, unknown>;
+    }) {
       return agentFromRow(q.insertAgent.get({ ...agent, preferences: JSON.stringify(agent.preferences) }) as AgentRow);
     },
     agent(agentId: number): StoredClawAgent | undefined {
@@ -272,7 +284,9 @@ export function createClawArenaRepo(db: Database.Database) {
       q.insertToken.run(secretHash, agentId, matchId, createdAt);
     },
     token(secretHash: string): StoredClawToken | undefined {
-      const row = q.token.get(secretHash) as { agent_id: number; match_id: number | null; created_at: number; revoked_at: number | null } | undefined;
+      const row = q.token.get(secretHash) as
+        | { agent_id: number; match_id: number | null; created_at: number; revoked_at: number | null }
+        | undefined;
       return row && { agentId: row.agent_id, matchId: row.match_id, createdAt: row.created_at, revokedAt: row.revoked_at };
     },
     revokeUnscopedTokens(agentId: number, at: number): void {
@@ -310,7 +324,9 @@ export function createClawArenaRepo(db: Database.Database) {
       createdAt: number;
       startDeadlineAt: number | null;
     }): number {
-      const row = q.insertMatch.get({ ...match, options: JSON.stringify(match.options), state: JSON.stringify(match.state) }) as { match_id: number };
+      const row = q.insertMatch.get({ ...match, options: JSON.stringify(match.options), state: JSON.stringify(match.state) }) as {
+        match_id: number;
+      };
       return row.match_id;
     },
     match(matchId: number): StoredClawMatch | undefined {
@@ -394,7 +410,9 @@ export function createClawArenaRepo(db: Database.Database) {
     },
 
     context(agentId: number, matchId: number, contextId: string): StoredClawContext | undefined {
-      const row = q.context.get(agentId, matchId, contextId) as { history_cursor: number; stable_id: string | null; resynced: number } | undefined;
+      const row = q.context.get(agentId, matchId, contextId) as
+        | { history_cursor: number; stable_id: string | null; resynced: number }
+        | undefined;
       return row && { historyCursor: row.history_cursor, stableId: row.stable_id, resynced: row.resynced === 1 };
     },
     putContext(agentId: number, matchId: number, contextId: string, context: StoredClawContext, at: number): void {

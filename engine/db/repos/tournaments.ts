@@ -169,7 +169,9 @@ export function createTournamentsRepo(db: Database.Database) {
     set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
-  const getGame = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? AND game_index = ? ORDER BY attempt DESC LIMIT 1`);
+  const getGame = db.prepare(
+    `SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? AND game_index = ? ORDER BY attempt DESC LIMIT 1`,
+  );
   const touch = db.prepare('UPDATE tournaments SET updated_at = ? WHERE id = ?');
 
   return {
@@ -275,11 +277,15 @@ export function createTournamentsRepo(db: Database.Database) {
         params.agent = filter.agent;
       }
       if (filter.finalOnly)
-        where.push('g.attempt = (SELECT MAX(attempt) FROM tournament_games h WHERE h.tournament_id = g.tournament_id AND h.game_key = g.game_key)');
+        where.push(
+          'g.attempt = (SELECT MAX(attempt) FROM tournament_games h WHERE h.tournament_id = g.tournament_id AND h.game_key = g.game_key)',
+        );
       const clause = where.join(' AND ');
       const total = (db.prepare(`SELECT COUNT(*) AS n FROM tournament_games g WHERE ${clause}`).get(params) as { n: number }).n;
       const rows = db
-        .prepare(`SELECT ${COLUMNS.replace(/(\w+)/g, 'g.$1')} FROM tournament_games g WHERE ${clause} ORDER BY g.game_index, g.attempt LIMIT @limit OFFSET @offset`)
+        .prepare(
+          `SELECT ${COLUMNS.replace(/(\w+)/g, 'g.$1')} FROM tournament_games g WHERE ${clause} ORDER BY g.game_index, g.attempt LIMIT @limit OFFSET @offset`,
+        )
         .all(params) as GameRow[];
       return { items: rows.map(gameOf), total };
     },

@@ -17,6 +17,7 @@ import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../protocols/tournament/service.js';
 import { readBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
+import { registerAdminTournamentRoutes } from './admin-tournaments.js';
 
 export interface AdminDeps {
   token: string;
@@ -81,6 +82,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       });
 
       admin.post('/scoring/recompute', async () => deps.recompute());
+
+      if (deps.tournaments) registerAdminTournamentRoutes(admin, deps.tournaments);
     },
     { prefix: ADMIN_PREFIX },
   );

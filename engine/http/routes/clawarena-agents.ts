@@ -80,7 +80,6 @@ export function registerClawArenaAgentRoutes(app: FastifyInstance, service: Claw
       reply.raw.once('close', onClose);
       try {
         const result = await service.poll(auth, req.query, abort.signal);
-        if (abort.signal.aborted && reply.raw.destroyed) return reply;
         return sendClaw(reply, result.status, result.body);
       } finally {
         reply.raw.off('close', onClose);

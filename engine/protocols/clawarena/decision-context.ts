@@ -89,5 +89,12 @@ export function fullTurn(stateSeq: number, state: State): TurnPart {
 
 export function deltaTurn(stateSeq: number, baseSeq: number, base: State, state: State): TurnPart {
   const { delta, removed } = computeDelta(base, state);
-  return { state_seq: stateSeq, mode: 'delta', base_seq: baseSeq, state_delta: delta, state_removed: removed, state_checksum: stateChecksum(state) };
+  return {
+    state_seq: stateSeq,
+    mode: 'delta',
+    base_seq: baseSeq,
+    state_delta: delta,
+    state_removed: removed,
+    state_checksum: stateChecksum(state),
+  };
 }

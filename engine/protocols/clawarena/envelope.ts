@@ -39,7 +39,11 @@ export function seatView(runtime: MatchRuntime, match: StoredClawMatch, seat: nu
   const legal = waiting ? game.legalActions(match.state, seat) : [];
   // Rule 1 of §6.4: legal actions are non-empty exactly when it is the caller's turn.
   const isYourTurn = waiting && legal.length > 0;
-  return { isYourTurn, actionPending: window.kind === 'barrier' && window.actors.includes(seat) && !waiting, legal: isYourTurn ? legal : [] };
+  return {
+    isYourTurn,
+    actionPending: window.kind === 'barrier' && window.actors.includes(seat) && !waiting,
+    legal: isYourTurn ? legal : [],
+  };
 }
 
 function wireAction(spec: LegalActionSpec): Record<string, unknown> {

@@ -80,7 +80,12 @@ export function createMatchRuntime(deps: RuntimeDeps) {
     match.finishedAt = now;
     match.deadlineAt = null;
     match.windowKey = null;
-    const placements = seats.map((s) => ({ agent_id: s.agentId, name: s.name, slot: s.seat, placement: outcome?.placements[s.seat] ?? null }));
+    const placements = seats.map((s) => ({
+      agent_id: s.agentId,
+      name: s.name,
+      slot: s.seat,
+      placement: outcome?.placements[s.seat] ?? null,
+    }));
     match.result = {
       winner_ids: (outcome?.winners ?? []).map((w) => seats[w]?.agentId ?? null),
       placements,

@@ -1,6 +1,6 @@
 // The ClawArena service: agent provisioning and tokens, the local lobby, long-polls, action submission with
 // idempotency, deadlines on the injected clock, and createMatch() for the tournament scheduler.
-import { GAMES, type AnyGameRules } from '../../../games/index.js';
+import { type AnyGameRules, GAMES } from '../../../games/index.js';
 import type { JsonObject, Seat } from '../../../games/kit/game.js';
 import {
   ActionRequestSchema,
@@ -168,7 +168,13 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   }
 
   function announceFinished(match: StoredClawMatch): void {
-    const payload: FinishedMatch = { matchId: match.matchId, gameType: match.gameType, origin: match.origin, result: match.result, summary: match.summary };
+    const payload: FinishedMatch = {
+      matchId: match.matchId,
+      gameType: match.gameType,
+      origin: match.origin,
+      result: match.result,
+      summary: match.summary,
+    };
     for (const listener of [...finishedListeners]) {
       try {
         listener(payload);
@@ -376,7 +382,11 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
         const previous = repo.idempotency(auth.agentId, key);
         if (previous) {
           if (previous.payload === payload) return { status: 200, body: JSON.parse(previous.response) };
-          return errorReply(ClawError.of('idempotency_key_reused', 'this idempotency_key was already used for a different action', { field: 'idempotency_key' }));
+          return errorReply(
+            ClawError.of('idempotency_key_reused', 'this idempotency_key was already used for a different action', {
+              field: 'idempotency_key',
+            }),
+          );
         }
       }
       const seat = auth.scopeMatchId !== null ? repo.seatOfAgent(auth.scopeMatchId, auth.agentId) : repo.latestSeatOfAgent(auth.agentId);
@@ -390,7 +400,13 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       const game = runtime.gameOf(match);
       if (!game.actions.includes(body.action)) {
         const allowed = seatView(runtime, match, seat.seat).legal.map((a) => a.action);
-        return errorReply(ClawError.of('unknown_action', `unknown action ${body.action}`, { field: 'action', invalid_value: body.action, allowed_values: allowed }));
+        return errorReply(
+          ClawError.of('unknown_action', `unknown action ${body.action}`, {
+            field: 'action',
+            invalid_value: body.action,
+            allowed_values: allowed,
+          }),
+        );
       }
       const actedIn = windowId(match);
       const result = runtime.submit(match, seat, body.action, body.params);
@@ -428,7 +444,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   function windowCheck(match: StoredClawMatch, seat: StoredClawSeat, clientWindowRaw: unknown): ClawError | null {
     const current = match.windowSeq;
     const client = parseWindowId(clientWindowRaw, match.matchId);
-    if (client === 'other') return ClawError.of('stale_action_window', 'action_window_id does not belong to the current match', { field: 'action_window_id' });
+    if (client === 'other')
+      return ClawError.of('stale_action_window', 'action_window_id does not belong to the current match', { field: 'action_window_id' });
     const view = seatView(runtime, match, seat.seat);
     const refersTo = client ?? (view.isYourTurn ? current : seat.offeredWindow);
     if (refersTo !== null && refersTo === seat.actedWindow) {
@@ -457,7 +474,17 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     const agent = store.transaction(() => {
       const current = agentOf(auth);
       const keep: Record<string, unknown> = {};
-      for (const k of ['status', 'feed_status', 'error', 'client', 'brain', 'client_version', 'skill_slug', 'skill_version', 'watcher_protocol_version']) {
+      for (const k of [
+        'status',
+        'feed_status',
+        'error',
+        'client',
+        'brain',
+        'client_version',
+        'skill_slug',
+        'skill_version',
+        'watcher_protocol_version',
+      ]) {
         if (body[k] !== undefined) keep[k] = body[k];
       }
       repo.recordHeartbeat(current.agentId, now, keep, body.report_sent === true);
@@ -512,7 +539,10 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     const game = games.get(request.gameType);
     if (!game) throw ClawError.of('invalid_payload', `unknown game type ${request.gameType}`, { allowed_values: [...games.keys()] });
     if (request.seats.length < game.players.min || request.seats.length > game.players.max) {
-      throw ClawError.of('invalid_payload', `${request.gameType} needs ${game.players.min}-${game.players.max} seats, got ${request.seats.length}`);
+      throw ClawError.of(
+        'invalid_payload',
+        `${request.gameType} needs ${game.players.min}-${game.players.max} seats, got ${request.seats.length}`,
+      );
     }
     const created = store.transaction(() => {
       const seats: Seat[] = request.seats.map((spec) => {
@@ -526,14 +556,16 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
         const agent = existing ?? createAgent({ name: spec.name }).agent;
         return { agentId: agent.agentId, name: agent.name };
       });
-      if (new Set(seats.map((s) => s.agentId)).size !== seats.length) throw ClawError.of('invalid_payload', 'an agent can hold only one seat per match');
+      if (new Set(seats.map((s) => s.agentId)).size !== seats.length)
+        throw ClawError.of('invalid_payload', 'an agent can hold only one seat per match');
       for (const s of seats) repo.dequeue(s.agentId);
       const waitForConnect = request.waitForConnect ?? true;
       const match = runtime.create({
         gameType: request.gameType,
         origin: 'scheduled',
         seats,
-        seed: request.seed ?? options.seed(`clawarena:scheduled:${request.gameType}:${clock.now()}:${seats.map((s) => s.agentId).join(',')}`),
+        seed:
+          request.seed ?? options.seed(`clawarena:scheduled:${request.gameType}:${clock.now()}:${seats.map((s) => s.agentId).join(',')}`),
         options: request.options ?? {},
         startDeadlineAt: waitForConnect ? clock.now() + (request.startTimeoutMs ?? startTimeoutMs) : null,
       });
@@ -558,7 +590,9 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       gameType: match.gameType,
       origin: match.origin,
       status: match.status,
-      seats: repo.seats(matchId).map((s) => ({ seat: s.seat, agentId: s.agentId, name: s.name, placement: s.placement, connected: s.connectedAt !== null })),
+      seats: repo
+        .seats(matchId)
+        .map((s) => ({ seat: s.seat, agentId: s.agentId, name: s.name, placement: s.placement, connected: s.connectedAt !== null })),
       actionWindowId: windowId(match),
       deadlineAt: match.deadlineAt,
       publicState: game.spectate(match.state),
@@ -583,7 +617,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       return store.transaction(() => {
         const agent = repo.agent(agentId);
         if (!agent) throw ClawError.of('invalid_payload', `no ClawArena agent ${agentId}`);
-        if (patch.preferredGameType && !games.has(patch.preferredGameType)) throw ClawError.of('invalid_payload', `unknown game type ${patch.preferredGameType}`);
+        if (patch.preferredGameType && !games.has(patch.preferredGameType))
+          throw ClawError.of('invalid_payload', `unknown game type ${patch.preferredGameType}`);
         const next = {
           ...agent,
           preferredGameType: patch.preferredGameType === undefined ? agent.preferredGameType : patch.preferredGameType,

@@ -8,12 +8,14 @@ import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
-import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import { playGame } from './game-runner.js';
+import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import type { TournamentAgent } from './spec-file.js';
 import { isSettled, seatPoints, sprtOf } from './stats.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
+/** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
+const START_BUDGET_MS = 10_000;
 
 export interface ExecutorDeps {
   store: Store;
@@ -22,6 +24,8 @@ export interface ExecutorDeps {
   authSecret: Buffer;
   dataDir: string;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Plays one game; tests replace it to script outcomes without agent processes. */
+  playGame?: typeof playGame;
 }
 
 export type RunOutcome =
@@ -47,13 +51,15 @@ export class TournamentExecutor {
   private sprt: ReturnType<typeof sprtOf> = null;
   private resolve: ((outcome: RunOutcome) => void) | null = null;
   private sourceDrained = false;
+  /** Agent processes of finished games still exiting; the run ends only after they are gone. */
+  private readonly teardowns = new Set<Promise<void>>();
 
   constructor(
     private readonly deps: ExecutorDeps,
     readonly tournament: StoredTournament,
     private readonly spec: TournamentSpec,
     private readonly agents: readonly TournamentAgent[],
-    private readonly seatsOf: (challenge: string) => number,
+    seatsOf: (challenge: string) => number,
   ) {
     this.source = createGameSource(spec, seatsOf);
     this.points = agents.map(() => 0);
@@ -163,7 +169,8 @@ export class TournamentExecutor {
     if (this.mode === 'pausing') this.end({ status: 'paused' });
     else if (this.mode === 'cancelling') this.end({ status: 'cancelled' });
     else if (this.mode === 'halting') this.end({ status: 'halted' });
-    else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0)) this.end({ status: 'finished', stopReason: this.stopReason });
+    else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0))
+      this.end({ status: 'finished', stopReason: this.stopReason });
   }
 
   /** The next attempt to start, or null when nothing can start now. Settled games from earlier runs feed the source. */
@@ -228,7 +235,8 @@ export class TournamentExecutor {
       at: Date.now(),
     });
     const limits = this.spec.limits;
-    void playGame(
+    const play = this.deps.playGame ?? playGame;
+    void play(
       {
         engine: this.deps.engine,
         url: this.deps.url,
@@ -238,6 +246,7 @@ export class TournamentExecutor {
         options: this.spec.options,
         moveMs: limits.move_seconds * 1000,
         gameMs: limits.game_seconds * 1000,
+        startMs: Math.max(limits.move_seconds * 1000, START_BUDGET_MS),
         maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
         ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       },
@@ -245,6 +254,11 @@ export class TournamentExecutor {
       controller.signal,
     ).then((outcome) => {
       this.active.delete(key);
+      if (outcome.teardown) {
+        const t = outcome.teardown.catch(() => {});
+        this.teardowns.add(t);
+        void t.then(() => this.teardowns.delete(t));
+      }
       // A cancelled game never reaches the database: it did not happen.
       if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') return this.pump();
       let row: StoredTournamentGame;
@@ -324,6 +338,6 @@ export class TournamentExecutor {
     if (outcome.status === 'paused') this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
-    resolve(outcome);
+    void Promise.all([...this.teardowns]).then(() => resolve(outcome));
   }
 }

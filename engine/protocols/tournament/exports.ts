@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
-import { type RunStatistics, finalGames, type StandingRow } from './stats.js';
+import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 
 export interface ExportInput {
   store: Store;
@@ -60,7 +60,8 @@ export function buildReport(input: ExportInput) {
 }
 
 const csvCell = (value: unknown): string => {
-  const text = value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * 1000) / 1000) : String(value);
+  const text =
+    value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * 1000) / 1000) : String(value);
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
@@ -94,11 +95,16 @@ export function standingsCsv(input: ExportInput): string {
 const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
 
 function standingsTable(rows: readonly StandingRow[]): string[] {
-  const out = ['| Rank | Agent | Games | W | D | L | Score % | Rating (95% CI) | Utility | Security |', '|---:|---|---:|---:|---:|---:|---:|---|---:|---:|'];
+  const out = [
+    '| Rank | Agent | Games | W | D | L | Score % | Rating (95% CI) | Utility | Security |',
+    '|---:|---|---:|---:|---:|---:|---:|---|---:|---:|',
+  ];
   for (const r of rows) {
     const range = r.rank_range[0] === r.rank_range[1] ? `${r.rank}` : `${r.rank} (${r.rank_range[0]}–${r.rank_range[1]})`;
     const rating = r.rating === null ? '—' : `${fmt(r.rating, 0)} [${fmt(r.rating_lower, 0)}, ${fmt(r.rating_upper, 0)}]`;
-    out.push(`| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |`);
+    out.push(
+      `| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |`,
+    );
   }
   return out;
 }
@@ -118,12 +124,21 @@ export function reportMarkdown(input: ExportInput): string {
   if (h2h) {
     const [a, b] = input.agentIds;
     lines.push(`## Head to head: ${a} vs ${b}`, '');
-    lines.push(`- W/D/L: ${h2h.wdl.wins}/${h2h.wdl.draws}/${h2h.wdl.losses}; pentanomial [LL, LD, DD+WL, WD, WW]: [${h2h.pentanomial.join(', ')}]`);
+    lines.push(
+      `- W/D/L: ${h2h.wdl.wins}/${h2h.wdl.draws}/${h2h.wdl.losses}; pentanomial [LL, LD, DD+WL, WD, WW]: [${h2h.pentanomial.join(', ')}]`,
+    );
     const est = h2h.pairs ?? h2h.trinomial;
-    if (est) lines.push(`- Elo ${fmt(est.elo)} ± ${fmt(est.eloError)}, nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`);
+    if (est)
+      lines.push(`- Elo ${fmt(est.elo)} ± ${fmt(est.eloError)}, nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`);
     lines.push('');
   }
-  if (stats.sprt) lines.push('## GSPRT', '', `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`, '');
+  if (stats.sprt)
+    lines.push(
+      '## GSPRT',
+      '',
+      `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
+      '',
+    );
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');
@@ -138,10 +153,18 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
     for (const row of input.store.tournaments.games(input.tournament.id)) {
       const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
-      write({ event: 'game_started', ...base, at: row.startedAt, challenge: row.challenge, seats: row.seats.map((a) => input.agentIds[a]), seed: row.seed });
+      write({
+        event: 'game_started',
+        ...base,
+        at: row.startedAt,
+        challenge: row.challenge,
+        seats: row.seats.map((a) => input.agentIds[a]),
+        seed: row.seed,
+      });
       for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
         const fromSeat = typeof entry.from === 'number';
-        const kind = entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
+        const kind =
+          entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
         write({ event: kind, ...base, index: entry.index, at: entry.timestamp, from: entry.from, to: entry.to, content: entry.content });
       }
       write({

@@ -21,6 +21,8 @@ import type { TournamentAgent } from './spec-file.js';
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
 /** After the game ends, agents get this long to exit on their own before they are stopped. */
 const EXIT_GRACE_MS = 2_000;
+const NODE_SAFE_ADDRESS_SPACE_MB = 64 * 1024;
+const EXIT_REPORT_GRACE_MS = 1_000;
 
 export interface GameDeps {
   engine: ArenaEngine;
@@ -33,6 +35,8 @@ export interface GameDeps {
   options: Record<string, unknown>;
   moveMs: number;
   gameMs: number;
+  /** Budget for every seat's process to start and join. */
+  startMs: number;
   maxIllegalActions: number;
   hostEnv?: NodeJS.ProcessEnv;
 }
@@ -61,6 +65,8 @@ export interface GameOutcome {
   startedAt: number;
   endedAt: number;
   transcript: TranscriptEntry[];
+  /** Settles once every agent process of the game is gone and its workspace removed (the result does not wait). */
+  teardown?: Promise<void>;
 }
 
 type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
@@ -74,6 +80,10 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
   const cleanups: Array<() => void> = [];
   let agentsStartedAt: number | null = null;
   let endedAtAgents: number | null = null;
+  let teardown: Promise<void> | undefined;
+  const removeWorkspaces = (): void => {
+    for (const handle of handles) if (handle) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+  };
 
   const finish = (verdict: Verdict, scores: SeatScore[] | null, transcript: TranscriptEntry[]): GameOutcome => ({
     sessionId,
@@ -87,6 +97,7 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
     startedAt,
     endedAt: Date.now(),
     transcript,
+    ...(teardown ? { teardown } : {}),
   });
 
   try {
@@ -118,21 +129,63 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
       const oldest = Math.min(...lastAction);
       return lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
     };
+    // A process that died is reported by the runner a moment after it exits; a clock that runs out in that moment
+    // must not turn the crash into a timeout, so the timeout verdict waits briefly for exit reports.
+    let timingOut = false;
     const timeout = (what: string): void => {
-      const seatsOnClock = onClock();
-      const left = seatsOnClock.filter((s) => exitedClean[s]);
-      if (left.length > 0) decide({ termination: 'agent_protocol_violation', faultedSeats: left, detail: `seat ${left.join(', ')} left before the game ended` });
-      else decide({ termination: 'agent_timeout', faultedSeats: seatsOnClock, detail: `${what}: seat ${seatsOnClock.join(', ')} on the clock` });
+      if (timingOut) return;
+      timingOut = true;
+      const t = setTimeout(() => {
+        const seatsOnClock = onClock();
+        const left = seatsOnClock.filter((s) => exitedClean[s]);
+        if (left.length > 0)
+          decide({
+            termination: 'agent_protocol_violation',
+            faultedSeats: left,
+            detail: `seat ${left.join(', ')} left before the game ended`,
+          });
+        else
+          decide({
+            termination: 'agent_timeout',
+            faultedSeats: seatsOnClock,
+            detail: `${what}: seat ${seatsOnClock.join(', ')} on the clock`,
+          });
+      }, EXIT_REPORT_GRACE_MS);
+      cleanups.push(() => clearTimeout(t));
     };
+    // The move clock starts once every seat has joined: process start-up is not a move (it has its own budget).
+    let allJoined = false;
+    const joined = (): string[] => engine.session(id)?.state.players ?? [];
     const armMove = (): void => {
+      if (!allJoined) return;
       clearTimeout(moveTimer);
       moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
     };
     const onMessage = (message: ChatMessage): void => {
       const seat = seatOf.get(message.from);
       if (seat !== undefined) lastAction[seat] = Date.now();
+      if (!allJoined && joined().length >= seats) allJoined = true;
       armMove();
     };
+    const startTimer = setTimeout(
+      () => {
+        if (allJoined) return;
+        const inside = new Set(joined());
+        const missing = invites.flatMap((invite, seat) => (inside.has(invite) ? [] : [seat]));
+        if (missing.length === 0) {
+          allJoined = true;
+          armMove();
+          return;
+        }
+        decide({
+          termination: 'agent_timeout',
+          faultedSeats: missing,
+          detail: `seat ${missing.join(', ')} did not join within ${deps.startMs / 1000} s`,
+        });
+      },
+      Math.min(deps.startMs, deps.gameMs),
+    );
+    cleanups.push(() => clearTimeout(startTimer));
     for (const channel of [operatorChannel(id), id]) {
       cleanups.push(
         engine.live.subscribe(channel, (event) => {
@@ -171,7 +224,10 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
     agentsStartedAt = Date.now();
     armMove();
     const mcpUrl = `${deps.url}/api/arena/mcp`;
-    game.seats.forEach((agentIndex, seat) => {
+    // Seats join in seat order: challenges deal private data by join order, so this is what makes seat k get the
+    // same hand on the same seed, and a seat-swapped pair really swap hands.
+    const launchSeat = (seat: number): void => {
+      const agentIndex = game.seats[seat] as number;
       const agent = deps.agents[agentIndex];
       if (!agent) throw new Error(`no agent ${agentIndex}`);
       const handle = launchAgent({
@@ -180,7 +236,13 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
         workspaceRoot: deps.workspaceRoot,
         network: 'loopback',
         label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
-        limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
+        limits: {
+          timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2,
+          killGraceMs: 500,
+          // RLIMIT_AS is address space, not memory: Node's WebAssembly (fetch) reserves over 8 GiB of it, so the
+          // runner's 8 GiB default kills every Node agent on its first request.
+          memoryMb: agent.manifest.limits?.memory_mb ?? NODE_SAFE_ADDRESS_SPACE_MB,
+        },
         ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
         env: {
           ARENA_URL: deps.url,
@@ -194,12 +256,29 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
       });
       handles.push(handle);
       void handle.result.then((result) => onExit(seat, result));
-    });
+    };
+    void (async () => {
+      const sleep = () => new Promise((resolve) => setTimeout(resolve, 5));
+      for (let seat = 0; seat < seats && !settled; seat++) {
+        launchSeat(seat);
+        while (seat < seats - 1 && !settled && joined().length <= seat) await sleep();
+      }
+      // Challenges that say nothing on join still get their move clock once the table is full.
+      while (!settled && !allJoined) {
+        if (joined().length >= seats) {
+          allJoined = true;
+          armMove();
+        } else await sleep();
+      }
+    })().catch((error: unknown) =>
+      decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }),
+    );
 
     function onExit(seat: number, result: LaunchResult): void {
       if (settled) return;
       if (result.termination === 'spawn_error') {
-        if (result.harnessError) decide({ termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` });
+        if (result.harnessError)
+          decide({ termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` });
         else decide({ termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` });
         return;
       }
@@ -223,11 +302,13 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
 
     const outcome = await verdict;
     for (const cleanup of cleanups.splice(0)) cleanup();
-    await stopAgents(handles, outcome.termination === 'completed' ? EXIT_GRACE_MS : 0);
+    // After a normal end the agents exit by themselves; the result does not wait for them. A forfeit stops them now.
+    if (outcome.termination === 'completed') teardown = stopAgents(handles, EXIT_GRACE_MS).then(removeWorkspaces);
+    else await stopAgents(handles, 0);
     let scores: SeatScore[] | null = null;
     if (outcome.termination === 'completed') {
       const ended = engine.session(id);
-      if (!ended || ended.status !== 'ended') return finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' }, null, []);
+      if (ended?.status !== 'ended') return finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' }, null, []);
       scores = invites.map((invite) => {
         const score = ended.state.scores[ended.state.players.indexOf(invite)];
         return { security: score?.security ?? 0, utility: score?.utility ?? 0 };
@@ -239,7 +320,7 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
     await stopAgents(handles, 0);
     return finish({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }, null, []);
   } finally {
-    for (const handle of handles) if (handle) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+    if (teardown === undefined) removeWorkspaces();
   }
 }
 

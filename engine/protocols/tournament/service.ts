@@ -5,7 +5,7 @@ import type { ChallengeRegistry } from '../../challenges/registry.js';
 import type { TournamentEvent, TournamentSummary } from '../../contract/tournament.js';
 import type { Store, StoredTournament } from '../../db/store.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
-import { type EventListener, type RunOutcome, TournamentExecutor } from './executor.js';
+import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import { plannedGames } from './game-source.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
@@ -25,6 +25,11 @@ export interface TournamentServiceDeps {
   bootstrapRounds?: number;
 }
 
+/** Test seams set after the engine starts (a scripted game player). */
+export interface TournamentServiceOverrides {
+  playGame?: ExecutorDeps['playGame'];
+}
+
 export class TournamentStateError extends Error {
   override name = 'TournamentStateError';
 }
@@ -40,10 +45,16 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const challenge = challenges.get(id);
       if (!challenge) return;
       const parsed = challenge.module.optionsSchema.safeParse({ ...challenges.defaultOptions(id), ...options });
-      if (!parsed.success) throw new Error(`invalid for ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new Error(`invalid for ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
     },
   };
-  const seatsOf = (id: string): number => challenges.get(id)?.metadata.players ?? 2;
+  /** Seats per game: a `players` option (challenges with a variable table) wins over the metadata's count. */
+  const seatsFor =
+    (spec: LoadedSpec['spec']) =>
+    (id: string): number =>
+      typeof spec.options.players === 'number' ? spec.options.players : (challenges.get(id)?.metadata.players ?? 2);
+  const overrides: TournamentServiceOverrides = {};
 
   function emit(id: string, event: TournamentEvent): void {
     for (const listener of [...(feeds.get(id) ?? [])]) {
@@ -100,12 +111,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
   function formatSummary(loaded: LoadedSpec, t: StoredTournament): Record<string, unknown> | null {
     if (loaded.spec.format.kind !== 'swiss' && loaded.spec.format.kind !== 'knockout') return null;
-    const executor = new TournamentExecutor({ ...deps }, t, loaded.spec, loaded.agents, seatsOf);
+    const executor = new TournamentExecutor({ ...deps }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
     return executor.replaySummary();
   }
 
   const service = {
     lookup,
+    overrides,
+    store,
+    dataDir: deps.dataDir,
 
     validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec {
       return resolveSpec(raw, specDir, lookup, source);
@@ -114,7 +128,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
       const loaded = resolveSpec(raw, specDir, lookup, source);
       const manifest = manifestOf(loaded, raw as Record<string, unknown>);
-      const planned = plannedGames(loaded.spec, seatsOf);
+      const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
       const id = `t-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
       store.tournaments.insert(
         {
@@ -150,8 +164,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)
-        throw new TournamentStateError(`tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`);
-      const executor = new TournamentExecutor(deps, t, loaded.spec, loaded.agents, seatsOf);
+        throw new TournamentStateError(
+          `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
+        );
+      const executor = new TournamentExecutor({ ...deps, ...overrides }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));
       const done = executor.run().then((outcome) => {
         running.delete(id);
@@ -162,7 +178,14 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           } catch (error) {
             emit(id, { event: 'failed', tournament_id: id, error: `exports: ${(error as Error).message}`, at: Date.now() });
           }
-          emit(id, { event: 'finished', tournament_id: id, stop_reason: outcome.stopReason, games_done: executor.gamesDone, report_dir: dir, at: Date.now() });
+          emit(id, {
+            event: 'finished',
+            tournament_id: id,
+            stop_reason: outcome.stopReason,
+            games_done: executor.gamesDone,
+            report_dir: dir,
+            at: Date.now(),
+          });
         }
         return outcome;
       });

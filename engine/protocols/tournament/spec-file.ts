@@ -86,8 +86,10 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
     const manifestFile = fs.existsSync(file) && fs.statSync(file).isDirectory() ? path.join(file, 'agent.yaml') : file;
     try {
       const manifest = loadManifest(manifestFile);
-      if (manifest.protocol !== 'specarena') problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', a tournament needs 'specarena'`);
-      if (manifest.entrypoint.type !== 'command') problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
+      if (manifest.protocol !== 'specarena')
+        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', a tournament needs 'specarena'`);
+      if (manifest.entrypoint.type !== 'command')
+        problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
       agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;

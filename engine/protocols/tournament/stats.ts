@@ -1,22 +1,23 @@
 // Statistics of a run from its committed games: the attempt that counts for each game, rating records, standings,
 // and the GSPRT state. Always recomputed from the database in commit order, so a resumed run decides as an
 // uninterrupted one would (§9).
-import type { StoredTournamentGame } from '../../db/store.js';
+
 import {
+  countsForRatings,
   type GameRecord,
+  headToHeadWdl,
+  isRated,
   type Leaderboard,
+  pentanomialCounts,
   type RatingsReport,
   ratingsReport,
   type SprtStatus,
-  countsForRatings,
-  isRated,
-  pentanomialCounts,
-  headToHeadWdl,
   seatScores,
   sprtStatus,
   type Termination,
 } from '../../core/ratings/index.js';
 import type { TournamentSpec } from '../../core/tournament/index.js';
+import type { StoredTournamentGame } from '../../db/store.js';
 
 /** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
 export const MAX_ATTEMPTS = 3;

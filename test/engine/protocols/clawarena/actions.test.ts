@@ -30,7 +30,14 @@ async function observable(tokens: string[]) {
   const out: unknown[] = [];
   for (const t of tokens) {
     const p = (await c.poll({ since_seq: 0 }, t)).body;
-    out.push({ seq: p.seq, window: p.action_window_id, eventSeq: p.event_seq, state: p.state, legal: p.legal_actions, events: p.events.length });
+    out.push({
+      seq: p.seq,
+      window: p.action_window_id,
+      eventSeq: p.event_seq,
+      state: p.state,
+      legal: p.legal_actions,
+      events: p.events.length,
+    });
   }
   return out;
 }
@@ -63,7 +70,11 @@ describe('idempotency', () => {
   it('answers 409 idempotency_key_reused for the same key with another payload', async () => {
     const { mover } = await liarsMatch();
     expect((await c.act({ action: 'bid', params: { quantity: 1, face: 4 }, idempotency_key: 'k-2' }, mover)).status).toBe(200);
-    expectError(await c.act({ action: 'bid', params: { quantity: 2, face: 4 }, idempotency_key: 'k-2' }, mover), 409, 'idempotency_key_reused');
+    expectError(
+      await c.act({ action: 'bid', params: { quantity: 2, face: 4 }, idempotency_key: 'k-2' }, mover),
+      409,
+      'idempotency_key_reused',
+    );
   });
 
   it('does not reserve a key on a 4xx', async () => {
@@ -84,17 +95,31 @@ describe('decision windows', () => {
   it('answers a second action in the same window with 409 action_already_queued', async () => {
     const { mover } = await liarsMatch();
     expect((await c.act({ action: 'bid', params: { quantity: 1, face: 6 } }, mover)).status).toBe(200);
-    expectError(await c.act({ action: 'bid', params: { quantity: 3, face: 6 }, idempotency_key: 'fresh' }, mover), 409, 'action_already_queued');
+    expectError(
+      await c.act({ action: 'bid', params: { quantity: 3, face: 6 }, idempotency_key: 'fresh' }, mover),
+      409,
+      'action_already_queued',
+    );
   });
 
   it('answers not_your_turn, stale_action_window and no_active_match', async () => {
     const { mover, other, moverPoll } = await liarsMatch();
     expectError(await c.act({ action: 'bid', params: { quantity: 1, face: 2 } }, other), 409, 'not_your_turn');
-    expectError(await c.act({ action: 'bid', params: { quantity: 1, face: 2 }, action_window_id: '99999:1' }, mover), 409, 'stale_action_window');
-    expect((await c.act({ action: 'bid', params: { quantity: 1, face: 2 }, action_window_id: moverPoll.action_window_id }, mover)).status).toBe(200);
+    expectError(
+      await c.act({ action: 'bid', params: { quantity: 1, face: 2 }, action_window_id: '99999:1' }, mover),
+      409,
+      'stale_action_window',
+    );
+    expect(
+      (await c.act({ action: 'bid', params: { quantity: 1, face: 2 }, action_window_id: moverPoll.action_window_id }, mover)).status,
+    ).toBe(200);
     const next = (await c.poll({}, other)).body;
     expect(next.action_window_id).not.toBe(moverPoll.action_window_id);
-    expectError(await c.act({ action: 'challenge', params: {}, action_window_id: moverPoll.action_window_id }, other), 409, 'stale_action_window');
+    expectError(
+      await c.act({ action: 'challenge', params: {}, action_window_id: moverPoll.action_window_id }, other),
+      409,
+      'stale_action_window',
+    );
     const { token: idle } = server.engine.clawarena.createAgent({ name: 'no-match' });
     expectError(await c.act({ action: 'bid', params: { quantity: 1, face: 2 } }, idle), 409, 'no_active_match');
   });
@@ -119,7 +144,11 @@ describe('decision windows', () => {
     expect(pending).toMatchObject({ is_your_turn: false, action_pending: true, legal_actions: [] });
     expect(pending.action_window_id).toBe(first.poll.action_window_id);
     const target = first.poll.legal_actions[0]?.hint.targets as { agent_id: number }[];
-    expectError(await c.act({ action: 'night_action', params: { target_id: target[1]?.agent_id } }, first.token), 409, 'action_already_queued');
+    expectError(
+      await c.act({ action: 'night_action', params: { target_id: target[1]?.agent_id } }, first.token),
+      409,
+      'action_already_queued',
+    );
     // An exact replay of the accepted submission (same key) is still a 200.
     const keyed = await c.act({ ...fallbackMove(second.poll), idempotency_key: 'night-1' }, second.token);
     expect(keyed.status).toBe(200);
@@ -150,7 +179,12 @@ describe('bad input', () => {
       ['missing action', { body: { params: {} } }, 400, 'invalid_payload'],
       ['empty action', { body: { action: '', params: {} } }, 400, 'invalid_payload'],
       ['params not an object', { body: { action: 'bid', params: [1, 2] } }, 400, 'invalid_payload'],
-      ['key too long', { body: { action: 'bid', params: { quantity: 1, face: 2 }, idempotency_key: 'k'.repeat(161) } }, 400, 'invalid_payload'],
+      [
+        'key too long',
+        { body: { action: 'bid', params: { quantity: 1, face: 2 }, idempotency_key: 'k'.repeat(161) } },
+        400,
+        'invalid_payload',
+      ],
       ['stale window', { body: { action: 'bid', params: { quantity: 1, face: 2 }, action_window_id: '1:0' } }, 409, 'stale_action_window'],
     ];
     for (const [label, input, status, code] of cases) {

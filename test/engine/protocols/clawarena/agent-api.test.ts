@@ -56,10 +56,14 @@ describe('discovery and housekeeping routes', () => {
   });
 
   it('provisions a local agent with a token in the documented format', async () => {
-    const res = await c.call<{ agent_id: number; agent_name: string; connection_token: string; claim_url: string }>('POST', '/agents/provision/', {
-      body: { name: 'provisioned-one', runtime_kind: 'openclaw' },
-      token: null,
-    });
+    const res = await c.call<{ agent_id: number; agent_name: string; connection_token: string; claim_url: string }>(
+      'POST',
+      '/agents/provision/',
+      {
+        body: { name: 'provisioned-one', runtime_kind: 'openclaw' },
+        token: null,
+      },
+    );
     expect(res.status).toBe(201);
     const decoded = JSON.parse(Buffer.from(res.body.connection_token, 'base64url').toString('utf8')) as { a: number; t: string };
     expect(decoded.a).toBe(res.body.agent_id);
@@ -82,7 +86,15 @@ describe('authentication', () => {
     const forged = Buffer.from(JSON.stringify({ a: agent.agentId, t: `${parsed.t.slice(0, -2)}AA` })).toString('base64url');
     const otherAgent = Buffer.from(JSON.stringify({ a: agent.agentId + 1000, t: parsed.t })).toString('base64url');
     const rotated = server.engine.clawarena.issueToken(agent.agentId, null);
-    const bad: (string | null)[] = [null, 'nonsense', Buffer.from('not json').toString('base64url'), forged, otherAgent, token, server.token];
+    const bad: (string | null)[] = [
+      null,
+      'nonsense',
+      Buffer.from('not json').toString('base64url'),
+      forged,
+      otherAgent,
+      token,
+      server.token,
+    ];
     for (const credential of bad) {
       for (const [method, route] of [
         ['GET', '/agents/game/'],
@@ -90,7 +102,12 @@ describe('authentication', () => {
         ['POST', '/agents/watcher/'],
       ] as const) {
         const res = await c.call(method, route, { token: credential, body: method === 'POST' ? { action: 'bid', params: {} } : undefined });
-        expect({ credential, route, status: res.status, code: res.body.code }).toEqual({ credential, route, status: 401, code: 'unauthorized' });
+        expect({ credential, route, status: res.status, code: res.body.code }).toEqual({
+          credential,
+          route,
+          status: 401,
+          code: 'unauthorized',
+        });
       }
     }
     expect((await c.poll({}, rotated)).status).toBe(200);
@@ -132,7 +149,11 @@ describe('heartbeat', () => {
     );
     expect(res.status).toBe(200);
     const body = HeartbeatResponseSchema.parse(res.body);
-    expect(body.agent_preferences).toMatchObject({ report_level: 'silent', strategy_self_learning_enabled: false, preferred_game_type: 'mafia' });
+    expect(body.agent_preferences).toMatchObject({
+      report_level: 'silent',
+      strategy_self_learning_enabled: false,
+      preferred_game_type: 'mafia',
+    });
     expect(body).not.toHaveProperty('skill_update_notice');
     expect(body.watcher.last_seen_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const empty = await c.call('POST', '/agents/watcher/', { token });
@@ -149,10 +170,16 @@ describe('heartbeat', () => {
     const before = (await c.heartbeat(undefined, token)).body.agent_preferences as Record<string, unknown>;
     expect(before).not.toHaveProperty('watcher_restart_requested_at');
     server.engine.clawarena.updateAgent(agent.agentId, { preferences: { watcher_restart_requested_at: new Date().toISOString() } });
-    const asked = (await c.heartbeat(undefined, token)).body.agent_preferences as Record<string, string>;
+    const asked = (await c.heartbeat(undefined, token)).body.agent_preferences as {
+      watcher_restart_requested_at: string;
+      watcher_restart_ack_at: string;
+    };
     expect(asked.watcher_restart_requested_at > asked.watcher_restart_ack_at).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
-    const acked = (await c.heartbeat({ status: 'idle', restart_ack: true }, token)).body.agent_preferences as Record<string, string>;
+    const acked = (await c.heartbeat({ status: 'idle', restart_ack: true }, token)).body.agent_preferences as {
+      watcher_restart_requested_at: string;
+      watcher_restart_ack_at: string;
+    };
     expect(acked.watcher_restart_requested_at > acked.watcher_restart_ack_at).toBe(false);
     expect(acked.watcher_restart_ack_at).toHaveLength(24);
   });

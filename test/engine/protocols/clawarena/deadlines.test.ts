@@ -20,13 +20,13 @@ afterAll(async () => {
 
 /** Advances past every open deadline until the match is over, optionally letting `active` seats play. */
 async function runOut(tokens: string[], stepMs: number, active: string[] = [], limit = 3000): Promise<Poll> {
+  const matchId = (await c.poll({}, tokens[0])).body.match_id as number;
   for (let i = 0; i < limit; i++) {
     for (const token of active) {
       const poll = (await c.poll({}, token)).body;
       if (poll.is_your_turn) expect((await c.act(fallbackMove(poll), token)).status).toBe(200);
     }
-    const view = (await c.poll({}, tokens[0])).body;
-    if (view.status === 'finished') return view;
+    if (server.engine.clawarena.match(matchId)?.status === 'finished') return (await c.poll({}, tokens[0])).body;
     clock.advance(stepMs);
     server.engine.clawarena.tick();
   }

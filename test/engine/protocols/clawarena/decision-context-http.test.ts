@@ -33,7 +33,11 @@ async function advance(tokens: string[]) {
   expect((await c.act(fallbackMove(holder.poll), holder.token)).status).toBe(200);
 }
 
-const v2 = (profile: string, extra: Record<string, string | number> = {}) => ({ decision_context_version: 2, decision_context_profile: profile, ...extra });
+const v2 = (profile: string, extra: Record<string, string | number> = {}) => ({
+  decision_context_version: 2,
+  decision_context_profile: profile,
+  ...extra,
+});
 type Dc = NonNullable<Poll['decision_context']>;
 const dcOf = (p: Poll): Dc => DecisionContextSchema.parse(p.decision_context) as unknown as Dc;
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');

@@ -3,12 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  GameStateReaders,
-  LegalActionSchema,
-  PollResponseSchema,
-  ReflectionContextSchema,
-} from '../../../../engine/contract/clawarena.js';
+import { GameStateReaders, LegalActionSchema, PollResponseSchema, ReflectionContextSchema } from '../../../../engine/contract/clawarena.js';
 import { CONFORMANCE, SCHEMA_IDS, schemaValidator } from './helpers.js';
 
 const fixtureDir = path.join(CONFORMANCE, 'fixtures');

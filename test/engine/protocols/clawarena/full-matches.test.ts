@@ -29,7 +29,7 @@ async function runAll(launches: { runtime: AgentRuntime; env: Record<string, str
 function expectFinished(matchId: number, players: number) {
   const match = server.engine.clawarena.match(matchId);
   expect(match?.status).toBe('finished');
-  const placements = (match?.result?.placements as { placement: number }[]).map((p) => p.placement);
+  const placements = ((match?.result?.placements ?? []) as { placement: number }[]).map((p) => p.placement);
   expect(placements).toHaveLength(players);
   expect(placements.every((p) => p >= 1 && p <= players)).toBe(true);
   return match;
@@ -57,9 +57,11 @@ describe('baseline agents play complete matches', () => {
       seats: ['vegas-py-0', 'vegas-node-1', 'vegas-py-2', 'vegas-node-3'].map((name) => ({ name })),
       seed: 'full-vegas',
     });
-    await runAll(created.seats.map((s, i) => ({ runtime: (i % 2 === 0 ? 'python' : 'node') as AgentRuntime, env: service.agentEnvironment(s.token) })));
+    await runAll(
+      created.seats.map((s, i) => ({ runtime: (i % 2 === 0 ? 'python' : 'node') as AgentRuntime, env: service.agentEnvironment(s.token) })),
+    );
     const match = expectFinished(created.matchId, 4);
-    expect((match?.summary?.settlements as unknown[]).length).toBe(4);
+    expect(match?.summary?.settlements).toHaveLength(4);
     const places = service.matchEvents(created.matchId).filter((e) => e.type === 'place');
     expect(places.length).toBeGreaterThanOrEqual(8);
     expect(places.every((e) => !e.isAuto)).toBe(true);
@@ -72,7 +74,9 @@ describe('baseline agents play complete matches', () => {
       seats: Array.from({ length: 6 }, (_, i) => ({ name: `mafia-${i % 2 === 0 ? 'py' : 'node'}-${i}` })),
       seed: 'full-mafia',
     });
-    await runAll(created.seats.map((s, i) => ({ runtime: (i % 2 === 0 ? 'python' : 'node') as AgentRuntime, env: service.agentEnvironment(s.token) })));
+    await runAll(
+      created.seats.map((s, i) => ({ runtime: (i % 2 === 0 ? 'python' : 'node') as AgentRuntime, env: service.agentEnvironment(s.token) })),
+    );
     const match = expectFinished(created.matchId, 6);
     const log = service.matchEvents(created.matchId);
     expect(log.some((e) => e.type === 'chat')).toBe(true);

@@ -4,8 +4,8 @@ import { createRng } from '../../../../challenges/kit/rng.js';
 import { GAMES } from '../../../../games/index.js';
 import type { GameRules, JsonObject, Seat } from '../../../../games/kit/game.js';
 import { BILL_DECK, dealCasinos, lasVegas, mostRolledFace, settleCasino, type VegasState } from '../../../../games/las-vegas/rules.js';
-import { countMatching, faceRank, isHigherBid, liarsDice, type LiarsDiceState, minimumRaise } from '../../../../games/liars-dice/rules.js';
-import { chooseKill, mafia, type MafiaState } from '../../../../games/mafia/rules.js';
+import { countMatching, faceRank, isHigherBid, type LiarsDiceState, liarsDice, minimumRaise } from '../../../../games/liars-dice/rules.js';
+import { chooseKill, type MafiaState, mafia } from '../../../../games/mafia/rules.js';
 
 const seats = (n: number): Seat[] => Array.from({ length: n }, (_, i) => ({ agentId: 100 + i, name: `p${i}` }));
 
@@ -32,7 +32,8 @@ function playOut(game: GameRules<any>, n: number, seed: string, options: JsonObj
     if (action.action === 'place') params = { face: rng.pick((action.hint.faces_available as { face: number }[]).map((f) => f.face)) };
     if (action.action === 'chat') params = { message: `hello from ${seat}` };
     const result = game.apply(state, seat, action.action, params, false);
-    if (!result.ok) throw new Error(`${game.gameType} rejected its own legal move ${action.action} ${JSON.stringify(params)}: ${result.error.message}`);
+    if (!result.ok)
+      throw new Error(`${game.gameType} rejected its own legal move ${action.action} ${JSON.stringify(params)}: ${result.error.message}`);
     state = result.state;
   }
   return { state, steps, outcome: game.outcome(state) };
@@ -63,7 +64,15 @@ describe("Liar's Dice rules", () => {
 
   it('resolves a challenge: a true bid makes the challenger lose', () => {
     const { state } = liarsDice.setup(seats(2), 'fixed', {});
-    const s: LiarsDiceState = { ...state, dice: [[2, 2, 1, 4, 4], [2, 3, 3, 6, 6]], turn: 0, firstPlayer: 0 };
+    const s: LiarsDiceState = {
+      ...state,
+      dice: [
+        [2, 2, 1, 4, 4],
+        [2, 3, 3, 6, 6],
+      ],
+      turn: 0,
+      firstPlayer: 0,
+    };
     const bid = liarsDice.apply(s, 0, 'bid', { quantity: 4, face: 2 }, false);
     if (!bid.ok) throw new Error(bid.error.message);
     const challenge = liarsDice.apply(bid.state, 1, 'challenge', {}, false);
@@ -154,7 +163,10 @@ describe('Claw Vegas rules', () => {
       c.dice[(actor + 1) % 4] = 1;
     });
     const [place] = lasVegas.legalActions(s, actor);
-    for (const f of place?.hint.faces_available as { casino_dice_by_player: Record<string, number>; your_dice_already_there: number }[]) {
+    for (const f of (place?.hint.faces_available ?? []) as {
+      casino_dice_by_player: Record<string, number>;
+      your_dice_already_there: number;
+    }[]) {
       expect(Object.keys(f.casino_dice_by_player)).toEqual([`p${(actor + 1) % 4}`]);
       expect(f.your_dice_already_there).toBe(2);
     }
@@ -167,7 +179,8 @@ describe('Claw Vegas rules', () => {
       const { outcome, state } = playOut(lasVegas, n, `size-${n}`);
       expect(outcome?.placements.slice().sort()).toEqual(Array.from({ length: n }, (_, i) => i + 1));
       const winner = outcome?.winners[0] as number;
-      for (let i = 0; i < n; i++) expect((state as VegasState).money[winner]).toBeGreaterThanOrEqual((state as VegasState).money[i] as number);
+      for (let i = 0; i < n; i++)
+        expect((state as VegasState).money[winner]).toBeGreaterThanOrEqual((state as VegasState).money[i] as number);
     }
     expect(() => lasVegas.setup(seats(2), 'x', {})).toThrow();
   });
@@ -175,9 +188,25 @@ describe('Claw Vegas rules', () => {
 
 describe('Mafia rules', () => {
   it('gives the kill to the plurality target, ties to the earliest pick', () => {
-    expect(chooseKill([{ target: 3, order: 0 }, { target: 4, order: 1 }])).toBe(3);
-    expect(chooseKill([{ target: 4, order: 1 }, { target: 3, order: 0 }])).toBe(3);
-    expect(chooseKill([{ target: 4, order: 0 }, { target: 5, order: 1 }, { target: 5, order: 2 }])).toBe(5);
+    expect(
+      chooseKill([
+        { target: 3, order: 0 },
+        { target: 4, order: 1 },
+      ]),
+    ).toBe(3);
+    expect(
+      chooseKill([
+        { target: 4, order: 1 },
+        { target: 3, order: 0 },
+      ]),
+    ).toBe(3);
+    expect(
+      chooseKill([
+        { target: 4, order: 0 },
+        { target: 5, order: 1 },
+        { target: 5, order: 2 },
+      ]),
+    ).toBe(5);
     expect(chooseKill([{ target: null, order: 0 }])).toBeNull();
   });
 
@@ -200,11 +229,11 @@ describe('Mafia rules', () => {
     const s = state as MafiaState;
     const killer = s.roles.indexOf('mafia');
     const [night] = mafia.legalActions(s, killer);
-    const targets = (night?.hint.targets as { agent_id: number }[]).map((t) => t.agent_id);
+    const targets = ((night?.hint.targets ?? []) as { agent_id: number }[]).map((t) => t.agent_id);
     expect(targets).not.toContain(killer + 1);
     expect(targets.every((t) => t >= 1 && t <= 6)).toBe(true);
     const doctor = s.roles.indexOf('doctor');
-    expect((mafia.legalActions(s, doctor)[0]?.hint.targets as { agent_id: number }[]).map((t) => t.agent_id)).toContain(doctor + 1);
+    expect(((mafia.legalActions(s, doctor)[0]?.hint.targets ?? []) as { agent_id: number }[]).map((t) => t.agent_id)).toContain(doctor + 1);
     const wrong = mafia.apply(s, killer, 'night_action', { target_id: 100 + ((killer + 1) % 6) }, false);
     expect(wrong.ok ? 'ok' : wrong.error.code).toBe('invalid_params');
     const citizen = s.roles.indexOf('citizen');

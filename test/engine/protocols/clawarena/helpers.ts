@@ -3,9 +3,9 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
-import type { ErrorObject, ValidateFunction } from 'ajv';
 import { ErrorBodySchema, PollResponseSchema } from '../../../../engine/contract/clawarena.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
@@ -103,7 +103,13 @@ export class ValidatingClient {
   async call<T = Record<string, unknown>>(
     method: string,
     apiPath: string,
-    options: { body?: unknown; rawBody?: string; query?: Record<string, string | number>; token?: string | null; signal?: AbortSignal } = {},
+    options: {
+      body?: unknown;
+      rawBody?: string;
+      query?: Record<string, string | number>;
+      token?: string | null;
+      signal?: AbortSignal;
+    } = {},
   ): Promise<Exchange<T>> {
     const url = new URL(`${this.base}${apiPath}`);
     for (const [k, v] of Object.entries(options.query ?? {})) url.searchParams.set(k, String(v));
@@ -161,7 +167,11 @@ export interface Poll {
   event_seq?: number;
   action_pending?: boolean;
   turn_deadline?: string;
-  legal_actions: { action: string; params: Record<string, string>; hint: Record<string, unknown> & { server_fallback: { params: Record<string, unknown> } } }[];
+  legal_actions: {
+    action: string;
+    params: Record<string, string>;
+    hint: Record<string, unknown> & { server_fallback: { params: Record<string, unknown> } };
+  }[];
   state: Record<string, unknown>;
   events: Record<string, unknown>[];
   result?: { winner_ids: number[]; placements: { agent_id: number; placement: number | null }[]; finish_reason: string };
@@ -191,7 +201,13 @@ export function runBaselineAgent(
   const [cmd, script] = runtime === 'python' ? ['python3', 'agent.py'] : [process.execPath, 'agent.mjs'];
   const child = spawn(cmd, [script, '--matches', '1', '--wait', '10'], {
     cwd: dir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CLAWARENA_BASE_URL: baseUrl, CLAWARENA_CONNECTION_TOKEN: token, ...extraEnv },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      CLAWARENA_BASE_URL: baseUrl,
+      CLAWARENA_CONNECTION_TOKEN: token,
+      ...extraEnv,
+    },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
@@ -223,12 +239,19 @@ export async function turnHolder(client: ValidatingClient, tokens: string[], que
 
 /** A scheduled match that starts at once, with fresh agents; returns the seat tokens in seat order. */
 export function scheduledMatch(
-  service: { createMatch(r: { gameType: string; seats: { name: string }[]; waitForConnect: boolean; seed?: string }): { seats: { token: string }[] } },
+  service: {
+    createMatch(r: { gameType: string; seats: { name: string }[]; waitForConnect: boolean; seed?: string }): { seats: { token: string }[] };
+  },
   prefix: string,
   gameType = 'liars_dice',
   players = 2,
   seed?: string,
 ): string[] {
-  const created = service.createMatch({ gameType, seats: Array.from({ length: players }, (_, i) => ({ name: `${prefix}-${i}` })), waitForConnect: false, seed });
+  const created = service.createMatch({
+    gameType,
+    seats: Array.from({ length: players }, (_, i) => ({ name: `${prefix}-${i}` })),
+    waitForConnect: false,
+    seed,
+  });
   return created.seats.map((s) => s.token);
 }

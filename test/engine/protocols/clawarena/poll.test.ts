@@ -64,18 +64,35 @@ describe('lobby and envelope', () => {
 
   it('rejects malformed query parameters with 400 and accepts every documented form', async () => {
     const { token: a } = server.engine.clawarena.createAgent({ name: 'query-subject' });
-    for (const query of [{ wait: 31 }, { wait: 'soon' }, { snapshot: 'huge' }, { consume_history: 2 }, { resync: 'yes' }, { since_seq: -1 }, { context_id: 'x'.repeat(129) }]) {
-      const res = await c.call('GET', '/agents/game/', { query: query as Record<string, string | number>, token: a });
+    const badQueries: Record<string, string | number>[] = [
+      { wait: 31 },
+      { wait: 'soon' },
+      { snapshot: 'huge' },
+      { consume_history: 2 },
+      { resync: 'yes' },
+      { since_seq: -1 },
+      { context_id: 'x'.repeat(129) },
+    ];
+    for (const query of badQueries) {
+      const res = await c.call('GET', '/agents/game/', { query, token: a });
       expect({ query, status: res.status, code: res.body.code }).toEqual({ query, status: 400, code: 'invalid_payload' });
     }
-    const ok = await c.call<Poll>('GET', '/agents/game/', {
+    const ok = await c.call<{ snapshot_mode: string }>('GET', '/agents/game/', {
       token: a,
-      query: { wait: 0, snapshot: 'slim', consume_history: 0, consume_preferences: 0, resync: 0, context_id: 'k'.repeat(128), since_seq: 0 },
+      query: {
+        wait: 0,
+        snapshot: 'slim',
+        consume_history: 0,
+        consume_preferences: 0,
+        resync: 0,
+        context_id: 'k'.repeat(128),
+        since_seq: 0,
+      },
     });
     expect(ok.status).toBe(200);
-    expect((ok.body as { snapshot_mode: string }).snapshot_mode).toBe('slim');
-    const bare = await c.call<Poll>('GET', '/agents/game/', { token: a, query: { wait: 0 } });
-    expect((bare.body as { snapshot_mode: string }).snapshot_mode).toBe('slim');
+    expect(ok.body.snapshot_mode).toBe('slim');
+    const bare = await c.call<{ snapshot_mode: string }>('GET', '/agents/game/', { token: a, query: { wait: 0 } });
+    expect(bare.body.snapshot_mode).toBe('slim');
   });
 });
 
@@ -101,6 +118,19 @@ describe('long-poll', () => {
     expect((await c.poll({ wait: 20 }, waiter)).body.is_your_turn).toBe(true);
     expect((await c.poll({ wait: 0 }, holder.token)).body.is_your_turn).toBe(false);
     expect(Date.now() - fast).toBeLessThan(1000);
+  });
+
+  it('releases a parked poll when the client hangs up', async () => {
+    const [lonely] = pair('hangup', 'mafia') as [string, string];
+    await c.poll({}, lonely);
+    const abort = new AbortController();
+    const parked = fetch(`${server.url}/api/v1/agents/game/?wait=20`, { headers: { authorization: `Bearer ${lonely}` }, signal: abort.signal });
+    await new Promise((r) => setTimeout(r, 300));
+    expect(server.engine.clawarena.waitingPolls()).toBe(1);
+    abort.abort();
+    await expect(parked).rejects.toThrow();
+    for (let i = 0; i < 50 && server.engine.clawarena.waitingPolls() > 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(server.engine.clawarena.waitingPolls()).toBe(0);
   });
 
   it('returns when the wait elapses with nothing new', async () => {
@@ -132,7 +162,9 @@ describe('cursors, events and guidance', () => {
   it('delivers owner guidance once per match when opted in, and again after a resync', async () => {
     const tokens = pair('guided');
     const agent = server.engine.clawarena.agentByName('guided-0');
-    server.engine.clawarena.updateAgent(agent?.agentId as number, { preferences: { strategy_hint: 'Bluff early.', risk_profile: 'aggressive' } });
+    server.engine.clawarena.updateAgent(agent?.agentId as number, {
+      preferences: { strategy_hint: 'Bluff early.', risk_profile: 'aggressive' },
+    });
     await seatThroughLobby(c, tokens);
     const t = tokens[0] as string;
     expect((await c.poll({}, t)).body.agent_preferences).not.toHaveProperty('current_strategy_hint');

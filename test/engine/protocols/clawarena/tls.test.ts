@@ -1,6 +1,6 @@
 // Loopback TLS: the per-data-dir self-signed certificate (SANs, key match, signature, strict-mode acceptance by
 // Python's ssl), an HTTPS listener with only the agent routes, and a full match over https with both baselines.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +11,23 @@ import { runBaselineAgent } from './helpers.js';
 
 let server: TestServer;
 let dataDir: string;
+
+/** Runs a child process without blocking the event loop (the server under test lives in this process). */
+function run(cmd: string, args: string[], env?: NodeJS.ProcessEnv): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { env: env ?? process.env });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => {
+      stdout += d.toString();
+    });
+    child.stderr.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
+    child.once('error', reject);
+    child.once('exit', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 beforeAll(async () => {
   dataDir = makeTempDataDir('arena-tls-');
@@ -49,7 +66,7 @@ describe('loopback certificate', () => {
     expect(verify.stdout + verify.stderr).toContain(': OK');
   });
 
-  it("is trusted by Python's ssl through SSL_CERT_FILE, in strict X.509 mode too", () => {
+  it("is trusted by Python's ssl through SSL_CERT_FILE, in strict X.509 mode too", async () => {
     const url = `${server.engine.tls?.url}/api/v1/agents/schema/`;
     const script = [
       'import json, ssl, sys, urllib.request',
@@ -58,10 +75,10 @@ describe('loopback certificate', () => {
       `print(json.load(urllib.request.urlopen(${JSON.stringify(url)}, context=ctx))["protocol_version"])`,
       `print(json.load(urllib.request.urlopen(${JSON.stringify(url.replace('127.0.0.1', 'localhost'))}))["protocol_version"])`,
     ].join('\n');
-    const run = spawnSync('python3', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', SSL_CERT_FILE: server.engine.tls?.certPath } });
-    expect(run.stderr).toBe('');
-    expect(run.stdout.trim().split('\n')).toEqual(['5.13.7', '5.13.7']);
-    const untrusted = spawnSync('python3', ['-c', script], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+    const trusted = await run('python3', ['-c', script], { PATH: process.env.PATH ?? '', SSL_CERT_FILE: server.engine.tls?.certPath });
+    expect(trusted.stderr).toBe('');
+    expect(trusted.stdout.trim().split('\n')).toEqual(['5.13.7', '5.13.7']);
+    const untrusted = await run('python3', ['-c', script], { PATH: process.env.PATH ?? '' });
     expect(untrusted.status).not.toBe(0);
     expect(untrusted.stderr).toContain('CERTIFICATE_VERIFY_FAILED');
   });
@@ -77,14 +94,16 @@ describe('HTTPS agent listener', () => {
       }).on('error', reject));
       (async () => { for (const p of ['/api/v1/agents/schema/', '/admin/api/v1/overview', '/api/metadata']) console.log(await get(p)); })();
     `;
-    const run = spawnSync(process.execPath, ['-e', script, server.engine.tls?.certPath as string, https], { encoding: 'utf8' });
-    const [schema, admin, specarena] = run.stdout.trim().split('\n');
+    const out = await run(process.execPath, ['-e', script, server.engine.tls?.certPath as string, https]);
+    const [schema, admin, specarena] = out.stdout.trim().split('\n');
     expect(schema).toMatch(/^200 /);
     expect(admin).toMatch(/^404 /);
     expect(specarena).toMatch(/^404 /);
   });
 
-  it("carries a full Liar's Dice match between the Python (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS) baselines", { timeout: 60_000 }, async () => {
+  it("carries a full Liar's Dice match between the Python (SSL_CERT_FILE) and Node (NODE_EXTRA_CA_CERTS) baselines", {
+    timeout: 60_000,
+  }, async () => {
     const service = server.engine.clawarena;
     const created = service.createMatch({ gameType: 'liars_dice', seats: [{ name: 'tls-python' }, { name: 'tls-node' }] });
     const certPath = server.engine.tls?.certPath as string;
@@ -92,7 +111,9 @@ describe('HTTPS agent listener', () => {
     expect(py?.CLAWARENA_BASE_URL).toMatch(/^https:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     const agents = [
       runBaselineAgent('python', py?.CLAWARENA_BASE_URL as string, py?.CLAWARENA_CONNECTION_TOKEN as string, { SSL_CERT_FILE: certPath }),
-      runBaselineAgent('node', node?.CLAWARENA_BASE_URL as string, node?.CLAWARENA_CONNECTION_TOKEN as string, { NODE_EXTRA_CA_CERTS: certPath }),
+      runBaselineAgent('node', node?.CLAWARENA_BASE_URL as string, node?.CLAWARENA_CONNECTION_TOKEN as string, {
+        NODE_EXTRA_CA_CERTS: certPath,
+      }),
     ];
     const results = await Promise.all(agents.map((a) => a.done));
     for (const r of results) expect(r.code, r.stderr).toBe(0);

@@ -1,0 +1,146 @@
+// `arena run <tournament.yaml>`: starts an engine in-process on a free loopback port, plays the tournament against it
+// and writes the exports. A live progress line on a TTY; with --json one JSON event per line.
+import path from 'node:path';
+import { startEngine } from '../../app.js';
+import type { TournamentEvent } from '../../contract/tournament.js';
+import { TournamentStateError } from '../../protocols/tournament/service.js';
+import { readSpecFile, TournamentSpecError } from '../../protocols/tournament/spec-file.js';
+import { resolveDataDir } from '../../runtime/data-dir.js';
+import { parseFlags, UsageError } from '../args.js';
+
+export const RUN_HELP = `Usage: arena run <tournament.yaml> [options]
+       arena run --resume <tournament-id> [options]
+
+Play a tournament offline and write report.json, events.jsonl, report.md and standings.csv to
+<data-dir>/reports/<tournament-id>/.
+
+Options:
+  --data-dir DIR   data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)
+  --json           one JSON line per event; the first is "started", the last "finished"
+  --resume ID      continue an interrupted tournament (no game is lost or played twice)
+`;
+
+export async function runCommand(argv: readonly string[]): Promise<number> {
+  const { flags, positionals } = parseFlags(argv, { 'data-dir': 'string', json: 'boolean', resume: 'string', help: 'boolean' });
+  if (flags.help) {
+    process.stdout.write(RUN_HELP);
+    return 0;
+  }
+  const resume = typeof flags.resume === 'string' ? flags.resume : undefined;
+  if (resume === undefined && positionals.length !== 1)
+    throw new UsageError('arena run needs one tournament file (or --resume <tournament-id>)');
+  if (resume !== undefined && positionals.length > 0) throw new UsageError('give either a tournament file or --resume, not both');
+  const json = flags.json === true;
+  // A closed pipe (`arena run --json | head`) must not crash the run: the events are also in the exports.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
+  const dataDir = resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined);
+
+  // Read the file before starting anything, so bad input fails fast with exit 2.
+  let read: { raw: unknown; specDir: string } | undefined;
+  if (positionals[0] !== undefined) {
+    try {
+      read = readSpecFile(positionals[0]);
+    } catch (error) {
+      if (error instanceof TournamentSpecError) throw new UsageError(error.message);
+      throw error;
+    }
+  }
+  const running = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  const service = running.tournaments;
+  const progress = json ? null : createProgress();
+  let exitCode = 0;
+  try {
+    let id: string;
+    if (read) {
+      try {
+        id = service.create(read.raw, read.specDir, path.resolve(positionals[0] as string)).id;
+      } catch (error) {
+        if (error instanceof TournamentSpecError) throw new UsageError(error.message);
+        throw error;
+      }
+    } else {
+      id = resume as string;
+      if (!running.store.tournaments.get(id)) throw new UsageError(`no tournament ${id} in ${dataDir}`);
+    }
+    let finished: TournamentEvent | null = null;
+    service.subscribe(id, (event) => {
+      if (json) process.stdout.write(`${JSON.stringify(event)}\n`);
+      else progress?.update(event);
+      if (event.event === 'finished') finished = event;
+    });
+    // Ctrl-C pauses cleanly (running games finish); the run can be resumed with --resume.
+    const onSignal = () => service.pause(id);
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+    let outcome: Awaited<ReturnType<typeof service.start>>;
+    try {
+      outcome = await service.start(id);
+    } catch (error) {
+      if (error instanceof TournamentStateError || error instanceof TournamentSpecError) throw new UsageError(error.message);
+      throw error;
+    } finally {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+    progress?.done();
+    if (outcome.status === 'finished') {
+      const end = finished as Extract<TournamentEvent, { event: 'finished' }> | null;
+      if (!json) process.stdout.write(`finished ${id} (${outcome.stopReason}); reports in ${end?.report_dir ?? '(export failed)'}\n`);
+      if (!end?.report_dir) exitCode = 1;
+    } else if (outcome.status === 'paused') {
+      if (!json) process.stdout.write(`paused ${id}; continue with: arena run --resume ${id}\n`);
+      exitCode = 130;
+    } else if (outcome.status === 'failed') {
+      process.stderr.write(`arena: tournament ${id} failed: ${outcome.error}\n`);
+      exitCode = 1;
+    } else {
+      exitCode = 1;
+    }
+  } finally {
+    await running.close();
+  }
+  return exitCode;
+}
+
+/** One self-rewriting status line on a TTY; plain lines every 10% elsewhere. */
+function createProgress() {
+  const tty = process.stderr.isTTY === true;
+  const started = Date.now();
+  let lastPct = -1;
+  let line = '';
+  const render = (done: number, total: number, leader: string, llr: string) => {
+    const seconds = (Date.now() - started) / 1000;
+    const rate = seconds > 0 ? done / seconds : 0;
+    const eta = rate > 0 && total > done ? `${Math.ceil((total - done) / rate)}s` : '—';
+    const width = 24;
+    const filled = total > 0 ? Math.min(width, Math.round((done / total) * width)) : 0;
+    return `[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} games  ${rate.toFixed(1)}/s  ETA ${eta}  leader ${leader}${llr}`;
+  };
+  return {
+    update(event: TournamentEvent) {
+      if (event.event === 'started') {
+        process.stderr.write(
+          `tournament ${event.tournament_id}: ${event.name} (${event.planned_games}${event.planned_exact ? '' : '+'} games)\n`,
+        );
+        return;
+      }
+      if (event.event !== 'game_ended') return;
+      const leader = event.leader ? `${event.leader.agent} (${event.leader.points}/${event.leader.games})` : '—';
+      const llr = event.sprt ? `  LLR ${event.sprt.llr.toFixed(2)} [${event.sprt.lower.toFixed(2)}, ${event.sprt.upper.toFixed(2)}]` : '';
+      line = render(event.games_done, event.planned_games, leader, llr);
+      if (tty) process.stderr.write(`\r\x1b[2K${line}`);
+      else {
+        const pct = Math.floor((10 * event.games_done) / Math.max(1, event.planned_games));
+        if (pct !== lastPct) {
+          lastPct = pct;
+          process.stderr.write(`${line}\n`);
+        }
+      }
+    },
+    done() {
+      if (tty && line) process.stderr.write('\n');
+    },
+  };
+}

@@ -1,0 +1,73 @@
+// Every agent-fault termination with real agent processes (tiny fixtures in test/fixtures/agents/tournament/): the
+// faulty seat forfeits, the opponent is credited with the win, and the reason lands on the game record.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningEngine } from '../../../../engine/app.js';
+import { engineIn, FIXTURES, MILLIONAIRE, play, spec, tempDir } from './helpers.js';
+
+let engine: RunningEngine;
+let dir: string;
+beforeAll(async () => {
+  dir = tempDir();
+  engine = await engineIn(dir);
+});
+afterAll(async () => {
+  await engine?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const against = (fixture: string, limits: { move_seconds: number; game_seconds: number }) =>
+  spec({
+    agents: [
+      { manifest: path.join(MILLIONAIRE, 'truthful/agent.yaml'), id: 'truthful' },
+      { manifest: path.join(FIXTURES, fixture, 'agent.yaml'), id: fixture },
+    ],
+    limits,
+    max_illegal_actions: 2,
+  });
+
+describe.concurrent('terminations', () => {
+  // Only the hang test needs a short move clock; the others get room for a loaded machine.
+  it.each([
+    ['crash-bot', 'agent_crash', /exited with code 3/, 20],
+    ['hang-bot', 'agent_timeout', /no move within 2 s/, 2],
+    ['illegal-bot', 'agent_illegal_action', /INVALID_GUESS/, 20],
+    ['protocol-bot', 'agent_protocol_violation', /UNKNOWN_METHOD/, 20],
+  ])(
+    '%s → %s, a forfeit of its seat only',
+    async (fixture, termination, detail, move) => {
+      const r = await play(engine, against(fixture, { move_seconds: move, game_seconds: 40 }));
+      expect(r.outcome.status).toBe('finished');
+      expect(r.games).toHaveLength(2);
+      for (const g of r.games) {
+        expect(g.termination).toBe(termination);
+        expect(g.fault).toBe('agent');
+        expect(g.detail).toMatch(detail);
+        // The fixture is agent 1; its seat is the one at fault.
+        expect(g.faultedSeats).toEqual([g.seats.indexOf(1)]);
+      }
+      const { stats } = engine.tournaments.statistics(r.id);
+      const good = stats.standings.combined.find((s) => s.agent === 'truthful');
+      expect(good).toMatchObject({ wins: 2, losses: 0 });
+    },
+    90_000,
+  );
+
+  it('an agent command that cannot start is the agent’s crash, not a harness fault', async () => {
+    const bad = path.join(dir, 'missing-bot');
+    fs.mkdirSync(bad, { recursive: true });
+    fs.writeFileSync(
+      path.join(bad, 'agent.yaml'),
+      'id: missing-bot\nname: Missing\nframework: node\nentrypoint:\n  command: ["definitely-not-a-program-xyz"]\nprotocol: specarena\n',
+    );
+    const raw = spec({
+      agents: [
+        { manifest: path.join(MILLIONAIRE, 'truthful/agent.yaml'), id: 'truthful' },
+        { manifest: path.join(bad, 'agent.yaml'), id: 'missing' },
+      ],
+    });
+    const r = await play(engine, raw);
+    expect(r.games.map((g) => g.termination)).toEqual(['agent_crash', 'agent_crash']);
+  }, 60_000);
+});

@@ -1,0 +1,109 @@
+// A real HTTP server on 127.0.0.1:0 that speaks just enough OpenAI chat-completions and Anthropic Messages to be
+// scripted: each request gets the next scripted reply (status, body, headers, delay), and every request is recorded.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedReply {
+  status?: number;
+  headers?: Record<string, string>;
+  /** Raw body; objects are sent as JSON. */
+  body: unknown;
+  /** Wait this long before answering (a slow model). */
+  delayMs?: number;
+}
+
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Record<string, unknown>;
+}
+
+export interface FakeModelServer {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:1234 */
+  url: string;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
+
+export async function startFakeModelServer(script: Script): Promise<FakeModelServer> {
+  const requests: RecordedRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let raw = '';
+    req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
+    req.on('end', () => {
+      let body: Record<string, unknown> = {};
+      try {
+        body = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
+      } catch {
+        // Recorded as empty: the scripts only look at well-formed requests.
+      }
+      const recorded: RecordedRequest = { path: req.url ?? '', headers: req.headers, body };
+      const index = requests.push(recorded) - 1;
+      const reply = script(recorded, index);
+      const send = () => {
+        if (res.destroyed) return;
+        const text = typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body);
+        res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
+        res.end(text);
+      };
+      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      else send();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+let completionCounter = 0;
+
+/** An OpenAI chat-completions answer with `content` and the given usage. */
+export function openAiReply(content: string, promptTokens = 100, completionTokens = 20): ScriptedReply {
+  return {
+    body: {
+      id: `chatcmpl-${++completionCounter}`,
+      object: 'chat.completion',
+      created: 1_700_000_000,
+      model: 'fake-model',
+      choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    },
+  };
+}
+
+/** An Anthropic Messages answer with `text` and the given usage. */
+export function anthropicReply(text: string, inputTokens = 100, outputTokens = 20): ScriptedReply {
+  return {
+    body: {
+      id: `msg_${++completionCounter}`,
+      type: 'message',
+      role: 'assistant',
+      model: 'fake-claude',
+      content: [{ type: 'text', text }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: inputTokens, output_tokens: outputTokens },
+    },
+  };
+}
+
+export function errorReply(status: number, headers: Record<string, string> = {}): ScriptedReply {
+  return { status, headers, body: { error: { message: `scripted ${status}`, type: 'scripted_error' } } };
+}
+
+/** The text of the last user message of a chat-completions or Messages request. */
+export function lastUserText(request: RecordedRequest): string {
+  const messages = (request.body.messages ?? []) as { role: string; content: unknown }[];
+  const last = messages.filter((m) => m.role === 'user').at(-1);
+  return typeof last?.content === 'string' ? last.content : JSON.stringify(last?.content ?? '');
+}
