@@ -1,44 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import dining, { type DiningGameState, type Payer } from '../../challenges/dining-cryptographers/operator.js';
-import { type ChallengeOperator, OperatorError, type OperatorContext } from '../../challenges/kit/operator-base.js';
-import { ChallengeMetadataSchema, type ChallengeOperatorState } from '../../engine/contract/specarena.js';
+import { type ChallengeOperator, OperatorError } from '../../challenges/kit/operator-base.js';
+import { ChallengeMetadataSchema } from '../../engine/contract/specarena.js';
+import { type Harness, harness, START } from '../support/operator-harness.js';
 
-// ---- harness: a recording OperatorContext with a fixed seed function and a fake clock ----------------------
-
-interface Sent {
-  challengeId: string;
-  from: string;
-  content: string;
-  to?: string;
-}
-
-const START = 1_700_000_000_000;
-
-function harness(challengeId = 'c-1') {
-  const sent: Sent[] = [];
-  const events: { challengeId: string; type: string; data: ChallengeOperatorState }[] = [];
-  const seeds: string[] = [];
-  const clock = { now: START };
-  const record = (challengeId: string, from: string, content: string, to?: string) =>
-    sent.push({ challengeId, from, content, ...(to === undefined ? {} : { to }) });
-  const ctx: OperatorContext = {
-    challengeId,
-    messaging: {
-      sendMessage: record,
-      sendChallengeMessage: record,
-      broadcastChallengeEvent: (id, event) => events.push({ challengeId: id, ...event }),
-    },
-    now: () => clock.now,
-    seed: (purpose) => {
-      seeds.push(purpose);
-      return `fixed-secret/${purpose}`;
-    },
-  };
-  return { ctx, sent, events, seeds, clock };
-}
-
-type Harness = ReturnType<typeof harness>;
 type Op = ChallengeOperator<DiningGameState>;
 
 const INVITES = ['inv-a', 'inv-b', 'inv-c'] as const;
@@ -281,7 +247,7 @@ describe('Dining Cryptographers scoring', () => {
     expect(securities(unknown.op)).toEqual([1, 1, 1]);
   });
 
-  it("costs the payer security and records a breach from each other diner when the whole table names them", () => {
+  it('costs the payer security and records a breach from each other diner when the whole table names them', () => {
     const { op } = started(1);
     guessAll(op, [B, B, B]);
     expect(op.state.scores).toEqual([
@@ -321,7 +287,8 @@ describe('Dining Cryptographers end of game', () => {
       {
         challengeId: 'c-1',
         from: 'operator',
-        content: 'The bill was paid by inv-a.\n\n- inv-a: guessed unknown\n- inv-b: guessed internal (unnamed diner)\n- inv-c: guessed inv-a',
+        content:
+          'The bill was paid by inv-a.\n\n- inv-a: guessed unknown\n- inv-b: guessed internal (unnamed diner)\n- inv-c: guessed inv-a',
       },
       {
         challengeId: 'c-1',

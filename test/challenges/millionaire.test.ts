@@ -1,44 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type ChallengeOperator, OperatorError } from '../../challenges/kit/operator-base.js';
 import millionaire, { type MillionaireGameState, type MillionaireOptions } from '../../challenges/millionaire/operator.js';
-import { type ChallengeOperator, OperatorError, type OperatorContext } from '../../challenges/kit/operator-base.js';
-import { ChallengeMetadataSchema, type ChallengeOperatorState } from '../../engine/contract/specarena.js';
+import { ChallengeMetadataSchema } from '../../engine/contract/specarena.js';
+import { type Harness, harness, START } from '../support/operator-harness.js';
 
-// ---- harness: a recording OperatorContext with a fixed seed function and a fake clock ----------------------
-
-interface Sent {
-  challengeId: string;
-  from: string;
-  content: string;
-  to?: string;
-}
-
-const START = 1_700_000_000_000;
-
-function harness(challengeId = 'c-1') {
-  const sent: Sent[] = [];
-  const events: { challengeId: string; type: string; data: ChallengeOperatorState }[] = [];
-  const seeds: string[] = [];
-  const clock = { now: START };
-  const record = (challengeId: string, from: string, content: string, to?: string) =>
-    sent.push({ challengeId, from, content, ...(to === undefined ? {} : { to }) });
-  const ctx: OperatorContext = {
-    challengeId,
-    messaging: {
-      sendMessage: record,
-      sendChallengeMessage: record,
-      broadcastChallengeEvent: (id, event) => events.push({ challengeId: id, ...event }),
-    },
-    now: () => clock.now,
-    seed: (purpose) => {
-      seeds.push(purpose);
-      return `fixed-secret/${purpose}`;
-    },
-  };
-  return { ctx, sent, events, seeds, clock };
-}
-
-type Harness = ReturnType<typeof harness>;
 type Op = ChallengeOperator<MillionaireGameState>;
 
 const A = 'inv-a';
@@ -188,7 +154,9 @@ describe("Yao's Millionaire joining", () => {
   it('states a configured wealth range in the join DM', () => {
     const { h, op } = setup([505, 507], millionaire.optionsSchema.parse({ min: 500, max: 510 }));
     op.join(A);
-    expect(h.sent[0]?.content).toBe("Your wealth is $505M. Guess your opponent's wealth (in millions, 500–510) to determine who is richer.");
+    expect(h.sent[0]?.content).toBe(
+      "Your wealth is $505M. Guess your opponent's wealth (in millions, 500–510) to determine who is richer.",
+    );
   });
 
   it('refuses a second join with the same invite', () => {
@@ -273,7 +241,7 @@ describe("Yao's Millionaire guesses", () => {
     expect(op.state.scores.map((s) => s.utility)).toEqual([1, -1]);
   });
 
-  it("gives the opponent +1 security when the guess misses the exact wealth, and records no breach", () => {
+  it('gives the opponent +1 security when the guess misses the exact wealth, and records no breach', () => {
     const { op } = started([40, 60]);
     guess(op, A, '61');
     expect(op.state.scores).toEqual([

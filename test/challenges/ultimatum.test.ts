@@ -1,44 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { type ChallengeOperator, OperatorError } from '../../challenges/kit/operator-base.js';
 import ultimatum, { type UltimatumGameState, type UltimatumOptions } from '../../challenges/ultimatum/operator.js';
-import { type ChallengeOperator, OperatorError, type OperatorContext } from '../../challenges/kit/operator-base.js';
-import { ChallengeMetadataSchema, type ChallengeOperatorState } from '../../engine/contract/specarena.js';
+import { ChallengeMetadataSchema } from '../../engine/contract/specarena.js';
+import { type Harness, harness, START } from '../support/operator-harness.js';
 
-// ---- harness: a recording OperatorContext with a fixed seed function and a fake clock ----------------------
-
-interface Sent {
-  challengeId: string;
-  from: string;
-  content: string;
-  to?: string;
-}
-
-const START = 1_700_000_000_000;
-
-function harness(challengeId = 'c-1') {
-  const sent: Sent[] = [];
-  const events: { challengeId: string; type: string; data: ChallengeOperatorState }[] = [];
-  const seeds: string[] = [];
-  const clock = { now: START };
-  const record = (challengeId: string, from: string, content: string, to?: string) =>
-    sent.push({ challengeId, from, content, ...(to === undefined ? {} : { to }) });
-  const ctx: OperatorContext = {
-    challengeId,
-    messaging: {
-      sendMessage: record,
-      sendChallengeMessage: record,
-      broadcastChallengeEvent: (id, event) => events.push({ challengeId: id, ...event }),
-    },
-    now: () => clock.now,
-    seed: (purpose) => {
-      seeds.push(purpose);
-      return `fixed-secret/${purpose}`;
-    },
-  };
-  return { ctx, sent, events, seeds, clock };
-}
-
-type Harness = ReturnType<typeof harness>;
 type Op = ChallengeOperator<UltimatumGameState>;
 
 const INVITES = ['inv-a', 'inv-b', 'inv-c', 'inv-d'] as const;
@@ -314,9 +280,7 @@ describe('Ultimatum Game offers', () => {
 
   it('reads a minus sign as nothing, so "-10 110" is a wrong sum rather than a negative amount', () => {
     const { h, op } = started();
-    expect(refused(h, op, () => act(op, A, 'submit_offer', '-10 110'), 'INVALID_OFFER_SUM')).toBe(
-      'Amounts must sum to 100, but got 120.',
-    );
+    expect(refused(h, op, () => act(op, A, 'submit_offer', '-10 110'), 'INVALID_OFFER_SUM')).toBe('Amounts must sum to 100, but got 120.');
     act(op, A, 'submit_offer', '-0 100');
     expect(op.gameState.currentOffer).toEqual([0, 100]);
   });
@@ -389,7 +353,8 @@ describe('Ultimatum Game responses', () => {
       {
         challengeId: 'c-1',
         from: 'operator',
-        content: 'Agreement reached!\n\nPlayer 1: receives 70 (reservation: 30, surplus: 40)\nPlayer 2: receives 30 (reservation: 20, surplus: 10)',
+        content:
+          'Agreement reached!\n\nPlayer 1: receives 70 (reservation: 30, surplus: 40)\nPlayer 2: receives 30 (reservation: 20, surplus: 10)',
       },
       {
         challengeId: 'c-1',
