@@ -25,7 +25,7 @@ import {
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const BASELINE_DIR = path.join(REPO, 'agents', 'clawarena', 'baseline-node');
-const MATCH_TIMEOUT_MS = 60_000;
+const MATCH_TIMEOUT_MS = 90_000;
 
 let compiled: CompiledAgent;
 let engine: RunningEngine;
@@ -67,7 +67,7 @@ function script(request: RecordedRequest, index: number): ScriptedReply {
     case 3:
       return openAiReply(JSON.stringify({ action: legal.action, params: { face: 'six' } }), 303, 12); // breaks params_schema
     case 4:
-      return { ...good, delayMs: 2500 };
+      return { ...good, delayMs: 12_000 };
     case 5:
       return errorReply(429, { 'retry-after': '0.1' });
     default:
@@ -104,10 +104,11 @@ describe('model agent plays a full ClawArena match', () => {
           provider: 'openai-compatible',
           base_url: `${modelServer.url}/v1`,
           model: 'fake-model',
-          timeouts: { turn_seconds: 1, request_seconds: 1 },
+          // Generous for a loaded machine: only the scripted slow reply (12 s) may pass it.
+          timeouts: { turn_seconds: 6, request_seconds: 6 },
           retry: { max_retries: 2, base_delay_ms: 20, max_delay_ms: 100 },
           max_turns: 200,
-          game_seconds: 55,
+          game_seconds: 80,
         }),
       );
       const manifest = AgentManifestSchema.parse({

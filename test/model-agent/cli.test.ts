@@ -31,7 +31,8 @@ function config(data: unknown): string {
   return file;
 }
 
-describe('arena-model-agent command line', () => {
+// Each case starts a few Node processes that load both client libraries: slow on a busy machine.
+describe('arena-model-agent command line', { timeout: 120_000 }, () => {
   it('needs --config', () => {
     expect(run([])).toMatchObject({ code: 64, stderr: expect.stringMatching(/^model-agent: usage: arena-model-agent --config/) });
     expect(run(['--config'])).toMatchObject({ code: 64, stderr: expect.stringContaining('--config needs a value') });

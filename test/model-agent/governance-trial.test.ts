@@ -38,7 +38,7 @@ function filesUnder(dir: string): string[] {
 }
 
 describe('model agent in a governance match', () => {
-  it('declares its planned actions as markers, rethinks prose, falls back to nothing, and leaks no key', { timeout: 60_000 }, async () => {
+  it('declares its planned actions as markers, rethinks prose, falls back to nothing, and leaks no key', { timeout: 120_000 }, async () => {
     modelServer = await startFakeModelServer((request) => {
       const task = firstUserText(request);
       const rethink = lastUserText(request).includes('rejected:');

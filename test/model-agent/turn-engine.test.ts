@@ -144,12 +144,13 @@ describe('turn engine over an OpenAI-compatible server', () => {
   });
 
   it('falls back with model_timeout when the reply comes after the turn deadline', async () => {
-    const { engine, output } = await setup(() => ({ ...openAiReply('{"move": "paper"}'), delayMs: 3000 }), {
+    const { engine, output } = await setup(() => ({ ...openAiReply('{"move": "paper"}'), delayMs: 8000 }), {
       timeouts: { turn_seconds: 0.5, request_seconds: 5 },
     });
     const started = Date.now();
     const result = await engine.play(spec([], []));
-    expect(Date.now() - started).toBeLessThan(2000);
+    // Well before the reply (8 s) would have come, even on a busy machine.
+    expect(Date.now() - started).toBeLessThan(5000);
     expect(result).toMatchObject({ source: 'fallback', cause: 'model_timeout' });
     const call = output().usage.find((u) => u.kind === 'call');
     expect(call).toMatchObject({ outcome: 'timeout', prompt_tokens: 0, completion_tokens: 0, cost_usd: 0 });
@@ -206,7 +207,7 @@ describe('turn engine over an OpenAI-compatible server', () => {
     const { engine } = await setup(() => errorReply(429, { 'retry-after': '30' }));
     const started = Date.now();
     const result = await engine.play(spec([], []));
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(result).toMatchObject({ source: 'fallback', cause: 'provider_error' });
     expect(result.source === 'fallback' && result.detail).toMatch(/would pass the turn's deadline/);
   });

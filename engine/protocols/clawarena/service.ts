@@ -508,9 +508,10 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   }
 
   function provision(rawBody: unknown): Reply {
+    // An empty body is allowed (every field is optional); a body that is not JSON fails the schema.
     const parsed = ProvisionRequestSchema.safeParse(rawBody === undefined || rawBody === null ? {} : rawBody);
-    if (!parsed.success || typeof rawBody === 'symbol') {
-      const field = parsed.success ? 'body' : String(parsed.error.issues[0]?.path[0] ?? 'body');
+    if (!parsed.success) {
+      const field = String(parsed.error.issues[0]?.path[0] ?? 'body');
       return errorReply(ClawError.of('invalid_payload', `invalid provision request (${field})`, { field }));
     }
     try {
@@ -523,7 +524,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
         agent_name: agent.name,
         connection_token: token,
         claim_url: `${origin}/#/clawarena/agents/${agent.agentId}`,
-        message: 'Local agent created. It joins the lobby once a game type is set: arena clawarena agents set-game <name> <game_type>.',
+        message: 'Local agent created. It joins the lobby once a game type is set: arena clawarena agents set <name> --game <game_type>.',
       };
       if (agent.runtimeKind) body.runtime_kind = agent.runtimeKind;
       return { status: 201, body };

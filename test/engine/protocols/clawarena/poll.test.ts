@@ -2,7 +2,7 @@
 // one-shot guidance, and `finished` persisting until the next match.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../support/server.js';
-import { fallbackMove, type Poll, seatThroughLobby, turnHolder, ValidatingClient, validationFailures } from './helpers.js';
+import { fallbackMove, seatThroughLobby, turnHolder, ValidatingClient, validationFailures } from './helpers.js';
 
 let server: TestServer;
 let c: ValidatingClient;
@@ -124,7 +124,10 @@ describe('long-poll', () => {
     const [lonely] = pair('hangup', 'mafia') as [string, string];
     await c.poll({}, lonely);
     const abort = new AbortController();
-    const parked = fetch(`${server.url}/api/v1/agents/game/?wait=20`, { headers: { authorization: `Bearer ${lonely}` }, signal: abort.signal });
+    const parked = fetch(`${server.url}/api/v1/agents/game/?wait=20`, {
+      headers: { authorization: `Bearer ${lonely}` },
+      signal: abort.signal,
+    });
     await new Promise((r) => setTimeout(r, 300));
     expect(server.engine.clawarena.waitingPolls()).toBe(1);
     abort.abort();
