@@ -31,7 +31,7 @@ export interface RunLimits {
   tailBytes?: number;
   /** Kill the run once stdout + stderr exceed this many bytes (default: never; output past the caps is discarded). */
   outputLimitBytes?: number;
-  /** Address space of a process / memory of a container (default: the manifest's `limits.memory_mb`, else 8 GiB / 2 GiB). */
+  /** Address space of a process / memory of a container (default: the manifest's `limits.memory_mb`, else 32 GiB / 2 GiB). */
   memoryMb?: number;
   cpuSeconds?: number;
   openFiles?: number;
@@ -46,7 +46,8 @@ export const RUNNER_DEFAULTS = {
   stdoutBytes: 4 * 1024 * 1024,
   stderrBytes: 1024 * 1024,
   tailBytes: 64 * 1024,
-  processMemoryMb: 8 * 1024,
+  // RLIMIT_AS counts reserved virtual memory: Node's fetch (WebAssembly) fails below about 12 GiB, so the default only stops runaways.
+  processMemoryMb: 32 * 1024,
   dockerMemoryMb: 2 * 1024,
   cpuSeconds: 120,
   openFiles: 1024,
