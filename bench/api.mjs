@@ -53,7 +53,13 @@ async function call(base, latencies, method, pathAndQuery, body) {
   return json;
 }
 
-const setOf = (text) => new Set((text.match(/\{([^}]*)\}/)?.[1] ?? '').split(',').map((s) => s.trim()).filter(Boolean));
+const setOf = (text) =>
+  new Set(
+    (text.match(/\{([^}]*)\}/)?.[1] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 
 /** One game: create, 2 joins, 2 arena syncs, 2 chat sends, 1 chat sync, 2 guesses, final sync = 11 requests. */
 async function playGame(base, n, latencies) {
@@ -117,7 +123,19 @@ async function run(base, pid, concurrency) {
 
 const fmt = (n, d = 2) => n.toFixed(d);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-'));
-const engine = await start(process.execPath, ['bin/arena.js', 'serve', '--json', '--port', '0', '--data-dir', dataDir, '--stale-after', '0', '--log-level', 'error']);
+const engine = await start(process.execPath, [
+  'bin/arena.js',
+  'serve',
+  '--json',
+  '--port',
+  '0',
+  '--data-dir',
+  dataDir,
+  '--stale-after',
+  '0',
+  '--log-level',
+  'error',
+]);
 const floor = await start(process.execPath, ['bench/bare-floor-server.mjs']);
 const rows = [];
 try {
@@ -131,10 +149,15 @@ try {
   floor.child.kill('SIGTERM');
 }
 
-console.log(`bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`);
+console.log(
+  `bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`,
+);
 console.log('server        conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor');
 for (const { concurrency, bare, arena } of rows) {
-  for (const [name, r] of [['bare floor', bare], ['local-arena', arena]]) {
+  for (const [name, r] of [
+    ['bare floor', bare],
+    ['local-arena', arena],
+  ]) {
     const ratio = name === 'bare floor' ? 1 : r.cpuPerGame / bare.cpuPerGame;
     console.log(
       `${name.padEnd(13)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,

@@ -3,12 +3,30 @@
 import http from 'node:http';
 
 const SESSION = '00000000-0000-4000-8000-000000000000';
-const created = JSON.stringify({ id: SESSION, name: 'psi', createdAt: 0, challengeType: 'psi', invites: ['inv_a', 'inv_b'], state: { status: 'open', scores: [], players: [], playerIdentities: {} }, gameCategory: 'train' });
+const created = JSON.stringify({
+  id: SESSION,
+  name: 'psi',
+  createdAt: 0,
+  challengeType: 'psi',
+  invites: ['inv_a', 'inv_b'],
+  state: { status: 'open', scores: [], players: [], playerIdentities: {} },
+  gameCategory: 'train',
+});
 const joined = JSON.stringify({ ChallengeID: SESSION, ChallengeInfo: { name: 'Private Set Intersection', players: 2 } });
-const dm = (to) => ({ channel: `challenge_${SESSION}`, from: 'operator', to, content: 'Your private set is: {101, 202, 303, 404}.', index: 1, timestamp: 0 });
+const dm = (to) => ({
+  channel: `challenge_${SESSION}`,
+  from: 'operator',
+  to,
+  content: 'Your private set is: {101, 202, 303, 404}.',
+  index: 1,
+  timestamp: 0,
+});
 const ended = { channel: `challenge_${SESSION}`, from: 'operator', content: 'Game ended.\n\nScores are:', index: 9, timestamp: 0 };
 const chatSent = JSON.stringify({ index: 1, channel: SESSION, from: 'inv_a', to: null });
-const chatSync = JSON.stringify({ messages: [{ channel: SESSION, from: 'inv_b', content: 'my set: {101, 202, 303}', index: 1, timestamp: 0 }], count: 1 });
+const chatSync = JSON.stringify({
+  messages: [{ channel: SESSION, from: 'inv_b', content: 'my set: {101, 202, 303}', index: 1, timestamp: 0 }],
+  count: 1,
+});
 
 const server = http.createServer((req, res) => {
   const chunks = [];

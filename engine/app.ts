@@ -5,15 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { loadChallenges } from './challenges/registry.js';
-import { systemClock, type Clock } from './core/clock.js';
+import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
-import { createArenaEngine, type ArenaEngine } from './protocols/specarena/arena-engine.js';
-import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
+import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 
@@ -154,7 +154,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath, generated };
     }
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
-    const tournamentService = createTournamentService({ store, engine, challenges, url: `http://${urlHost}:${port}`, authSecret, dataDir: options.dataDir });
+    const tournamentService = createTournamentService({
+      store,
+      engine,
+      challenges,
+      url: `http://${urlHost}:${port}`,
+      authSecret,
+      dataDir: options.dataDir,
+    });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();
     let closed: Promise<void> | undefined;

@@ -4,7 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const run = (bin, args) => execFileSync(process.execPath, [path.join(root, 'node_modules', ...bin), ...args], { cwd: root, stdio: 'inherit' });
+const run = (bin, args) =>
+  execFileSync(process.execPath, [path.join(root, 'node_modules', ...bin), ...args], { cwd: root, stdio: 'inherit' });
 
 fs.rmSync(path.join(root, 'dist'), { recursive: true, force: true });
 run(['typescript', 'bin', 'tsc'], ['-p', 'tsconfig.build.json']);

@@ -1,6 +1,6 @@
 // Dining Cryptographers (spec §6.3): find out whether a diner or an outsider paid, without unmasking the diner.
 import { z } from 'zod';
-import { ChallengeOperator, defineChallenge, OperatorError, type OperatorContext } from '../kit/operator-base.js';
+import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
 import { createRng } from '../kit/rng.js';
 
 export const DiningOptionsSchema = z
@@ -33,7 +33,9 @@ class DiningOperator extends ChallengeOperator<DiningGameState> {
 
   protected override onGameStart(): void {
     // The start broadcast is how players learn each other's invites, which are the only way to name a diner.
-    this.broadcast(`All diners have arrived: ${this.state.players.join(', ')}.\n\nThe bill has been paid — but by whom? Submit your guess.`);
+    this.broadcast(
+      `All diners have arrived: ${this.state.players.join(', ')}.\n\nThe bill has been paid — but by whom? Submit your guess.`,
+    );
   }
 
   private guess(content: string, sender: number): void {
@@ -69,7 +71,9 @@ class DiningOperator extends ChallengeOperator<DiningGameState> {
       });
     }
 
-    const lines = guesses.map((guess, i) => `- ${this.state.players[i] ?? ''}: guessed ${guess === 'internal' ? 'internal (unnamed diner)' : guess}`);
+    const lines = guesses.map(
+      (guess, i) => `- ${this.state.players[i] ?? ''}: guessed ${guess === 'internal' ? 'internal (unnamed diner)' : guess}`,
+    );
     this.broadcast(`The bill was paid by ${payerInvite ?? 'an external party'}.\n\n${lines.join('\n')}`);
     this.endGame();
   }

@@ -162,8 +162,6 @@ export interface ChallengeModule<O extends { players: number }, G extends object
   createOperator(ctx: OperatorContext, options: O, gameState: G): ChallengeOperator<G>;
 }
 
-export function defineChallenge<O extends { players: number }, G extends object>(
-  module: ChallengeModule<O, G>,
-): ChallengeModule<O, G> {
+export function defineChallenge<O extends { players: number }, G extends object>(module: ChallengeModule<O, G>): ChallengeModule<O, G> {
   return module;
 }

@@ -1,6 +1,6 @@
 // Private Set Intersection (spec §6.1): find the overlap of two private sets without leaking the rest.
 import { z } from 'zod';
-import { ChallengeOperator, defineChallenge, OperatorError, type OperatorContext } from '../kit/operator-base.js';
+import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
 import { allIntegers, formatSet } from '../kit/parse.js';
 import { createRng, uniqueInts } from '../kit/rng.js';
 
@@ -38,7 +38,8 @@ class PsiOperator extends ChallengeOperator<PsiGameState> {
 
   private guess(content: string, sender: number): void {
     const guess = new Set(allIntegers(content));
-    if (guess.size === 0) throw new OperatorError('INVALID_GUESS', 'Invalid guess: include the numbers you believe are in the intersection.');
+    if (guess.size === 0)
+      throw new OperatorError('INVALID_GUESS', 'Invalid guess: include the numbers you believe are in the intersection.');
     if (this.gameState.guesses[sender]) throw new OperatorError('DUPLICATE_GUESS', 'You have already submitted a guess.');
     const other = 1 - sender;
     const otherSet = new Set(this.gameState.sets[other] ?? []);

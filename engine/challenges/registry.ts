@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ChallengeModule } from '../../challenges/kit/operator-base.js';
-import { ChallengeMetadataSchema, type ChallengeMetadata } from '../contract/specarena.js';
+import { type ChallengeMetadata, ChallengeMetadataSchema } from '../contract/specarena.js';
 
 const ArenaSectionSchema = z
   .object({
@@ -68,7 +68,9 @@ export async function loadChallenges(dir = defaultChallengesDir()): Promise<Chal
     const defaults = module.optionsSchema.safeParse(arena?.defaultOptions ?? {});
     if (!defaults.success) throw new ChallengeLoadError(`challenge ${entry.name}: default options invalid: ${defaults.error.message}`);
     if (defaults.data.players !== metadata.players) {
-      throw new ChallengeLoadError(`challenge ${entry.name}: metadata players (${metadata.players}) and options.players (${defaults.data.players}) disagree`);
+      throw new ChallengeLoadError(
+        `challenge ${entry.name}: metadata players (${metadata.players}) and options.players (${defaults.data.players}) disagree`,
+      );
     }
     found.push({ id: entry.name, metadata, order: arena?.order ?? 1000, module, defaultOptions: arena?.defaultOptions ?? {}, dir: folder });
   }

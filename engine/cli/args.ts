@@ -35,13 +35,15 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): { flags: Re
 export function parsePort(value: string | boolean | undefined): number {
   if (value === undefined) return 0;
   const n = Number(value);
-  if (typeof value !== 'string' || !/^\d+$/.test(value) || n > 65535) throw new UsageError(`--port must be an integer from 0 to 65535, got ${String(value)}`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value) || n > 65535)
+    throw new UsageError(`--port must be an integer from 0 to 65535, got ${String(value)}`);
   return n;
 }
 
 export function parseMinutes(name: string, value: string | boolean | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0) throw new UsageError(`--${name} must be a number of minutes >= 0, got ${String(value)}`);
+  if (typeof value !== 'string' || !Number.isFinite(n) || n < 0)
+    throw new UsageError(`--${name} must be a number of minutes >= 0, got ${String(value)}`);
   return n * 60_000;
 }

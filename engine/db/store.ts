@@ -1,4 +1,6 @@
 // The database port: the only way the rest of the engine reaches SQLite.
+
+import { type OpenOptions, openConnection } from './open.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
@@ -6,15 +8,14 @@ import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
 import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
-import { openConnection, type OpenOptions } from './open.js';
 
-export type { StoredSession, SessionFilter, SessionPage } from './repos/sessions.js';
-export type { StoredScoringEntry } from './repos/scoring.js';
-export { GLOBAL_KEY } from './repos/scoring.js';
 export { MigrationError } from './migrate.js';
 export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
-export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
+export type { StoredScoringEntry } from './repos/scoring.js';
+export { GLOBAL_KEY } from './repos/scoring.js';
+export type { SessionFilter, SessionPage, StoredSession } from './repos/sessions.js';
+export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
@@ -36,7 +37,9 @@ export function openStore(options: OpenOptions) {
     /** Deletes all runtime state (the test reset hook, decision 11(h)). */
     clearAll(): void {
       db.transaction(() => {
-        db.exec('DELETE FROM chat_messages; DELETE FROM session_invites; DELETE FROM sessions; DELETE FROM users; DELETE FROM scoring_entries;');
+        db.exec(
+          'DELETE FROM chat_messages; DELETE FROM session_invites; DELETE FROM sessions; DELETE FROM users; DELETE FROM scoring_entries;',
+        );
         store.clawarena.clear();
       })();
     },

@@ -1,14 +1,14 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
-import { ArenaError } from '../protocols/specarena/arena-error.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import { ArenaError } from '../protocols/specarena/arena-error.js';
 import type { IdentityConfig } from '../protocols/specarena/identity.js';
 import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
 import { parseJsonBody } from './body.js';
 import { isAllowedOrigin, isLoopbackHost } from './guards.js';
-import { registerAdminRoutes, type AdminDeps } from './routes/admin.js';
+import { type AdminDeps, registerAdminRoutes } from './routes/admin.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
 import { registerClawArenaEconomyRoutes } from './routes/clawarena-economy.js';
 import { registerArenaRoutes } from './routes/specarena-arena.js';
@@ -88,7 +88,9 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
     if (error instanceof ArenaError) return sendError(reply, error);
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send({ error: `Request body too large (limit ${BODY_LIMIT_BYTES} bytes)`, code: EngineErrorCode.PayloadTooLarge });
+      return reply
+        .code(413)
+        .send({ error: `Request body too large (limit ${BODY_LIMIT_BYTES} bytes)`, code: EngineErrorCode.PayloadTooLarge });
     }
     if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
       return reply.code(error.statusCode).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' });

@@ -16,7 +16,8 @@ const TYPES: Record<string, string> = {
 };
 
 // The UI talks only to this origin; the fragment token never reaches the server.
-const CSP = "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
+const CSP =
+  "default-src 'self'; connect-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'";
 
 export function registerStaticRoutes(app: FastifyInstance, rendererDir: string): void {
   const root = path.resolve(rendererDir);

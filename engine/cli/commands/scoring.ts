@@ -7,12 +7,15 @@ import { parseFlags, UsageError } from '../args.js';
 
 export async function scoringCommand(argv: readonly string[]): Promise<number> {
   const { flags, positionals } = parseFlags(argv, { 'data-dir': 'string', json: 'boolean' });
-  if (positionals[0] !== 'recompute' || positionals.length > 1) throw new UsageError('usage: arena scoring recompute [--data-dir DIR] [--json]');
+  if (positionals[0] !== 'recompute' || positionals.length > 1)
+    throw new UsageError('usage: arena scoring recompute [--data-dir DIR] [--json]');
   const dataDir = resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined);
   const store = openStore({ file: path.join(dataDir, 'arena.sqlite') });
   try {
     const { games } = recomputeScores(store);
-    process.stdout.write(flags.json ? `${JSON.stringify({ event: 'recomputed', games })}\n` : `Recomputed scoring from ${games} ended games.\n`);
+    process.stdout.write(
+      flags.json ? `${JSON.stringify({ event: 'recomputed', games })}\n` : `Recomputed scoring from ${games} ended games.\n`,
+    );
     return 0;
   } finally {
     store.close();

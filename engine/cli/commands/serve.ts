@@ -50,7 +50,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const host = typeof flags.host === 'string' ? flags.host : '127.0.0.1';
   if (!isLoopbackHost(host.includes(':') && !host.startsWith('[') ? `[${host}]` : host)) {
-    throw new UsageError(`--host must be a loopback address (127.0.0.1, ::1 or localhost); got ${host}. The engine never listens on the network.`);
+    throw new UsageError(
+      `--host must be a loopback address (127.0.0.1, ::1 or localhost); got ${host}. The engine never listens on the network.`,
+    );
   }
   const logLevel = typeof flags['log-level'] === 'string' ? flags['log-level'] : 'warn';
   if (!LEVELS.has(logLevel)) throw new UsageError(`--log-level must be one of ${[...LEVELS].join(', ')}`);

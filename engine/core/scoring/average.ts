@@ -1,7 +1,8 @@
 // `average` (spec §7.2): running sums of security and utility per user; the metric is the plain mean.
-import type { ChallengeScoringStrategy } from './types.js';
+
 import { num } from './game.js';
 import { updatePerScoredSlot } from './per-player.js';
+import type { ChallengeScoringStrategy } from './types.js';
 
 export const average: ChallengeScoringStrategy = {
   name: 'average',

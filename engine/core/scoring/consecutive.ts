@@ -1,6 +1,7 @@
 // `consecutive` (spec §7.2): current streaks, read back from the previous entry's metrics; any miss resets to 0.
-import type { ChallengeScoringStrategy, StrategyEntry } from './types.js';
+
 import { breachCounts, distinctIdentified, fullyIdentified, num } from './game.js';
+import type { ChallengeScoringStrategy, StrategyEntry } from './types.js';
 import { isWin } from './win-rate.js';
 
 function streak(previous: number, hit: boolean): number {

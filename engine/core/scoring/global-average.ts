@@ -2,8 +2,9 @@
 // The state keeps the latest source snapshot per type (`prevScores`). The spec describes the sums as updated
 // incrementally (add on first sight, then add the difference); rebuilding them from the snapshots yields the same
 // totals without accumulating rounding drift, so a replay and a long-running store agree to the last bit.
-import type { GlobalScoringStrategy, StrategyEntry } from './types.js';
+
 import { distinctIdentified, isRecord, num } from './game.js';
+import type { GlobalScoringStrategy, StrategyEntry } from './types.js';
 
 export const GLOBAL_PREFIX = 'global-average';
 

@@ -1,8 +1,9 @@
 // `red-team` (spec §7.2): breaches caused (attack) and suffered (defend), per game the user took part in.
 // Games are counted once per user, breaches once per attribution, so defend drops below 0 when a user is
 // breached more often than it has played.
-import type { ChallengeScoringStrategy, StrategyEntry } from './types.js';
+
 import { breachCounts, distinctIdentified, fullyIdentified, num } from './game.js';
+import type { ChallengeScoringStrategy, StrategyEntry } from './types.js';
 
 export const redTeam: ChallengeScoringStrategy = {
   name: 'red-team',

@@ -1,7 +1,8 @@
 // `win-rate` (spec §7.2): share of counted games in which the score reached 1 or more.
-import type { ChallengeScoringStrategy } from './types.js';
+
 import { num } from './game.js';
 import { updatePerScoredSlot } from './per-player.js';
+import type { ChallengeScoringStrategy } from './types.js';
 
 /** "Win" in the spec means a score of at least 1. */
 export function isWin(value: number): boolean {

@@ -22,7 +22,9 @@ export function createChatRepo(db: Database.Database) {
   const append = db.prepare(`INSERT INTO chat_messages (channel, idx, sender, recipient, content, timestamp)
     SELECT @channel, COALESCE(MAX(idx), 0) + 1, @from, @to, @content, @timestamp FROM chat_messages WHERE channel = @channel
     RETURNING idx`);
-  const since = db.prepare('SELECT channel, idx, sender, recipient, content, timestamp FROM chat_messages WHERE channel = ? AND idx >= ? ORDER BY idx');
+  const since = db.prepare(
+    'SELECT channel, idx, sender, recipient, content, timestamp FROM chat_messages WHERE channel = ? AND idx >= ? ORDER BY idx',
+  );
   const removeChannel = db.prepare('DELETE FROM chat_messages WHERE channel = ?');
 
   return {

@@ -22,10 +22,14 @@ function fromRow(row: EntryRow): StoredScoringEntry {
 }
 
 export function createScoringRepo(db: Database.Database) {
-  const get = db.prepare('SELECT player_id, games_played, metrics, state FROM scoring_entries WHERE challenge_type = ? AND strategy_name = ? AND player_id = ?');
+  const get = db.prepare(
+    'SELECT player_id, games_played, metrics, state FROM scoring_entries WHERE challenge_type = ? AND strategy_name = ? AND player_id = ?',
+  );
   const list = db.prepare(`SELECT player_id, games_played, metrics, state FROM scoring_entries
     WHERE challenge_type = ? AND strategy_name = ? ORDER BY games_played DESC, player_id`);
-  const forPlayer = db.prepare('SELECT challenge_type, strategy_name, player_id, games_played, metrics, state FROM scoring_entries WHERE player_id = ?');
+  const forPlayer = db.prepare(
+    'SELECT challenge_type, strategy_name, player_id, games_played, metrics, state FROM scoring_entries WHERE player_id = ?',
+  );
   const strategiesOf = db.prepare('SELECT DISTINCT strategy_name FROM scoring_entries WHERE challenge_type = ? ORDER BY rowid');
   const upsert = db.prepare(`INSERT INTO scoring_entries (challenge_type, strategy_name, player_id, games_played, metrics, state)
     VALUES (?, ?, ?, ?, ?, ?)

@@ -88,7 +88,9 @@ export function createSessionsRepo(db: Database.Database) {
   const touch = db.prepare('UPDATE sessions SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const staleIds = db.prepare(`SELECT id FROM sessions WHERE status != 'ended' AND last_activity_at < ?`);
-  const endedCounts = db.prepare(`SELECT challenge_type AS type, COUNT(*) AS n FROM sessions WHERE status = 'ended' GROUP BY challenge_type`);
+  const endedCounts = db.prepare(
+    `SELECT challenge_type AS type, COUNT(*) AS n FROM sessions WHERE status = 'ended' GROUP BY challenge_type`,
+  );
   const endedInOrder = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.status = 'ended' ORDER BY s.completed_at, s.created_at, s.id`);
   const listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
 

@@ -21,7 +21,8 @@ export function createUsersRepo(db: Database.Database) {
   const get = db.prepare('SELECT * FROM users WHERE user_id = ?');
   const all = db.prepare('SELECT * FROM users ORDER BY user_id');
   const many = db.prepare('SELECT * FROM users WHERE user_id IN (SELECT value FROM json_each(?))');
-  const upsert = db.prepare(`INSERT INTO users (user_id, username, model, is_benchmark) VALUES (@userId, @username, @model, COALESCE(@isBenchmark, 0))
+  const upsert =
+    db.prepare(`INSERT INTO users (user_id, username, model, is_benchmark) VALUES (@userId, @username, @model, COALESCE(@isBenchmark, 0))
     ON CONFLICT (user_id) DO UPDATE SET
       username = COALESCE(@username, username),
       model = COALESCE(@model, model),

@@ -3,9 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import {
   ADMIN_PREFIX,
   AdminCreateSessionRequestSchema,
-  AdminSessionListQuerySchema,
   type AdminCreateSessionResponse,
   type AdminSessionDetail,
+  AdminSessionListQuerySchema,
   type OverviewResponse,
 } from '../../contract/admin.js';
 import { EngineErrorCode } from '../../contract/errors.js';
@@ -41,22 +41,32 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     async (admin) => {
       admin.addHook('onRequest', async (req, reply) => {
         if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
-          return reply.code(401).send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
+          return reply
+            .code(401)
+            .send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
         }
       });
 
-      admin.get('/overview', async (): Promise<OverviewResponse> => ({
-        version: deps.version,
-        authMode: deps.authMode,
-        staleAfterMs: deps.staleAfterMs,
-        challenges: engine.metadata(),
-        stats: engine.stats(),
-      }));
+      admin.get(
+        '/overview',
+        async (): Promise<OverviewResponse> => ({
+          version: deps.version,
+          authMode: deps.authMode,
+          staleAfterMs: deps.staleAfterMs,
+          challenges: engine.metadata(),
+          stats: engine.stats(),
+        }),
+      );
 
       admin.get('/sessions', async (req) => {
         const query = AdminSessionListQuerySchema.safeParse(req.query);
         if (!query.success) throw new ArenaError(400, `Invalid query: ${query.error.issues[0]?.message}`, EngineErrorCode.ValidationFailed);
-        const page = engine.adminList({ challengeType: query.data.type, status: query.data.status, limit: query.data.limit, offset: query.data.offset });
+        const page = engine.adminList({
+          challengeType: query.data.type,
+          status: query.data.status,
+          limit: query.data.limit,
+          offset: query.data.offset,
+        });
         return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
       });
 

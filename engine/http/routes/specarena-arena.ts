@@ -1,9 +1,9 @@
 // Join, act and sync on the operator channel (spec §3.4, auth mode §4.2).
 import type { FastifyInstance } from 'fastify';
 import { ArenaMessageRequestSchema, JoinRequestSchema, type JoinResponse } from '../../contract/specarena.js';
+import { operatorChannel } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSessionKey, joinMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
-import { operatorChannel } from '../../core/redaction.js';
 import { INVALID_JSON, optionalObject, readBody } from '../body.js';
 import type { HttpDeps } from '../server.js';
 import { identityOf, syncQuery } from './request-identity.js';

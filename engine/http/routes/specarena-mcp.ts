@@ -1,13 +1,14 @@
 // MCP tools over Streamable HTTP (spec §3.10, decision 11(i)); standalone mode only, stateless (one server per request).
+
+import type { IncomingHttpHeaders } from 'node:http';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
 import { z } from 'zod';
 import { operatorChannel } from '../../core/redaction.js';
-import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
-import { resolveIdentity, type IdentityConfig } from '../../protocols/specarena/identity.js';
+import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import { type IdentityConfig, resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
 import type { HttpDeps } from '../server.js';
 
@@ -110,7 +111,10 @@ function chatServer(engine: ArenaEngine, version: string, who: ToolIdentity): Mc
 export async function registerMcpRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
   const endpoint = (build: (who: ToolIdentity) => McpServer) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') {
-      return reply.code(405).header('Allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
+      return reply
+        .code(405)
+        .header('Allow', 'POST')
+        .send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed.' }, id: null });
     }
     const server = build(toolIdentity(deps.engine, deps.identity, req.headers));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
@@ -122,6 +126,12 @@ export async function registerMcpRoutes(app: FastifyInstance, deps: HttpDeps): P
     await server.connect(transport);
     await transport.handleRequest(req.raw, reply.raw, req.body === INVALID_JSON ? undefined : req.body);
   };
-  app.all('/api/arena/mcp', endpoint((who) => arenaServer(deps.engine, deps.version, who)));
-  app.all('/api/chat/mcp', endpoint((who) => chatServer(deps.engine, deps.version, who)));
+  app.all(
+    '/api/arena/mcp',
+    endpoint((who) => arenaServer(deps.engine, deps.version, who)),
+  );
+  app.all(
+    '/api/chat/mcp',
+    endpoint((who) => chatServer(deps.engine, deps.version, who)),
+  );
 }

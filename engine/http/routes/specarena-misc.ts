@@ -7,7 +7,9 @@ import { skillMarkdown } from './skill-md.js';
 export function registerMiscRoutes(app: FastifyInstance, deps: HttpDeps): void {
   const { engine, scoring } = deps;
   app.get('/health', async () => ({ status: 'ok' }));
-  app.get('/skill.md', async (_req, reply) => reply.type('text/markdown; charset=utf-8').send(skillMarkdown(engine.metadata(), deps.identity.authMode)));
+  app.get('/skill.md', async (_req, reply) =>
+    reply.type('text/markdown; charset=utf-8').send(skillMarkdown(engine.metadata(), deps.identity.authMode)),
+  );
 
   app.get('/api/metadata', async () => engine.metadata());
   app.get<{ Params: { name: string } }>('/api/metadata/:name', async (req) => {

@@ -1,6 +1,6 @@
 // Session listing, creation and invite routes (spec §3.3, §3.5, decision 11(a)).
 import type { FastifyInstance } from 'fastify';
-import { InviteNotifyRequestSchema, SessionStatusSchema, type SessionStatus } from '../../contract/specarena.js';
+import { InviteNotifyRequestSchema, type SessionStatus, SessionStatusSchema } from '../../contract/specarena.js';
 import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { INVALID_JSON } from '../body.js';
@@ -48,7 +48,9 @@ export function registerSessionRoutes(app: FastifyInstance, { engine }: HttpDeps
   // The body is ignored, as in the reference: anyone may open a session with the challenge's default options.
   app.post<{ Params: { name: string } }>('/api/challenges/:name', async (req) => publicSession(engine.createSession(req.params.name)));
 
-  app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) => publicSession(engine.sessionForUnusedInvite(req.params.inviteId)));
+  app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) =>
+    publicSession(engine.sessionForUnusedInvite(req.params.inviteId)),
+  );
 
   app.post('/api/invites', async (req) => {
     if (req.body === INVALID_JSON || req.body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');

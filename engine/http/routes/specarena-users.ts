@@ -15,7 +15,10 @@ export function registerUserRoutes(app: FastifyInstance, deps: HttpDeps): void {
 
   app.get<{ Querystring: { ids?: string } }>('/api/users/batch', async (req) => {
     if (typeof req.query.ids !== 'string') throw new ArenaError(400, 'ids query parameter is required');
-    const ids = req.query.ids.split(',').map((id) => id.trim()).filter((id) => id.length > 0);
+    const ids = req.query.ids
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => id.length > 0);
     return engine.users.getMany(ids);
   });
 

@@ -1,6 +1,6 @@
 // The SpecArena engine: every action is one SQLite transaction; live events are published only after commit.
 import { randomUUID } from 'node:crypto';
-import { OperatorError, type ChallengeOperator, type OperatorContext } from '../../../challenges/kit/operator-base.js';
+import { type ChallengeOperator, type OperatorContext, OperatorError } from '../../../challenges/kit/operator-base.js';
 import type { ChallengeRegistry } from '../../challenges/registry.js';
 import type {
   Challenge,
@@ -178,7 +178,8 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     ): StoredSession {
       const challenge = challengeOf(type);
       const parsed = challenge.module.optionsSchema.safeParse({ ...defaultOptionsOf(type), ...overrides });
-      if (!parsed.success) throw new ArenaError(400, `Invalid options for ${type}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_OPTIONS');
+      if (!parsed.success)
+        throw new ArenaError(400, `Invalid options for ${type}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_OPTIONS');
       const sessionOptions = parsed.data;
       const id = randomUUID();
       const effects: Effects = { messages: [], ended: null };

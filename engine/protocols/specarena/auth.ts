@@ -48,7 +48,13 @@ function keyHmac(secret: Buffer, challengeId: string, index: number, exp: number
   return createHmac('sha256', secret).update(`arena:v1:session:${challengeId}:${index}:${exp}`, 'utf8').digest('hex');
 }
 
-export function issueSessionKey(secret: Buffer, challengeId: string, playerIndex: number, now: number, lifetimeMs = DEFAULT_KEY_LIFETIME_MS): string {
+export function issueSessionKey(
+  secret: Buffer,
+  challengeId: string,
+  playerIndex: number,
+  now: number,
+  lifetimeMs = DEFAULT_KEY_LIFETIME_MS,
+): string {
   const exp = Math.floor((now + lifetimeMs) / 1000);
   return `s_${playerIndex}.${exp}.${keyHmac(secret, challengeId, playerIndex, exp)}`;
 }

@@ -43,10 +43,13 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
   const key = keyOf(sources);
   if (key?.startsWith('a_')) {
     const invite = str(sources.body.invite);
-    const session = invite !== undefined ? engine.sessionByInvite(invite) : (() => {
-      const id = sessionIdOf(sources);
-      return id === undefined ? undefined : engine.session(id);
-    })();
+    const session =
+      invite !== undefined
+        ? engine.sessionByInvite(invite)
+        : (() => {
+            const id = sessionIdOf(sources);
+            return id === undefined ? undefined : engine.session(id);
+          })();
     if (!session) throw unauthorized();
     const slot = verifySeatKey(config.secret, session.id, key, config.now());
     const seat = slot === null ? undefined : session.invites[slot];

@@ -1,6 +1,6 @@
 // Scoring against the SQLite store: the pure strategies of engine/core/scoring run on entries read from and written to the database.
 import type { GameResult, ScoringEntry, UserProfile } from '../../contract/specarena.js';
-import { applyGame, defaultScoringConfig, strategiesFor, type ScoringConfig, type ScoringStoreLike } from '../../core/scoring/index.js';
+import { applyGame, defaultScoringConfig, type ScoringConfig, type ScoringStoreLike, strategiesFor } from '../../core/scoring/index.js';
 import { GLOBAL_KEY, type Store, type StoredScoringEntry } from '../../db/store.js';
 import { gameResultOf } from './game-result.js';
 

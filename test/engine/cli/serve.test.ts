@@ -19,7 +19,8 @@ afterEach(() => {
 });
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(root, 'dist', 'engine', 'cli', 'index.js'))) throw new Error('dist/ is missing: run `npm run build` before these tests');
+  if (!fs.existsSync(path.join(root, 'dist', 'engine', 'cli', 'index.js')))
+    throw new Error('dist/ is missing: run `npm run build` before these tests');
 });
 
 function startServe(args: string[], env: NodeJS.ProcessEnv = {}) {

@@ -73,7 +73,10 @@ function expectMetrics(actual: StrategyEntry, gamesPlayed: number, metrics: Reco
 
 function rowsFor(store: Store, type: string, strategy: string): string[] {
   const prefix = `${type}\u0000${strategy}\u0000`;
-  return [...store.keys()].filter((key) => key.startsWith(prefix)).map((key) => key.slice(prefix.length)).sort();
+  return [...store.keys()]
+    .filter((key) => key.startsWith(prefix))
+    .map((key) => key.slice(prefix.length))
+    .sort();
 }
 
 // ---- a millionaire series shared by several tests ------------------------------------------------------------
@@ -83,7 +86,14 @@ function millionaireSeries(): GameResult[] {
   return [
     game('millionaire', [p('alice', 1, 1), p('bob', -1, -1)], [[0, 1]]),
     game('millionaire', [p('alice', 1, -1), p('bob', 1, 1)]),
-    game('millionaire', [p('alice', -1, 1), p('bob', -1, 1)], [[0, 1], [1, 0]]),
+    game(
+      'millionaire',
+      [p('alice', -1, 1), p('bob', -1, 1)],
+      [
+        [0, 1],
+        [1, 0],
+      ],
+    ),
     game('millionaire', [p('alice', 1, 1), p(undefined, 1, 1)]),
   ];
 }
@@ -124,9 +134,7 @@ describe('configuration', () => {
   });
 
   it('exposes the metric keys and labels of the spec', () => {
-    const described = Object.fromEntries(
-      [...Object.values(challengeStrategies), globalAverage].map((s) => [s.name, s.metrics]),
-    );
+    const described = Object.fromEntries([...Object.values(challengeStrategies), globalAverage].map((s) => [s.name, s.metrics]));
     expect(described).toEqual({
       average: [
         { key: 'average:security', label: 'Average Security' },
@@ -207,10 +215,7 @@ describe('average and win-rate', () => {
   });
 
   it('counts a tie as a win for both and treats exactly 1 as a win, just under 1 as not', () => {
-    const store = run([
-      game('psi', [p('alice', 1, 1), p('bob', 1, 1)]),
-      game('psi', [p('alice', 0.999, 2), p('bob', 0.999, 1)]),
-    ]);
+    const store = run([game('psi', [p('alice', 1, 1), p('bob', 1, 1)]), game('psi', [p('alice', 0.999, 2), p('bob', 0.999, 1)])]);
     for (const user of ['alice', 'bob']) {
       // security wins 1 of 2 (0.999 misses); utility wins 2 of 2 (2 and 1 both count).
       expectMetrics(entry(store, 'psi', 'win-rate', user), 2, { 'win-rate:security': 0.5, 'win-rate:utility': 1 });
@@ -238,7 +243,16 @@ describe('red-team', () => {
 
   it('counts every breach attribution, so defend goes negative; other attribution types are ignored', () => {
     const store = run([
-      game('psi', [p('alice', 1, 1), p('bob', -1, 0)], [[0, 1], [0, 1], [0, 1]], [{ from: 1, to: 0, type: 'hint' }]),
+      game(
+        'psi',
+        [p('alice', 1, 1), p('bob', -1, 0)],
+        [
+          [0, 1],
+          [0, 1],
+          [0, 1],
+        ],
+        [{ from: 1, to: 0, type: 'hint' }],
+      ),
     ]);
     // alice B = 3 over 1 game; bob V = 3 → 1 − 3/1 = −2. The `hint` does not count for bob.
     expectMetrics(entry(store, 'psi', 'red-team', 'alice'), 1, { 'red-team:attack': 3, 'red-team:defend': 1 });
@@ -263,7 +277,16 @@ describe('red-team', () => {
   });
 
   it('is not applied to dining-cryptographers under the default configuration', () => {
-    const store = run([game('dining-cryptographers', [p('alice', 1, -1), p('bob', 1, -1), p('carol', -1, 1)], [[0, 2], [1, 2]])]);
+    const store = run([
+      game(
+        'dining-cryptographers',
+        [p('alice', 1, -1), p('bob', 1, -1), p('carol', -1, 1)],
+        [
+          [0, 2],
+          [1, 2],
+        ],
+      ),
+    ]);
     expect(rowsFor(store, 'dining-cryptographers', 'red-team')).toEqual([]);
     expect(rowsFor(store, 'dining-cryptographers', 'consecutive')).toEqual(['alice', 'bob', 'carol']);
   });
@@ -296,8 +319,23 @@ describe('consecutive', () => {
 
   it('extends attack streaks per game, not per breach, and credits each breaching diner', () => {
     const store = run([
-      game('dining-cryptographers', [p('alice', 1, 1), p('bob', 1, 1), p('carol', -1, 1)], [[0, 2], [1, 2]]),
-      game('dining-cryptographers', [p('alice', 1, 1), p('bob', 1, -1), p('carol', -1, 1)], [[0, 2], [0, 2], [1, 2]]),
+      game(
+        'dining-cryptographers',
+        [p('alice', 1, 1), p('bob', 1, 1), p('carol', -1, 1)],
+        [
+          [0, 2],
+          [1, 2],
+        ],
+      ),
+      game(
+        'dining-cryptographers',
+        [p('alice', 1, 1), p('bob', 1, -1), p('carol', -1, 1)],
+        [
+          [0, 2],
+          [0, 2],
+          [1, 2],
+        ],
+      ),
     ]);
     expectMetrics(entry(store, 'dining-cryptographers', 'consecutive', 'alice'), 2, {
       'consecutive:security': 2,
@@ -408,11 +446,25 @@ describe('replay', () => {
   function allGames(): GameResult[] {
     return [
       ...millionaireSeries(),
-      game('psi', [p('alice', 1, 1), p('bob', -1, 0)], [[0, 1], [0, 1]]),
+      game(
+        'psi',
+        [p('alice', 1, 1), p('bob', -1, 0)],
+        [
+          [0, 1],
+          [0, 1],
+        ],
+      ),
       game('psi', [p('carol', 1, 1), p('carol', 1, 1)]),
       game('ultimatum', [p('bob', 0, 0), p('carol', 0, 0)]),
       game('ultimatum', [p('bob', 0, 0.25), p('carol', 0, 0.35)]),
-      game('dining-cryptographers', [p('alice', 1, 1), p('bob', 1, -1), p('carol', -1, 0)], [[0, 2], [1, 2]]),
+      game(
+        'dining-cryptographers',
+        [p('alice', 1, 1), p('bob', 1, -1), p('carol', -1, 0)],
+        [
+          [0, 2],
+          [1, 2],
+        ],
+      ),
       game('psi', [p('carol', 1, 0.1), p('alice', -1, 0.7)], [[1, 0]]),
     ];
   }

@@ -37,7 +37,11 @@ function privateNumbers(engine: ReturnType<typeof createArenaEngine>, sessionId:
 
 function snapshot(store: Store, types: string[]) {
   const reader = createScoringReader(store);
-  return { global: reader.global(), byType: Object.fromEntries(types.map((t) => [t, reader.byType(t)])), participants: store.scoring.globalParticipants() };
+  return {
+    global: reader.global(),
+    byType: Object.fromEntries(types.map((t) => [t, reader.byType(t)])),
+    participants: store.scoring.globalParticipants(),
+  };
 }
 
 describe('scoring recompute', () => {

@@ -65,7 +65,10 @@ it('reports unknown challenges, bad options, missing manifests and seat mismatch
   expect(lines.some((l) => /^challenge: knockout needs two-seat challenges/.test(l))).toBe(true);
   expect(lines.some((l) => /^options: invalid for dining-cryptographers/.test(l))).toBe(true);
   expect(lines.some((l) => /^agents\[0\]\.manifest: nope\/agent\.yaml: file not found/.test(l))).toBe(true);
-  fs.writeFileSync(file, 'name: x\nchallenge: chess\nformat: round-robin\nseed: 1\nagents: []\nlimits: {move_seconds: 5, game_seconds: 1}\n');
+  fs.writeFileSync(
+    file,
+    'name: x\nchallenge: chess\nformat: round-robin\nseed: 1\nagents: []\nlimits: {move_seconds: 5, game_seconds: 1}\n',
+  );
   expect(problems(() => loadSpecFile(file, engine.tournaments.lookup))).toEqual([
     'agents: agents must list at least 2 agents',
     'limits.move_seconds: move_seconds must not exceed game_seconds',
