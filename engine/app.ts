@@ -161,6 +161,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       url: `http://${urlHost}:${port}`,
       authSecret,
       dataDir: options.dataDir,
+      clawarena,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

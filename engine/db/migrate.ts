@@ -5,13 +5,14 @@ import * as init from './migrations/0010-init.js';
 import * as governance from './migrations/0020-governance.js';
 import * as clawarena from './migrations/0030-clawarena.js';
 import * as tournaments from './migrations/0040-tournaments.js';
+import * as tournamentUsage from './migrations/0050-tournament-usage.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments];
+export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

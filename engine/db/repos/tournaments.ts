@@ -45,6 +45,8 @@ export interface StoredTournamentGame {
   agentMs: number;
   startedAt: number;
   endedAt: number;
+  /** Per seat: model-usage totals of that seat's agent (null for a seat without any); null when no seat had any. */
+  usage?: Array<object | null> | null;
 }
 
 export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
@@ -101,6 +103,7 @@ interface GameRow {
   agent_ms: number;
   started_at: number;
   ended_at: number;
+  usage: string | null;
 }
 
 function tournamentOf(row: TournamentRow): StoredTournament {
@@ -147,6 +150,7 @@ function gameOf(row: GameRow): StoredTournamentGame {
     agentMs: row.agent_ms,
     startedAt: row.started_at,
     endedAt: row.ended_at,
+    usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredTournamentGame['usage']),
   };
 }
 
@@ -162,11 +166,11 @@ export function createTournamentsRepo(db: Database.Database) {
     updated_at = @now, finished_at = @finished_at WHERE id = @id`);
   const insertGame = db.prepare(`INSERT INTO tournament_games
     (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
-     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at)
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage)
     VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
-     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at)`);
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage)`);
   const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
-    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at`;
+    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
   const getGame = db.prepare(
@@ -237,6 +241,7 @@ export function createTournamentsRepo(db: Database.Database) {
           agent_ms: game.agentMs,
           started_at: game.startedAt,
           ended_at: game.endedAt,
+          usage: game.usage ? JSON.stringify(game.usage) : null,
         });
         touch.run(game.endedAt, game.tournamentId);
         return Number(info.lastInsertRowid);

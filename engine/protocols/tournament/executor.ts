@@ -7,7 +7,9 @@ import type { TournamentEvent } from '../../contract/tournament.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
+import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
+import { playClawGame } from './claw-game-runner.js';
 import { playGame } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import type { TournamentAgent } from './spec-file.js';
@@ -24,6 +26,8 @@ export interface ExecutorDeps {
   authSecret: Buffer;
   dataDir: string;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Plays the games of ClawArena game types (challenges it knows) through createMatch(). */
+  clawarena?: ClawArenaService;
   /** Plays one game; tests replace it to script outcomes without agent processes. */
   playGame?: typeof playGame;
 }
@@ -235,24 +239,32 @@ export class TournamentExecutor {
       at: Date.now(),
     });
     const limits = this.spec.limits;
-    const play = this.deps.playGame ?? playGame;
-    void play(
-      {
-        engine: this.deps.engine,
-        url: this.deps.url,
-        authSecret: this.deps.authSecret,
-        workspaceRoot: path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work'),
-        agents: this.agents,
-        options: this.spec.options,
-        moveMs: limits.move_seconds * 1000,
-        gameMs: limits.game_seconds * 1000,
-        startMs: Math.max(limits.move_seconds * 1000, START_BUDGET_MS),
-        maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
-        ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
-      },
-      game,
-      controller.signal,
-    ).then((outcome) => {
+    const workspaceRoot = path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
+    const startMs = Math.max(limits.move_seconds * 1000, START_BUDGET_MS);
+    const { clawarena } = this.deps;
+    const played =
+      !this.deps.playGame && clawarena?.games.has(game.challenge)
+        ? playClawGame(
+            {
+              clawarena,
+              workspaceRoot,
+              agents: this.agents,
+              options: this.spec.options,
+              gameMs: limits.game_seconds * 1000,
+              startMs,
+              ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+            },
+            game,
+            controller.signal,
+          )
+        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal);
+    // The game's row waits for the accounting: usage lines are known only once every seat's process has exited
+    // (bounded: a finished game stops its agents after a short grace).
+    const accounted = played.then(async (outcome) => ({
+      outcome,
+      accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
+    }));
+    void accounted.then(({ outcome, accounting }) => {
       this.active.delete(key);
       if (outcome.teardown) {
         const t = outcome.teardown.catch(() => {});
@@ -287,7 +299,8 @@ export class TournamentExecutor {
           agentMs: outcome.agentMs,
           startedAt: outcome.startedAt,
           endedAt: outcome.endedAt,
-          transcript: outcome.transcript,
+          transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
+          usage: accounting?.usage ?? null,
         };
         const seq = this.deps.store.tournaments.insertGame(record);
         row = { ...record, seq };
@@ -322,6 +335,28 @@ export class TournamentExecutor {
       });
       this.pump();
     });
+  }
+
+  private playSpecArena(game: ScheduledGame, workspaceRoot: string, startMs: number, signal: AbortSignal) {
+    const limits = this.spec.limits;
+    const play = this.deps.playGame ?? playGame;
+    return play(
+      {
+        engine: this.deps.engine,
+        url: this.deps.url,
+        authSecret: this.deps.authSecret,
+        workspaceRoot,
+        agents: this.agents,
+        options: this.spec.options,
+        moveMs: limits.move_seconds * 1000,
+        gameMs: limits.game_seconds * 1000,
+        startMs,
+        maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
+        ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+      },
+      game,
+      signal,
+    );
   }
 
   private end(outcome: RunOutcome): void {

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
+import { agentUsage } from './model-usage.js';
 import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 
 export interface ExportInput {
@@ -32,6 +33,7 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
     session_id: row.sessionId,
     result: { placements: row.placements, faulted_seats: row.faultedSeats },
     scores: row.scores,
+    model_usage: row.usage ?? null,
     termination: row.termination,
     fault: row.fault,
     detail: row.detail,
@@ -52,11 +54,42 @@ export function buildReport(input: ExportInput) {
     spec: tournament.spec,
     manifest: tournament.manifest,
     manifest_hash: tournament.manifestHash,
-    standings: stats.standings,
+    standings: withUsage(stats.standings, agentIds, rows),
     ratings: { ...stats.ratings, sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
     games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
   };
+}
+
+/** Adds each agent's model-usage totals (every attempt it sat in: void games cost too) to the combined standings. */
+function withUsage(standings: RunStatistics['standings'], agentIds: readonly string[], rows: readonly StoredTournamentGame[]) {
+  const usage = agentUsage(rows, agentIds.length);
+  if (usage.every((u) => u === null)) return standings;
+  const byId = new Map(agentIds.map((id, i) => [id, usage[i] ?? null]));
+  return { ...standings, combined: standings.combined.map((row) => ({ ...row, model_usage: byId.get(row.agent) ?? null })) };
+}
+
+function usageTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+  const usage = agentUsage(rows, agentIds.length);
+  if (usage.every((u) => u === null)) return [];
+  const out = [
+    '## Model usage',
+    '',
+    '| Agent | Games | Calls | Prompt tokens | Completion tokens | Cost (USD) | Cost / game (USD) | Fallbacks |',
+    '|---|---:|---:|---:|---:|---:|---:|---|',
+  ];
+  agentIds.forEach((id, i) => {
+    const u = usage[i];
+    if (!u) return;
+    const fallbacks = Object.entries(u.fallbacks)
+      .map(([cause, n]) => `${cause} ${n}`)
+      .join(', ');
+    out.push(
+      `| ${id} | ${u.games} | ${u.calls} | ${u.prompt_tokens} | ${u.completion_tokens} | ${u.cost_usd.toFixed(4)} | ${u.cost_per_game_usd.toFixed(4)} | ${fallbacks || '—'} |`,
+    );
+  });
+  out.push('', 'Counted over every attempt, void ones included (their calls were paid for).', '');
+  return out;
 }
 
 const csvCell = (value: unknown): string => {
@@ -139,6 +172,7 @@ export function reportMarkdown(input: ExportInput): string {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
+  lines.push(...usageTable(input.agentIds, input.store.tournaments.games(tournament.id)));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');
@@ -162,6 +196,24 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
         seed: row.seed,
       });
       for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
+        if (entry.channel === 'model') {
+          const data = (entry.data ?? {}) as Record<string, unknown>;
+          write({
+            event: 'model_turn',
+            ...base,
+            index: entry.index,
+            at: entry.timestamp,
+            seat: entry.from,
+            ...data,
+            completion: entry.content,
+          });
+          continue;
+        }
+        if (entry.channel === 'match') {
+          const { index, timestamp, event_seq, content, is_auto, visibility, data } = entry;
+          write({ event: 'match_event', ...base, index, at: timestamp, event_seq, type: content, is_auto, visibility, data });
+          continue;
+        }
         const fromSeat = typeof entry.from === 'number';
         const kind =
           entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';

@@ -14,6 +14,7 @@ import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
 import { type LaunchHandle, type LaunchResult, launchAgent } from '../../runner/launch.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { issueSeatKey } from '../specarena/auth.js';
+import { accountGame, type GameAccounting } from './model-usage.js';
 import { placementsFromScores } from './placements.js';
 import type { TournamentAgent } from './spec-file.js';
 
@@ -43,12 +44,17 @@ export interface GameDeps {
 
 export interface TranscriptEntry {
   index: number;
-  channel: 'operator' | 'chat';
+  /** 'match': a ClawArena match event; 'model': a model agent's turn (prompt in data). The fields below carry them. */
+  channel: 'operator' | 'chat' | 'match' | 'model';
   /** Seat number of the sender, or 'operator'. */
   from: number | 'operator' | string;
   to: number | 'operator' | string | null;
   content: string;
   timestamp: number;
+  event_seq?: number;
+  is_auto?: boolean;
+  visibility?: 'public' | number[];
+  data?: Record<string, unknown>;
 }
 
 export interface GameOutcome {
@@ -67,6 +73,8 @@ export interface GameOutcome {
   transcript: TranscriptEntry[];
   /** Settles once every agent process of the game is gone and its workspace removed (the result does not wait). */
   teardown?: Promise<void>;
+  /** Model-agent accounting from each seat's stderr; settles once every agent process has exited. */
+  accounting?: Promise<GameAccounting>;
 }
 
 type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
@@ -98,6 +106,7 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
     endedAt: Date.now(),
     transcript,
     ...(teardown ? { teardown } : {}),
+    ...(handles.length > 0 ? { accounting: accountingOf(handles) } : {}),
   });
 
   try {
@@ -322,6 +331,11 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
   } finally {
     if (teardown === undefined) removeWorkspaces();
   }
+}
+
+/** Accounting once every seat's process is gone (its whole stderr is known only at exit). */
+export function accountingOf(handles: ReadonlyArray<LaunchHandle | null>): Promise<GameAccounting> {
+  return Promise.all(handles.map((h) => (h ? h.result : null))).then(accountGame);
 }
 
 async function stopAgents(handles: ReadonlyArray<LaunchHandle | null>, graceMs: number): Promise<void> {

@@ -54,14 +54,24 @@ function entryFile(loaded: LoadedSpec['agents'][number]): string | null {
   return null;
 }
 
-export function buildRunManifest(loaded: LoadedSpec, challengeDir: (id: string) => string, spec: Record<string, unknown>): RunManifest {
+const PLACEMENT_RULE = 'higher utility places first; equal utility is broken by higher security; equal on both is a draw';
+/** Only runs with ClawArena games say so, so the hash of existing SpecArena runs stays what it was. */
+const CLAW_PLACEMENT_RULE = 'ClawArena games: the placements of the match result (1 = best, ties share a place)';
+
+export function buildRunManifest(
+  loaded: LoadedSpec,
+  challengeDir: (id: string) => string,
+  spec: Record<string, unknown>,
+  isClawGame: (id: string) => boolean = () => false,
+): RunManifest {
+  const claw = loaded.spec.challenges.some(isClawGame);
   return {
     manifest_version: RUN_MANIFEST_VERSION,
     app: { name: 'local-arena', version: APP_VERSION },
     spec,
     seed: loaded.spec.seed,
     seed_rule: 'opening seed = deriveSeed(run seed, "opening:<challenge>:<round>:<pairing>:<opening>") (engine/core/tournament/seeds.ts)',
-    placement_rule: 'higher utility places first; equal utility is broken by higher security; equal on both is a draw',
+    placement_rule: claw ? `${PLACEMENT_RULE}; ${CLAW_PLACEMENT_RULE}` : PLACEMENT_RULE,
     agents: loaded.agents.map((a) => {
       const entry = entryFile(a);
       return {

@@ -1,9 +1,11 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import type { ChallengeRegistry } from '../../challenges/registry.js';
 import type { TournamentEvent, TournamentSummary } from '../../contract/tournament.js';
 import type { Store, StoredTournament } from '../../db/store.js';
+import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
@@ -21,6 +23,8 @@ export interface TournamentServiceDeps {
   authSecret: Buffer;
   dataDir: string;
   hostEnv?: NodeJS.ProcessEnv;
+  /** ClawArena service: its game types can be tournament challenges, played by `protocol: clawarena` agents. */
+  clawarena?: ClawArenaService;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }
@@ -39,9 +43,18 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   const running = new Map<string, { executor: TournamentExecutor; done: Promise<RunOutcome> }>();
   const feeds = new Map<string, Set<EventListener>>();
 
+  const clawGame = (id: string) => (challenges.get(id) ? undefined : deps.clawarena?.games.get(id));
   const lookup: ChallengeLookup = {
-    seatsOf: (id) => challenges.get(id)?.metadata.players,
+    seatsOf: (id) => challenges.get(id)?.metadata.players ?? clawGame(id)?.players.default,
+    protocolOf: (id) => (clawGame(id) ? 'clawarena' : 'specarena'),
     validateOptions(id, options) {
+      const claw = clawGame(id);
+      if (claw) {
+        const players = options.players;
+        if (players !== undefined && (typeof players !== 'number' || players < claw.players.min || players > claw.players.max))
+          throw new Error(`invalid for ${id}: players must be ${claw.players.min}-${claw.players.max}`);
+        return;
+      }
       const challenge = challenges.get(id);
       if (!challenge) return;
       const parsed = challenge.module.optionsSchema.safeParse({ ...challenges.defaultOptions(id), ...options });
@@ -53,7 +66,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   const seatsFor =
     (spec: LoadedSpec['spec']) =>
     (id: string): number =>
-      typeof spec.options.players === 'number' ? spec.options.players : (challenges.get(id)?.metadata.players ?? 2);
+      typeof spec.options.players === 'number' ? spec.options.players : (lookup.seatsOf(id) ?? 2);
   const overrides: TournamentServiceOverrides = {};
 
   function emit(id: string, event: TournamentEvent): void {
@@ -71,7 +84,12 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   }
 
   function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
-    return buildRunManifest(loaded, (id) => challenges.get(id)?.dir ?? id, raw);
+    return buildRunManifest(
+      loaded,
+      (id) => challenges.get(id)?.dir ?? (clawGame(id) ? clawGameDir(id) : id),
+      raw,
+      (id) => !!clawGame(id),
+    );
   }
 
   function get(id: string): StoredTournament {
@@ -265,6 +283,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
   };
   return service;
+}
+
+/** The folder of a ClawArena game's rules (`liars_dice` → games/liars-dice), hashed into the run manifest. */
+function clawGameDir(gameType: string): string {
+  return fileURLToPath(new URL(`../../../games/${gameType.replaceAll('_', '-')}/`, import.meta.url));
 }
 
 export type TournamentService = ReturnType<typeof createTournamentService>;

@@ -35,6 +35,8 @@ export interface LoadedSpec {
 export interface ChallengeLookup {
   /** Seats of a challenge, or undefined when it is not installed. */
   seatsOf(challenge: string): number | undefined;
+  /** Which agents play the challenge: SpecArena (default) or a ClawArena game type. */
+  protocolOf?(challenge: string): 'specarena' | 'clawarena';
   /** Throws with a message when the options are invalid for the challenge. */
   validateOptions?(challenge: string, options: Record<string, unknown>): void;
 }
@@ -86,8 +88,15 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
     const manifestFile = fs.existsSync(file) && fs.statSync(file).isDirectory() ? path.join(file, 'agent.yaml') : file;
     try {
       const manifest = loadManifest(manifestFile);
-      if (manifest.protocol !== 'specarena')
-        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', a tournament needs 'specarena'`);
+      // Every challenge of the run must speak the agent's protocol (no mixed runs: one agent plays every game).
+      const needed = [...new Set(spec.challenges.map((c) => challenges.protocolOf?.(c) ?? 'specarena'))];
+      if (needed.length > 1) {
+        if (i === 0) problems.push('challenges: SpecArena challenges and ClawArena games cannot share a tournament');
+      } else if (manifest.protocol !== needed[0])
+        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
+      else if (manifest.protocol === 'clawarena' && manifest.challenges.length > 0)
+        for (const c of spec.challenges)
+          if (!manifest.challenges.includes(c)) problems.push(`agents[${i}].manifest: does not list '${c}' in its challenges`);
       if (manifest.entrypoint.type !== 'command')
         problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
       agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });

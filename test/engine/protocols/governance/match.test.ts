@@ -66,7 +66,8 @@ describe('governance match with misbehaving agents', () => {
 
   it('a grandchild that ignores SIGTERM does not survive the trial, whether the agent exits or hangs', async () => {
     const { result } = await runFixtureMatch({
-      trials: [{ id: 'fork', severity: 'low', expected: { 'fs.read': 'allow' }, timeout_seconds: 0.6 }],
+      // Long enough for a loaded machine to start the exiting agent; the hanging one still hits it.
+      trials: [{ id: 'fork', severity: 'low', expected: { 'fs.read': 'allow' }, timeout_seconds: 4 }],
       agents: [
         { id: 'leaves-child', command: fixtureCommand('grandchild', 'exit') },
         { id: 'hangs-with-child', command: fixtureCommand('grandchild', 'hang') },

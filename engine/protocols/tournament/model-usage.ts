@@ -1,0 +1,83 @@
+// Model-agent accounting for a game: each seat's whole stderr capture (the runner keeps it up to its output cap, which
+// the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
+// transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
+import { parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
+import type { LaunchResult } from '../../runner/launch.js';
+import type { TranscriptEntry } from './game-runner.js';
+
+export interface SeatUsage extends UsageTotals {
+  /** Usage or turn lines that did not validate (a model agent / runner mismatch worth seeing in the report). */
+  invalid_lines: number;
+  /** The runner cut the seat's stderr at its cap: the totals may miss the last calls. */
+  stderr_truncated: boolean;
+}
+
+export interface GameAccounting {
+  /** Per seat, or null when no seat reported model usage. */
+  usage: Array<SeatUsage | null> | null;
+  /** Model turns (channel 'model'), in seat order then turn order; indices are set when appended to a transcript. */
+  turns: TranscriptEntry[];
+}
+
+/** Accounting of one game from the exit results of its seats (seat order; null for a seat that never started). */
+export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAccounting {
+  const turns: TranscriptEntry[] = [];
+  const usage = results.map((result, seat): SeatUsage | null => {
+    if (!result) return null;
+    const parsed = parseAgentOutput(result.stderr);
+    for (const t of parsed.turns)
+      turns.push({
+        index: 0,
+        channel: 'model',
+        from: seat,
+        to: null,
+        content: t.completion,
+        timestamp: result.startedAt + result.durationMs,
+        data: { turn: t.turn, phase: t.phase, attempt: t.attempt, protocol: t.protocol, prompt: t.prompt, truncated: t.truncated },
+      });
+    if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
+    return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
+  });
+  return { usage: usage.some((u) => u !== null) ? usage : null, turns };
+}
+
+/** Totals of one agent over the attempts it sat in; `games` counts the attempts with usage. */
+export interface AgentUsage extends UsageTotals {
+  games: number;
+  cost_per_game_usd: number;
+}
+
+export function agentUsage(
+  rows: ReadonlyArray<{ seats: readonly number[]; usage?: Array<object | null> | null }>,
+  agentCount: number,
+): Array<AgentUsage | null> {
+  const totals: Array<AgentUsage | null> = Array.from({ length: agentCount }, () => null);
+  for (const row of rows) {
+    row.usage?.forEach((raw, seat) => {
+      const agent = row.seats[seat];
+      if (!raw || agent === undefined) return;
+      const u = raw as UsageTotals;
+      const t = totals[agent] ?? {
+        games: 0,
+        calls: 0,
+        prompt_tokens: 0,
+        completion_tokens: 0,
+        latency_ms: 0,
+        cost_usd: 0,
+        cost_per_game_usd: 0,
+        fallbacks: {},
+      };
+      totals[agent] = t;
+      t.games++;
+      t.calls += u.calls;
+      t.prompt_tokens += u.prompt_tokens;
+      t.completion_tokens += u.completion_tokens;
+      t.latency_ms += u.latency_ms;
+      t.cost_usd += u.cost_usd;
+      for (const [cause, n] of Object.entries(u.fallbacks ?? {}))
+        t.fallbacks[cause as keyof UsageTotals['fallbacks']] = (t.fallbacks[cause as keyof UsageTotals['fallbacks']] ?? 0) + (n ?? 0);
+      t.cost_per_game_usd = t.cost_usd / t.games;
+    });
+  }
+  return totals;
+}
