@@ -19,6 +19,8 @@ export type { NewTournamentGame, StoredTournament, StoredTournamentGame, Tournam
 
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
+  // One wrapper for every call: better-sqlite3 turns a nested call into a savepoint by itself.
+  const runInTransaction = db.transaction((fn: () => unknown) => fn());
   const store = {
     sessions: createSessionsRepo(db),
     chat: createChatRepo(db),
@@ -32,7 +34,7 @@ export function openStore(options: OpenOptions) {
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).
      */
     transaction<T>(fn: () => T): T {
-      return db.transaction(fn)();
+      return runInTransaction(fn) as T;
     },
     /** Deletes all runtime state (the test reset hook, decision 11(h)). */
     clearAll(): void {

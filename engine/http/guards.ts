@@ -3,9 +3,21 @@ import { timingSafeEqual } from 'node:crypto';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
+const hostVerdicts = new Map<string, boolean>();
+
 /** Accepts Host headers naming a loopback address (with or without port); anything else may be a rebinding attack. */
 export function isLoopbackHost(host: string | undefined): boolean {
   if (!host) return false;
+  // Checked on every request, and a client sends the same few Host values, so verdicts are remembered (bounded).
+  const known = hostVerdicts.get(host);
+  if (known !== undefined) return known;
+  const verdict = checkLoopbackHost(host);
+  if (hostVerdicts.size >= 256) hostVerdicts.clear();
+  hostVerdicts.set(host, verdict);
+  return verdict;
+}
+
+function checkLoopbackHost(host: string): boolean {
   const name = host.startsWith('[') ? host.slice(0, host.indexOf(']') + 1) : host.split(':')[0];
   if (!name) return false;
   const lower = name.toLowerCase();

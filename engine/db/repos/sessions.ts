@@ -78,6 +78,7 @@ export function createSessionsRepo(db: Database.Database) {
       @seatKeysRequired)`);
   const insertInvite = db.prepare('INSERT INTO session_invites (invite, session_id, slot) VALUES (?, ?, ?)');
   const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
+  const statusById = db.prepare('SELECT status FROM sessions WHERE id = ?').pluck();
   const seatKeysByInvite = db.prepare(
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
@@ -128,6 +129,9 @@ export function createSessionsRepo(db: Database.Database) {
     get(id: string): StoredSession | undefined {
       const row = byId.get(id) as SessionRow | undefined;
       return row && fromRow(row);
+    },
+    status(id: string): SessionStatus | undefined {
+      return statusById.get(id) as SessionStatus | undefined;
     },
     getByInvite(invite: string): StoredSession | undefined {
       const row = byInvite.get(invite) as SessionRow | undefined;

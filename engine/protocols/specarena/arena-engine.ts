@@ -49,8 +49,11 @@ export interface ListQuery {
   offset: number;
 }
 
+const SEAT_KEY_CACHE_SIZE = 10_000;
+
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
+  const seatKeyFlags = new Map<string, boolean>();
   const rejectionListeners = new Set<RejectedActionListener>();
 
   function publish(effects: Effects): void {
@@ -353,7 +356,13 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     /** True when `invite` belongs to a session that only its seat keys may play. */
     seatKeysRequired(invite: string): boolean {
-      return store.sessions.seatKeysRequiredForInvite(invite);
+      // Asked on every request that claims an identity; the flag is fixed at creation, so answers can be kept.
+      const known = seatKeyFlags.get(invite);
+      if (known !== undefined) return known;
+      const required = store.sessions.seatKeysRequiredForInvite(invite);
+      if (seatKeyFlags.size >= SEAT_KEY_CACHE_SIZE) seatKeyFlags.clear();
+      seatKeyFlags.set(invite, required);
+      return required;
     },
 
     /** Deletes every stale session in one transaction; returns how many went. */
@@ -392,7 +401,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
   function isRevealed(channel: string): boolean {
     if (!channel.startsWith('challenge_')) return false;
-    return store.sessions.get(sessionIdOfChannel(channel))?.status === 'ended';
+    return store.sessions.status(sessionIdOfChannel(channel)) === 'ended';
   }
 
   function profilesOf(list: Challenge[]): Record<string, UserProfile> {
