@@ -2,6 +2,7 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { APP_ORIGIN } from '../engine/contract/channels.js';
+import { RENDERER_CONTENT_TYPES } from '../engine/runtime/content-types.js';
 
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'arena';
@@ -11,18 +12,6 @@ export const APP_SCHEME_PRIVILEGES = {
   scheme: APP_SCHEME,
   privileges: { standard: true, secure: true, supportFetchAPI: true, codeCache: true },
 } as const;
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 export type ResolvedRequest = { ok: true; file: string; contentType: string } | { ok: false; status: 400 | 403 | 404 };
 
@@ -53,7 +42,7 @@ export function resolveAppRequest(requestUrl: string, root: string, pathApi: Pat
   const base = pathApi.resolve(root);
   const file = pathApi.resolve(base, `.${relative}`);
   if (!file.startsWith(base + pathApi.sep)) return { ok: false, status: 403 };
-  const contentType = CONTENT_TYPES[pathApi.extname(file).toLowerCase()];
+  const contentType = RENDERER_CONTENT_TYPES[pathApi.extname(file).toLowerCase()];
   if (!contentType) return { ok: false, status: 404 };
   return { ok: true, file, contentType };
 }

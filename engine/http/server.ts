@@ -1,12 +1,12 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../protocols/specarena/arena-error.js';
 import type { IdentityConfig } from '../protocols/specarena/identity.js';
 import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
-import { parseJsonBody } from './body.js';
+import { acceptJsonBodies, BODY_LIMIT_BYTES, baseFastifyOptions } from './fastify-base.js';
 import { isAllowedOrigin, isLoopbackHost } from './guards.js';
 import { type AdminDeps, registerAdminRoutes } from './routes/admin.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
@@ -19,7 +19,8 @@ import { registerSessionRoutes } from './routes/specarena-sessions.js';
 import { registerUserRoutes } from './routes/specarena-users.js';
 import { registerStaticRoutes } from './static.js';
 
-export const BODY_LIMIT_BYTES = 256 * 1024;
+export { BODY_LIMIT_BYTES } from './fastify-base.js';
+
 const SHELL_ORIGIN = 'app://arena';
 
 export interface HttpDeps {
@@ -49,20 +50,8 @@ export function sendError(reply: FastifyReply, error: ArenaError): FastifyReply 
 }
 
 export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
-  const app = Fastify({
-    bodyLimit: BODY_LIMIT_BYTES,
-    rewriteUrl: (req) => rewriteAlias(req.url ?? '/'),
-    logController: new LogController({ disableRequestLogging: true }),
-    logger: {
-      level: deps.logLevel ?? 'warn',
-      // Query strings can carry session keys (?key=), so only the path is ever logged.
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }) },
-    },
-    return503OnClosing: true,
-  });
-
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, text, done) => done(null, parseJsonBody(text as string)));
+  const app = Fastify({ ...baseFastifyOptions(deps.logLevel), rewriteUrl: (req) => rewriteAlias(req.url ?? '/') });
+  acceptJsonBodies(app);
 
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopbackHost(request.headers.host)) {

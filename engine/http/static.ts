@@ -2,18 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
+import { RENDERER_CONTENT_TYPES } from '../runtime/content-types.js';
 
 // The UI talks only to this origin; the fragment token never reaches the server.
 const CSP =
@@ -30,7 +19,7 @@ export function registerStaticRoutes(app: FastifyInstance, rendererDir: string):
     } catch {
       return reply.callNotFound();
     }
-    const type = TYPES[path.extname(resolved)] ?? 'application/octet-stream';
+    const type = RENDERER_CONTENT_TYPES[path.extname(resolved)] ?? 'application/octet-stream';
     reply.header('Content-Security-Policy', CSP).header('X-Content-Type-Options', 'nosniff').header('Referrer-Policy', 'no-referrer');
     if (file.startsWith('assets/')) reply.header('Cache-Control', 'public, max-age=31536000, immutable');
     else reply.header('Cache-Control', 'no-cache');

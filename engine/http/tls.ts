@@ -5,10 +5,10 @@
 import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, sign, X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
-import { parseJsonBody } from './body.js';
+import { acceptJsonBodies, baseFastifyOptions } from './fastify-base.js';
 import { isLoopbackHost } from './guards.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
 import { registerClawArenaEconomyRoutes } from './routes/clawarena-economy.js';
@@ -208,18 +208,8 @@ export interface TlsListenerOptions {
 
 /** A second listener, HTTPS on loopback, carrying only the ClawArena agent and economy routes. */
 export async function startTlsAgentListener(options: TlsListenerOptions): Promise<{ app: FastifyInstance; port: number }> {
-  const app = Fastify({
-    https: { cert: options.certificate.cert, key: options.certificate.key },
-    bodyLimit: 256 * 1024,
-    logController: new LogController({ disableRequestLogging: true }),
-    logger: {
-      level: options.logLevel ?? 'warn',
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }) },
-    },
-    return503OnClosing: true,
-  });
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, text, done) => done(null, parseJsonBody(text as string)));
+  const app = Fastify({ ...baseFastifyOptions(options.logLevel), https: { cert: options.certificate.cert, key: options.certificate.key } });
+  acceptJsonBodies(app);
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopbackHost(request.headers.host)) {
       return reply
