@@ -9,14 +9,12 @@
 import fs from 'node:fs';
 import type { JsonObject } from '../../../games/kit/game.js';
 import type { Termination } from '../../core/ratings/index.js';
-import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
-import { type LaunchHandle, type LaunchResult, launchAgent } from '../../runner/launch.js';
+import type { ScheduledGame } from '../../core/tournament/index.js';
+import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import { accountingOf, type GameOutcome, type TranscriptEntry } from './game-runner.js';
+import { EXIT_GRACE_MS, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
-
-const EXIT_GRACE_MS = 2_000;
-const NODE_SAFE_ADDRESS_SPACE_MB = 64 * 1024;
 
 export interface ClawGameDeps {
   clawarena: ClawArenaService;
@@ -175,25 +173,8 @@ export async function playClawGame(deps: ClawGameDeps, game: ScheduledGame, sign
     for (let seat = 0; seat < seats && !settled; seat++) {
       const agent = agentsOf[seat] as TournamentAgent;
       const token = created.seats[seat]?.token as string;
-      const handle = launchAgent({
-        manifest: agent.manifest,
-        manifestDir: agent.dir,
-        workspaceRoot: deps.workspaceRoot,
-        network: 'loopback',
-        label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
-        limits: {
-          timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2,
-          killGraceMs: 500,
-          // Address space, not memory: Node's WebAssembly reserves over 8 GiB (see game-runner.ts).
-          memoryMb: agent.manifest.limits?.memory_mb ?? NODE_SAFE_ADDRESS_SPACE_MB,
-        },
-        ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
-        env: {
-          ...clawarena.agentEnvironment(token),
-          ARENA_CHALLENGE: game.challenge,
-          ARENA_AGENT_ID: agent.id,
-          ARENA_SEED: deriveSeed(game.seed, `agent:${seat}`),
-        },
+      const handle = launchSeat(deps, agent, game, seat, {
+        ...clawarena.agentEnvironment(token),
       });
       handles.push(handle);
       void handle.result.then((result) => onExit(seat, result));

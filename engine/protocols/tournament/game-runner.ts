@@ -10,19 +10,18 @@ import fs from 'node:fs';
 import type { ChatMessage } from '../../contract/specarena.js';
 import type { SeatScore, Termination } from '../../core/ratings/index.js';
 import { operatorChannel } from '../../core/redaction.js';
-import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
-import { type LaunchHandle, type LaunchResult, launchAgent } from '../../runner/launch.js';
+import type { ScheduledGame } from '../../core/tournament/index.js';
+import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { issueSeatKey } from '../specarena/auth.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { placementsFromScores } from './placements.js';
+import { EXIT_GRACE_MS, launchSeat as launchSeatAgent } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 /** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
 /** After the game ends, agents get this long to exit on their own before they are stopped. */
-const EXIT_GRACE_MS = 2_000;
-const NODE_SAFE_ADDRESS_SPACE_MB = 64 * 1024;
 const EXIT_REPORT_GRACE_MS = 1_000;
 
 export interface GameDeps {
@@ -239,29 +238,11 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
       const agentIndex = game.seats[seat] as number;
       const agent = deps.agents[agentIndex];
       if (!agent) throw new Error(`no agent ${agentIndex}`);
-      const handle = launchAgent({
-        manifest: agent.manifest,
-        manifestDir: agent.dir,
-        workspaceRoot: deps.workspaceRoot,
-        network: 'loopback',
-        label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
-        limits: {
-          timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2,
-          killGraceMs: 500,
-          // RLIMIT_AS is address space, not memory: Node's WebAssembly (fetch) reserves over 8 GiB of it, so the
-          // runner's 8 GiB default kills every Node agent on its first request.
-          memoryMb: agent.manifest.limits?.memory_mb ?? NODE_SAFE_ADDRESS_SPACE_MB,
-        },
-        ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
-        env: {
-          ARENA_URL: deps.url,
-          ARENA_INVITE: invites[seat] as string,
-          ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, Date.now()),
-          ARENA_CHALLENGE: game.challenge,
-          ARENA_AGENT_ID: agent.id,
-          ARENA_SEED: deriveSeed(game.seed, `agent:${seat}`),
-          ARENA_MCP_URL: mcpUrl,
-        },
+      const handle = launchSeatAgent(deps, agent, game, seat, {
+        ARENA_URL: deps.url,
+        ARENA_INVITE: invites[seat] as string,
+        ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, Date.now()),
+        ARENA_MCP_URL: mcpUrl,
       });
       handles.push(handle);
       void handle.result.then((result) => onExit(seat, result));
