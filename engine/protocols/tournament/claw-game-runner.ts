@@ -8,12 +8,11 @@
 // Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
 import fs from 'node:fs';
 import type { JsonObject } from '../../../games/kit/game.js';
-import type { Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame } from '../../core/tournament/index.js';
 import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import { accountingOf, type GameOutcome, type TranscriptEntry } from './game-runner.js';
-import { EXIT_GRACE_MS, launchSeat } from './seat-launch.js';
+import { EXIT_GRACE_MS, exitVerdict, launchSeat, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 export interface ClawGameDeps {
@@ -25,8 +24,6 @@ export interface ClawGameDeps {
   startMs: number;
   hostEnv?: NodeJS.ProcessEnv;
 }
-
-type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
 export function clawSeatName(agentId: string): string {
@@ -146,27 +143,10 @@ export async function playClawGame(deps: ClawGameDeps, game: ScheduledGame, sign
       // The finish event is published before the agent can see it, but the exit report may still arrive first when
       // both happen within one tick; the match status is the tie-breaker.
       if (clawarena.match(id)?.status === 'finished') return;
-      if (result.termination === 'spawn_error') {
-        if (result.harnessError)
-          decide({ termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` });
-        else decide({ termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` });
-        return;
-      }
-      if (result.termination === 'output_limit') {
-        decide({ termination: 'agent_resource_limit', faultedSeats: [seat], detail: `seat ${seat} exceeded the output limit` });
-        return;
-      }
-      if (result.termination !== 'exited') return;
-      if (result.exitCode === 0) {
+      const exit = exitVerdict(seat, result);
+      if (exit === 'clean') {
         decide({ termination: 'agent_protocol_violation', faultedSeats: [seat], detail: `seat ${seat} left before the match ended` });
-        return;
-      }
-      const tail = result.stderrTail.trim().split('\n').at(-1) ?? '';
-      decide({
-        termination: 'agent_crash',
-        faultedSeats: [seat],
-        detail: `seat ${seat} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
-      });
+      } else if (exit) decide(exit);
     };
 
     agentsStartedAt = Date.now();

@@ -16,7 +16,7 @@ import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { issueSeatKey } from '../specarena/auth.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { placementsFromScores } from './placements.js';
-import { EXIT_GRACE_MS, launchSeat as launchSeatAgent } from './seat-launch.js';
+import { EXIT_GRACE_MS, exitVerdict, launchSeat as launchSeatAgent, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 /** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
@@ -75,8 +75,6 @@ export interface GameOutcome {
   /** Model-agent accounting from each seat's stderr; settles once every agent process has exited. */
   accounting?: Promise<GameAccounting>;
 }
-
-type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
 
 export async function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
   const startedAt = Date.now();
@@ -266,28 +264,9 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
 
     function onExit(seat: number, result: LaunchResult): void {
       if (settled) return;
-      if (result.termination === 'spawn_error') {
-        if (result.harnessError)
-          decide({ termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` });
-        else decide({ termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` });
-        return;
-      }
-      if (result.termination === 'output_limit') {
-        decide({ termination: 'agent_resource_limit', faultedSeats: [seat], detail: `seat ${seat} exceeded the output limit` });
-        return;
-      }
-      if (result.termination !== 'exited') return;
-      if (result.exitCode === 0) {
-        exitedClean[seat] = true;
-        return;
-      }
-      // The game may have ended in the same instant; the end event is published before the agent can see it.
-      const tail = result.stderrTail.trim().split('\n').at(-1) ?? '';
-      decide({
-        termination: 'agent_crash',
-        faultedSeats: [seat],
-        detail: `seat ${seat} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
-      });
+      const exit = exitVerdict(seat, result);
+      if (exit === 'clean') exitedClean[seat] = true;
+      else if (exit) decide(exit);
     }
 
     const outcome = await verdict;
