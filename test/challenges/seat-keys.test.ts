@@ -61,7 +61,8 @@ describe('seat-key sessions', () => {
       await c.post('/api/arena/join', { invite: a }),
       await c.post('/api/arena/join', { invite: a, from: a }),
       await c.post('/api/arena/join', { invite: a }, bearer(keyB)),
-      await c.post('/api/arena/join', { invite: a }, bearer(`${keyA.slice(0, -1)}0`)),
+      // A forged key: the last hex digit changed (to a different digit, so this never equals the real key).
+      await c.post('/api/arena/join', { invite: a }, bearer(`${keyA.slice(0, -1)}${keyA.endsWith('0') ? '1' : '0'}`)),
     ]) {
       expect(res.status).toBe(401);
       expect(res.body).toEqual(AUTH_REQUIRED);
