@@ -62,7 +62,8 @@ describe('scoring recompute', () => {
         const setB = privateNumbers(engine, session.id, b);
         const overlap = setA.filter((x) => setB.includes(x));
         // Alternate honest and over-claiming guesses so breaches and wrong guesses occur.
-        engine.message(session.id, a, 'guess', (game % 4 === 0 ? setA : overlap).join(' '));
+        // Over-claims stay within the size of B's set (a larger guess is refused as GUESS_TOO_LARGE).
+        engine.message(session.id, a, 'guess', (game % 4 === 0 ? setA.slice(0, setB.length) : overlap).join(' '));
         engine.message(session.id, b, 'guess', overlap.join(' '));
       } else {
         const [wealthB] = privateNumbers(engine, session.id, b);
