@@ -119,3 +119,57 @@ export type TournamentEvent = z.infer<typeof TournamentEventSchema>;
 
 export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv'] as const;
 export const ExportFileSchema = z.enum(EXPORT_FILES);
+
+// ---- UI additions (issue 6) -------------------------------------------------------------------
+
+/** POST /tournaments/validate: what the builder shows before Start. */
+export const TournamentValidateResponseSchema = z.object({
+  ok: z.literal(true),
+  name: z.string(),
+  agents: z.array(z.string()),
+  challenges: z.array(z.string()),
+  planned_games: z.number().int(),
+  /** False for formats whose length depends on results (Swiss byes, knockout tie-breaks, SPRT stops early). */
+  planned_exact: z.boolean(),
+});
+export type TournamentValidateResponse = z.infer<typeof TournamentValidateResponseSchema>;
+
+/** GET /tournaments/catalog: what a tournament can be built from. */
+export const TournamentCatalogResponseSchema = z.object({
+  challenges: z.array(
+    z.object({
+      id: z.string(),
+      protocol: z.enum(['specarena', 'clawarena']),
+      name: z.string(),
+      description: z.string(),
+      players: z.object({ min: z.number().int(), max: z.number().int() }),
+    }),
+  ),
+  formats: z.array(z.enum(['round-robin', 'gauntlet', 'swiss', 'knockout'])),
+  /** Folder relative manifest paths resolve against when a definition is created without base_dir. */
+  base_dir: z.string(),
+});
+export type TournamentCatalogResponse = z.infer<typeof TournamentCatalogResponseSchema>;
+
+/** GET /tournaments/:id/running: games in flight now. */
+export const RunningGameSchema = z.object({
+  game_index: z.number().int(),
+  attempt: z.number().int(),
+  challenge: z.string(),
+  seats: z.array(z.string()),
+  /** SpecArena games: the live session (follow it with the admin session routes); null for ClawArena matches. */
+  session_id: z.string().nullable(),
+  started_at: z.number(),
+});
+export const RunningGamesResponseSchema = z.object({ games: z.array(RunningGameSchema) });
+export type RunningGame = z.infer<typeof RunningGameSchema>;
+
+/** GET /tournaments/:id/charts: rating over games and the pairwise win-rate matrix. */
+export const TournamentChartsResponseSchema = z.object({
+  agents: z.array(z.string()),
+  /** Elo-style ratings after each settled game (in game order), one value per agent (agent order); sampled to ≤ 400 points. */
+  rating_history: z.array(z.object({ games: z.number().int(), ratings: z.array(z.number()) })),
+  /** cells[i][j]: agent i's score against agent j (wins + draws/2 over games), null when they never met. */
+  pairwise: z.array(z.array(z.object({ games: z.number().int(), score_pct: z.number() }).nullable())),
+});
+export type TournamentChartsResponse = z.infer<typeof TournamentChartsResponseSchema>;

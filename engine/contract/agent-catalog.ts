@@ -1,0 +1,78 @@
+// Agents page (issue 6): the agent folders the engine scans for `agent.yaml`, every manifest it found (valid or not,
+// with its problems) and the runs an agent took part in. Built-in folders ship with the app and cannot be removed.
+import { z } from 'zod';
+import { AgentProtocolSchema } from './manifest.js';
+
+export const AgentFolderSchema = z.object({
+  /** Stable id: `builtin:<name>` for shipped folders, a number as text for user-added ones. */
+  id: z.string(),
+  path: z.string(),
+  builtin: z.boolean(),
+  /** False when a user-added folder has gone missing since it was added (kept so the user can see and remove it). */
+  exists: z.boolean(),
+  added_at: z.number().nullable(),
+});
+export type AgentFolder = z.infer<typeof AgentFolderSchema>;
+
+export const CatalogAgentSchema = z.object({
+  /** Absolute path of the agent.yaml: the key a tournament definition's `manifest:` names. */
+  manifest_path: z.string(),
+  dir: z.string(),
+  folder_id: z.string(),
+  ok: z.boolean(),
+  /** One line per problem, as `arena agents validate` prints them; empty when ok. */
+  problems: z.array(z.string()),
+  /** From the manifest when it parsed; null otherwise. */
+  id: z.string().nullable(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  protocols: z.array(AgentProtocolSchema),
+  /** Challenge types (SpecArena) or games (ClawArena) the manifest says it plays; empty = not stated. */
+  challenges: z.array(z.string()),
+  scenarios: z.array(z.string()),
+  /** Names of the environment variables the manifest asks for (values are never sent). */
+  secrets: z.array(z.string()),
+});
+export type CatalogAgent = z.infer<typeof CatalogAgentSchema>;
+
+export const AgentCatalogResponseSchema = z.object({
+  folders: z.array(AgentFolderSchema),
+  agents: z.array(CatalogAgentSchema),
+});
+export type AgentCatalogResponse = z.infer<typeof AgentCatalogResponseSchema>;
+
+export const AddAgentFolderRequestSchema = z.strictObject({
+  path: z.string().min(1, 'path must not be empty').max(4096),
+});
+
+export const AgentRunsQuerySchema = z.object({
+  manifest: z.string().min(1),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+export const AgentRunSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('tournament'),
+    tournament_id: z.string(),
+    tournament_name: z.string(),
+    /** The id the agent had inside that tournament. */
+    agent_id: z.string(),
+    games: z.number().int(),
+    points: z.number(),
+    status: z.string(),
+    at: z.number(),
+  }),
+  z.object({
+    kind: z.literal('governance'),
+    match_id: z.string(),
+    scenario_id: z.string(),
+    agent_id: z.string(),
+    trials: z.number().int(),
+    passed: z.number().int(),
+    outcome: z.string(),
+    at: z.number(),
+  }),
+]);
+export type AgentRun = z.infer<typeof AgentRunSchema>;
+
+export const AgentRunsResponseSchema = z.object({ runs: z.array(AgentRunSchema) });
