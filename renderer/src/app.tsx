@@ -5,10 +5,18 @@ import { ArenaContext, type ArenaContextValue, useArena } from './app-context.js
 import type { BootstrapEnv } from './arena-client/bootstrap.js';
 import type { ArenaClient } from './arena-client/client.js';
 import { type BootState, boot } from './boot.js';
+import { AgentsPage } from './features/agents/agents-page.js';
 import { ChallengesPage } from './features/challenges/challenges-page.js';
 import { LeaderboardsPage } from './features/leaderboards/leaderboards-page.js';
+import { MatchViewerPage } from './features/match-viewer/match-viewer-page.js';
+import { GovernanceMatchPage } from './features/reports/governance-match-page.js';
+import { ReportsPage } from './features/reports/reports-page.js';
 import { SessionDetailPage } from './features/session-detail/session-detail-page.js';
 import { SessionsPage } from './features/sessions/sessions-page.js';
+import { SettingsPage } from './features/settings/settings-page.js';
+import { TournamentBuilderPage } from './features/tournaments/tournament-builder-page.js';
+import { TournamentLivePage } from './features/tournaments/tournament-live-page.js';
+import { TournamentsPage } from './features/tournaments/tournaments-page.js';
 import { type Route, routeHref } from './routes.js';
 import { Loading } from './ui/loading.js';
 import { useHashRoute } from './ui/navigation.js';
@@ -90,11 +98,48 @@ function BootError({ state, onRetry }: { state: Extract<BootState, { phase: 'err
   );
 }
 
-const NAV: { label: string; href: string; matches: (route: Route) => boolean }[] = [
+interface NavItem {
+  label: string;
+  href: string;
+  matches: (route: Route) => boolean;
+}
+
+const NAV: NavItem[] = [
+  {
+    label: 'Tournaments',
+    href: routeHref({ name: 'tournaments' }),
+    matches: (r) => r.name === 'tournaments' || r.name === 'tournament-new' || r.name === 'tournament' || r.name === 'tournament-game',
+  },
+  { label: 'Agents', href: routeHref({ name: 'agents' }), matches: (r) => r.name === 'agents' },
+  { label: 'Challenges', href: routeHref({ name: 'challenges' }), matches: (r) => r.name === 'challenges' },
+  {
+    label: 'Reports',
+    href: routeHref({ name: 'reports', tab: 'governance' }),
+    matches: (r) => r.name === 'reports' || r.name === 'governance-match',
+  },
+];
+
+/** SpecArena's own views: sessions people join by invite, and the protocol's leaderboards. */
+const NAV_SPECARENA: NavItem[] = [
   { label: 'Sessions', href: routeHref({ name: 'sessions' }), matches: (r) => r.name === 'sessions' || r.name === 'session' },
   { label: 'Leaderboards', href: routeHref({ name: 'leaderboards' }), matches: (r) => r.name === 'leaderboards' },
-  { label: 'Challenges', href: routeHref({ name: 'challenges' }), matches: (r) => r.name === 'challenges' },
 ];
+
+const NAV_SETTINGS: NavItem[] = [{ label: 'Settings', href: routeHref({ name: 'settings' }), matches: (r) => r.name === 'settings' }];
+
+function NavLinks({ items }: { items: NavItem[] }) {
+  const route = useHashRoute();
+  return items.map((item) => (
+    <a
+      key={item.label}
+      href={item.href}
+      className={item.matches(route) ? 'nav-link nav-active' : 'nav-link'}
+      aria-current={item.matches(route) ? 'page' : undefined}
+    >
+      {item.label}
+    </a>
+  ));
+}
 
 function Shell() {
   const route = useHashRoute();
@@ -109,16 +154,15 @@ function Shell() {
           <span>Local Arena</span>
         </div>
         <nav aria-label="Main">
-          {NAV.map((item) => (
-            <a
-              key={item.label}
-              href={item.href}
-              className={item.matches(route) ? 'nav-link nav-active' : 'nav-link'}
-              aria-current={item.matches(route) ? 'page' : undefined}
-            >
-              {item.label}
-            </a>
-          ))}
+          <NavLinks items={NAV} />
+          <div className="nav-group" aria-hidden="true">
+            SpecArena
+          </div>
+          <NavLinks items={NAV_SPECARENA} />
+          <div className="nav-group" aria-hidden="true">
+            App
+          </div>
+          <NavLinks items={NAV_SETTINGS} />
         </nav>
         <div className="sidebar-footer small">
           <div>Engine {arena.overview.version}</div>
@@ -145,10 +189,26 @@ function Page({ route }: { route: Route }) {
       return <LeaderboardsPage type={route.type} />;
     case 'challenges':
       return <ChallengesPage />;
+    case 'tournaments':
+      return <TournamentsPage />;
+    case 'tournament-new':
+      return <TournamentBuilderPage from={route.from} />;
+    case 'tournament':
+      return <TournamentLivePage key={route.id} id={route.id} />;
+    case 'tournament-game':
+      return <MatchViewerPage key={`${route.id}/${route.index}`} tournamentId={route.id} index={route.index} />;
+    case 'agents':
+      return <AgentsPage />;
+    case 'reports':
+      return <ReportsPage tab={route.tab} tournament={route.tournament} />;
+    case 'governance-match':
+      return <GovernanceMatchPage key={route.id} id={route.id} />;
+    case 'settings':
+      return <SettingsPage />;
     case 'not-found':
       return (
         <div className="notice">
-          Nothing lives at {route.path}. <a href={routeHref({ name: 'sessions' })}>Go to sessions</a>
+          Nothing lives at {route.path}. <a href={routeHref({ name: 'tournaments' })}>Go to tournaments</a>
         </div>
       );
   }

@@ -1,5 +1,4 @@
 // Hash routes. Hash routing keeps the engine free of UI fallback routes and works unchanged under app://arena/.
-// Later features (tournaments, match viewer, audit reports) add their own cases here.
 import type { SessionStatus } from '../../engine/contract/specarena.js';
 
 export type Route =
@@ -7,7 +6,17 @@ export type Route =
   | { name: 'session'; id: string }
   | { name: 'leaderboards'; type?: string | undefined }
   | { name: 'challenges' }
+  | { name: 'tournaments' }
+  | { name: 'tournament-new'; from?: string | undefined }
+  | { name: 'tournament'; id: string }
+  | { name: 'tournament-game'; id: string; index: number }
+  | { name: 'agents' }
+  | { name: 'reports'; tab: ReportsTab; tournament?: string | undefined }
+  | { name: 'governance-match'; id: string }
+  | { name: 'settings' }
   | { name: 'not-found'; path: string };
+
+export type ReportsTab = 'governance' | 'tournaments';
 
 const STATUSES: readonly string[] = ['open', 'active', 'ended'];
 
@@ -26,7 +35,33 @@ export function parseRoute(hash: string): Route {
   const query = new URLSearchParams(queryPart);
   const [first, second, ...more] = segments;
 
-  if (first === undefined || (first === 'sessions' && second === undefined)) {
+  if (first === undefined) return { name: 'tournaments' };
+  if (first === 'tournaments') {
+    if (second === undefined) return { name: 'tournaments' };
+    if (second === 'new' && more.length === 0) return { name: 'tournament-new', from: query.get('from') || undefined };
+    const id = decode(second);
+    if (id && more.length === 0) return { name: 'tournament', id };
+    const [third, fourth, ...rest] = more;
+    const index = fourth === undefined ? Number.NaN : Number(fourth);
+    if (id && third === 'games' && rest.length === 0 && Number.isInteger(index) && index >= 0)
+      return { name: 'tournament-game', id, index };
+  }
+  if (first === 'agents' && second === undefined) return { name: 'agents' };
+  if (first === 'settings' && second === undefined) return { name: 'settings' };
+  if (first === 'reports') {
+    if (second === undefined || (second === 'tournaments' && more.length === 0))
+      return {
+        name: 'reports',
+        tab: second === 'tournaments' ? 'tournaments' : 'governance',
+        tournament: query.get('tournament') || undefined,
+      };
+    if (second === 'governance' && more.length === 0) return { name: 'reports', tab: 'governance' };
+    if (second === 'governance' && more.length === 1) {
+      const id = decode(more[0] as string);
+      if (id) return { name: 'governance-match', id };
+    }
+  }
+  if (first === 'sessions' && second === undefined) {
     const status = query.get('status');
     return {
       name: 'sessions',
@@ -64,6 +99,24 @@ export function routeHref(route: Route): string {
       return route.type ? `#/leaderboards/${encodeURIComponent(route.type)}` : '#/leaderboards';
     case 'challenges':
       return '#/challenges';
+    case 'tournaments':
+      return '#/tournaments';
+    case 'tournament-new':
+      return route.from ? `#/tournaments/new?from=${encodeURIComponent(route.from)}` : '#/tournaments/new';
+    case 'tournament':
+      return `#/tournaments/${encodeURIComponent(route.id)}`;
+    case 'tournament-game':
+      return `#/tournaments/${encodeURIComponent(route.id)}/games/${route.index}`;
+    case 'agents':
+      return '#/agents';
+    case 'reports':
+      return route.tab === 'tournaments'
+        ? `#/reports/tournaments${route.tournament ? `?tournament=${encodeURIComponent(route.tournament)}` : ''}`
+        : '#/reports/governance';
+    case 'governance-match':
+      return `#/reports/governance/${encodeURIComponent(route.id)}`;
+    case 'settings':
+      return '#/settings';
     case 'not-found':
       return `#${route.path}`;
   }

@@ -36,7 +36,7 @@ test.describe('Local Arena UI in a browser', () => {
     });
 
     const app = new ArenaApp(page);
-    await page.goto(`${url}/#token=${token}`);
+    await page.goto(`${url}/#/sessions&token=${token}`);
     await app.waitLoaded();
     // The admin token leaves the address bar as soon as it is read.
     expect(page.url()).not.toContain('token=');
@@ -140,7 +140,7 @@ test.describe('Local Arena UI in a browser', () => {
 
   test('a reload keeps working after the token left the address bar', async ({ page }) => {
     const app = new ArenaApp(page);
-    await page.goto(`${url}/#token=${token}`);
+    await page.goto(`${url}/#/sessions&token=${token}`);
     await app.waitLoaded();
     await app.openNav('Challenges');
     await page.reload();

@@ -2,9 +2,23 @@ import { describe, expect, it } from 'vitest';
 import { parseRoute, type Route, routeHref } from '../../renderer/src/routes.js';
 
 describe('hash routes', () => {
-  it('defaults to the sessions list', () => {
-    expect(parseRoute('')).toEqual({ name: 'sessions', status: undefined, type: undefined, create: undefined });
-    expect(parseRoute('#/')).toMatchObject({ name: 'sessions' });
+  it('defaults to the tournaments list', () => {
+    expect(parseRoute('')).toEqual({ name: 'tournaments' });
+    expect(parseRoute('#/')).toEqual({ name: 'tournaments' });
+    expect(parseRoute('#/sessions')).toMatchObject({ name: 'sessions' });
+  });
+
+  it('parses tournament, agent, report and settings routes', () => {
+    expect(parseRoute('#/tournaments/new?from=t1')).toEqual({ name: 'tournament-new', from: 't1' });
+    expect(parseRoute('#/tournaments/t1')).toEqual({ name: 'tournament', id: 't1' });
+    expect(parseRoute('#/tournaments/t1/games/7')).toEqual({ name: 'tournament-game', id: 't1', index: 7 });
+    expect(parseRoute('#/tournaments/t1/games/-1')).toMatchObject({ name: 'not-found' });
+    expect(parseRoute('#/tournaments/t1/games/1.5')).toMatchObject({ name: 'not-found' });
+    expect(parseRoute('#/reports')).toEqual({ name: 'reports', tab: 'governance', tournament: undefined });
+    expect(parseRoute('#/reports/tournaments?tournament=t1')).toEqual({ name: 'reports', tab: 'tournaments', tournament: 't1' });
+    expect(parseRoute('#/reports/governance/m-1')).toEqual({ name: 'governance-match', id: 'm-1' });
+    expect(parseRoute('#/agents')).toEqual({ name: 'agents' });
+    expect(parseRoute('#/settings')).toEqual({ name: 'settings' });
   });
 
   it('reads the sessions filters and ignores unknown statuses', () => {
@@ -29,6 +43,17 @@ describe('hash routes', () => {
       { name: 'leaderboards', type: 'psi' },
       { name: 'leaderboards' },
       { name: 'challenges' },
+      { name: 'tournaments' },
+      { name: 'tournament-new', from: 'x y' },
+      { name: 'tournament-new', from: undefined },
+      { name: 'tournament', id: 'a/b' },
+      { name: 'tournament-game', id: 't', index: 12 },
+      { name: 'agents' },
+      { name: 'reports', tab: 'governance' },
+      { name: 'reports', tab: 'tournaments', tournament: 't 1' },
+      { name: 'reports', tab: 'tournaments', tournament: undefined },
+      { name: 'governance-match', id: 'm/1' },
+      { name: 'settings' },
     ];
     for (const route of routes) expect(parseRoute(routeHref(route))).toEqual(route);
   });

@@ -33,8 +33,20 @@ export interface SessionListQuery {
 
 export type CreateSessionInput = z.input<typeof AdminCreateSessionRequestSchema>;
 
+export interface RequestOptions {
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: unknown;
+  /** Admin routes get the admin token; agent-facing routes never do. */
+  admin: boolean;
+  signal?: AbortSignal | undefined;
+}
+
 export interface ArenaClient {
   readonly baseUrl: string;
+  /** Any JSON route, its response parsed with `schema`; feature modules build their typed calls on it. */
+  call<S extends z.ZodType>(schema: S, path: string, options: RequestOptions): Promise<z.infer<S>>;
+  /** A non-JSON admin resource (exports, raw reports) as text. */
+  text(path: string, signal?: AbortSignal): Promise<string>;
   overview(signal?: AbortSignal): Promise<OverviewResponse>;
   listSessions(query: SessionListQuery, signal?: AbortSignal): Promise<AdminSessionListResponse>;
   session(id: string, signal?: AbortSignal): Promise<AdminSessionDetail>;
@@ -80,12 +92,8 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
   const doFetch: FetchFn = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const base = connection.baseUrl.replace(/\/+$/, '');
 
-  async function request<S extends z.ZodType>(
-    schema: S,
-    path: string,
-    options: { method?: 'GET' | 'POST'; body?: unknown; admin: boolean; signal?: AbortSignal | undefined },
-  ): Promise<z.infer<S>> {
-    const headers: Record<string, string> = { Accept: 'application/json' };
+  async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
+    const headers: Record<string, string> = { Accept: accept };
     // The admin token goes only to admin routes: agent-facing routes must never see it (they read Bearer as a seat key).
     if (options.admin) headers.Authorization = `Bearer ${connection.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
@@ -106,6 +114,11 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
       );
     }
     if (!response.ok) throw await errorFromResponse(response);
+    return response;
+  }
+
+  async function request<S extends z.ZodType>(schema: S, path: string, options: RequestOptions): Promise<z.infer<S>> {
+    const response = await send(path, options, 'application/json');
     let json: unknown;
     try {
       json = await response.json();
@@ -124,6 +137,8 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
 
   return {
     baseUrl: base,
+    call: request,
+    text: async (path, signal) => (await send(path, { admin: true, signal }, '*/*')).text(),
     overview: (signal) => request(OverviewResponseSchema, `${ADMIN_PREFIX}/overview`, { admin: true, signal }),
     listSessions: (query, signal) => request(AdminSessionListResponseSchema, sessionListPath(query), { admin: true, signal }),
     session: (id, signal) =>
