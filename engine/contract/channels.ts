@@ -19,6 +19,50 @@ export const ExternalUrlSchema = z
   .max(4096)
   .pipe(z.url({ protocol: /^https?$/, error: 'only http(s) URLs can be opened' }));
 
+/** Exports from the UI: the renderer hands over the content; main asks where to save it (never a path from the page). */
+export const SaveFileRequestSchema = z
+  .object({
+    suggestedName: z
+      .string()
+      .min(1)
+      .max(255)
+      .regex(/^[^/\\\0]+$/, 'a file name, not a path'),
+    content: z.string().max(256 * 1024 * 1024),
+    /** Offered as the dialog's file-type filter, e.g. {name: 'JSON Lines', extensions: ['jsonl']}. */
+    filter: z
+      .object({
+        name: z.string().min(1).max(64),
+        extensions: z
+          .array(z.string().regex(/^[a-z0-9]{1,8}$/))
+          .min(1)
+          .max(4),
+      })
+      .strict(),
+  })
+  .strict();
+export type SaveFileRequest = z.infer<typeof SaveFileRequestSchema>;
+export const SaveFileResultSchema = z.object({ saved: z.boolean(), path: z.string().nullable() });
+export type SaveFileResult = z.infer<typeof SaveFileResultSchema>;
+
+/** API keys for model agents, by environment-variable name (what a manifest's `secrets:` lists). */
+export const SecretNameSchema = z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/, 'an environment variable name such as OPENAI_API_KEY');
+export const SecretSetRequestSchema = z
+  .object({
+    name: SecretNameSchema,
+    value: z
+      .string()
+      .min(1)
+      .max(16 * 1024),
+  })
+  .strict();
+/** Names only: a stored value never travels back to the renderer. */
+export const SecretListSchema = z.object({
+  /** False when the OS offers no keychain-backed encryption (safeStorage unavailable): keys cannot be stored. */
+  available: z.boolean(),
+  names: z.array(z.string()),
+});
+export type SecretList = z.infer<typeof SecretListSchema>;
+
 export interface ChannelDefinition<I extends z.ZodType, O extends z.ZodType> {
   name: `${typeof IPC_PREFIX}${string}`;
   input: I;
@@ -38,6 +82,11 @@ export const channels = {
   shellOpenExternal: defineChannel('arena:shell.openExternal', z.object({ url: ExternalUrlSchema }).strict(), z.undefined()),
   shellRevealInFolder: defineChannel('arena:shell.revealInFolder', z.object({ path: z.string().min(1).max(4096) }).strict(), z.undefined()),
   appVersion: defineChannel('arena:app.version', z.undefined(), z.string()),
+  shellSaveFile: defineChannel('arena:shell.saveFile', SaveFileRequestSchema, SaveFileResultSchema),
+  shellRevealDataFolder: defineChannel('arena:shell.revealDataFolder', z.undefined(), z.undefined()),
+  secretsList: defineChannel('arena:secrets.list', z.undefined(), SecretListSchema),
+  secretsSet: defineChannel('arena:secrets.set', SecretSetRequestSchema, SecretListSchema),
+  secretsDelete: defineChannel('arena:secrets.delete', z.object({ name: SecretNameSchema }).strict(), SecretListSchema),
 } as const;
 
 export type Channels = typeof channels;
@@ -66,14 +115,24 @@ export interface ArenaApi {
   openExternal(url: string): Promise<void>;
   revealInFolder(path: string): Promise<void>;
   appVersion(): Promise<string>;
+  saveFile(request: SaveFileRequest): Promise<SaveFileResult>;
+  revealDataFolder(): Promise<void>;
+  listSecrets(): Promise<SecretList>;
+  setSecret(name: string, value: string): Promise<SecretList>;
+  deleteSecret(name: string): Promise<SecretList>;
 }
 
 /** The allow-list, sorted; tests compare the exposed object's keys against it. */
 export const ARENA_API_METHODS = [
   'appVersion',
   'connection',
+  'deleteSecret',
+  'listSecrets',
   'openExternal',
+  'revealDataFolder',
   'revealInFolder',
+  'saveFile',
+  'setSecret',
 ] as const satisfies readonly (keyof ArenaApi)[];
 
 // ---- engine utility process → main -----------------------------------------------------------
