@@ -57,6 +57,14 @@ function boot(dataDir: string): void {
           return undefined;
         },
         appVersion: () => app.getVersion(),
+        // Interim until the shell branch lands its dialog and keychain handlers.
+        shellSaveFile: () => ({ saved: false, path: null }),
+        shellRevealDataFolder: () => undefined,
+        secretsList: () => ({ available: false, names: [] }),
+        secretsSet: () => {
+          throw new Error('API keys cannot be stored yet');
+        },
+        secretsDelete: () => ({ available: false, names: [] }),
       });
       openWindow();
       app.on('activate', () => {

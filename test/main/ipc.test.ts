@@ -29,6 +29,11 @@ function handlers(overrides: Partial<IpcHandlers> = {}): IpcHandlers {
     shellOpenExternal: () => undefined,
     shellRevealInFolder: () => undefined,
     appVersion: () => '0.1.0',
+    shellSaveFile: () => ({ saved: false, path: null }),
+    shellRevealDataFolder: () => undefined,
+    secretsList: () => ({ available: false, names: [] }),
+    secretsSet: () => ({ available: false, names: [] }),
+    secretsDelete: () => ({ available: false, names: [] }),
     ...overrides,
   };
 }

@@ -24,12 +24,26 @@ describe('createArenaApi', () => {
     const invoke = fakeInvoke({
       [channels.engineConnection.name]: { ok: true, value: CONNECTION },
       [channels.appVersion.name]: { ok: true, value: '1.2.3' },
+      [channels.shellSaveFile.name]: { ok: true, value: { saved: true, path: '/home/u/report.jsonl' } },
+      [channels.secretsList.name]: { ok: true, value: { available: true, names: [] } },
+      [channels.secretsSet.name]: { ok: true, value: { available: true, names: ['OPENAI_API_KEY'] } },
+      [channels.secretsDelete.name]: { ok: true, value: { available: true, names: [] } },
     });
     const api = createArenaApi(invoke);
     await api.connection();
     await api.appVersion();
     await api.openExternal('https://example.org/');
     await api.revealInFolder('/home/u/Local Arena');
+    await api.revealDataFolder();
+    expect(
+      await api.saveFile({ suggestedName: 'r.jsonl', content: '{}\n', filter: { name: 'JSON Lines', extensions: ['jsonl'] } }),
+    ).toEqual({
+      saved: true,
+      path: '/home/u/report.jsonl',
+    });
+    await api.listSecrets();
+    expect(await api.setSecret('OPENAI_API_KEY', 'sk-test')).toEqual({ available: true, names: ['OPENAI_API_KEY'] });
+    await api.deleteSecret('OPENAI_API_KEY');
     const used = invoke.mock.calls.map(([channel]) => channel).sort();
     expect(used).toEqual(
       Object.values(channels)
