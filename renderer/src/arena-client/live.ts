@@ -138,7 +138,18 @@ export function defaultRetryDelay(attempt: number, serverRetryMs: number | undef
   return Math.min(15_000, base * 2 ** Math.max(0, attempt - 1));
 }
 
-export function openLiveStream(options: LiveStreamOptions): LiveStream {
+/** Any event stream: the request is rebuilt for every (re)connect from the last event id seen. */
+export interface SseStreamOptions {
+  request: (lastEventId: string | undefined) => { url: string; headers: Record<string, string> };
+  onFrame: (frame: SseFrame) => void;
+  onStatus?: ((status: LiveStatus) => void) | undefined;
+  lastEventId?: string | undefined;
+  fetchImpl?: FetchFn | undefined;
+  retryDelay?: ((attempt: number, serverRetryMs: number | undefined) => number) | undefined;
+}
+
+/** Reads an event stream until closed, reconnecting with backoff whenever it drops or cannot connect. */
+export function openSseStream(options: SseStreamOptions): LiveStream {
   const doFetch: FetchFn = options.fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const retryDelay = options.retryDelay ?? defaultRetryDelay;
   const controller = new AbortController();
@@ -165,7 +176,7 @@ export function openLiveStream(options: LiveStreamOptions): LiveStream {
     });
 
   async function readOnce(): Promise<void> {
-    const { url, headers } = liveStreamRequest(options.baseUrl, options.channel, lastEventId, options.resumeVia ?? 'header');
+    const { url, headers } = options.request(lastEventId);
     const response = await doFetch(url, { headers, signal: controller.signal, credentials: 'omit' });
     if (!response.ok || !response.body) throw new Error(`live stream answered HTTP ${response.status}`);
     connected = true;
@@ -173,8 +184,7 @@ export function openLiveStream(options: LiveStreamOptions): LiveStream {
     const parser = new SseParser(
       (frame) => {
         if (frame.id !== undefined) lastEventId = frame.id;
-        const event = decodeSseEvent(frame);
-        if (event && !closed) options.onEvent(event);
+        if (!closed) options.onFrame(frame);
       },
       (ms) => {
         serverRetry = ms;
@@ -222,4 +232,19 @@ export function openLiveStream(options: LiveStreamOptions): LiveStream {
     },
     lastEventId: () => lastEventId,
   };
+}
+
+/** A SpecArena chat channel (operator log or chat) as contract events. */
+export function openLiveStream(options: LiveStreamOptions): LiveStream {
+  return openSseStream({
+    request: (lastEventId) => liveStreamRequest(options.baseUrl, options.channel, lastEventId, options.resumeVia ?? 'header'),
+    onFrame: (frame) => {
+      const event = decodeSseEvent(frame);
+      if (event) options.onEvent(event);
+    },
+    onStatus: options.onStatus,
+    lastEventId: options.lastEventId,
+    fetchImpl: options.fetchImpl,
+    retryDelay: options.retryDelay,
+  });
 }

@@ -1,6 +1,161 @@
-// Placeholder until this page lands (issue 6, in progress on a branch).
+// The live view of one tournament: progress and controls, standings with rating intervals, the SPRT gauge, games
+// running now (each opens the match viewer), the latest results and the charts — all following the SSE feed.
+import { useEffect, useState } from 'react';
+import { ApiError } from '../../arena-client/errors.js';
+import type { LiveStatus } from '../../arena-client/live.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { formatDateTime } from '../../ui/format.js';
+import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
+import { RecentGames, RunningGames } from './game-lists.js';
+import { LlrGauge } from './llr-gauge.js';
+import { ProgressBar } from './progress-bar.js';
+import { RatingChart } from './rating-chart.js';
+import { StandingsTable } from './standings-table.js';
+import { progressText } from './tournament-actions.js';
+import { TournamentControls, TournamentStatusBadge } from './tournament-controls.js';
+import { isTerminal, useLiveTournament } from './use-live-tournament.js';
+import { WinRateHeatmap } from './win-rate-heatmap.js';
+import './tournaments.css';
 
-export function TournamentLivePage(_props: { id: string }) {
-  return <PageHeader title="Tournament" />;
+const LIVE_LABELS: Record<LiveStatus, string> = {
+  open: 'Live',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  closed: 'Not live',
+};
+
+/** Re-renders every few seconds so "started 5 s ago" keeps moving between feed events. */
+function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(timer);
+  }, [ms]);
+  return now;
+}
+
+export function TournamentLivePage({ id }: { id: string }) {
+  const t = useLiveTournament(id);
+  const now = useNow(5000);
+  const { summary, errors } = t;
+
+  if (!summary) {
+    if (errors.summary instanceof ApiError && errors.summary.status === 404) {
+      return (
+        <>
+          <PageHeader title="Tournament not found" />
+          <div className="notice" role="alert">
+            <div>
+              <strong>There is no tournament {id} in this data folder.</strong>
+              <span className="notice-detail">
+                <a href={routeHref({ name: 'tournaments' })}>Back to tournaments</a>
+              </span>
+            </div>
+          </div>
+        </>
+      );
+    }
+    return errors.summary ? <ErrorNotice error={errors.summary} onRetry={t.reload} /> : <Loading label="Loading tournament…" />;
+  }
+
+  const terminal = isTerminal(summary);
+  return (
+    <div className="stack t-live" data-testid="tournament-live" data-tournament-id={summary.id} data-status={summary.status}>
+      <PageHeader
+        title={summary.name}
+        subtitle={
+          <>
+            <a href={routeHref({ name: 'tournaments' })}>Tournaments</a> / <span className="mono">{summary.id}</span>
+          </>
+        }
+        actions={
+          <>
+            <TournamentStatusBadge summary={summary} />
+            {terminal ? null : (
+              <span className={`live live-${t.live}`} data-testid="live-indicator" data-live={t.live}>
+                <span className="live-dot" aria-hidden="true" />
+                {LIVE_LABELS[t.live]}
+              </span>
+            )}
+            <TournamentControls summary={summary} onChange={t.update} />
+          </>
+        }
+      />
+      {errors.summary ? <ErrorNotice error={errors.summary} compact /> : null}
+
+      <section className="card t-summary" aria-label="Progress">
+        <div className="t-summary-progress">
+          <ProgressBar summary={summary} label="Games played" />
+          <span className="strong" data-testid="games-done" data-games-done={summary.games_done}>
+            {progressText(summary)} games
+          </span>
+        </div>
+        <dl className="facts t-facts">
+          <dt>Created</dt>
+          <dd>{formatDateTime(summary.created_at)}</dd>
+          {summary.finished_at ? (
+            <>
+              <dt>Ended</dt>
+              <dd>{formatDateTime(summary.finished_at)}</dd>
+            </>
+          ) : null}
+          {summary.stop_reason ? (
+            <>
+              <dt>Stop reason</dt>
+              <dd data-testid="stop-reason">{summary.stop_reason}</dd>
+            </>
+          ) : null}
+          <dt>Run manifest</dt>
+          <dd className="mono small">{summary.manifest_hash.slice(0, 16)}</dd>
+        </dl>
+        <div className="row-gap">
+          <a
+            className="button button-secondary button-small"
+            href={routeHref({ name: 'reports', tab: 'tournaments', tournament: summary.id })}
+          >
+            Open report
+          </a>
+          <a className="button button-secondary button-small" href={routeHref({ name: 'tournament-new', from: summary.id })}>
+            New tournament from this one
+          </a>
+        </div>
+      </section>
+
+      <div className="t-live-grid">
+        <section className="card" aria-labelledby="t-standings-title">
+          <h2 id="t-standings-title">Standings</h2>
+          {errors.standings ? <ErrorNotice error={errors.standings} compact /> : null}
+          {t.standings ? <StandingsTable rows={t.standings.standings.combined} /> : <Loading label="Loading standings…" />}
+          {t.standings?.sprt ? (
+            <>
+              <h3>SPRT</h3>
+              <LlrGauge sprt={t.standings.sprt} />
+            </>
+          ) : null}
+        </section>
+        <section className="card" aria-labelledby="t-running-title">
+          <h2 id="t-running-title">Running games</h2>
+          {errors.running ? <ErrorNotice error={errors.running} compact /> : null}
+          {t.running ? <RunningGames tournamentId={summary.id} games={t.running} now={now} /> : <Loading label="Loading games…" />}
+          <h3>Recently finished</h3>
+          {errors.recent ? <ErrorNotice error={errors.recent} compact /> : null}
+          {t.recent ? <RecentGames tournamentId={summary.id} games={t.recent} /> : <Loading label="Loading games…" />}
+        </section>
+      </div>
+
+      <div className="t-live-grid">
+        <section className="card" aria-labelledby="t-rating-title">
+          <h2 id="t-rating-title">Rating over games</h2>
+          {errors.charts ? <ErrorNotice error={errors.charts} compact /> : null}
+          {t.charts ? <RatingChart charts={t.charts} /> : errors.charts ? null : <Loading label="Loading chart…" />}
+        </section>
+        <section className="card" aria-labelledby="t-heat-title">
+          <h2 id="t-heat-title">Pairwise win rate</h2>
+          {t.charts ? <WinRateHeatmap charts={t.charts} /> : null}
+        </section>
+      </div>
+    </div>
+  );
 }

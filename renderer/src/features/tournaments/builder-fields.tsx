@@ -1,0 +1,403 @@
+// The builder's controls. Each shows its own problems under it (linked with aria-describedby), whichever validator
+// found them: the form's number parsing, the engine's schema run in the page, or the engine itself.
+import { type ReactNode, useId } from 'react';
+import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
+import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
+import { type BuilderForm, FORMAT_KINDS, type FormAgent, type FormatKind, randomSeed, uniqueAgentId } from './builder-form.js';
+
+type Challenge = TournamentCatalogResponse['challenges'][number];
+
+export function FieldErrorList({ id, errors }: { id: string; errors: readonly string[] | undefined }) {
+  if (!errors || errors.length === 0) return null;
+  return (
+    <ul className="t-field-errors" id={id}>
+      {errors.map((e) => (
+        <li key={e} className="field-error">
+          {e}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function TextField({
+  label,
+  value,
+  onChange,
+  errors,
+  hint,
+  inputMode,
+  placeholder,
+  children,
+  testId,
+}: {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  errors: readonly string[] | undefined;
+  hint?: string;
+  inputMode?: 'numeric' | 'decimal' | 'text';
+  placeholder?: string;
+  children?: ReactNode;
+  testId?: string;
+}) {
+  const id = useId();
+  const invalid = !!errors && errors.length > 0;
+  const described = [hint ? `${id}-hint` : '', invalid ? `${id}-errors` : ''].filter(Boolean).join(' ') || undefined;
+  return (
+    <div className="field t-field">
+      <label className="field-label" htmlFor={id}>
+        {label}
+      </label>
+      <div className="row-gap">
+        <input
+          id={id}
+          className="t-input"
+          value={value}
+          inputMode={inputMode}
+          placeholder={placeholder}
+          aria-invalid={invalid || undefined}
+          aria-describedby={described}
+          data-testid={testId}
+          onChange={(e) => onChange(e.target.value)}
+        />
+        {children}
+      </div>
+      {hint ? (
+        <span className="muted small" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <FieldErrorList id={`${id}-errors`} errors={errors} />
+    </div>
+  );
+}
+
+export function Section({ title, children, errors }: { title: string; children: ReactNode; errors?: readonly string[] | undefined }) {
+  const id = useId();
+  return (
+    <section className="card t-section" aria-labelledby={id}>
+      <h2 id={id}>{title}</h2>
+      {children}
+      <FieldErrorList id={`${id}-errors`} errors={errors} />
+    </section>
+  );
+}
+
+export function ChallengePicker({
+  challenges,
+  selected,
+  onChange,
+  errors,
+}: {
+  challenges: readonly Challenge[];
+  selected: readonly string[];
+  onChange: (next: string[]) => void;
+  errors: readonly string[] | undefined;
+}) {
+  const known = new Set(challenges.map((c) => c.id));
+  const unknown = selected.filter((id) => !known.has(id));
+  const toggle = (id: string, on: boolean) => onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
+  return (
+    <Section title="Challenges" errors={errors}>
+      <p className="muted small">Every pairing plays each chosen challenge.</p>
+      <fieldset className="t-choices">
+        <legend className="sr-only">Challenges</legend>
+        {challenges.map((c) => (
+          <div key={c.id} className="t-choice">
+            <label>
+              <input
+                type="checkbox"
+                checked={selected.includes(c.id)}
+                onChange={(e) => toggle(c.id, e.target.checked)}
+                aria-describedby={`challenge-${c.id}-about`}
+              />
+              <span className="strong">{c.name}</span>
+            </label>
+            <span className="muted small" id={`challenge-${c.id}-about`}>
+              <span className="mono">{c.id}</span> · {c.protocol} ·{' '}
+              {c.players.min === c.players.max ? c.players.min : `${c.players.min}–${c.players.max}`} players
+            </span>
+          </div>
+        ))}
+        {unknown.map((id) => (
+          <div key={id} className="t-choice">
+            <label>
+              <input type="checkbox" checked onChange={() => toggle(id, false)} />
+              <span className="mono">{id}</span>
+            </label>
+            <span className="field-error small">not installed in this engine</span>
+          </div>
+        ))}
+      </fieldset>
+    </Section>
+  );
+}
+
+/** Why a valid agent may not fit the chosen challenges: its manifest names other challenges or another protocol. */
+export function agentMismatch(agent: CatalogAgent, chosen: readonly Challenge[]): string | null {
+  const notPlayed = agent.challenges.length > 0 ? chosen.filter((c) => !agent.challenges.includes(c.id)) : [];
+  if (notPlayed.length > 0) return `manifest does not list ${notPlayed.map((c) => c.id).join(', ')}`;
+  const otherProtocol = agent.protocols.length > 0 ? chosen.filter((c) => !agent.protocols.includes(c.protocol)) : [];
+  if (otherProtocol.length > 0) return `speaks ${agent.protocols.join(', ')}, not ${otherProtocol[0]?.protocol}`;
+  return null;
+}
+
+export function agentLabel(agent: CatalogAgent): string {
+  return agent.name ?? agent.id ?? agent.dir.split(/[\\/]/).pop() ?? agent.manifest_path;
+}
+
+export function AgentPicker({
+  agents,
+  chosenChallenges,
+  selected,
+  isSelected,
+  onChange,
+  errors,
+}: {
+  agents: readonly CatalogAgent[];
+  chosenChallenges: readonly Challenge[];
+  selected: readonly FormAgent[];
+  /** The form entry standing for a catalog agent (its manifest may have been written relative in an import). */
+  isSelected: (agent: CatalogAgent) => FormAgent | undefined;
+  onChange: (next: FormAgent[]) => void;
+  errors: readonly string[] | undefined;
+}) {
+  const matched = new Set(agents.map(isSelected).filter((a): a is FormAgent => a !== undefined));
+  const outside = selected.filter((a) => !matched.has(a));
+  const tick = (agent: CatalogAgent, on: boolean) => {
+    const entry = isSelected(agent);
+    if (!on) {
+      onChange(selected.filter((a) => a !== entry));
+      return;
+    }
+    const id = uniqueAgentId(
+      agent.id ?? agentLabel(agent),
+      selected.map((a) => a.id),
+    );
+    onChange([...selected, { manifest: agent.manifest_path, id }]);
+  };
+  const listId = useId();
+  const sorted = [...agents].sort((a, b) => Number(b.ok) - Number(a.ok) || agentLabel(a).localeCompare(agentLabel(b)));
+  return (
+    <Section title={`Agents (${selected.length} selected)`} errors={errors}>
+      <p className="muted small">
+        Agents found in your agent folders. Invalid manifests cannot be picked; fix them on the <a href="#/agents">Agents</a> page.
+      </p>
+      {agents.length === 0 ? <p className="empty">No agent manifests found. Add an agent folder on the Agents page.</p> : null}
+      <fieldset className="t-choices t-agent-list">
+        <legend className="sr-only">Agents</legend>
+        {sorted.map((agent, index) => {
+          const entry = isSelected(agent);
+          const mismatch = agent.ok ? agentMismatch(agent, chosenChallenges) : null;
+          const aboutId = `${listId}-${index}`;
+          return (
+            <div key={agent.manifest_path} className={agent.ok ? 't-choice' : 't-choice t-choice-invalid'} data-testid="agent-choice">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={entry !== undefined}
+                  disabled={!agent.ok && entry === undefined}
+                  onChange={(e) => tick(agent, e.target.checked)}
+                  aria-describedby={aboutId}
+                />
+                <span className="strong">{agentLabel(agent)}</span>
+              </label>
+              <span className="small t-choice-about" id={aboutId}>
+                <span className="mono muted">{entry?.id ?? agent.id ?? ''}</span>{' '}
+                {agent.protocols.length > 0 ? <span className="tag">{agent.protocols.join(', ')}</span> : null}{' '}
+                {agent.ok ? null : <span className="field-error">Invalid manifest: {agent.problems.join('; ')}</span>}
+                {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
+                <span className="muted mono t-path" title={agent.manifest_path}>
+                  {agent.dir}
+                </span>
+              </span>
+            </div>
+          );
+        })}
+        {outside.map((a) => (
+          <div key={a.manifest} className="t-choice">
+            <label>
+              <input type="checkbox" checked onChange={() => onChange(selected.filter((s) => s !== a))} />
+              <span className="strong">{a.id || a.manifest}</span>
+            </label>
+            <span className="small muted mono">{a.manifest} (from the imported definition; not in your agent folders)</span>
+          </div>
+        ))}
+      </fieldset>
+    </Section>
+  );
+}
+
+const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
+  'round-robin': { label: 'Round-robin', about: 'everyone meets everyone' },
+  gauntlet: { label: 'Gauntlet', about: 'the first agents (challengers) meet every other agent' },
+  swiss: { label: 'Swiss', about: 'rounds of pairings by score' },
+  knockout: { label: 'Knockout', about: 'single elimination bracket' },
+};
+
+export function FormatFields({
+  form,
+  set,
+  errorsOf,
+  available,
+}: {
+  form: BuilderForm;
+  set: (patch: Partial<BuilderForm>) => void;
+  errorsOf: (field: string) => string[] | undefined;
+  available: readonly FormatKind[];
+}) {
+  const formats = FORMAT_KINDS.filter((k) => available.includes(k));
+  return (
+    <Section title="Format" errors={errorsOf('format')}>
+      <fieldset className="t-radios">
+        <legend className="sr-only">Format</legend>
+        {formats.map((kind) => (
+          <label key={kind} className="t-radio">
+            <input type="radio" name="format" value={kind} checked={form.format === kind} onChange={() => set({ format: kind })} />
+            <span>
+              <span className="strong">{FORMAT_LABELS[kind].label}</span> <span className="muted small">{FORMAT_LABELS[kind].about}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      <div className="t-field-row">
+        {form.format === 'round-robin' || form.format === 'gauntlet' ? (
+          <TextField
+            label="Cycles"
+            inputMode="numeric"
+            value={form.cycles}
+            onChange={(cycles) => set({ cycles })}
+            errors={errorsOf('format.cycles')}
+          />
+        ) : null}
+        {form.format === 'gauntlet' ? (
+          <TextField
+            label="Challengers"
+            inputMode="numeric"
+            value={form.challengers}
+            onChange={(challengers) => set({ challengers })}
+            errors={errorsOf('format.challengers')}
+            hint="The first N selected agents play everyone else."
+          />
+        ) : null}
+        {form.format === 'swiss' ? (
+          <TextField
+            label="Rounds"
+            inputMode="numeric"
+            value={form.rounds}
+            placeholder="default"
+            onChange={(rounds) => set({ rounds })}
+            errors={errorsOf('format.rounds')}
+            hint="Empty: ⌈log₂ N⌉ + 1, at most N − 1."
+          />
+        ) : null}
+      </div>
+    </Section>
+  );
+}
+
+export function GamesFields({
+  form,
+  set,
+  errorsOf,
+}: {
+  form: BuilderForm;
+  set: (patch: Partial<BuilderForm>) => void;
+  errorsOf: (field: string) => string[] | undefined;
+}) {
+  return (
+    <Section title="Games and limits">
+      <div className="t-field-row">
+        <TextField
+          label="Games per pairing"
+          inputMode="numeric"
+          value={form.gamesPerPairing}
+          onChange={(gamesPerPairing) => set({ gamesPerPairing })}
+          errors={errorsOf('games_per_pairing')}
+          hint="Even numbers play each opening with seats swapped."
+        />
+        <TextField
+          label="Concurrency"
+          inputMode="numeric"
+          value={form.concurrency}
+          onChange={(concurrency) => set({ concurrency })}
+          errors={errorsOf('concurrency')}
+          hint="Games played at the same time (1–64)."
+        />
+        <TextField
+          label="Seed"
+          value={form.seed}
+          onChange={(seed) => set({ seed })}
+          errors={errorsOf('seed')}
+          hint="Same seed, same schedule."
+        >
+          <button type="button" className="button button-secondary button-small" onClick={() => set({ seed: randomSeed() })}>
+            Random seed
+          </button>
+        </TextField>
+      </div>
+      <div className="t-field-row">
+        <TextField
+          label="Move time limit (seconds)"
+          inputMode="decimal"
+          value={form.moveSeconds}
+          onChange={(moveSeconds) => set({ moveSeconds })}
+          errors={errorsOf('limits.move_seconds')}
+        />
+        <TextField
+          label="Game time limit (seconds)"
+          inputMode="decimal"
+          value={form.gameSeconds}
+          onChange={(gameSeconds) => set({ gameSeconds })}
+          errors={errorsOf('limits.game_seconds')}
+        />
+      </div>
+    </Section>
+  );
+}
+
+export function StopFields({
+  form,
+  set,
+  errorsOf,
+}: {
+  form: BuilderForm;
+  set: (patch: Partial<BuilderForm>) => void;
+  errorsOf: (field: string) => string[] | undefined;
+}) {
+  return (
+    <Section title="Stop rule" errors={errorsOf('stop')}>
+      <fieldset className="t-radios">
+        <legend className="sr-only">Stop rule</legend>
+        <label className="t-radio">
+          <input type="radio" name="stop" value="fixed" checked={form.stop === 'fixed'} onChange={() => set({ stop: 'fixed' })} />
+          <span>
+            <span className="strong">Fixed</span> <span className="muted small">play every planned game</span>
+          </span>
+        </label>
+        <label className="t-radio">
+          <input type="radio" name="stop" value="sprt" checked={form.stop === 'sprt'} onChange={() => set({ stop: 'sprt' })} />
+          <span>
+            <span className="strong">SPRT</span>{' '}
+            <span className="muted small">two agents; stop once the test decides between elo0 and elo1</span>
+          </span>
+        </label>
+      </fieldset>
+      {form.stop === 'sprt' ? (
+        <div className="t-field-row">
+          <TextField label="elo0" inputMode="decimal" value={form.elo0} onChange={(elo0) => set({ elo0 })} errors={errorsOf('stop.elo0')} />
+          <TextField label="elo1" inputMode="decimal" value={form.elo1} onChange={(elo1) => set({ elo1 })} errors={errorsOf('stop.elo1')} />
+          <TextField
+            label="alpha"
+            inputMode="decimal"
+            value={form.alpha}
+            onChange={(alpha) => set({ alpha })}
+            errors={errorsOf('stop.alpha')}
+          />
+          <TextField label="beta" inputMode="decimal" value={form.beta} onChange={(beta) => set({ beta })} errors={errorsOf('stop.beta')} />
+        </div>
+      ) : null}
+    </Section>
+  );
+}

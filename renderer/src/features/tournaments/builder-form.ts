@@ -1,0 +1,356 @@
+// The builder's form state and its two-way mapping to a tournament definition (the YAML/JSON users write).
+// Pure, so the spec the UI submits and the YAML it exports are unit-tested without a browser. Numbers stay text
+// while the user types; a field that is not a number is reported on that field rather than sent.
+import YAML from 'yaml';
+import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
+import { formatIssuePath, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+
+export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
+export type FormatKind = (typeof FORMAT_KINDS)[number];
+
+export interface FormAgent {
+  /** As the definition names it: absolute for catalog agents, possibly relative for imported definitions. */
+  manifest: string;
+  /** The id standings show; empty = the manifest path (the engine's default). */
+  id: string;
+}
+
+export interface BuilderForm {
+  name: string;
+  challenges: string[];
+  agents: FormAgent[];
+  format: FormatKind;
+  cycles: string;
+  challengers: string;
+  /** Empty = the engine's default (ceil(log2 N) + 1). */
+  rounds: string;
+  gamesPerPairing: string;
+  concurrency: string;
+  seed: string;
+  moveSeconds: string;
+  gameSeconds: string;
+  stop: 'fixed' | 'sprt';
+  elo0: string;
+  elo1: string;
+  alpha: string;
+  beta: string;
+  /** Fields the form has no control for (options, max_tables, stop.model, …), kept so an import round-trips. */
+  extra: { top: Record<string, unknown>; format: Record<string, unknown>; stop: Record<string, unknown> };
+}
+
+export function emptyForm(seed: string): BuilderForm {
+  return {
+    name: 'My tournament',
+    challenges: [],
+    agents: [],
+    format: 'round-robin',
+    cycles: '1',
+    challengers: '1',
+    rounds: '',
+    gamesPerPairing: '2',
+    concurrency: '2',
+    seed,
+    moveSeconds: '30',
+    gameSeconds: '300',
+    stop: 'fixed',
+    elo0: '0',
+    elo1: '50',
+    alpha: '0.05',
+    beta: '0.05',
+    extra: { top: {}, format: {}, stop: {} },
+  };
+}
+
+/** A fresh seed for the "random" button: short enough to read out, large enough not to repeat. */
+export function randomSeed(random: () => number = Math.random): string {
+  return String(Math.floor(random() * 2 ** 31));
+}
+
+/** Problems keyed by the definition path they concern (`format.rounds`, `agents[1].manifest`, `(root)`). */
+export type FieldErrors = Record<string, string[]>;
+
+function addError(errors: FieldErrors, path: string, message: string): void {
+  const list = errors[path] ?? [];
+  if (!list.includes(message)) list.push(message);
+  errors[path] = list;
+}
+
+/** Text → number for a numeric field; `undefined` for an empty optional field. */
+function numberField(text: string, path: string, errors: FieldErrors, optional = false): number | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') {
+    if (!optional) addError(errors, path, 'Required');
+    return undefined;
+  }
+  const value = Number(trimmed);
+  if (!Number.isFinite(value)) {
+    addError(errors, path, 'must be a number');
+    return undefined;
+  }
+  return value;
+}
+
+/** A seed that looks like a whole number is sent as one, so `seed: 42` and the form's "42" are the same run. */
+function seedValue(text: string): number | string {
+  const trimmed = text.trim();
+  return /^-?\d{1,15}$/.test(trimmed) ? Number(trimmed) : trimmed;
+}
+
+/** The definition the form describes, plus the problems found while reading the form's text fields. */
+export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
+  const errors: FieldErrors = {};
+  const format: Record<string, unknown> = { kind: form.format, ...formatExtras(form.format, form.extra.format) };
+  if (form.format === 'round-robin' || form.format === 'gauntlet') format.cycles = numberField(form.cycles, 'format.cycles', errors);
+  if (form.format === 'gauntlet') format.challengers = numberField(form.challengers, 'format.challengers', errors);
+  if (form.format === 'swiss') {
+    const rounds = numberField(form.rounds, 'format.rounds', errors, true);
+    if (rounds !== undefined) format.rounds = rounds;
+  }
+  const stop: Record<string, unknown> =
+    form.stop === 'fixed'
+      ? { kind: 'fixed' }
+      : {
+          kind: 'sprt',
+          elo0: numberField(form.elo0, 'stop.elo0', errors),
+          elo1: numberField(form.elo1, 'stop.elo1', errors),
+          alpha: numberField(form.alpha, 'stop.alpha', errors),
+          beta: numberField(form.beta, 'stop.beta', errors),
+          ...form.extra.stop,
+        };
+  const challenges = form.challenges.length === 1 ? { challenge: form.challenges[0] } : { challenges: [...form.challenges] };
+  const spec: Record<string, unknown> = {
+    name: form.name.trim(),
+    ...challenges,
+    format: dropUndefined(format),
+    games_per_pairing: numberField(form.gamesPerPairing, 'games_per_pairing', errors),
+    concurrency: numberField(form.concurrency, 'concurrency', errors),
+    seed: seedValue(form.seed),
+    agents: form.agents.map((a) => (a.id.trim() === '' ? { manifest: a.manifest } : { manifest: a.manifest, id: a.id.trim() })),
+    stop: dropUndefined(stop),
+    limits: dropUndefined({
+      move_seconds: numberField(form.moveSeconds, 'limits.move_seconds', errors),
+      game_seconds: numberField(form.gameSeconds, 'limits.game_seconds', errors),
+    }),
+    ...form.extra.top,
+  };
+  if (form.challenges.length === 0) addError(errors, 'challenges', 'pick at least one challenge');
+  return { spec: dropUndefined(spec), errors };
+}
+
+/** Options of one format (max_tables, bye_points, …) that the form has no control for. */
+const FORMAT_OPTIONS: Record<FormatKind, readonly string[]> = {
+  'round-robin': ['max_tables'],
+  gauntlet: ['max_tables'],
+  swiss: ['bye_points'],
+  knockout: ['tie_break_pairs', 'third_place'],
+};
+
+/** Carried-over format options that belong to the chosen format; a switch of format drops the others silently. */
+function formatExtras(kind: FormatKind, extra: Record<string, unknown>): Record<string, unknown> {
+  const anyFormat = new Set(Object.values(FORMAT_OPTIONS).flat());
+  return Object.fromEntries(Object.entries(extra).filter(([key]) => !anyFormat.has(key) || FORMAT_OPTIONS[kind].includes(key)));
+}
+
+function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
+}
+
+/** Form text for a definition value: numbers and strings as typed, anything else as empty. */
+function text(value: unknown, fallback: string): string {
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  return fallback;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function rest(record: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key]) => !known.includes(key)));
+}
+
+const TOP_FIELDS = [
+  'name',
+  'challenge',
+  'challenges',
+  'format',
+  'games_per_pairing',
+  'concurrency',
+  'seed',
+  'agents',
+  'stop',
+  'limits',
+] as const;
+
+/**
+ * The form for an imported or earlier definition. Lenient: whatever is missing takes the blank form's value and the
+ * validators then say what is wrong; fields the form has no control for ride along in `extra`.
+ */
+export function formFromSpec(raw: unknown, seed: string): BuilderForm {
+  const blank = emptyForm(seed);
+  if (!isRecord(raw)) return blank;
+  const format = typeof raw.format === 'string' ? { kind: raw.format } : isRecord(raw.format) ? raw.format : {};
+  const kind = FORMAT_KINDS.includes(format.kind as FormatKind) ? (format.kind as FormatKind) : blank.format;
+  const stop = isRecord(raw.stop) ? raw.stop : {};
+  const limits = isRecord(raw.limits) ? raw.limits : {};
+  const challenges = Array.isArray(raw.challenges)
+    ? raw.challenges.filter((c): c is string => typeof c === 'string')
+    : typeof raw.challenge === 'string'
+      ? [raw.challenge]
+      : [];
+  const agents = Array.isArray(raw.agents)
+    ? raw.agents.filter(isRecord).map((a) => ({ manifest: text(a.manifest, ''), id: text(a.id, '') }))
+    : [];
+  return {
+    name: text(raw.name, ''),
+    challenges,
+    agents,
+    format: kind,
+    cycles: text(format.cycles, blank.cycles),
+    challengers: text(format.challengers, blank.challengers),
+    rounds: text(format.rounds, ''),
+    gamesPerPairing: text(raw.games_per_pairing, blank.gamesPerPairing),
+    concurrency: text(raw.concurrency, blank.concurrency),
+    seed: text(raw.seed, blank.seed),
+    moveSeconds: text(limits.move_seconds, ''),
+    gameSeconds: text(limits.game_seconds, ''),
+    stop: stop.kind === 'sprt' ? 'sprt' : 'fixed',
+    elo0: text(stop.elo0, blank.elo0),
+    elo1: text(stop.elo1, blank.elo1),
+    alpha: text(stop.alpha, blank.alpha),
+    beta: text(stop.beta, blank.beta),
+    extra: {
+      top: rest(raw, TOP_FIELDS),
+      format: rest(format, ['kind', 'cycles', 'challengers', 'rounds']),
+      stop: stop.kind === 'sprt' ? rest(stop, ['kind', 'elo0', 'elo1', 'alpha', 'beta']) : {},
+    },
+  };
+}
+
+/** The engine's own schema, run in the page: every problem keyed by its path. */
+export function validateLocally(spec: Record<string, unknown>): FieldErrors {
+  const errors: FieldErrors = {};
+  const result = TournamentSpecSchema.safeParse(spec, {
+    error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'Required' : undefined),
+  });
+  if (result.success) return errors;
+  for (const issue of result.error.issues) {
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) addError(errors, formatIssuePath([...issue.path, key]), 'unknown field');
+      continue;
+    }
+    addError(errors, formatIssuePath(issue.path), issue.message);
+  }
+  return errors;
+}
+
+/** The engine's 400 text ("source: invalid tournament definition\n  path: message …") as errors keyed by path. */
+export function parseRemoteErrors(message: string): FieldErrors {
+  const errors: FieldErrors = {};
+  const lines = message.split('\n');
+  const problems = lines.length > 1 ? lines.slice(1) : lines;
+  for (const line of problems.map((l) => l.trim()).filter(Boolean)) {
+    const match = /^([A-Za-z_][\w.[\]]*|\(root\)): (.+)$/.exec(line);
+    if (match?.[1] && match[2]) addError(errors, match[1], match[2]);
+    else addError(errors, '(root)', line);
+  }
+  return errors;
+}
+
+export function mergeErrors(...sets: FieldErrors[]): FieldErrors {
+  const merged: FieldErrors = {};
+  for (const set of sets) for (const [path, messages] of Object.entries(set)) for (const m of messages) addError(merged, path, m);
+  return merged;
+}
+
+/**
+ * Which control shows an error: `challenge` and `challenges[1]` belong to the challenge picker, `agents[2].id` to
+ * the agent list, `limits.move_seconds` to its own input; anything else is shown above the Start button.
+ */
+export function fieldOf(path: string): string {
+  if (path === 'challenge' || path.startsWith('challenges')) return 'challenges';
+  if (path.startsWith('agents')) return 'agents';
+  const dotted = path.replace(/\[\d+\]/g, '');
+  const known = [
+    'name',
+    'format.cycles',
+    'format.challengers',
+    'format.rounds',
+    'format',
+    'games_per_pairing',
+    'concurrency',
+    'seed',
+    'limits.move_seconds',
+    'limits.game_seconds',
+    'stop.elo0',
+    'stop.elo1',
+    'stop.alpha',
+    'stop.beta',
+    'stop',
+  ];
+  return known.find((k) => dotted === k) ?? known.find((k) => dotted.startsWith(`${k}.`)) ?? '(root)';
+}
+
+/** Errors grouped by the control that shows them, each message prefixed by its sub-path when that adds something. */
+export function errorsByField(errors: FieldErrors): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [path, messages] of Object.entries(errors)) {
+    const field = fieldOf(path);
+    const list = out[field] ?? [];
+    for (const message of messages) {
+      const line = path === field || field === 'challenges' ? message : `${path}: ${message}`;
+      if (!list.includes(line)) list.push(line);
+    }
+    out[field] = list;
+  }
+  return out;
+}
+
+/** Games the definition plans, computed in the page with the engine's own formula (null while the spec is invalid). */
+export function localPlannedGames(
+  spec: Record<string, unknown>,
+  seatsOf: (challenge: string) => number | undefined,
+): { count: number; exact: boolean } | null {
+  const parsed = TournamentSpecSchema.safeParse(spec);
+  if (!parsed.success) return null;
+  if (parsed.data.challenges.some((c) => seatsOf(c) === undefined)) return null;
+  const planned = expectedGameCount(parsed.data, (c) => seatsOf(c) ?? 2);
+  return { ...planned, exact: planned.exact && parsed.data.stop.kind === 'fixed' };
+}
+
+export function specToYaml(spec: Record<string, unknown>): string {
+  return YAML.stringify(spec, { lineWidth: 0 });
+}
+
+export type YamlImport = { ok: true; raw: Record<string, unknown> } | { ok: false; error: string };
+
+export function parseSpecYaml(textInput: string): YamlImport {
+  let raw: unknown;
+  try {
+    raw = YAML.parse(textInput);
+  } catch (error) {
+    return { ok: false, error: `Not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}` };
+  }
+  if (!isRecord(raw)) return { ok: false, error: 'A tournament definition is a mapping (name:, challenge:, agents:, …).' };
+  return { ok: true, raw };
+}
+
+/** Manifest paths compared across separators and `.`/`..` segments (imported definitions may be relative). */
+export function resolveManifest(baseDir: string, manifest: string): string {
+  const absolute = /^([A-Za-z]:[\\/]|[\\/])/.test(manifest);
+  const joined = absolute ? manifest : `${baseDir.replace(/[\\/]+$/, '')}/${manifest}`;
+  const parts: string[] = [];
+  for (const part of joined.replace(/\\/g, '/').split('/')) {
+    if (part === '.' || (part === '' && parts.length > 0)) continue;
+    if (part === '..' && parts.length > 1) parts.pop();
+    else parts.push(part);
+  }
+  return parts.join('/');
+}
+
+/** A spec id for a newly ticked agent: the manifest's id, made unique among the agents already picked. */
+export function uniqueAgentId(wanted: string, taken: readonly string[]): string {
+  const base = wanted.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'agent';
+  if (!taken.includes(base)) return base;
+  for (let n = 2; ; n++) if (!taken.includes(`${base}-${n}`)) return `${base}-${n}`;
+}

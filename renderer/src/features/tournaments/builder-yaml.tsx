@@ -1,0 +1,89 @@
+// The definition as YAML: saved through the export helper, loaded from a file or pasted text.
+import { useId, useState } from 'react';
+import { useArena } from '../../app-context.js';
+import { exportFile } from '../../ui/export-file.js';
+import { parseSpecYaml, specToYaml } from './builder-form.js';
+
+export function YamlPanel({ spec, onImport }: { spec: Record<string, unknown>; onImport: (raw: Record<string, unknown>) => void }) {
+  const { shell } = useArena();
+  const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
+  const [pasted, setPasted] = useState('');
+  const fileId = useId();
+  const pasteId = useId();
+  const yaml = specToYaml(spec);
+
+  const load = (text: string, source: string) => {
+    const parsed = parseSpecYaml(text);
+    if (!parsed.ok) {
+      setMessage({ kind: 'error', text: `${source}: ${parsed.error}` });
+      return;
+    }
+    onImport(parsed.raw);
+    setMessage({ kind: 'ok', text: `Loaded ${source}.` });
+  };
+
+  const save = () => {
+    const name = typeof spec.name === 'string' && spec.name !== '' ? spec.name : 'tournament';
+    exportFile({ suggestedName: `${name}.yaml`, content: yaml, filter: { name: 'YAML', extensions: ['yaml', 'yml'] } }, shell).then(
+      (result) => setMessage(result.saved ? { kind: 'ok', text: result.path ? `Saved to ${result.path}.` : 'Download started.' } : null),
+      (error: unknown) => setMessage({ kind: 'error', text: `Could not save: ${(error as Error).message}` }),
+    );
+  };
+
+  return (
+    <section className="card t-section" aria-labelledby={`${fileId}-title`}>
+      <h2 id={`${fileId}-title`}>Definition (YAML)</h2>
+      <p className="muted small">The same file `arena run` takes. Save it to rerun from the command line or share the setup.</p>
+      <div className="row-gap">
+        <button type="button" className="button button-secondary button-small" onClick={save}>
+          Export YAML
+        </button>
+        <input
+          id={fileId}
+          type="file"
+          accept=".yaml,.yml,.json,application/yaml,application/json,text/yaml"
+          className="sr-only"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            e.target.value = '';
+            if (!file) return;
+            file.text().then(
+              (text) => load(text, file.name),
+              () => setMessage({ kind: 'error', text: `Could not read ${file.name}.` }),
+            );
+          }}
+        />
+        {/* After the input, so the input's keyboard focus can outline this visible stand-in (CSS sibling rule). */}
+        <label className="button button-secondary button-small t-file-button" htmlFor={fileId}>
+          Import YAML file
+        </label>
+      </div>
+      {message ? (
+        <p className={message.kind === 'error' ? 'field-error small' : 'muted small'} role="status">
+          {message.text}
+        </p>
+      ) : null}
+      <details className="t-details">
+        <summary>Paste YAML</summary>
+        <label className="field-label" htmlFor={pasteId}>
+          Tournament definition to load
+        </label>
+        <textarea id={pasteId} className="t-textarea mono" rows={8} value={pasted} onChange={(e) => setPasted(e.target.value)} />
+        <button
+          type="button"
+          className="button button-secondary button-small"
+          disabled={pasted.trim() === ''}
+          onClick={() => load(pasted, 'the pasted definition')}
+        >
+          Load pasted YAML
+        </button>
+      </details>
+      <details className="t-details">
+        <summary>Preview</summary>
+        <pre className="code-block" data-testid="yaml-preview">
+          {yaml}
+        </pre>
+      </details>
+    </section>
+  );
+}

@@ -1,0 +1,71 @@
+// Games in flight (each opens the match viewer) and the latest finished ones with how they ended.
+import type { RunningGame } from '../../../../engine/contract/tournament.js';
+import { routeHref } from '../../routes.js';
+import { formatClock, relativeTime } from '../../ui/format.js';
+import { resultText } from './game-result.js';
+import type { GameRow } from './tournaments-api.js';
+
+export function RunningGames({ tournamentId, games, now }: { tournamentId: string; games: readonly RunningGame[]; now: number }) {
+  if (games.length === 0) return <p className="empty">No games running right now.</p>;
+  return (
+    <ul className="t-running" data-testid="running-games">
+      {games.map((g) => (
+        <li key={`${g.game_index}/${g.attempt}`} data-game-index={g.game_index}>
+          <a href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.game_index })} className="strong-link">
+            Watch game {g.game_index}
+          </a>
+          <span className="small">
+            {' '}
+            {g.seats.join(' vs ')} <span className="tag">{g.challenge}</span>
+            {g.attempt > 1 ? <span className="muted"> · replay {g.attempt - 1}</span> : null}
+          </span>
+          <span className="muted small" title={formatClock(g.started_at)}>
+            started {relativeTime(g.started_at, now)}
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function RecentGames({ tournamentId, games }: { tournamentId: string; games: readonly GameRow[] }) {
+  if (games.length === 0) return <p className="empty">No finished games yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table" data-testid="recent-games">
+        <thead>
+          <tr>
+            <th className="num">Game</th>
+            <th>Players</th>
+            <th>Result</th>
+            <th>Termination</th>
+            <th className="num">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {games.map((g) => (
+            <tr key={`${g.gameIndex}/${g.attempt}`} data-termination={g.termination}>
+              <td className="num">
+                <a
+                  href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.gameIndex })}
+                  aria-label={`Open game ${g.gameIndex}`}
+                >
+                  {g.gameIndex}
+                </a>
+              </td>
+              <td>
+                {g.seat_agents.join(' vs ')} <span className="tag">{g.challenge}</span>
+              </td>
+              <td>{resultText(g.seat_agents, g.placements)}</td>
+              <td>
+                <span className={g.fault === 'none' ? 'tag' : 'tag t-tag-fault'}>{g.termination}</span>
+                {g.fault !== 'none' ? <span className="muted small"> ({g.fault} fault)</span> : null}
+              </td>
+              <td className="num">{((g.endedAt - g.startedAt) / 1000).toFixed(1)} s</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,80 @@
+// Rating over games: one line per agent on shared axes, with a legend and an SVG title/description for screen
+// readers (the standings table carries the same final numbers as text).
+import { useId } from 'react';
+import type { TournamentChartsResponse } from '../../../../engine/contract/tournament.js';
+import { formatNumber } from '../../ui/format.js';
+import { linearScale, linePath, niceDomain, samplePoints } from './chart-scale.js';
+
+const WIDTH = 640;
+const HEIGHT = 260;
+const PAD = { top: 12, right: 16, bottom: 30, left: 48 };
+/** About two points per horizontal pixel pair; more adds nothing visible. */
+const MAX_POINTS = 300;
+
+/** Series colours as CSS variables (defined per theme in tournaments.css), cycled past eight agents. */
+export const SERIES = 8;
+export const seriesColor = (i: number) => `var(--t-series-${i % SERIES})`;
+
+export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
+  const id = useId();
+  const history = samplePoints(charts.rating_history, MAX_POINTS);
+  if (history.length < 2) return <p className="empty">The chart appears after the first games settle.</p>;
+  const all = history.flatMap((h) => h.ratings).filter(Number.isFinite);
+  const y = niceDomain(Math.min(...all), Math.max(...all), 5);
+  const lastGames = history[history.length - 1]?.games ?? 1;
+  const firstGames = history[0]?.games ?? 0;
+  const x = niceDomain(firstGames, lastGames, 6);
+  const sx = linearScale(x.domain, [PAD.left, WIDTH - PAD.right]);
+  const sy = linearScale(y.domain, [HEIGHT - PAD.bottom, PAD.top]);
+  const final = history[history.length - 1]?.ratings ?? [];
+  const description = charts.agents.map((a, i) => `${a}: ${formatNumber(Math.round(final[i] ?? 0))}`).join(', ');
+  return (
+    <figure className="t-chart" data-testid="rating-chart">
+      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="t-chart-svg">
+        <title id={`${id}-title`}>Rating over games</title>
+        <desc id={`${id}-desc`}>
+          Elo-style rating of each agent after each settled game, up to game {lastGames}. Latest ratings: {description}.
+        </desc>
+        <g className="t-chart-grid">
+          {y.ticks.map((t) => (
+            <g key={`y${t}`}>
+              <line x1={PAD.left} x2={WIDTH - PAD.right} y1={sy(t)} y2={sy(t)} />
+              <text x={PAD.left - 6} y={sy(t)} textAnchor="end" dominantBaseline="middle">
+                {formatNumber(t)}
+              </text>
+            </g>
+          ))}
+          {x.ticks
+            .filter((t) => t >= x.domain[0] && t <= x.domain[1])
+            .map((t) => (
+              <text key={`x${t}`} x={sx(t)} y={HEIGHT - PAD.bottom + 16} textAnchor="middle">
+                {formatNumber(t)}
+              </text>
+            ))}
+          <text x={WIDTH - PAD.right} y={HEIGHT - 2} textAnchor="end" className="t-chart-axis-label">
+            games
+          </text>
+        </g>
+        {charts.agents.map((agent, i) => (
+          <path
+            key={agent}
+            d={linePath(history.map((h) => [sx(h.games), sy(h.ratings[i] ?? 0)] as const))}
+            className="t-chart-line"
+            style={{ stroke: seriesColor(i) }}
+            data-agent={agent}
+          />
+        ))}
+      </svg>
+      <figcaption>
+        <ul className="t-legend" aria-label="Legend">
+          {charts.agents.map((agent, i) => (
+            <li key={agent}>
+              <span className="t-legend-swatch" style={{ background: seriesColor(i) }} aria-hidden="true" />
+              {agent} <span className="muted">{formatNumber(Math.round(final[i] ?? 0))}</span>
+            </li>
+          ))}
+        </ul>
+      </figcaption>
+    </figure>
+  );
+}

@@ -1,0 +1,93 @@
+// Standings with each agent's rating interval drawn on one shared axis, so overlapping bars read as "not yet
+// separable" at a glance. Rows animate their bar positions when a refetch moves them.
+import { formatNumber } from '../../ui/format.js';
+import { intervalAxis, linearScale } from './chart-scale.js';
+import type { StandingRow } from './tournaments-api.js';
+
+const fmt = (v: number | null, digits = 0) => (v === null ? '–' : formatNumber(Number(v.toFixed(digits))));
+
+export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
+  const axis = intervalAxis(rows);
+  const x = axis ? linearScale(axis.domain, [0, 100]) : null;
+  if (rows.length === 0) return <p className="empty">No games settled yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table t-standings" data-testid="standings-table">
+        <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
+        <thead>
+          <tr>
+            <th className="num">Rank</th>
+            <th>Agent</th>
+            <th className="num">Games</th>
+            <th className="num" title="wins / draws / losses">
+              W / D / L
+            </th>
+            <th className="num">Points</th>
+            <th className="num">Score</th>
+            <th className="num">Rating</th>
+            <th className="t-interval-head">
+              Interval
+              {axis ? (
+                <span className="t-axis" aria-hidden="true">
+                  {axis.ticks.map((t) => (
+                    <span key={t} className="t-axis-tick" style={{ left: `${x?.(t) ?? 0}%` }}>
+                      {formatNumber(t)}
+                    </span>
+                  ))}
+                </span>
+              ) : null}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.agent} data-agent={row.agent} data-games={row.games}>
+              <td
+                className="num"
+                title={row.rank_range[0] === row.rank_range[1] ? undefined : `could be ${row.rank_range[0]}–${row.rank_range[1]}`}
+              >
+                {row.rank}
+              </td>
+              <td className="strong">{row.agent}</td>
+              <td className="num" data-testid="standing-games">
+                {row.games}
+              </td>
+              <td className="num nowrap">
+                {row.wins} / {row.draws} / {row.losses}
+              </td>
+              <td className="num">{formatNumber(row.points)}</td>
+              <td className="num">{row.score_pct === null ? '–' : `${row.score_pct.toFixed(1)}%`}</td>
+              <td className="num nowrap">
+                {fmt(row.rating)}
+                {row.rating_lower !== null && row.rating_upper !== null ? (
+                  <span className="muted small">
+                    {' '}
+                    [{fmt(row.rating_lower)}, {fmt(row.rating_upper)}]
+                  </span>
+                ) : null}
+              </td>
+              <td className="t-interval-cell">
+                <IntervalBar row={row} x={x} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function IntervalBar({ row, x }: { row: StandingRow; x: ((v: number) => number) | null }) {
+  if (!x || row.rating === null) return <span className="muted small">–</span>;
+  const lower = row.rating_lower ?? row.rating;
+  const upper = row.rating_upper ?? row.rating;
+  const left = x(lower);
+  const width = Math.max(0.8, x(upper) - left);
+  return (
+    <span className="t-interval" role="img" aria-label={`${row.agent}: rating ${fmt(row.rating)}, interval ${fmt(lower)} to ${fmt(upper)}`}>
+      <span className="t-interval-zero" style={{ left: `${x(0)}%` }} aria-hidden="true" />
+      <span className="t-interval-bar" style={{ left: `${left}%`, width: `${width}%` }} />
+      <span className="t-interval-mark" style={{ left: `${x(row.rating)}%` }} />
+    </span>
+  );
+}

@@ -1,0 +1,161 @@
+// One tournament, kept current: each section (summary, standings, running and recent games, charts) is read from
+// the admin API and re-read when the SSE feed says it changed, throttled so a fast run costs at most a few requests
+// per second. The feed reconnects by itself; every reconnect opens with a snapshot, which refreshes everything.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type { RunningGame, TournamentChartsResponse, TournamentSummary } from '../../../../engine/contract/tournament.js';
+import { useArena } from '../../app-context.js';
+import type { LiveStatus } from '../../arena-client/live.js';
+import { type Throttled, throttle } from './throttle.js';
+import { type FeedMessage, openTournamentFeed } from './tournament-feed.js';
+import { type GameRow, type StandingsResponse, tournamentsApi } from './tournaments-api.js';
+
+export const RECENT_GAMES = 12;
+/** Standings at most twice a second; the rest of the page needs less. */
+export const STANDINGS_THROTTLE_MS = 500;
+const RUNNING_THROTTLE_MS = 500;
+const SLOW_THROTTLE_MS = 1000;
+/** Safety net for a feed that silently stalls (proxies, sleep/resume). */
+const POLL_MS = 10_000;
+
+type SectionKey = 'summary' | 'standings' | 'running' | 'recent' | 'charts';
+
+export interface LiveTournament {
+  summary: TournamentSummary | undefined;
+  standings: StandingsResponse | undefined;
+  running: RunningGame[] | undefined;
+  recent: GameRow[] | undefined;
+  charts: TournamentChartsResponse | undefined;
+  errors: Partial<Record<SectionKey, unknown>>;
+  live: LiveStatus;
+  /** Applies a control's answer at once and re-reads the rest. */
+  update(summary: TournamentSummary): void;
+  reload(): void;
+}
+
+export function isTerminal(summary: Pick<TournamentSummary, 'status'>): boolean {
+  return summary.status === 'finished' || summary.status === 'cancelled';
+}
+
+export function useLiveTournament(id: string): LiveTournament {
+  const { client, connection } = useArena();
+  const api = useMemo(() => tournamentsApi(client), [client]);
+  const [summary, setSummary] = useState<TournamentSummary>();
+  const [standings, setStandings] = useState<StandingsResponse>();
+  const [running, setRunning] = useState<RunningGame[]>();
+  const [recent, setRecent] = useState<GameRow[]>();
+  const [charts, setCharts] = useState<TournamentChartsResponse>();
+  const [errors, setErrors] = useState<Partial<Record<SectionKey, unknown>>>({});
+  const [live, setLive] = useState<LiveStatus>('connecting');
+  const [reloads, setReloads] = useState(0);
+  const refreshers = useRef<Record<SectionKey, Throttled> | null>(null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the Retry trigger.
+  useEffect(() => {
+    const controller = new AbortController();
+    const section = <T>(key: SectionKey, fetch: (signal: AbortSignal) => Promise<T>, apply: (value: T) => void, ms: number) => {
+      // Only the newest answer counts: a slow earlier read must not overwrite a later one.
+      let issued = 0;
+      let applied = 0;
+      return throttle(() => {
+        const seq = ++issued;
+        fetch(controller.signal).then(
+          (value) => {
+            if (controller.signal.aborted || seq < applied) return;
+            applied = seq;
+            apply(value);
+            setErrors((e) => (e[key] === undefined ? e : { ...e, [key]: undefined }));
+          },
+          (error: unknown) => {
+            if (!controller.signal.aborted) setErrors((e) => ({ ...e, [key]: error }));
+          },
+        );
+      }, ms);
+    };
+    const r: Record<SectionKey, Throttled> = {
+      summary: section('summary', (s) => api.summary(id, s), setSummary, 250),
+      standings: section('standings', (s) => api.standings(id, s), setStandings, STANDINGS_THROTTLE_MS),
+      running: section('running', (s) => api.running(id, s), setRunning, RUNNING_THROTTLE_MS),
+      recent: section('recent', (s) => api.recentGames(id, RECENT_GAMES, s), setRecent, SLOW_THROTTLE_MS),
+      charts: section('charts', (s) => api.charts(id, s), setCharts, SLOW_THROTTLE_MS),
+    };
+    refreshers.current = r;
+    for (const refresh of Object.values(r)) refresh();
+    return () => {
+      controller.abort();
+      for (const refresh of Object.values(r)) refresh.cancel();
+      refreshers.current = null;
+    };
+  }, [id, api, reloads]);
+
+  // The feed only while the run can still change; a finished or cancelled run is fully shown by the reads above.
+  const known = summary?.id === id;
+  const terminal = known && summary ? isTerminal(summary) : null;
+  useEffect(() => {
+    if (terminal !== false) {
+      setLive('closed');
+      return;
+    }
+    const all = () => {
+      const r = refreshers.current;
+      if (r) for (const refresh of Object.values(r)) refresh();
+    };
+    const onMessage = (message: FeedMessage) => {
+      const r = refreshers.current;
+      if (!r) return;
+      switch (message.event) {
+        case 'snapshot':
+          setSummary(message.summary);
+          r.standings();
+          r.running();
+          r.recent();
+          r.charts();
+          break;
+        case 'game_started':
+          r.running();
+          break;
+        case 'game_ended':
+          setSummary((s) => (s ? { ...s, games_done: message.games_done, planned_games: message.planned_games } : s));
+          r.standings();
+          r.running();
+          r.recent();
+          r.charts();
+          break;
+        default:
+          // started, paused, cancelled, failed, finished: the status changed.
+          all();
+      }
+    };
+    const stream = openTournamentFeed({
+      baseUrl: connection.baseUrl,
+      token: connection.token,
+      path: api.eventsPath(id),
+      onMessage,
+      onStatus: setLive,
+    });
+    const poll = setInterval(() => {
+      if (document.visibilityState === 'hidden') return;
+      refreshers.current?.summary();
+      refreshers.current?.running();
+    }, POLL_MS);
+    return () => {
+      stream.close();
+      clearInterval(poll);
+    };
+  }, [terminal, id, api, connection]);
+
+  return {
+    summary: known ? summary : undefined,
+    standings,
+    running,
+    recent,
+    charts,
+    errors,
+    live,
+    update: (next) => {
+      setSummary(next);
+      const r = refreshers.current;
+      if (r) for (const refresh of Object.values(r)) refresh();
+    },
+    reload: () => setReloads((n) => n + 1),
+  };
+}
