@@ -3,6 +3,7 @@
 import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
 import { type BuilderForm, FORMAT_KINDS, type FormAgent, type FormatKind, randomSeed, uniqueAgentId } from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
@@ -154,6 +155,7 @@ export function AgentPicker({
   isSelected,
   onChange,
   errors,
+  loadError,
 }: {
   agents: readonly CatalogAgent[];
   chosenChallenges: readonly Challenge[];
@@ -162,6 +164,7 @@ export function AgentPicker({
   isSelected: (agent: CatalogAgent) => FormAgent | undefined;
   onChange: (next: FormAgent[]) => void;
   errors: readonly string[] | undefined;
+  loadError: unknown;
 }) {
   const matched = new Set(agents.map(isSelected).filter((a): a is FormAgent => a !== undefined));
   const outside = selected.filter((a) => !matched.has(a));
@@ -184,7 +187,10 @@ export function AgentPicker({
       <p className="muted small">
         Agents found in your agent folders. Invalid manifests cannot be picked; fix them on the <a href="#/agents">Agents</a> page.
       </p>
-      {agents.length === 0 ? <p className="empty">No agent manifests found. Add an agent folder on the Agents page.</p> : null}
+      {loadError ? <ErrorNotice error={loadError} compact /> : null}
+      {agents.length === 0 && !loadError ? (
+        <p className="empty">No agent manifests found. Add an agent folder on the Agents page.</p>
+      ) : null}
       <fieldset className="t-choices t-agent-list">
         <legend className="sr-only">Agents</legend>
         {sorted.map((agent, index) => {

@@ -3,9 +3,9 @@
 // while the user types; a field that is not a number is reported on that field rather than sent.
 import YAML from 'yaml';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
-import { formatIssuePath, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+import { FORMAT_KINDS, formatIssuePath, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 
-export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
+export { FORMAT_KINDS };
 export type FormatKind = (typeof FORMAT_KINDS)[number];
 
 export interface FormAgent {

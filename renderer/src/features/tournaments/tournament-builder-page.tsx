@@ -41,6 +41,8 @@ import './tournaments.css';
 interface BuilderData {
   catalog: TournamentCatalogResponse;
   agents: CatalogAgent[];
+  /** The agent list is optional: without it a definition can still be imported as YAML. */
+  agentsError: unknown;
   /** The definition of the tournament named in `?from=`, when there is one. */
   from: Record<string, unknown> | null;
 }
@@ -52,10 +54,13 @@ export function TournamentBuilderPage({ from }: { from?: string | undefined }) {
       const api = tournamentsApi(client);
       const [catalog, agents, spec] = await Promise.all([
         api.catalog(signal),
-        api.agents(signal),
+        api.agents(signal).then(
+          (r) => ({ list: r.agents, error: null as unknown }),
+          (error: unknown) => ({ list: [], error }),
+        ),
         from ? api.submittedSpec(from, signal) : Promise.resolve(null),
       ]);
-      return { catalog, agents: agents.agents, from: spec };
+      return { catalog, agents: agents.list, agentsError: agents.error, from: spec };
     },
     [from],
   );
@@ -162,6 +167,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             isSelected={entryFor}
             onChange={(next) => set({ agents: next })}
             errors={errorsOf('agents')}
+            loadError={data.agentsError}
           />
           <FormatFields form={form} set={set} errorsOf={errorsOf} available={catalog.formats} />
           <GamesFields form={form} set={set} errorsOf={errorsOf} />
