@@ -212,7 +212,7 @@ describe('tournament feed frames', () => {
     const frames = parseSseChunks([
       `event: snapshot\ndata: ${JSON.stringify(summary)}\n\n`,
       ': ping\n\n',
-      `event: game_started\ndata: ${JSON.stringify({ event: 'game_started', tournament_id: 't-1', game_index: 0, attempt: 1, challenge: 'psi', seats: ['a', 'b'], seed: 's', at: 2 })}\n\n`,
+      `event: game_started\ndata: ${JSON.stringify({ event: 'game_started', tournament_id: 't-1', game_index: 0, attempt: 1, challenge: 'psi', seats: ['a', 'b'], seed: 's', session_id: null, at: 2 })}\n\n`,
       'event: paused\ndata: {"event":"paused"}\n\n',
       'event: snapshot\ndata: not json\n\n',
     ]);
