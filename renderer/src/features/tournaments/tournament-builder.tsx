@@ -1,0 +1,222 @@
+// The tournament builder: challenges, agents, format, games, limits and stop rule, checked in the page with the
+// engine's schema and by the engine itself (manifests, installed challenges, planned games) before Start.
+import { useMemo, useState } from 'react';
+import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
+import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
+import { useArena } from '../../app-context.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Loading } from '../../ui/loading.js';
+import { navigate } from '../../ui/navigation.js';
+import { PageHeader } from '../../ui/page-header.js';
+import { useResource } from '../../ui/use-resource.js';
+import {
+  AgentPicker,
+  ChallengePicker,
+  FieldErrorList,
+  FormatFields,
+  GamesFields,
+  Section,
+  StopFields,
+  TextField,
+} from './builder-fields.js';
+import {
+  type BuilderForm,
+  emptyForm,
+  errorsByField,
+  type FormAgent,
+  formFromSpec,
+  localPlannedGames,
+  mergeErrors,
+  randomSeed,
+  resolveManifest,
+  specFromForm,
+  validateLocally,
+} from './builder-form.js';
+import { YamlPanel } from './builder-yaml.js';
+import { tournamentsApi } from './tournaments-api.js';
+import { useRemoteValidation } from './use-remote-validation.js';
+import './tournaments.css';
+
+interface BuilderData {
+  catalog: TournamentCatalogResponse;
+  agents: CatalogAgent[];
+  /** The agent list is optional: without it a definition can still be imported as YAML. */
+  agentsError: unknown;
+  /** The definition of the tournament named in `?from=`, when there is one. */
+  from: Record<string, unknown> | null;
+}
+
+export default function TournamentBuilder({ from }: { from?: string | undefined }) {
+  const { client } = useArena();
+  const data = useResource<BuilderData>(
+    async (signal) => {
+      const api = tournamentsApi(client);
+      const [catalog, agents, spec] = await Promise.all([
+        api.catalog(signal),
+        api.agents(signal).then(
+          (r) => ({ list: r.agents, error: null as unknown }),
+          (error: unknown) => ({ list: [], error }),
+        ),
+        from ? api.submittedSpec(from, signal) : Promise.resolve(null),
+      ]);
+      return { catalog, agents: agents.list, agentsError: agents.error, from: spec };
+    },
+    [from],
+  );
+  if (!data.data) {
+    return (
+      <>
+        <PageHeader title="New tournament" subtitle={<a href={routeHref({ name: 'tournaments' })}>Tournaments</a>} />
+        {data.loading ? <Loading label="Loading challenges and agents…" /> : <ErrorNotice error={data.error} onRetry={data.reload} />}
+      </>
+    );
+  }
+  return <Builder data={data.data} fromId={from} />;
+}
+
+/** Catalog agents and definition entries name the same manifest in different spellings (absolute vs relative). */
+function normalizeAgents(agents: FormAgent[], catalog: CatalogAgent[], baseDir: string): FormAgent[] {
+  const byPath = new Map(catalog.map((a) => [resolveManifest('', a.manifest_path), a]));
+  return agents.map((a) => {
+    const match = byPath.get(resolveManifest(baseDir, a.manifest));
+    return match ? { ...a, manifest: match.manifest_path } : a;
+  });
+}
+
+function initialForm(data: BuilderData): BuilderForm {
+  if (!data.from) {
+    const form = emptyForm(randomSeed());
+    // A lone installed challenge is the obvious choice.
+    if (data.catalog.challenges.length === 1 && data.catalog.challenges[0]) form.challenges = [data.catalog.challenges[0].id];
+    return form;
+  }
+  const form = formFromSpec(data.from, randomSeed());
+  return { ...form, name: `${form.name} (again)`, agents: normalizeAgents(form.agents, data.agents, data.catalog.base_dir) };
+}
+
+function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefined }) {
+  const { client } = useArena();
+  const { catalog, agents } = data;
+  const [form, setForm] = useState<BuilderForm>(() => initialForm(data));
+  const [starting, setStarting] = useState(false);
+  const [startError, setStartError] = useState<unknown>(null);
+  const set = (patch: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...patch }));
+
+  const { spec, errors: formErrors } = useMemo(() => specFromForm(form), [form]);
+  const localErrors = useMemo(() => mergeErrors(formErrors, validateLocally(spec)), [formErrors, spec]);
+  const locallyValid = Object.keys(localErrors).length === 0;
+  const remote = useRemoteValidation(spec, locallyValid, catalog.base_dir);
+  const errors = errorsByField(mergeErrors(localErrors, remote.state === 'invalid' ? remote.errors : {}));
+  const errorsOf = (field: string) => errors[field];
+  const errorCount = Object.values(errors).reduce((n, list) => n + list.length, 0);
+
+  const chosen = catalog.challenges.filter((c) => form.challenges.includes(c.id));
+  const seats = (id: string) => catalog.challenges.find((c) => c.id === id)?.players.min;
+  const local = locallyValid ? localPlannedGames(spec, seats) : null;
+  const planned = remote.state === 'ok' ? { count: remote.result.planned_games, exact: remote.result.planned_exact } : local;
+  const canStart = remote.state === 'ok' && !starting;
+
+  const entryFor = (agent: CatalogAgent) => form.agents.find((a) => a.manifest === agent.manifest_path);
+
+  const start = () => {
+    setStarting(true);
+    setStartError(null);
+    tournamentsApi(client)
+      .create(spec, catalog.base_dir)
+      .then(
+        (created) => navigate(routeHref({ name: 'tournament', id: created.id })),
+        (error: unknown) => {
+          setStartError(error);
+          setStarting(false);
+        },
+      );
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="New tournament"
+        subtitle={
+          <>
+            <a href={routeHref({ name: 'tournaments' })}>Tournaments</a>
+            {fromId ? (
+              <>
+                {' '}
+                / based on <a href={routeHref({ name: 'tournament', id: fromId })}>{fromId}</a>
+              </>
+            ) : null}
+          </>
+        }
+      />
+      <div className="t-builder">
+        <div className="t-builder-main">
+          <Section title="Name">
+            <TextField label="Tournament name" value={form.name} onChange={(name) => set({ name })} errors={errorsOf('name')} />
+          </Section>
+          <ChallengePicker
+            challenges={catalog.challenges}
+            selected={form.challenges}
+            onChange={(challenges) => set({ challenges })}
+            errors={errorsOf('challenges')}
+          />
+          <AgentPicker
+            agents={agents}
+            chosenChallenges={chosen}
+            selected={form.agents}
+            isSelected={entryFor}
+            onChange={(next) => set({ agents: next })}
+            errors={errorsOf('agents')}
+            loadError={data.agentsError}
+          />
+          <FormatFields form={form} set={set} errorsOf={errorsOf} available={catalog.formats} />
+          <GamesFields form={form} set={set} errorsOf={errorsOf} />
+          <StopFields form={form} set={set} errorsOf={errorsOf} />
+        </div>
+        <aside className="t-builder-side">
+          <section className="card t-section t-start-card" aria-labelledby="t-start-title" data-testid="builder-summary">
+            <h2 id="t-start-title">Ready to start?</h2>
+            <p className="t-planned" data-testid="planned-games" aria-live="polite">
+              {planned ? (
+                <>
+                  <span className="t-planned-count">
+                    {planned.exact ? '' : '≥ '}
+                    {planned.count}
+                  </span>{' '}
+                  planned games
+                  {form.stop === 'sprt' ? <span className="muted small"> (SPRT may stop earlier)</span> : null}
+                </>
+              ) : (
+                <span className="muted">Planned games appear once the definition is valid.</span>
+              )}
+            </p>
+            <p className="small" role="status" data-testid="validation-state" data-state={locallyValid ? remote.state : 'invalid'}>
+              {!locallyValid
+                ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
+                : remote.state === 'checking' || remote.state === 'idle'
+                  ? 'Checking with the engine…'
+                  : remote.state === 'ok'
+                    ? `Valid: ${remote.result.agents.length} agents, ${remote.result.challenges.join(', ')}`
+                    : remote.state === 'invalid'
+                      ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
+                      : 'The engine could not check the definition.'}
+            </p>
+            {remote.state === 'unavailable' ? <ErrorNotice error={remote.error} compact /> : null}
+            <FieldErrorList id="t-general-errors" errors={errorsOf('(root)')} />
+            {startError ? <ErrorNotice error={startError} compact /> : null}
+            <button type="button" className="button button-primary t-start" disabled={!canStart} onClick={start}>
+              {starting ? 'Starting…' : 'Start'}
+            </button>
+          </section>
+          <YamlPanel
+            spec={spec}
+            onImport={(raw) => {
+              const imported = formFromSpec(raw, randomSeed());
+              setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });
+            }}
+          />
+        </aside>
+      </div>
+    </>
+  );
+}
