@@ -10,7 +10,7 @@ import {
   niceStep,
   samplePoints,
 } from '../../renderer/src/features/tournaments/chart-scale.js';
-import { resultText } from '../../renderer/src/features/tournaments/game-result.js';
+import { resultText, winnerSeats } from '../../renderer/src/features/tournaments/game-result.js';
 import { type ThrottleTimers, throttle } from '../../renderer/src/features/tournaments/throttle.js';
 import { availableActions, progressText, statusLabel } from '../../renderer/src/features/tournaments/tournament-actions.js';
 import { decodeFeedFrame } from '../../renderer/src/features/tournaments/tournament-feed.js';
@@ -189,6 +189,9 @@ describe('tournament status and controls', () => {
     expect(resultText(['a', 'b'], [1, 1])).toBe('draw');
     expect(resultText(['a', 'b', 'c'], [1, 1, 3])).toBe('a, b shared 1st');
     expect(resultText(['a', 'b'], null)).toBe('no result');
+    expect(winnerSeats([2, 1])).toEqual([1]);
+    expect(winnerSeats([1, 1])).toEqual([0, 1]);
+    expect(winnerSeats(null)).toEqual([]);
   });
 });
 

@@ -181,7 +181,9 @@ export function AgentPicker({
     onChange([...selected, { manifest: agent.manifest_path, id }]);
   };
   const listId = useId();
-  const sorted = [...agents].sort((a, b) => Number(b.ok) - Number(a.ok) || agentLabel(a).localeCompare(agentLabel(b)));
+  // Agents that can play the chosen challenges first, then the ones flagged, then invalid manifests.
+  const order = (a: CatalogAgent) => (!a.ok ? 2 : agentMismatch(a, chosenChallenges) ? 1 : 0);
+  const sorted = [...agents].sort((a, b) => order(a) - order(b) || agentLabel(a).localeCompare(agentLabel(b)));
   return (
     <Section title={`Agents (${selected.length} selected)`} errors={errors}>
       <p className="muted small">

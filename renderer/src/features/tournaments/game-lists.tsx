@@ -2,7 +2,7 @@
 import type { RunningGame } from '../../../../engine/contract/tournament.js';
 import { routeHref } from '../../routes.js';
 import { formatClock, relativeTime } from '../../ui/format.js';
-import { resultText } from './game-result.js';
+import { resultText, winnerSeats } from './game-result.js';
 import type { GameRow } from './tournaments-api.js';
 
 export function RunningGames({ tournamentId, games, now }: { tournamentId: string; games: readonly RunningGame[]; now: number }) {
@@ -30,40 +30,51 @@ export function RunningGames({ tournamentId, games, now }: { tournamentId: strin
 
 export function RecentGames({ tournamentId, games }: { tournamentId: string; games: readonly GameRow[] }) {
   if (games.length === 0) return <p className="empty">No finished games yet.</p>;
+  const multiChallenge = new Set(games.map((g) => g.challenge)).size > 1;
   return (
     <div className="table-wrap">
-      <table className="table" data-testid="recent-games">
+      <table className="table t-recent" data-testid="recent-games">
         <thead>
           <tr>
             <th className="num">Game</th>
-            <th>Players</th>
-            <th>Result</th>
+            <th>Players (winner in bold)</th>
             <th>Termination</th>
             <th className="num">Duration</th>
           </tr>
         </thead>
         <tbody>
-          {games.map((g) => (
-            <tr key={`${g.gameIndex}/${g.attempt}`} data-termination={g.termination}>
-              <td className="num">
-                <a
-                  href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.gameIndex })}
-                  aria-label={`Open game ${g.gameIndex}`}
-                >
-                  {g.gameIndex}
-                </a>
-              </td>
-              <td>
-                {g.seat_agents.join(' vs ')} <span className="tag">{g.challenge}</span>
-              </td>
-              <td>{resultText(g.seat_agents, g.placements)}</td>
-              <td>
-                <span className={g.fault === 'none' ? 'tag' : 'tag t-tag-fault'}>{g.termination}</span>
-                {g.fault !== 'none' ? <span className="muted small"> ({g.fault} fault)</span> : null}
-              </td>
-              <td className="num">{((g.endedAt - g.startedAt) / 1000).toFixed(1)} s</td>
-            </tr>
-          ))}
+          {games.map((g) => {
+            const winners = winnerSeats(g.placements);
+            return (
+              <tr key={`${g.gameIndex}/${g.attempt}`} data-termination={g.termination}>
+                <td className="num">
+                  <a
+                    href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.gameIndex })}
+                    aria-label={`Open game ${g.gameIndex}`}
+                  >
+                    {g.gameIndex}
+                  </a>
+                </td>
+                <td>
+                  {g.seat_agents.map((agent, seat) => (
+                    // biome-ignore lint/suspicious/noArrayIndexKey: seats are positions; an agent may sit twice in a self-play test.
+                    <span key={seat}>
+                      {seat > 0 ? ' vs ' : null}
+                      <span className={winners.includes(seat) ? 't-winner' : undefined}>{agent}</span>
+                    </span>
+                  ))}
+                  {winners.length === g.seat_agents.length ? <span className="tag">draw</span> : null}
+                  <span className="sr-only">: {resultText(g.seat_agents, g.placements)}</span>
+                  {multiChallenge ? <span className="tag">{g.challenge}</span> : null}
+                </td>
+                <td>
+                  <span className={g.fault === 'none' ? 'tag' : 'tag t-tag-fault'}>{g.termination}</span>
+                  {g.fault !== 'none' ? <span className="muted small"> ({g.fault} fault)</span> : null}
+                </td>
+                <td className="num">{((g.endedAt - g.startedAt) / 1000).toFixed(1)} s</td>
+              </tr>
+            );
+          })}
         </tbody>
       </table>
     </div>

@@ -85,7 +85,6 @@ function IntervalBar({ row, x }: { row: StandingRow; x: ((v: number) => number) 
   const width = Math.max(0.8, x(upper) - left);
   return (
     <span className="t-interval" role="img" aria-label={`${row.agent}: rating ${fmt(row.rating)}, interval ${fmt(lower)} to ${fmt(upper)}`}>
-      <span className="t-interval-zero" style={{ left: `${x(0)}%` }} aria-hidden="true" />
       <span className="t-interval-bar" style={{ left: `${left}%`, width: `${width}%` }} />
       <span className="t-interval-mark" style={{ left: `${x(row.rating)}%` }} />
     </span>

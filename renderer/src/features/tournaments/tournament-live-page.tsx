@@ -123,23 +123,26 @@ export function TournamentLivePage({ id }: { id: string }) {
         </div>
       </section>
 
+      <section className="card" aria-labelledby="t-standings-title">
+        <h2 id="t-standings-title">Standings</h2>
+        {errors.standings ? <ErrorNotice error={errors.standings} compact /> : null}
+        {t.standings ? <StandingsTable rows={t.standings.standings.combined} /> : <Loading label="Loading standings…" />}
+        {t.standings?.sprt ? (
+          <>
+            <h3>SPRT</h3>
+            <LlrGauge sprt={t.standings.sprt} />
+          </>
+        ) : null}
+      </section>
+
       <div className="t-live-grid">
-        <section className="card" aria-labelledby="t-standings-title">
-          <h2 id="t-standings-title">Standings</h2>
-          {errors.standings ? <ErrorNotice error={errors.standings} compact /> : null}
-          {t.standings ? <StandingsTable rows={t.standings.standings.combined} /> : <Loading label="Loading standings…" />}
-          {t.standings?.sprt ? (
-            <>
-              <h3>SPRT</h3>
-              <LlrGauge sprt={t.standings.sprt} />
-            </>
-          ) : null}
-        </section>
         <section className="card" aria-labelledby="t-running-title">
           <h2 id="t-running-title">Running games</h2>
           {errors.running ? <ErrorNotice error={errors.running} compact /> : null}
           {t.running ? <RunningGames tournamentId={summary.id} games={t.running} now={now} /> : <Loading label="Loading games…" />}
-          <h3>Recently finished</h3>
+        </section>
+        <section className="card" aria-labelledby="t-recent-title">
+          <h2 id="t-recent-title">Recently finished</h2>
           {errors.recent ? <ErrorNotice error={errors.recent} compact /> : null}
           {t.recent ? <RecentGames tournamentId={summary.id} games={t.recent} /> : <Loading label="Loading games…" />}
         </section>

@@ -71,15 +71,26 @@ export function useLiveTournament(id: string): LiveTournament {
         );
       }, ms);
     };
+    // The other sections load once the tournament is known to exist, so an unknown id costs one request.
+    let found = false;
+    const onSummary = (value: TournamentSummary) => {
+      setSummary(value);
+      if (found) return;
+      found = true;
+      r.standings();
+      r.running();
+      r.recent();
+      r.charts();
+    };
     const r: Record<SectionKey, Throttled> = {
-      summary: section('summary', (s) => api.summary(id, s), setSummary, 250),
+      summary: section('summary', (s) => api.summary(id, s), onSummary, 250),
       standings: section('standings', (s) => api.standings(id, s), setStandings, STANDINGS_THROTTLE_MS),
       running: section('running', (s) => api.running(id, s), setRunning, RUNNING_THROTTLE_MS),
       recent: section('recent', (s) => api.recentGames(id, RECENT_GAMES, s), setRecent, SLOW_THROTTLE_MS),
       charts: section('charts', (s) => api.charts(id, s), setCharts, SLOW_THROTTLE_MS),
     };
     refreshers.current = r;
-    for (const refresh of Object.values(r)) refresh();
+    r.summary();
     return () => {
       controller.abort();
       for (const refresh of Object.values(r)) refresh.cancel();

@@ -1,0 +1,169 @@
+// The researcher's tournament path through the UI against a real engine: build a round-robin of the three PSI
+// baseline agents by clicking, check the planned games and the YAML export, start it, watch the standings and
+// charts fill in live, and open a running game in the match viewer.
+// README screenshots: ARENA_SCREENSHOTS=docs npx playwright test test/e2e/tournament-flow.spec.ts
+import fs from 'node:fs';
+import path from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+import { ArenaApp } from './support/arena-app.js';
+import { engineFromEnv } from './support/global-setup.js';
+
+const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
+const DOCS_DIR = path.resolve('docs', 'screenshots');
+const GAMES_PER_PAIRING = 4;
+const PLANNED = 3 * GAMES_PER_PAIRING;
+const BASELINES = ['Honest exact', 'Greedy overclaim', 'Cautious minimal'];
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** README images are rewritten only on request, so ordinary runs (and CI) leave the committed ones alone. */
+async function docsScreenshot(page: Page, name: string): Promise<void> {
+  if (process.env.ARENA_SCREENSHOTS !== 'docs') return;
+  fs.mkdirSync(DOCS_DIR, { recursive: true });
+  await page.screenshot({ path: path.join(DOCS_DIR, `${name}.png`), fullPage: false });
+}
+
+function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('response', (response) => {
+    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.url()}`);
+  });
+  return errors;
+}
+
+async function gamesDone(page: Page): Promise<number> {
+  return Number(await page.getByTestId('games-done').getAttribute('data-games-done'));
+}
+
+test.describe('tournaments in a browser', () => {
+  const { url, token } = engineFromEnv();
+
+  test('build a PSI round-robin by clicking, start it, watch it live and open a running game', async ({ page }) => {
+    test.setTimeout(180_000);
+    const errors = watchConsole(page);
+    const app = new ArenaApp(page);
+    await page.goto(`${url}/#/tournaments&token=${token}`);
+    await app.waitLoaded();
+    await expect(page.getByRole('heading', { level: 1, name: 'Tournaments' })).toBeVisible();
+
+    await page.getByRole('link', { name: 'New tournament' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'New tournament' })).toBeVisible();
+    const start = page.getByRole('button', { name: 'Start', exact: true });
+    // Nothing picked yet: the form says what is missing and Start stays off.
+    await expect(start).toBeDisabled();
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'invalid');
+
+    await page.getByLabel('Tournament name').fill('PSI baselines');
+    await page.getByRole('checkbox', { name: 'Private Set Intersection' }).check();
+    for (const name of BASELINES) await page.getByRole('checkbox', { name, exact: true }).check();
+    await page.getByRole('radio', { name: /Round-robin/ }).check();
+    await page.getByLabel('Games per pairing').fill(String(GAMES_PER_PAIRING));
+    await page.getByLabel('Concurrency').fill('2');
+    await page.getByLabel('Seed').fill('20261130');
+    await page.getByLabel('Move time limit (seconds)').fill('20');
+    await page.getByLabel('Game time limit (seconds)').fill('60');
+
+    // An impossible limit is reported on its field, then fixed.
+    await page.getByLabel('Move time limit (seconds)').fill('90');
+    await expect(page.getByText('move_seconds must not exceed game_seconds')).toBeVisible();
+    await expect(page.getByLabel('Move time limit (seconds)')).toHaveAttribute('aria-invalid', 'true');
+    await page.getByLabel('Move time limit (seconds)').fill('20');
+
+    // The engine confirms the definition and the planned game count.
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
+    await expect(page.getByTestId('planned-games')).toContainText(`${PLANNED} planned games`);
+    await expect(start).toBeEnabled();
+    await screenshot(page, 'tournament-01-builder');
+    await docsScreenshot(page, 'tournament-builder');
+
+    // Export the definition as YAML: a browser download with the definition the engine just validated.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export YAML' }).click()]);
+    expect(download.suggestedFilename()).toBe('PSI baselines.yaml');
+    const yamlPath = await download.path();
+    const yaml = fs.readFileSync(yamlPath, 'utf8');
+    expect(yaml).toContain('name: PSI baselines');
+    expect(yaml).toContain('challenge: psi');
+    expect(yaml).toContain(`games_per_pairing: ${GAMES_PER_PAIRING}`);
+    expect(yaml).toContain('seed: 20261130');
+    for (const id of ['honest-exact', 'greedy-overclaim', 'cautious-minimal']) expect(yaml).toContain(`id: ${id}`);
+
+    await start.click();
+    await expect(page).toHaveURL(/#\/tournaments\/t-[^/]+$/);
+    const live = page.getByTestId('tournament-live');
+    await expect(live).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'PSI baselines' })).toBeVisible();
+    const tournamentId = await live.getAttribute('data-tournament-id');
+    expect(tournamentId).toMatch(/^t-/);
+    await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
+
+    // Standings follow the feed: the games count rises while the run goes on.
+    await expect.poll(() => gamesDone(page), { timeout: 60_000 }).toBeGreaterThan(0);
+    const first = await gamesDone(page);
+    await expect(page.getByTestId('standings-table').locator('tbody tr')).toHaveCount(3);
+    await expect.poll(() => gamesDone(page), { timeout: 60_000 }).toBeGreaterThan(first);
+    const standingGames = async () =>
+      (await page.getByTestId('standing-games').allTextContents()).reduce((sum, text) => sum + Number(text), 0);
+    // Every game counts for two agents.
+    await expect.poll(standingGames, { timeout: 20_000 }).toBeGreaterThanOrEqual(2 * first);
+    await screenshot(page, 'tournament-02-live');
+
+    // A game in flight opens in the match viewer.
+    // The list moves as games end, so the game opened is read back from the address it leads to.
+    const watch = page.getByRole('link', { name: /^Watch game \d+$/ }).first();
+    await expect(watch).toBeVisible({ timeout: 30_000 });
+    await watch.click();
+    await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/\\d+$`));
+    await screenshot(page, 'tournament-03-game');
+
+    // Back to the live view until the run finishes; the charts and the win-rate grid are filled in.
+    await page.goBack();
+    await expect(live).toBeVisible();
+    await expect(live).toHaveAttribute('data-status', 'finished', { timeout: 120_000 });
+    await expect.poll(() => gamesDone(page)).toBe(PLANNED);
+    await expect(page.getByTestId('stop-reason')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
+    await expect(page.getByRole('img', { name: /Rating over games/ })).toBeVisible();
+    await expect(page.getByTestId('rating-chart').locator('path.t-chart-line')).toHaveCount(3);
+    const heatmap = page.getByTestId('win-rate-heatmap');
+    await expect(heatmap.getByRole('rowheader')).toHaveCount(3);
+    await expect(heatmap.locator('td.t-heat-cell')).toHaveCount(6);
+    await expect(page.getByTestId('recent-games').locator('tbody tr').first()).toBeVisible();
+    await screenshot(page, 'tournament-04-finished');
+    await page.getByRole('heading', { name: 'Standings' }).scrollIntoViewIfNeeded();
+    await docsScreenshot(page, 'live-view');
+
+    // The list shows it finished with its progress, and offers no controls any more.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tournaments' }).click();
+    const row = page.getByTestId('tournaments-table').locator(`tr[data-tournament-id="${tournamentId}"]`);
+    await expect(row).toHaveAttribute('data-status', 'finished');
+    await expect(row).toContainText(`${PLANNED} / ${PLANNED} games`);
+    await expect(row.getByRole('button')).toHaveCount(0);
+    await screenshot(page, 'tournament-05-list');
+
+    expect(errors).toEqual([]);
+  });
+
+  test('an unknown tournament id says so', async ({ page }) => {
+    const errors = watchConsole(page);
+    const app = new ArenaApp(page);
+    await page.goto(`${url}/#/tournaments/t-does-not-exist&token=${token}`);
+    await app.waitLoaded();
+    await expect(page.getByRole('heading', { level: 1, name: 'Tournament not found' })).toBeVisible();
+    await expect(page.getByRole('alert')).toContainText('There is no tournament t-does-not-exist');
+    // One request finds out; the other sections are not asked for. The browser logs that 404 as a failed resource.
+    expect(errors.sort()).toEqual([
+      'console: Failed to load resource: the server responded with a status of 404 (Not Found)',
+      `http 404: ${url}/admin/api/v1/tournaments/t-does-not-exist`,
+    ]);
+  });
+});
