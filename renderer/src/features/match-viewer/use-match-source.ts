@@ -1,0 +1,72 @@
+// Where a game's record comes from: the stored game once it has finished; while a SpecArena game is still running,
+// its live session (followed over SSE) until it leaves the running list, then the stored record.
+import { useEffect, useState } from 'react';
+import type { RunningGame } from '../../../../engine/contract/tournament.js';
+import type { TournamentGameDetail } from '../../../../engine/contract/tournament-game.js';
+import { useArena } from '../../app-context.js';
+import { fetchGame, fetchRunning, isNotFound } from './match-viewer-api.js';
+
+export type MatchSource =
+  | { phase: 'loading' }
+  | { phase: 'stored'; detail: TournamentGameDetail }
+  | { phase: 'live'; running: RunningGame }
+  /** Running, but without a session to follow (ClawArena), or not started yet, or being stored. */
+  | { phase: 'waiting'; running: RunningGame | null }
+  | { phase: 'error'; error: unknown };
+
+const POLL_MS = 2000;
+
+export function useMatchSource(tournamentId: string, index: number): { source: MatchSource; retry(): void } {
+  const { client } = useArena();
+  const [source, setSource] = useState<MatchSource>({ phase: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Retry trigger.
+  useEffect(() => {
+    const controller = new AbortController();
+    const { signal } = controller;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let liveSession: string | null = null;
+
+    const check = async (): Promise<void> => {
+      try {
+        const detail = await fetchGame(client, tournamentId, index, signal);
+        if (!signal.aborted) setSource({ phase: 'stored', detail });
+        return; // a stored game never changes again
+      } catch (error) {
+        if (signal.aborted) return;
+        if (!isNotFound(error)) {
+          setSource({ phase: 'error', error });
+          return;
+        }
+      }
+      let running: RunningGame | null = null;
+      try {
+        running = (await fetchRunning(client, tournamentId, signal)).find((g) => g.game_index === index) ?? null;
+      } catch (error) {
+        if (signal.aborted) return;
+        // An engine without the running route still shows finished games; anything else is worth reporting.
+        if (!isNotFound(error)) {
+          setSource({ phase: 'error', error });
+          return;
+        }
+      }
+      if (signal.aborted) return;
+      if (running?.session_id) {
+        // Keep the same object while the session is unchanged, so the live view is not re-mounted on each poll.
+        if (liveSession !== running.session_id) {
+          liveSession = running.session_id;
+          setSource({ phase: 'live', running });
+        }
+      } else setSource((previous) => (previous.phase === 'live' ? previous : { phase: 'waiting', running }));
+      timer = setTimeout(() => void check(), POLL_MS);
+    };
+    void check();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [client, tournamentId, index, attempt]);
+
+  return { source, retry: () => setAttempt((n) => n + 1) };
+}
