@@ -3,7 +3,7 @@
 // GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
 // and replays what was in flight when the process died (those never reached the database).
 import path from 'node:path';
-import type { TournamentEvent } from '../../contract/tournament.js';
+import type { RunningGame, TournamentEvent } from '../../contract/tournament.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
@@ -47,6 +47,8 @@ export class TournamentExecutor {
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
   private readonly active = new Map<string, AbortController>();
+  /** What the live view shows about each game in flight (same keys as `active`). */
+  private readonly inFlight = new Map<string, RunningGame>();
   private readonly points: number[];
   private readonly played: number[];
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
@@ -77,6 +79,11 @@ export class TournamentExecutor {
 
   get gamesDone(): number {
     return this.done;
+  }
+
+  /** Games in flight now, in game order. */
+  runningGames(): RunningGame[] {
+    return [...this.inFlight.values()].sort((a, b) => a.game_index - b.game_index);
   }
 
   /** Finishes the games in flight, then stops; resume with a new executor. */
@@ -228,20 +235,23 @@ export class TournamentExecutor {
     const controller = new AbortController();
     this.active.set(key, controller);
     const seatIds = game.seats.map((a) => this.agents[a]?.id ?? String(a));
-    this.emit({
-      event: 'game_started',
-      tournament_id: this.tournament.id,
+    const running: RunningGame = {
       game_index: game.gameIndex,
       attempt,
       challenge: game.challenge,
       seats: seatIds,
-      seed: game.seed,
-      at: Date.now(),
-    });
+      session_id: null,
+      started_at: Date.now(),
+    };
+    this.inFlight.set(key, running);
     const limits = this.spec.limits;
     const workspaceRoot = path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
     const startMs = Math.max(limits.move_seconds * 1000, START_BUDGET_MS);
     const { clawarena } = this.deps;
+    // A SpecArena game creates its session synchronously inside play(), so the id is known before game_started goes out.
+    const onSession = (sessionId: string): void => {
+      running.session_id = sessionId;
+    };
     const played =
       !this.deps.playGame && clawarena?.games.has(game.challenge)
         ? playClawGame(
@@ -257,7 +267,18 @@ export class TournamentExecutor {
             game,
             controller.signal,
           )
-        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal);
+        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal, onSession);
+    this.emit({
+      event: 'game_started',
+      tournament_id: this.tournament.id,
+      game_index: game.gameIndex,
+      attempt,
+      challenge: game.challenge,
+      seats: seatIds,
+      seed: game.seed,
+      session_id: running.session_id,
+      at: running.started_at,
+    });
     // The game's row waits for the accounting: usage lines are known only once every seat's process has exited
     // (bounded: a finished game stops its agents after a short grace).
     const accounted = played.then(async (outcome) => ({
@@ -266,6 +287,7 @@ export class TournamentExecutor {
     }));
     void accounted.then(({ outcome, accounting }) => {
       this.active.delete(key);
+      this.inFlight.delete(key);
       if (outcome.teardown) {
         const t = outcome.teardown.catch(() => {});
         this.teardowns.add(t);
@@ -337,7 +359,13 @@ export class TournamentExecutor {
     });
   }
 
-  private playSpecArena(game: ScheduledGame, workspaceRoot: string, startMs: number, signal: AbortSignal) {
+  private playSpecArena(
+    game: ScheduledGame,
+    workspaceRoot: string,
+    startMs: number,
+    signal: AbortSignal,
+    onSession: (sessionId: string) => void,
+  ) {
     const limits = this.spec.limits;
     const play = this.deps.playGame ?? playGame;
     return play(
@@ -352,6 +380,7 @@ export class TournamentExecutor {
         gameMs: limits.game_seconds * 1000,
         startMs,
         maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
+        onSession,
         ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       },
       game,
