@@ -1,8 +1,8 @@
 // The facts of a game beside its timeline: outcome, seats with agents, scores, placements, attributions, model usage.
 import type { Attribution } from '../../../../engine/contract/specarena.js';
-import type { SeatUsageDto, TournamentGame } from '../../../../engine/contract/tournament-game.js';
+import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { formatDateTime, formatNumber } from '../../ui/format.js';
-import { fallbackSummary, formatCost } from './model-turns.js';
+import { fallbackSummary, formatCost, type SeatUsage, seatUsage } from './model-turns.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
@@ -59,7 +59,7 @@ export interface SeatLine {
   security: number | undefined;
   utility: number | undefined;
   faulted: boolean;
-  usage: SeatUsageDto | null;
+  usage: SeatUsage | null;
 }
 
 export function seatLines(game: TournamentGame): SeatLine[] {
@@ -70,7 +70,7 @@ export function seatLines(game: TournamentGame): SeatLine[] {
     security: game.scores?.[seat]?.security,
     utility: game.scores?.[seat]?.utility,
     faulted: game.faultedSeats.includes(seat),
-    usage: game.usage?.[seat] ?? null,
+    usage: seatUsage(game.usage?.[seat]),
   }));
 }
 

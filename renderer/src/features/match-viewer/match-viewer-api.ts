@@ -1,14 +1,20 @@
 // Calls the match viewer makes: one stored game, the games in flight, and the SpecArena session behind a game.
 import { ADMIN_PREFIX, type AdminSessionDetail } from '../../../../engine/contract/admin.js';
-import { type RunningGame, RunningGamesResponseSchema, type TournamentSummary, TournamentSummarySchema } from '../../../../engine/contract/tournament.js';
-import { type TournamentGameDetail, TournamentGameDetailSchema } from '../../../../engine/contract/tournament-game.js';
+import {
+  type RunningGame,
+  RunningGamesResponseSchema,
+  type TournamentGameDetailResponse,
+  TournamentGameDetailResponseSchema,
+  type TournamentSummary,
+  TournamentSummarySchema,
+} from '../../../../engine/contract/tournament.js';
 import type { ArenaClient } from '../../arena-client/client.js';
 import { ApiError } from '../../arena-client/errors.js';
 
 const tournamentPath = (id: string) => `${ADMIN_PREFIX}/tournaments/${encodeURIComponent(id)}`;
 
-export function fetchGame(client: ArenaClient, tournamentId: string, index: number, signal?: AbortSignal): Promise<TournamentGameDetail> {
-  return client.call(TournamentGameDetailSchema, `${tournamentPath(tournamentId)}/games/${index}`, { admin: true, signal });
+export function fetchGame(client: ArenaClient, tournamentId: string, index: number, signal?: AbortSignal): Promise<TournamentGameDetailResponse> {
+  return client.call(TournamentGameDetailResponseSchema, `${tournamentPath(tournamentId)}/games/${index}`, { admin: true, signal });
 }
 
 export function fetchRunning(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<RunningGame[]> {

@@ -2,8 +2,7 @@
 // A finished game shows its stored record; a running SpecArena game follows its session live and switches to the
 // stored record once the game has been written.
 import { useMemo } from 'react';
-import type { RunningGame } from '../../../../engine/contract/tournament.js';
-import type { TournamentGameDetail } from '../../../../engine/contract/tournament-game.js';
+import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
 import { routeHref } from '../../routes.js';
@@ -80,7 +79,7 @@ function Body({ source, retry, index, subtitle }: { source: MatchSource; retry()
   }
 }
 
-function StoredGame({ detail, subtitle }: { detail: TournamentGameDetail; subtitle: React.ReactNode }) {
+function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse; subtitle: React.ReactNode }) {
   const { client } = useArena();
   const { game, transcript } = detail;
   const timeline = useMemo(() => buildTimeline(transcript), [transcript]);

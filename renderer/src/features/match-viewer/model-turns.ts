@@ -1,6 +1,23 @@
 // Model turns of a game (transcript channel 'model'): prompt and completion per call, with the per-call usage and
 // fallback details when the model agent recorded them, and the per-seat totals from the game row.
-import type { SeatUsageDto, TranscriptEntryDto } from '../../../../engine/contract/tournament-game.js';
+import { z } from 'zod';
+import type { TranscriptEntry } from '../../../../engine/contract/tournament.js';
+
+/** A seat's model-usage totals (model-usage.ts SeatUsage); the games route types them loosely. */
+const SeatUsageSchema = z.object({
+  calls: z.number(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  latency_ms: z.number(),
+  cost_usd: z.number(),
+  fallbacks: z.record(z.string(), z.number()).default({}),
+});
+export type SeatUsage = z.infer<typeof SeatUsageSchema>;
+
+export function seatUsage(raw: unknown): SeatUsage | null {
+  const parsed = SeatUsageSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
+}
 
 export interface ModelTurnView {
   key: string;
@@ -22,7 +39,7 @@ export interface ModelTurnView {
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-export function modelTurns(transcript: readonly TranscriptEntryDto[]): ModelTurnView[] {
+export function modelTurns(transcript: readonly TranscriptEntry[]): ModelTurnView[] {
   return transcript
     .filter((e) => e.channel === 'model')
     .map((e) => {
@@ -59,7 +76,7 @@ export function formatCost(usd: number | null | undefined): string {
 }
 
 /** Fallback causes with their counts, e.g. "model_timeout ×2". */
-export function fallbackSummary(usage: SeatUsageDto | null | undefined): string {
+export function fallbackSummary(usage: SeatUsage | null | undefined): string {
   const entries = Object.entries(usage?.fallbacks ?? {}).filter(([, n]) => n > 0);
   return entries.length === 0 ? 'none' : entries.map(([cause, n]) => `${cause} ×${n}`).join(', ');
 }

@@ -1,6 +1,5 @@
 // The timeline pane: channel switches, a search box and the virtualised list of lines.
 import { useCallback, useMemo, useState } from 'react';
-import type { TranscriptChannel } from '../../../../engine/contract/tournament-game.js';
 import { formatDateTime } from '../../ui/format.js';
 import { VirtualList } from '../../ui/virtual-list.js';
 import {
@@ -12,6 +11,7 @@ import {
   relativeStamp,
   senderLine,
   type TimelineEntry,
+  type TranscriptChannel,
 } from './timeline.js';
 
 const CHANNEL_LABELS: Record<TranscriptChannel, string> = {

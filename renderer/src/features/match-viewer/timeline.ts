@@ -2,7 +2,11 @@
 // seats named after their agents, direct messages marked "sender → recipient", withheld text marked as redacted, and
 // each action paired with the operator's answer. Pure, so the rules are unit-tested.
 import type { ChatMessage } from '../../../../engine/contract/specarena.js';
-import type { TranscriptChannel, TranscriptEntryDto } from '../../../../engine/contract/tournament-game.js';
+import type { TranscriptEntry } from '../../../../engine/contract/tournament.js';
+
+export type TranscriptChannel = TranscriptEntry['channel'];
+/** A stored line, or a live one whose text may have been withheld from this reader. */
+export type TranscriptLine = TranscriptEntry & { redacted?: boolean };
 
 export type Party = { kind: 'seat'; seat: number } | { kind: 'operator' } | { kind: 'other'; name: string };
 
@@ -75,7 +79,7 @@ const samePartyAs = (a: Party | null, b: Party | null) =>
  * Orders the entries (time, then transcript index) and classifies them. An operator message that follows a seat's
  * action — addressed to that seat, or public — before that seat or anyone else acts again is the action's result.
  */
-export function buildTimeline(entries: readonly TranscriptEntryDto[]): TimelineEntry[] {
+export function buildTimeline(entries: readonly TranscriptLine[]): TimelineEntry[] {
   const sorted = [...entries].sort((a, b) => a.timestamp - b.timestamp || a.index - b.index);
   const out: TimelineEntry[] = [];
   let openAction: number | null = null;
@@ -118,7 +122,7 @@ export function liveTranscript(
   operatorLog: readonly ChatMessage[],
   chat: readonly ChatMessage[],
   invites: readonly string[],
-): TranscriptEntryDto[] {
+): TranscriptLine[] {
   const who = (value: string | null | undefined): number | string | null => {
     if (value === null || value === undefined) return null;
     const seat = invites.indexOf(value);

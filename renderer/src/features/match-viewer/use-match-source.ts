@@ -1,14 +1,13 @@
 // Where a game's record comes from: the stored game once it has finished; while a SpecArena game is still running,
 // its live session (followed over SSE) until it leaves the running list, then the stored record.
 import { useEffect, useState } from 'react';
-import type { RunningGame } from '../../../../engine/contract/tournament.js';
-import type { TournamentGameDetail } from '../../../../engine/contract/tournament-game.js';
+import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import { fetchGame, fetchRunning, isNotFound } from './match-viewer-api.js';
 
 export type MatchSource =
   | { phase: 'loading' }
-  | { phase: 'stored'; detail: TournamentGameDetail }
+  | { phase: 'stored'; detail: TournamentGameDetailResponse }
   | { phase: 'live'; running: RunningGame }
   /** Running, but without a session to follow (ClawArena), or not started yet, or being stored. */
   | { phase: 'waiting'; running: RunningGame | null }
