@@ -44,7 +44,7 @@ export function VirtualList<T>({
   testId,
   empty,
 }: VirtualListProps<T>) {
-  const box = useRef<HTMLDivElement>(null);
+  const box = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [viewport, setViewport] = useState(initialViewport);
   const measured = useRef(new Map<string, number>());
@@ -132,10 +132,10 @@ export function VirtualList<T>({
     }
   };
 
-  const scrollBy = (el: HTMLDivElement, top: number) => {
+  const scrollBy = (el: HTMLElement, top: number) => {
     el.scrollTop = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, top));
   };
-  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const el = box.current;
     if (!el || event.target !== el) return;
     const page = Math.max(KEY_STEP_PX, el.clientHeight * 0.9);
@@ -164,9 +164,8 @@ export function VirtualList<T>({
     const item = items[i] as T;
     const key = keys[i] as string;
     rows.push(
-      <div
+      <li
         key={key}
-        role="listitem"
         aria-posinset={i + 1}
         aria-setsize={items.length}
         className="vlist-row"
@@ -176,19 +175,17 @@ export function VirtualList<T>({
         style={measure ? undefined : { height: rowHeight }}
       >
         {renderItem(item, i)}
-      </div>,
+      </li>,
     );
   }
 
   return (
     <div className={`vlist-frame${className ? ` ${className}` : ''}`} style={{ height }}>
-      {/* biome-ignore lint/a11y/useSemanticElements: a <ul> cannot hold the positioned spacer the window needs. */}
-      <div
+      {/* A labelled scrolling region, focusable so keyboard users can scroll it; the rows are an <ol> inside. */}
+      <section
         ref={box}
         className="vlist"
-        role="list"
-        aria-label={label}
-        // Focusable so keyboard users can scroll it (it holds no focusable rows of its own).
+        aria-label={`${label} (scrollable)`}
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
         tabIndex={0}
         onScroll={onScroll}
@@ -202,12 +199,12 @@ export function VirtualList<T>({
           <div className="vlist-empty">{empty}</div>
         ) : (
           <div className="vlist-spacer" style={{ height: total }}>
-            <div className="vlist-window" style={{ transform: `translateY(${offsets[start] ?? 0}px)` }}>
+            <ol className="vlist-window" aria-label={label} style={{ transform: `translateY(${offsets[start] ?? 0}px)` }}>
               {rows}
-            </div>
+            </ol>
           </div>
         )}
-      </div>
+      </section>
       {follow && !pinned && items.length > 0 ? (
         <button type="button" className="button button-small button-primary vlist-follow" onClick={jumpToLatest}>
           Follow live

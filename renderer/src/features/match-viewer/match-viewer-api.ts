@@ -13,14 +13,17 @@ import { ApiError } from '../../arena-client/errors.js';
 
 const tournamentPath = (id: string) => `${ADMIN_PREFIX}/tournaments/${encodeURIComponent(id)}`;
 
-export function fetchGame(client: ArenaClient, tournamentId: string, index: number, signal?: AbortSignal): Promise<TournamentGameDetailResponse> {
+export function fetchGame(
+  client: ArenaClient,
+  tournamentId: string,
+  index: number,
+  signal?: AbortSignal,
+): Promise<TournamentGameDetailResponse> {
   return client.call(TournamentGameDetailResponseSchema, `${tournamentPath(tournamentId)}/games/${index}`, { admin: true, signal });
 }
 
 export function fetchRunning(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<RunningGame[]> {
-  return client
-    .call(RunningGamesResponseSchema, `${tournamentPath(tournamentId)}/running`, { admin: true, signal })
-    .then((r) => r.games);
+  return client.call(RunningGamesResponseSchema, `${tournamentPath(tournamentId)}/running`, { admin: true, signal }).then((r) => r.games);
 }
 
 export function fetchTournament(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<TournamentSummary> {
@@ -28,11 +31,7 @@ export function fetchTournament(client: ArenaClient, tournamentId: string, signa
 }
 
 /** The session of a finished SpecArena game, for its attributions; null once the engine no longer keeps it. */
-export async function fetchSessionIfKept(
-  client: ArenaClient,
-  sessionId: string,
-  signal?: AbortSignal,
-): Promise<AdminSessionDetail | null> {
+export async function fetchSessionIfKept(client: ArenaClient, sessionId: string, signal?: AbortSignal): Promise<AdminSessionDetail | null> {
   try {
     return await client.session(sessionId, signal);
   } catch (error) {

@@ -15,8 +15,8 @@ import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } fro
 import { fetchSessionIfKept, fetchTournament } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
-import { TimelineView } from './timeline-view.js';
 import { buildTimeline, liveTranscript } from './timeline.js';
+import { TimelineView } from './timeline-view.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
 
@@ -147,8 +147,8 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
       />
       {error ? <ErrorNotice error={error} compact onRetry={reload} /> : null}
       <div className="notice" role="status">
-        Following the game live ({running.challenge}, attempt {running.attempt}). The full record (placements, model turns) appears
-        when the game has been stored.
+        Following the game live ({running.challenge}, attempt {running.attempt}). The full record (placements, model turns) appears when the
+        game has been stored.
       </div>
       <SeatsTable seats={seats} attributions={attributions} final={false} />
       {detail ? (

@@ -112,7 +112,10 @@ export function buildTimeline(entries: readonly TranscriptLine[]): TimelineEntry
       } else out.push({ ...base, kind: 'operator' });
       continue;
     }
-    out.push({ ...base, kind: e.channel === 'chat' ? 'chat' : e.channel === 'match' ? 'match' : e.channel === 'model' ? 'model' : 'operator' });
+    out.push({
+      ...base,
+      kind: e.channel === 'chat' ? 'chat' : e.channel === 'match' ? 'match' : e.channel === 'model' ? 'model' : 'operator',
+    });
   }
   return out;
 }
@@ -128,10 +131,7 @@ export function liveTranscript(
     const seat = invites.indexOf(value);
     return seat >= 0 ? seat : value;
   };
-  const rows = [
-    ...operatorLog.map((m) => ({ m, channel: 'operator' as const })),
-    ...chat.map((m) => ({ m, channel: 'chat' as const })),
-  ];
+  const rows = [...operatorLog.map((m) => ({ m, channel: 'operator' as const })), ...chat.map((m) => ({ m, channel: 'chat' as const }))];
   return rows.map(({ m, channel }, i) => ({
     // Both channels number from 1; keep their indices apart so keys stay unique.
     index: (m.index ?? i) * 2 + (channel === 'chat' ? 1 : 0),
