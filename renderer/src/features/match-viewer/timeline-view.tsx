@@ -68,7 +68,7 @@ export function TimelineView({
               </label>
             ))}
         </fieldset>
-        <label className="field-inline">
+        <label className="field field-inline">
           <span className="field-label">Search</span>
           <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} aria-label="Search the timeline" />
         </label>
