@@ -107,15 +107,15 @@ export function VirtualList<T>({
     return () => rowObserver.current?.unobserve(el);
   }, []);
 
-  // Following: new rows (or rows that grew once measured) keep the newest one in view.
+  // At the bottom (following live, or after End): new rows, or rows that grew once measured, keep the last one in view.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-runs whenever the content height or row count changes.
   useLayoutEffect(() => {
     const el = box.current;
-    if (el && follow && pinnedRef.current) {
+    if (el && pinnedRef.current && el.scrollHeight > el.clientHeight) {
       el.scrollTop = el.scrollHeight;
       setScrollTop(el.scrollTop);
     }
-  }, [total, items.length, follow]);
+  }, [total, items.length]);
 
   const setPin = (value: boolean) => {
     pinnedRef.current = value;
@@ -126,10 +126,9 @@ export function VirtualList<T>({
     const el = box.current;
     if (!el) return;
     setScrollTop(el.scrollTop);
-    if (follow) {
-      const atBottom = isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
-      if (atBottom !== pinnedRef.current) setPin(atBottom);
-    }
+    // Only a list taller than its box can be "at the bottom"; a short one must not start sticking once it grows.
+    const atBottom = el.scrollHeight > el.clientHeight && isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
+    if (atBottom !== pinnedRef.current) setPin(atBottom);
   };
 
   const scrollBy = (el: HTMLElement, top: number) => {

@@ -82,7 +82,10 @@ function Body({ source, retry, index, subtitle }: { source: MatchSource; retry()
 function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse; subtitle: React.ReactNode }) {
   const { client } = useArena();
   const { game, transcript } = detail;
-  const timeline = useMemo(() => buildTimeline(transcript), [transcript]);
+  const timeline = useMemo(
+    () => buildTimeline(transcript, { invites: game.invites, seatAgents: game.seat_agents }),
+    [transcript, game.invites, game.seat_agents],
+  );
   const turns = useMemo(() => modelTurns(transcript), [transcript]);
   const session = useResource(
     (signal) => (game.sessionId ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
@@ -117,8 +120,14 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
 function LiveGame({ running, index, subtitle }: { running: RunningGame; index: number; subtitle: React.ReactNode }) {
   const { detail, error, live, reload } = useLiveSession(running.session_id as string);
   const timeline = useMemo(
-    () => (detail ? buildTimeline(liveTranscript(detail.operatorLog, detail.chat, detail.session.invites)) : []),
-    [detail],
+    () =>
+      detail
+        ? buildTimeline(liveTranscript(detail.operatorLog, detail.chat, detail.session.invites), {
+            invites: detail.session.invites,
+            seatAgents: running.seats,
+          })
+        : [],
+    [detail, running.seats],
   );
   const seats = useMemo<SeatLine[]>(() => {
     const state = detail?.session.state;

@@ -79,7 +79,8 @@ const samePartyAs = (a: Party | null, b: Party | null) =>
  * Orders the entries (time, then transcript index) and classifies them. An operator message that follows a seat's
  * action — addressed to that seat, or public — before that seat or anyone else acts again is the action's result.
  */
-export function buildTimeline(entries: readonly TranscriptLine[]): TimelineEntry[] {
+export function buildTimeline(entries: readonly TranscriptLine[], names?: InviteNames): TimelineEntry[] {
+  const rename = names ? inviteRenamer(names) : (text: string) => text;
   const sorted = [...entries].sort((a, b) => a.timestamp - b.timestamp || a.index - b.index);
   const out: TimelineEntry[] = [];
   let openAction: number | null = null;
@@ -92,7 +93,7 @@ export function buildTimeline(entries: readonly TranscriptLine[]): TimelineEntry
       channel: e.channel,
       from,
       to,
-      content: e.content,
+      content: rename(e.content),
       redacted: e.redacted === true,
       timestamp: e.timestamp,
       data: e.data,
@@ -118,6 +119,24 @@ export function buildTimeline(entries: readonly TranscriptLine[]): TimelineEntry
     });
   }
   return out;
+}
+
+export interface InviteNames {
+  invites: readonly string[];
+  seatAgents: readonly string[];
+}
+
+/** Operators name players by invite ("Player inv_… sent a guess"); readers know them by agent and seat. */
+export function inviteRenamer({ invites, seatAgents }: InviteNames): (text: string) => string {
+  const pairs = invites
+    .map((invite, seat) => [invite, partyLabel({ kind: 'seat', seat }, seatAgents)] as const)
+    .filter(([invite]) => invite.length >= 8);
+  if (pairs.length === 0) return (text) => text;
+  return (text) => {
+    let out = text;
+    for (const [invite, label] of pairs) if (out.includes(invite)) out = out.split(invite).join(label);
+    return out;
+  };
 }
 
 /** A live session's two channels as transcript entries: invites become seat numbers, as in the stored record. */

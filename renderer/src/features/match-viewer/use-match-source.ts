@@ -27,37 +27,43 @@ export function useMatchSource(tournamentId: string, index: number): { source: M
     let timer: ReturnType<typeof setTimeout> | undefined;
     let liveSession: string | null = null;
 
-    const check = async (): Promise<void> => {
+    const stored = async (): Promise<boolean> => {
       try {
         const detail = await fetchGame(client, tournamentId, index, signal);
         if (!signal.aborted) setSource({ phase: 'stored', detail });
-        return; // a stored game never changes again
+        return true; // a stored game never changes again
       } catch (error) {
-        if (signal.aborted) return;
-        if (!isNotFound(error)) {
-          setSource({ phase: 'error', error });
-          return;
-        }
+        if (!signal.aborted && !isNotFound(error)) setSource({ phase: 'error', error });
+        return signal.aborted || !isNotFound(error);
       }
+    };
+
+    // The running list first: asking for a game that is still being played would answer 404 each poll.
+    const check = async (): Promise<void> => {
       let running: RunningGame | null = null;
+      let runningKnown = true;
       try {
         running = (await fetchRunning(client, tournamentId, signal)).find((g) => g.game_index === index) ?? null;
       } catch (error) {
         if (signal.aborted) return;
-        // An engine without the running route still shows finished games; anything else is worth reporting.
+        // An engine without the running route still shows finished games.
         if (!isNotFound(error)) {
           setSource({ phase: 'error', error });
           return;
         }
+        runningKnown = false;
       }
       if (signal.aborted) return;
       if (running?.session_id) {
-        // Keep the same object while the session is unchanged, so the live view is not re-mounted on each poll.
+        // The same live view stays mounted while its session is unchanged.
         if (liveSession !== running.session_id) {
           liveSession = running.session_id;
           setSource({ phase: 'live', running });
         }
-      } else setSource((previous) => (previous.phase === 'live' ? previous : { phase: 'waiting', running }));
+      } else if (running === null || !runningKnown) {
+        if (await stored()) return;
+        setSource((previous) => (previous.phase === 'live' ? previous : { phase: 'waiting', running: null }));
+      } else setSource({ phase: 'waiting', running });
       timer = setTimeout(() => void check(), POLL_MS);
     };
     void check();

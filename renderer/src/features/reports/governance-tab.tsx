@@ -2,13 +2,12 @@
 import { useEffect, useState } from 'react';
 import { OUTCOME_WINS } from '../../../../engine/contract/governance.js';
 import { useArena } from '../../app-context.js';
-import { ApiError } from '../../arena-client/errors.js';
 import { routeHref } from '../../routes.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { formatDateTime } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { useResource } from '../../ui/use-resource.js';
-import { governanceMatch, listGovernanceMatches, listScenarios, runScenario } from './reports-api.js';
+import { listGovernanceMatches, listScenarios, runScenario } from './reports-api.js';
 
 const PAGE = 50;
 const POLL_MS = 1000;
@@ -126,14 +125,15 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
       try {
-        await governanceMatch(client, state.matchId, controller.signal);
+        // The list, not the match itself: a match that is still running answers 404, which browsers log as errors.
+        const { matches } = await listGovernanceMatches(client, 20, 0, controller.signal);
         if (controller.signal.aborted) return;
-        setState({ phase: 'stored', matchId: state.matchId });
-        onStored();
+        if (matches.some((m) => m.matchId === state.matchId)) {
+          setState({ phase: 'stored', matchId: state.matchId });
+          onStored();
+        } else timer = setTimeout(() => void poll(), POLL_MS);
       } catch (error) {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) timer = setTimeout(() => void poll(), POLL_MS);
-        else setState({ phase: 'error', error });
+        if (!controller.signal.aborted) setState({ phase: 'error', error });
       }
     };
     timer = setTimeout(() => void poll(), POLL_MS);
