@@ -10,6 +10,7 @@ import { createLiveBus } from './core/live-bus.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { createAgentCatalog } from './protocols/agents/catalog.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
@@ -123,6 +124,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
         governance: { store, runner: governance },
+        agents: createAgentCatalog({ store }),
         reset: options.testHooks
           ? () => {
               live.closeAll();

@@ -12,6 +12,7 @@ import { EngineErrorCode } from '../../contract/errors.js';
 import { operatorChannel } from '../../core/redaction.js';
 import { fullSession } from '../../core/sanitize.js';
 import type { Store } from '../../db/store.js';
+import type { AgentCatalog } from '../../protocols/agents/catalog.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
@@ -19,6 +20,7 @@ import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../protocols/tournament/service.js';
 import { readBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
+import { registerAdminAgentRoutes } from './admin-agents.js';
 import { registerAdminGovernanceRoutes } from './admin-governance.js';
 import { registerAdminTournamentRoutes } from './admin-tournaments.js';
 
@@ -35,6 +37,8 @@ export interface AdminDeps {
   tournaments?: () => TournamentService | undefined;
   /** Governance report browser and background matches (routes in admin-governance.ts). */
   governance?: { store: Store; runner: GovernanceRunner };
+  /** Agents page: folders, manifests and an agent's runs (routes in admin-agents.ts). */
+  agents?: AgentCatalog;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
   reset?: () => void;
 }
@@ -100,6 +104,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
       if (deps.tournaments) registerAdminTournamentRoutes(admin, deps.tournaments);
       if (deps.governance) registerAdminGovernanceRoutes(admin, deps.governance);
+      if (deps.agents) registerAdminAgentRoutes(admin, deps.agents);
     },
     { prefix: ADMIN_PREFIX },
   );

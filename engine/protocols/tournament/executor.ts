@@ -99,7 +99,11 @@ export class TournamentExecutor {
     this.pump();
   }
 
-  /** App shutdown: games in flight are dropped and the run stays 'running', so the next start resumes it. */
+  /**
+   * App shutdown: games in flight are stopped and never stored (void: they replay on resume), and the run is left
+   * 'paused', so the next start lists it as paused and the user resumes it. (A crash leaves it 'running', and the
+   * next start continues it by itself.)
+   */
   halt(): void {
     this.mode = 'halting';
     for (const controller of this.active.values()) controller.abort();
@@ -396,10 +400,11 @@ export class TournamentExecutor {
     const now = Date.now();
     const id = this.tournament.id;
     if (outcome.status === 'finished') store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
-    else if (outcome.status === 'paused') store.tournaments.setStatus(id, 'paused', now);
+    else if (outcome.status === 'paused' || outcome.status === 'halted') store.tournaments.setStatus(id, 'paused', now);
     else if (outcome.status === 'cancelled') store.tournaments.setStatus(id, 'cancelled', now, 'cancelled');
     else if (outcome.status === 'failed') store.tournaments.setStatus(id, 'failed', now, outcome.error);
-    if (outcome.status === 'paused') this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
+    if (outcome.status === 'paused' || outcome.status === 'halted')
+      this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
     void Promise.all([...this.teardowns]).then(() => resolve(outcome));
