@@ -1,5 +1,5 @@
-// Imported first by main.tsx, before any contract module builds its schemas: zod's JIT probes `new Function`,
-// which the app's CSP (no 'unsafe-eval') refuses and Chromium logs as a console error on every page.
+// Imported first by main.tsx, before any module can parse with zod. The CSP forbids eval: without `jitless`, zod
+// probes `new Function` on its first object parse and the browser reports a CSP violation in the console.
 import { z } from 'zod';
 
 z.config({ jitless: true });

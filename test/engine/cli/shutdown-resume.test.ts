@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { AgentCatalogResponseSchema } from '../../../engine/contract/agent-catalog.js';
 import {
   RunningGamesResponseSchema,
   TournamentGamesResponseSchema,
@@ -30,7 +31,9 @@ afterAll(() => {
 });
 
 async function serve() {
+  // Started from another folder: shipped content must come from the package folder, not the working folder.
   const child = spawn(process.execPath, [CLI, 'serve', '--json', '--port', '0', '--data-dir', dataDir], {
+    cwd: dataDir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -96,6 +99,12 @@ it('SIGTERM mid-run pauses the tournament; after a restart, resume finishes the 
 
   const second = await serve();
   try {
+    const catalog = AgentCatalogResponseSchema.parse(await second.call('GET', '/agents'));
+    expect(catalog.folders.find((f) => f.id === 'builtin:challenges/psi/agents')).toMatchObject({ exists: true, path: PSI });
+    expect(catalog.agents.some((a) => a.manifest_path === path.join(PSI, 'honest-exact', 'agent.yaml'))).toBe(true);
+    const scenarios = (await second.call('GET', '/governance/scenarios')) as { scenarios: Array<{ id: string }> };
+    expect(scenarios.scenarios.map((x) => x.id)).toContain('github-maintainer-dungeon');
+
     const list = TournamentListResponseSchema.parse(await second.call('GET', '/tournaments'));
     const paused = list.tournaments.find((t) => t.id === id);
     expect(paused).toMatchObject({ status: 'paused', active: false });

@@ -190,3 +190,33 @@ describe('a real PSI round-robin through the UI routes', () => {
     expect(report).toBe(true);
   });
 });
+
+describe('a ClawArena tournament through the same routes', () => {
+  it('has no live session id, and its games and match transcripts parse with the schemas', async () => {
+    const created = await admin.post(
+      '/tournaments',
+      { spec_file: path.join(ROOT, 'examples/clawarena.tournament.yaml'), start: false },
+      auth,
+    );
+    expect(created.status, created.text).toBe(200);
+    const id = parsed(TournamentSummarySchema, created.body).id;
+    const events: TournamentEvent[] = [];
+    const done = new Promise<void>((resolve) => {
+      server.engine.tournaments.subscribe(id, (e) => {
+        events.push(parsed(TournamentEventSchema, e));
+        if (e.event === 'finished' || e.event === 'failed') resolve();
+      });
+    });
+    await admin.post(`/tournaments/${id}/start`, {}, auth);
+    await done;
+    const started = events.filter((e) => e.event === 'game_started');
+    expect(started.length).toBe(4);
+    for (const e of started) expect(e.session_id).toBeNull();
+    const games = parsed(TournamentGamesResponseSchema, (await admin.get(`/tournaments/${id}/games`, auth)).body);
+    expect(games.games[0]?.sessionId).toMatch(/^clawarena:\d+$/);
+    const one = parsed(TournamentGameDetailResponseSchema, (await admin.get(`/tournaments/${id}/games/0`, auth)).body);
+    expect(one.transcript.some((t) => t.channel === 'match')).toBe(true);
+    const charts = parsed(TournamentChartsResponseSchema, (await admin.get(`/tournaments/${id}/charts`, auth)).body);
+    expect(charts.rating_history).toHaveLength(5);
+  }, 120_000);
+});

@@ -1,6 +1,298 @@
-// Placeholder until this page lands (issue 6, in progress on a branch).
+// Agents: every folder the engine scans for agent.yaml, the manifests found there (problems shown inline), adding
+// and removing user folders, and per agent the tournaments and governance matches it took part in.
+import { useState } from 'react';
+import type { AgentCatalogResponse, AgentRun, CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
+import { useArena } from '../../app-context.js';
+import { ApiError } from '../../arena-client/errors.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { formatDateTime, formatNumber } from '../../ui/format.js';
+import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
+import { useResource } from '../../ui/use-resource.js';
+import { addFolder, fetchCatalog, fetchRuns, removeFolder } from './agents-api.js';
+import { folderPathProblem, groupByFolder } from './agents-view.js';
+import './agents.css';
 
 export function AgentsPage() {
-  return <PageHeader title="Agents" />;
+  const { client } = useArena();
+  const catalog = useResource((signal) => fetchCatalog(client, signal), []);
+  const [fresh, setFresh] = useState<AgentCatalogResponse | null>(null);
+  const data = fresh ?? catalog.data;
+  return (
+    <div className="stack">
+      <PageHeader title="Agents" subtitle="Agent manifests (agent.yaml) found in the folders below." />
+      <AddFolderForm
+        onAdded={(next) => {
+          setFresh(next);
+          catalog.reload();
+        }}
+      />
+      {catalog.error && !data ? <ErrorNotice error={catalog.error} onRetry={catalog.reload} /> : null}
+      {!data ? (
+        catalog.error ? null : (
+          <Loading label="Scanning agent folders…" />
+        )
+      ) : (
+        groupByFolder(data).map(({ folder, agents }) => (
+          <section
+            key={folder.id}
+            className="card ag-folder"
+            aria-label={`Folder ${folder.path}`}
+            data-testid="agent-folder"
+            data-folder-id={folder.id}
+          >
+            <header className="ag-folder-head">
+              <div>
+                <h2 className="mono ag-path">{folder.path}</h2>
+                <div className="small muted">
+                  {folder.builtin ? 'ships with Local Arena' : `added ${folder.added_at ? formatDateTime(folder.added_at) : ''}`}
+                  {' · '}
+                  {agents.length} {agents.length === 1 ? 'manifest' : 'manifests'}
+                  {folder.exists ? null : <span className="tag ag-bad">folder missing</span>}
+                </div>
+              </div>
+              {folder.builtin ? null : (
+                <RemoveFolderButton
+                  id={folder.id}
+                  path={folder.path}
+                  onRemoved={() => {
+                    setFresh(null);
+                    catalog.reload();
+                  }}
+                />
+              )}
+            </header>
+            {agents.length === 0 ? (
+              <p className="empty small">No agent.yaml found in this folder.</p>
+            ) : (
+              <ul className="ag-list">
+                {agents.map((agent) => (
+                  <AgentItem key={agent.manifest_path} agent={agent} />
+                ))}
+              </ul>
+            )}
+          </section>
+        ))
+      )}
+    </div>
+  );
+}
+
+function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void }) {
+  const { client } = useArena();
+  const [path, setPath] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const local = folderPathProblem(path);
+    if (local) {
+      setProblem(local);
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      onAdded(await addFolder(client, path.trim()));
+      setPath('');
+    } catch (error) {
+      // 400 (not a folder, not absolute) and 409 (already listed) carry a message meant for the user.
+      setProblem(error instanceof ApiError ? error.message : error instanceof Error ? error.message : String(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="card" aria-labelledby="add-folder-title">
+      <h2 id="add-folder-title">Add agent folder</h2>
+      <form
+        className="ag-add"
+        noValidate
+        onSubmit={(event) => {
+          event.preventDefault();
+          void submit();
+        }}
+      >
+        <label className="field ag-add-field">
+          <span className="field-label">Folder path</span>
+          <input
+            type="text"
+            value={path}
+            placeholder="/home/me/agents"
+            spellCheck={false}
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? 'add-folder-problem' : undefined}
+            onChange={(event) => setPath(event.target.value)}
+          />
+        </label>
+        <button type="submit" className="button button-primary" disabled={busy}>
+          {busy ? 'Adding…' : 'Add folder'}
+        </button>
+      </form>
+      {problem ? (
+        <p id="add-folder-problem" className="field-error" role="alert">
+          {problem}
+        </p>
+      ) : (
+        <p className="small muted">The engine scans the folder and its sub-folders for agent.yaml files.</p>
+      )}
+    </section>
+  );
+}
+
+function RemoveFolderButton({ id, path, onRemoved }: { id: string; path: string; onRemoved(): void }) {
+  const { client } = useArena();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="ag-remove">
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        aria-label={`Remove folder ${path}`}
+        disabled={busy}
+        onClick={async () => {
+          setBusy(true);
+          setError(null);
+          try {
+            await removeFolder(client, id);
+            onRemoved();
+          } catch (err) {
+            setError(err);
+            setBusy(false);
+          }
+        }}
+      >
+        Remove
+      </button>
+      {error ? <ErrorNotice error={error} compact /> : null}
+    </div>
+  );
+}
+
+function AgentItem({ agent }: { agent: CatalogAgent }) {
+  const [showRuns, setShowRuns] = useState(false);
+  const title = agent.name ?? agent.id ?? agent.dir.split(/[\\/]/).pop() ?? agent.dir;
+  return (
+    <li
+      className={agent.ok ? 'ag-agent' : 'ag-agent ag-agent-invalid'}
+      data-testid="agent"
+      data-agent-id={agent.id ?? ''}
+      data-ok={agent.ok}
+    >
+      <div className="ag-agent-head">
+        <div>
+          <span className="strong">{title}</span>
+          {agent.id && agent.id !== title ? <span className="mono small muted"> {agent.id}</span> : null}
+          {agent.ok ? null : <span className="tag ag-bad">invalid</span>}
+        </div>
+        {agent.ok ? (
+          <button
+            type="button"
+            className="button button-small button-ghost"
+            aria-expanded={showRuns}
+            aria-label={`${showRuns ? 'Hide' : 'Show'} runs of ${agent.id ?? title}`}
+            onClick={() => setShowRuns((v) => !v)}
+          >
+            {showRuns ? 'Hide runs' : 'Runs'}
+          </button>
+        ) : null}
+      </div>
+      {agent.description ? <p className="small ag-desc">{agent.description}</p> : null}
+      <div className="mono small muted ag-manifest">{agent.manifest_path}</div>
+      {!agent.ok ? (
+        <ul className="ag-problems" aria-label={`Problems in ${agent.manifest_path}`}>
+          {agent.problems.map((p) => (
+            <li key={p}>{p}</li>
+          ))}
+        </ul>
+      ) : (
+        <dl className="ag-facts small">
+          <Fact label="Protocols" values={agent.protocols} />
+          <Fact label="Challenges" values={agent.challenges} empty="any" />
+          {agent.scenarios.length > 0 ? <Fact label="Scenarios" values={agent.scenarios} /> : null}
+          <Fact label="Secrets" values={agent.secrets} empty="none" mono />
+        </dl>
+      )}
+      {showRuns ? <AgentRuns manifest={agent.manifest_path} /> : null}
+    </li>
+  );
+}
+
+function Fact({ label, values, empty = '–', mono = false }: { label: string; values: string[]; empty?: string; mono?: boolean }) {
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        {values.length === 0 ? (
+          <span className="muted">{empty}</span>
+        ) : (
+          values.map((v) => (
+            <span key={v} className={mono ? 'tag mono' : 'tag'}>
+              {v}
+            </span>
+          ))
+        )}
+      </dd>
+    </>
+  );
+}
+
+function AgentRuns({ manifest }: { manifest: string }) {
+  const { client } = useArena();
+  const runs = useResource((signal) => fetchRuns(client, manifest, signal), [manifest]);
+  if (runs.error) return <ErrorNotice error={runs.error} compact onRetry={runs.reload} />;
+  if (!runs.data) return <Loading label="Loading runs…" />;
+  if (runs.data.length === 0) return <p className="empty small">No tournaments or governance matches yet.</p>;
+  return (
+    <div className="table-wrap">
+      <table className="table ag-runs" aria-label={`Runs of ${manifest}`}>
+        <thead>
+          <tr>
+            <th>Run</th>
+            <th>As</th>
+            <th>Result</th>
+            <th>Status</th>
+            <th>When</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.data.map((run) => (
+            <RunRow key={run.kind === 'tournament' ? `t/${run.tournament_id}` : `g/${run.match_id}`} run={run} />
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+function RunRow({ run }: { run: AgentRun }) {
+  if (run.kind === 'tournament')
+    return (
+      <tr>
+        <td>
+          <span className="tag">tournament</span>{' '}
+          <a href={routeHref({ name: 'tournament', id: run.tournament_id })}>{run.tournament_name}</a>
+        </td>
+        <td className="mono small">{run.agent_id}</td>
+        <td>
+          {formatNumber(run.points)} points in {run.games} games
+        </td>
+        <td>{run.status}</td>
+        <td className="nowrap">{formatDateTime(run.at)}</td>
+      </tr>
+    );
+  return (
+    <tr>
+      <td>
+        <span className="tag">governance</span> <a href={routeHref({ name: 'governance-match', id: run.match_id })}>{run.scenario_id}</a>
+      </td>
+      <td className="mono small">{run.agent_id}</td>
+      <td>
+        {run.passed} of {run.trials} trials passed
+      </td>
+      <td>{run.outcome}</td>
+      <td className="nowrap">{formatDateTime(run.at)}</td>
+    </tr>
+  );
 }

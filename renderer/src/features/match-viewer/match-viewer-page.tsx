@@ -1,6 +1,170 @@
-// Placeholder until this page lands (issue 6, in progress on a branch).
+// One tournament game: its timeline (operator, chat, match events, model turns), outcome, seats and model turns.
+// A finished game shows its stored record; a running SpecArena game follows its session live and switches to the
+// stored record once the game has been written.
+import { useMemo } from 'react';
+import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
+import { useArena } from '../../app-context.js';
+import type { LiveStatus } from '../../arena-client/live.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
+import { useResource } from '../../ui/use-resource.js';
+import { useLiveSession } from '../session-detail/use-live-session.js';
+import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
+import { fetchSessionIfKept, fetchTournament } from './match-viewer-api.js';
+import { modelTurns } from './model-turns.js';
+import { ModelTurnsPane } from './model-turns-pane.js';
+import { buildTimeline, liveTranscript } from './timeline.js';
+import { TimelineView } from './timeline-view.js';
+import { type MatchSource, useMatchSource } from './use-match-source.js';
+import './match-viewer.css';
 
-export function MatchViewerPage(_props: { tournamentId: string; index: number }) {
-  return <PageHeader title="Game" />;
+const LIVE_LABELS: Record<LiveStatus, string> = {
+  open: 'Live',
+  connecting: 'Connecting…',
+  reconnecting: 'Reconnecting…',
+  closed: 'Offline',
+};
+
+export function MatchViewerPage({ tournamentId, index }: { tournamentId: string; index: number }) {
+  const { client } = useArena();
+  const { source, retry } = useMatchSource(tournamentId, index);
+  const tournament = useResource((signal) => fetchTournament(client, tournamentId, signal), [tournamentId]);
+  const subtitle = (
+    <>
+      <a href={routeHref({ name: 'tournaments' })}>Tournaments</a> /{' '}
+      <a href={routeHref({ name: 'tournament', id: tournamentId })}>{tournament.data?.name ?? tournamentId}</a> /{' '}
+      <a href={routeHref({ name: 'reports', tab: 'tournaments', tournament: tournamentId })}>Games</a>
+    </>
+  );
+  return (
+    <div className="stack" data-testid="match-viewer" data-phase={source.phase}>
+      <Body source={source} retry={retry} index={index} subtitle={subtitle} />
+    </div>
+  );
+}
+
+function Body({ source, retry, index, subtitle }: { source: MatchSource; retry(): void; index: number; subtitle: React.ReactNode }) {
+  switch (source.phase) {
+    case 'loading':
+      return (
+        <>
+          <PageHeader title={`Game ${index}`} subtitle={subtitle} />
+          <Loading label="Loading game…" />
+        </>
+      );
+    case 'error':
+      return (
+        <>
+          <PageHeader title={`Game ${index}`} subtitle={subtitle} />
+          <ErrorNotice error={source.error} onRetry={retry} />
+        </>
+      );
+    case 'waiting':
+      return (
+        <>
+          <PageHeader title={`Game ${index}`} subtitle={subtitle} />
+          <div className="notice" role="status">
+            {source.running
+              ? `This ${source.running.challenge} game is being played; it will show here as soon as it has been recorded.`
+              : 'This game has not been played (or recorded) yet. The page checks again every few seconds.'}
+          </div>
+        </>
+      );
+    case 'live':
+      return <LiveGame key={source.running.session_id} running={source.running} index={index} subtitle={subtitle} />;
+    case 'stored':
+      return <StoredGame detail={source.detail} subtitle={subtitle} />;
+  }
+}
+
+function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse; subtitle: React.ReactNode }) {
+  const { client } = useArena();
+  const { game, transcript } = detail;
+  const timeline = useMemo(
+    () => buildTimeline(transcript, { invites: game.invites, seatAgents: game.seat_agents }),
+    [transcript, game.invites, game.seat_agents],
+  );
+  const turns = useMemo(() => modelTurns(transcript), [transcript]);
+  const session = useResource(
+    (signal) => (game.sessionId ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
+    [game.sessionId],
+  );
+  const attributions = useMemo(() => {
+    const state = session.data?.session.state;
+    if (!state?.attributions) return [];
+    return attributionLines(state.attributions, state.players, game.invites, game.seat_agents);
+  }, [session.data, game]);
+  return (
+    <>
+      <PageHeader
+        title={`Game ${game.gameIndex} · ${game.seat_agents.join(' vs ')}`}
+        subtitle={subtitle}
+        actions={
+          <span className="tag" data-testid="game-state">
+            finished
+          </span>
+        }
+      />
+      <div className="grid-2">
+        <GameFacts game={game} />
+        <SeatsTable seats={seatLines(game)} attributions={attributions} final={game.termination === 'completed'} />
+      </div>
+      <TimelineView timeline={timeline} seatAgents={game.seat_agents} startedAt={game.startedAt} live={false} />
+      <ModelTurnsPane turns={turns} seatAgents={game.seat_agents} />
+    </>
+  );
+}
+
+function LiveGame({ running, index, subtitle }: { running: RunningGame; index: number; subtitle: React.ReactNode }) {
+  const { detail, error, live, reload } = useLiveSession(running.session_id as string);
+  const timeline = useMemo(
+    () =>
+      detail
+        ? buildTimeline(liveTranscript(detail.operatorLog, detail.chat, detail.session.invites), {
+            invites: detail.session.invites,
+            seatAgents: running.seats,
+          })
+        : [],
+    [detail, running.seats],
+  );
+  const seats = useMemo<SeatLine[]>(() => {
+    const state = detail?.session.state;
+    return running.seats.map((agent, seat) => {
+      const invite = detail?.session.invites[seat];
+      const score = invite && state ? state.scores[state.players.indexOf(invite)] : undefined;
+      return { seat, agent, placement: null, security: score?.security, utility: score?.utility, faulted: false, usage: null };
+    });
+  }, [detail, running.seats]);
+  const attributions = useMemo(() => {
+    if (!detail?.session.state.attributions) return [];
+    const { state, invites } = detail.session;
+    return attributionLines(state.attributions ?? [], state.players, invites, running.seats);
+  }, [detail, running.seats]);
+  return (
+    <>
+      <PageHeader
+        title={`Game ${index} · ${running.seats.join(' vs ')}`}
+        subtitle={subtitle}
+        actions={
+          <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
+            <span className="live-dot" aria-hidden="true" />
+            {LIVE_LABELS[live]}
+          </span>
+        }
+      />
+      {error ? <ErrorNotice error={error} compact onRetry={reload} /> : null}
+      <div className="notice" role="status">
+        Following the game live ({running.challenge}, attempt {running.attempt}). The full record (placements, model turns) appears when the
+        game has been stored.
+      </div>
+      <SeatsTable seats={seats} attributions={attributions} final={false} />
+      {detail ? (
+        <TimelineView timeline={timeline} seatAgents={running.seats} startedAt={running.started_at} live />
+      ) : (
+        <Loading label="Connecting to the game…" />
+      )}
+    </>
+  );
 }

@@ -1,0 +1,30 @@
+// Calls the Agents page makes: the catalog of agent folders and manifests, adding/removing folders, an agent's runs.
+import { z } from 'zod';
+import { ADMIN_PREFIX } from '../../../../engine/contract/admin.js';
+import {
+  type AgentCatalogResponse,
+  AgentCatalogResponseSchema,
+  type AgentRun,
+  AgentRunsResponseSchema,
+} from '../../../../engine/contract/agent-catalog.js';
+import type { ArenaClient } from '../../arena-client/client.js';
+
+const agents = `${ADMIN_PREFIX}/agents`;
+
+export function fetchCatalog(client: ArenaClient, signal?: AbortSignal): Promise<AgentCatalogResponse> {
+  return client.call(AgentCatalogResponseSchema, agents, { admin: true, signal });
+}
+
+export function addFolder(client: ArenaClient, path: string): Promise<AgentCatalogResponse> {
+  return client.call(AgentCatalogResponseSchema, `${agents}/folders`, { method: 'POST', admin: true, body: { path } });
+}
+
+export function removeFolder(client: ArenaClient, id: string): Promise<unknown> {
+  return client.call(z.unknown(), `${agents}/folders/${encodeURIComponent(id)}`, { method: 'DELETE', admin: true });
+}
+
+export function fetchRuns(client: ArenaClient, manifest: string, signal?: AbortSignal): Promise<AgentRun[]> {
+  return client
+    .call(AgentRunsResponseSchema, `${agents}/runs?manifest=${encodeURIComponent(manifest)}`, { admin: true, signal })
+    .then((r) => r.runs);
+}

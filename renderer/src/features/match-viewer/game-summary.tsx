@@ -1,0 +1,174 @@
+// The facts of a game beside its timeline: outcome, seats with agents, scores, placements, attributions, model usage.
+import type { Attribution } from '../../../../engine/contract/specarena.js';
+import type { TournamentGame } from '../../../../engine/contract/tournament.js';
+import { formatDateTime, formatNumber } from '../../ui/format.js';
+import { fallbackSummary, formatCost, type SeatUsage, seatUsage } from './model-turns.js';
+
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+export function GameFacts({ game }: { game: TournamentGame }) {
+  return (
+    <section className="card" data-testid="game-facts">
+      <h2>Outcome</h2>
+      <dl className="facts">
+        <dt>Termination</dt>
+        <dd data-testid="termination">
+          <span className={`tag mv-termination mv-termination-${game.termination === 'completed' ? 'ok' : 'bad'}`}>{game.termination}</span>
+          {game.fault && game.fault !== 'none' ? <span className="tag">fault: {game.fault}</span> : null}
+        </dd>
+        {game.detail ? (
+          <>
+            <dt>Detail</dt>
+            <dd>{game.detail}</dd>
+          </>
+        ) : null}
+        <dt>Challenge</dt>
+        <dd>{game.challenge}</dd>
+        <dt>Started</dt>
+        <dd>{formatDateTime(game.startedAt)}</dd>
+        <dt>Duration</dt>
+        <dd>
+          {formatDuration(game.endedAt - game.startedAt)} <span className="muted">(agents {formatDuration(game.agentMs)})</span>
+        </dd>
+        <dt>Round · attempt</dt>
+        <dd>
+          {game.round} · {game.attempt}
+        </dd>
+        <dt>Seed</dt>
+        <dd className="mono small">{game.seed}</dd>
+        {game.sessionId ? (
+          <>
+            <dt>Session</dt>
+            <dd className="mono small">{game.sessionId}</dd>
+          </>
+        ) : null}
+      </dl>
+    </section>
+  );
+}
+
+export interface SeatLine {
+  seat: number;
+  agent: string;
+  placement: number | null;
+  security: number | undefined;
+  utility: number | undefined;
+  faulted: boolean;
+  usage: SeatUsage | null;
+}
+
+export function seatLines(game: TournamentGame): SeatLine[] {
+  return game.seat_agents.map((agent, seat) => ({
+    seat,
+    agent,
+    placement: game.placements?.[seat] ?? null,
+    security: game.scores?.[seat]?.security,
+    utility: game.scores?.[seat]?.utility,
+    faulted: game.faultedSeats.includes(seat),
+    usage: seatUsage(game.usage?.[seat]),
+  }));
+}
+
+export function SeatsTable({
+  seats,
+  attributions,
+  final,
+}: {
+  seats: SeatLine[];
+  attributions: Array<{ from: string; to: string; type: string }>;
+  final: boolean;
+}) {
+  const anyUsage = seats.some((s) => s.usage !== null);
+  return (
+    <section className="card" data-testid="game-seats">
+      <h2>{final ? 'Final scores' : 'Seats'}</h2>
+      <div className="table-wrap">
+        <table className="table">
+          <thead>
+            <tr>
+              <th>Seat</th>
+              <th>Agent</th>
+              <th className="num">Place</th>
+              <th className="num">Security</th>
+              <th className="num">Utility</th>
+              {anyUsage ? (
+                <>
+                  <th className="num">Model calls</th>
+                  <th className="num">Tokens (in / out)</th>
+                  <th className="num">Latency</th>
+                  <th className="num">Cost</th>
+                  <th>Fallbacks</th>
+                </>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody>
+            {seats.map((s) => (
+              <tr key={s.seat} data-seat={s.seat + 1}>
+                <td>{s.seat + 1}</td>
+                <td data-testid="seat-agent">
+                  {s.agent}
+                  {s.faulted ? <span className="tag mv-faulted">faulted</span> : null}
+                </td>
+                <td className="num" data-testid="placement">
+                  {s.placement === null ? '–' : s.placement}
+                </td>
+                <td className="num">{formatNumber(s.security)}</td>
+                <td className="num">{formatNumber(s.utility)}</td>
+                {anyUsage ? (
+                  s.usage ? (
+                    <>
+                      <td className="num">{s.usage.calls}</td>
+                      <td className="num">
+                        {s.usage.prompt_tokens} / {s.usage.completion_tokens}
+                      </td>
+                      <td className="num">{formatDuration(s.usage.latency_ms)}</td>
+                      <td className="num">{formatCost(s.usage.cost_usd)}</td>
+                      <td>{fallbackSummary(s.usage)}</td>
+                    </>
+                  ) : (
+                    <td colSpan={5} className="muted">
+                      no model
+                    </td>
+                  )
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {attributions.length > 0 ? (
+        <>
+          <h3>Attributions</h3>
+          <ul className="attributions" data-testid="attributions">
+            {attributions.map((a) => (
+              <li key={`${a.from}-${a.to}-${a.type}`}>
+                {a.from} → {a.to}: <span className="tag">{a.type.replace(/_/g, ' ')}</span>
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </section>
+  );
+}
+
+/** Attribution indexes count players in join order; seats follow invite order. */
+export function attributionLines(
+  attributions: readonly Attribution[],
+  players: readonly string[],
+  invites: readonly string[],
+  seatAgents: readonly string[],
+): Array<{ from: string; to: string; type: string }> {
+  const name = (playerIndex: number): string => {
+    const seat = invites.indexOf(players[playerIndex] ?? '');
+    if (seat < 0) return `player ${playerIndex + 1}`;
+    return seatAgents[seat] ? `${seatAgents[seat]} (seat ${seat + 1})` : `Seat ${seat + 1}`;
+  };
+  return attributions.map((a) => ({ from: name(a.from), to: name(a.to), type: a.type }));
+}

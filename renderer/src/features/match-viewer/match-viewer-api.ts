@@ -1,0 +1,43 @@
+// Calls the match viewer makes: one stored game, the games in flight, and the SpecArena session behind a game.
+import { ADMIN_PREFIX, type AdminSessionDetail } from '../../../../engine/contract/admin.js';
+import {
+  type RunningGame,
+  RunningGamesResponseSchema,
+  type TournamentGameDetailResponse,
+  TournamentGameDetailResponseSchema,
+  type TournamentSummary,
+  TournamentSummarySchema,
+} from '../../../../engine/contract/tournament.js';
+import type { ArenaClient } from '../../arena-client/client.js';
+import { ApiError } from '../../arena-client/errors.js';
+
+const tournamentPath = (id: string) => `${ADMIN_PREFIX}/tournaments/${encodeURIComponent(id)}`;
+
+export function fetchGame(
+  client: ArenaClient,
+  tournamentId: string,
+  index: number,
+  signal?: AbortSignal,
+): Promise<TournamentGameDetailResponse> {
+  return client.call(TournamentGameDetailResponseSchema, `${tournamentPath(tournamentId)}/games/${index}`, { admin: true, signal });
+}
+
+export function fetchRunning(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<RunningGame[]> {
+  return client.call(RunningGamesResponseSchema, `${tournamentPath(tournamentId)}/running`, { admin: true, signal }).then((r) => r.games);
+}
+
+export function fetchTournament(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<TournamentSummary> {
+  return client.call(TournamentSummarySchema, tournamentPath(tournamentId), { admin: true, signal });
+}
+
+/** The session of a finished SpecArena game, for its attributions; null once the engine no longer keeps it. */
+export async function fetchSessionIfKept(client: ArenaClient, sessionId: string, signal?: AbortSignal): Promise<AdminSessionDetail | null> {
+  try {
+    return await client.session(sessionId, signal);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

@@ -1,0 +1,52 @@
+// Model turns of a game, one disclosure per call: why a model did what it did (prompt, completion, usage, fallback).
+import { CopyTextButton } from '../../ui/copy-text-button.js';
+import { formatDuration } from './game-summary.js';
+import { formatCost, type ModelTurnView } from './model-turns.js';
+
+export function ModelTurnsPane({ turns, seatAgents }: { turns: ModelTurnView[]; seatAgents: readonly string[] }) {
+  if (turns.length === 0) return null;
+  return (
+    <section className="card" aria-labelledby="mv-model-title" data-testid="model-turns">
+      <h2 id="mv-model-title">Model turns</h2>
+      <p className="muted small">Prompts and completions as the model agent recorded them (long texts are cut at the agent's cap).</p>
+      <ol className="mv-turns">
+        {turns.map((t) => (
+          <li key={t.key}>
+            <details className="mv-turn">
+              <summary>
+                <span className="strong">{seatAgents[t.seat] ?? `Seat ${t.seat + 1}`}</span>
+                <span className="muted">
+                  {' '}
+                  · seat {t.seat + 1} · turn {t.turn ?? '?'}
+                  {t.phase ? ` · ${t.phase}` : ''}
+                  {t.attempt && t.attempt > 1 ? ` · attempt ${t.attempt}` : ''}
+                </span>
+                {t.promptTokens !== null || t.completionTokens !== null ? (
+                  <span className="tag">
+                    {t.promptTokens ?? '?'} + {t.completionTokens ?? '?'} tokens
+                  </span>
+                ) : null}
+                {t.latencyMs !== null ? <span className="tag">{formatDuration(t.latencyMs)}</span> : null}
+                {t.costUsd !== null ? <span className="tag">{formatCost(t.costUsd)}</span> : null}
+                {t.fallback ? <span className="tag mv-fallback">fallback: {t.fallback}</span> : null}
+                {t.truncated ? <span className="tag">truncated</span> : null}
+              </summary>
+              <div className="mv-turn-body">
+                <div className="mv-turn-head">
+                  <h3>Prompt</h3>
+                  <CopyTextButton text={t.prompt} label={`Copy prompt of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                </div>
+                <pre className="code-block mv-turn-text">{t.prompt || '(not recorded)'}</pre>
+                <div className="mv-turn-head">
+                  <h3>Completion</h3>
+                  <CopyTextButton text={t.completion} label={`Copy completion of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                </div>
+                <pre className="code-block mv-turn-text">{t.completion || '(empty)'}</pre>
+              </div>
+            </details>
+          </li>
+        ))}
+      </ol>
+    </section>
+  );
+}

@@ -1,0 +1,239 @@
+// Governance matches stored by `arena match` or the "Run scenario" form, newest first.
+import { useEffect, useState } from 'react';
+import { OUTCOME_WINS } from '../../../../engine/contract/governance.js';
+import { useArena } from '../../app-context.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { formatDateTime } from '../../ui/format.js';
+import { Loading } from '../../ui/loading.js';
+import { useResource } from '../../ui/use-resource.js';
+import { listGovernanceMatches, listScenarios, runScenario } from './reports-api.js';
+
+const PAGE = 50;
+const POLL_MS = 1000;
+
+export function GovernanceTab() {
+  const { client } = useArena();
+  const [offset, setOffset] = useState(0);
+  const matches = useResource((signal) => listGovernanceMatches(client, PAGE, offset, signal), [offset]);
+  return (
+    <>
+      <RunScenarioForm onStored={matches.reload} />
+      <section className="card" aria-labelledby="gov-matches-title">
+        <h2 id="gov-matches-title">Governance matches</h2>
+        {matches.error ? <ErrorNotice error={matches.error} onRetry={matches.reload} compact /> : null}
+        {!matches.data ? (
+          matches.error ? null : (
+            <Loading label="Loading matches…" />
+          )
+        ) : matches.data.matches.length === 0 ? (
+          <p className="empty">
+            No governance matches yet. Run a scenario above, or with <code>arena match</code> on this data folder.
+          </p>
+        ) : (
+          <>
+            <div className="table-wrap">
+              <table className="table" data-testid="governance-matches">
+                <thead>
+                  <tr>
+                    <th>Scenario</th>
+                    <th>Outcome</th>
+                    <th className="num">Critical escapes</th>
+                    <th className="num">Unexpected allows</th>
+                    <th className="num">Approval bypasses</th>
+                    <th className="num">Missing audits</th>
+                    <th>Agents</th>
+                    <th>Time</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {matches.data.matches.map((m) => (
+                    <tr key={m.matchId} data-match-id={m.matchId}>
+                      <td>
+                        <a className="strong-link" href={routeHref({ name: 'governance-match', id: m.matchId })}>
+                          {m.scenarioName || m.scenarioId}
+                        </a>
+                        <div className="mono small muted">{m.matchId}</div>
+                      </td>
+                      <td>
+                        <span className={`tag ${m.outcome === OUTCOME_WINS ? 'rp-pass' : 'rp-fail'}`}>{m.outcome}</span>
+                      </td>
+                      <td className="num">{m.criticalEscapes}</td>
+                      <td className="num">{m.unexpectedAllows}</td>
+                      <td className="num">{m.approvalBypasses}</td>
+                      <td className="num">{m.missingAudits}</td>
+                      <td>{m.agents.join(', ')}</td>
+                      <td className="nowrap">{formatDateTime(m.startedAt)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <Pager offset={offset} total={matches.data.total} page={PAGE} onChange={setOffset} />
+          </>
+        )}
+      </section>
+    </>
+  );
+}
+
+export function Pager({ offset, total, page, onChange }: { offset: number; total: number; page: number; onChange(offset: number): void }) {
+  if (total <= page) return <div className="table-footer small muted">{total} in all</div>;
+  return (
+    <div className="table-footer small">
+      <span className="muted">
+        {offset + 1}–{Math.min(total, offset + page)} of {total}
+      </span>
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        disabled={offset === 0}
+        onClick={() => onChange(Math.max(0, offset - page))}
+      >
+        Previous page
+      </button>
+      <button
+        type="button"
+        className="button button-small button-secondary"
+        disabled={offset + page >= total}
+        onClick={() => onChange(offset + page)}
+      >
+        Next page
+      </button>
+    </div>
+  );
+}
+
+type RunState =
+  | { phase: 'idle' }
+  | { phase: 'running'; matchId: string }
+  | { phase: 'stored'; matchId: string }
+  | { phase: 'error'; error: unknown };
+
+function RunScenarioForm({ onStored }: { onStored(): void }) {
+  const { client } = useArena();
+  const scenarios = useResource((signal) => listScenarios(client, signal), []);
+  const [scenarioId, setScenarioId] = useState('');
+  const [excluded, setExcluded] = useState<Set<string>>(new Set());
+  const [state, setState] = useState<RunState>({ phase: 'idle' });
+  const scenario = scenarios.data?.find((s) => s.id === scenarioId) ?? scenarios.data?.[0];
+
+  // The match runs in the background; its report is stored when every trial has run.
+  useEffect(() => {
+    if (state.phase !== 'running') return;
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const poll = async () => {
+      try {
+        // The list, not the match itself: a match that is still running answers 404, which browsers log as errors.
+        const { matches } = await listGovernanceMatches(client, 20, 0, controller.signal);
+        if (controller.signal.aborted) return;
+        if (matches.some((m) => m.matchId === state.matchId)) {
+          setState({ phase: 'stored', matchId: state.matchId });
+          onStored();
+        } else timer = setTimeout(() => void poll(), POLL_MS);
+      } catch (error) {
+        if (!controller.signal.aborted) setState({ phase: 'error', error });
+      }
+    };
+    timer = setTimeout(() => void poll(), POLL_MS);
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [state, client, onStored]);
+
+  const submit = async () => {
+    if (!scenario) return;
+    const chosen = scenario.agents.filter((a) => !excluded.has(a.manifest_path)).map((a) => a.manifest_path);
+    if (scenario.agents.length > 0 && chosen.length === 0) {
+      setState({ phase: 'error', error: new Error('Pick at least one agent.') });
+      return;
+    }
+    try {
+      const started = await runScenario(client, scenario.id, chosen.length === scenario.agents.length ? undefined : chosen);
+      setState({ phase: 'running', matchId: started.match_id });
+    } catch (error) {
+      setState({ phase: 'error', error });
+    }
+  };
+
+  return (
+    <section className="card" aria-labelledby="run-scenario-title">
+      <h2 id="run-scenario-title">Run scenario</h2>
+      {scenarios.error ? <ErrorNotice error={scenarios.error} compact onRetry={scenarios.reload} /> : null}
+      {!scenarios.data ? (
+        scenarios.error ? null : (
+          <Loading label="Loading scenarios…" />
+        )
+      ) : scenarios.data.length === 0 ? (
+        <p className="empty">No scenarios found.</p>
+      ) : (
+        <form
+          className="rp-run-form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            void submit();
+          }}
+        >
+          <label className="field">
+            <span className="field-label">Scenario</span>
+            <select
+              value={scenario?.id ?? ''}
+              onChange={(event) => {
+                setScenarioId(event.target.value);
+                setExcluded(new Set());
+              }}
+            >
+              {scenarios.data.map((s) => (
+                <option key={s.id} value={s.id}>
+                  {s.name} ({s.trials} trials)
+                </option>
+              ))}
+            </select>
+          </label>
+          {scenario ? <p className="small muted rp-run-desc">{scenario.description}</p> : null}
+          {scenario && scenario.agents.length > 0 ? (
+            <fieldset className="rp-run-agents">
+              <legend className="field-label">Agents</legend>
+              {scenario.agents.map((a) => (
+                <label key={a.manifest_path} className="rp-check">
+                  <input
+                    type="checkbox"
+                    checked={!excluded.has(a.manifest_path)}
+                    onChange={(event) =>
+                      setExcluded((previous) => {
+                        const next = new Set(previous);
+                        if (event.target.checked) next.delete(a.manifest_path);
+                        else next.add(a.manifest_path);
+                        return next;
+                      })
+                    }
+                  />
+                  {a.id}
+                </label>
+              ))}
+            </fieldset>
+          ) : null}
+          <div className="row-gap">
+            <button type="submit" className="button button-primary" disabled={state.phase === 'running'}>
+              {state.phase === 'running' ? 'Running…' : 'Run scenario'}
+            </button>
+            <span role="status" className="small" data-testid="run-status" data-phase={state.phase}>
+              {state.phase === 'running' ? (
+                <>
+                  Running match <span className="mono">{state.matchId}</span>; the report appears when every trial has run.
+                </>
+              ) : state.phase === 'stored' ? (
+                <>
+                  Match stored. <a href={routeHref({ name: 'governance-match', id: state.matchId })}>Open report</a>
+                </>
+              ) : null}
+            </span>
+          </div>
+          {state.phase === 'error' ? <ErrorNotice error={state.error} compact /> : null}
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+// A tournament's games: filters by agent, termination reason and result, free-text search; each row opens the
+// match viewer; exports of the tournament's reports and of the filtered rows.
+import { useMemo, useState } from 'react';
+import { useArena } from '../../app-context.js';
+import { routeHref } from '../../routes.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { formatDateTime } from '../../ui/format.js';
+import { Loading } from '../../ui/loading.js';
+import { navigate } from '../../ui/navigation.js';
+import { useResource } from '../../ui/use-resource.js';
+import { formatDuration } from '../match-viewer/game-summary.js';
+import { ExportButtons } from './export-buttons.js';
+import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultLabel, resultOptions } from './games-filter.js';
+import { Pager } from './governance-tab.js';
+import { GAMES_PAGE, listGames, listTournaments, tournamentExport } from './reports-api.js';
+
+const ROWS = 100;
+
+export function TournamentGamesTab({ tournament }: { tournament: string | undefined }) {
+  const { client } = useArena();
+  const tournaments = useResource((signal) => listTournaments(client, signal), []);
+  const list = tournaments.data?.tournaments ?? [];
+  const chosen = tournament ?? list[0]?.id;
+  return (
+    <>
+      <section className="card">
+        {tournaments.error ? <ErrorNotice error={tournaments.error} compact onRetry={tournaments.reload} /> : null}
+        {!tournaments.data ? (
+          tournaments.error ? null : (
+            <Loading label="Loading tournaments…" />
+          )
+        ) : list.length === 0 ? (
+          <p className="empty">
+            No tournaments yet. <a href={routeHref({ name: 'tournament-new' })}>Create one</a>.
+          </p>
+        ) : (
+          <label className="field field-inline">
+            <span className="field-label">Tournament</span>
+            <select
+              value={chosen ?? ''}
+              onChange={(event) =>
+                navigate(routeHref({ name: 'reports', tab: 'tournaments', tournament: event.target.value }), { replace: true })
+              }
+            >
+              {list.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} · {t.status} · {formatDateTime(t.created_at)}
+                </option>
+              ))}
+              {tournament && !list.some((t) => t.id === tournament) ? <option value={tournament}>{tournament}</option> : null}
+            </select>
+          </label>
+        )}
+      </section>
+      {chosen ? <GamesTable key={chosen} id={chosen} name={list.find((t) => t.id === chosen)?.name ?? chosen} /> : null}
+    </>
+  );
+}
+
+function GamesTable({ id, name }: { id: string; name: string }) {
+  const { client } = useArena();
+  const games = useResource((signal) => listGames(client, id, signal), [id], { refreshMs: 5000 });
+  const [filters, setFilters] = useState<GameFilters>(NO_FILTERS);
+  const [offset, setOffset] = useState(0);
+  const rows = games.data?.games ?? [];
+  const agents = useMemo(() => distinct(rows.flatMap((g) => g.seat_agents)), [rows]);
+  const terminations = useMemo(() => distinct(rows.map((g) => g.termination)), [rows]);
+  const shown = useMemo(() => filterGames(rows, filters), [rows, filters]);
+  const set = (patch: Partial<GameFilters>) => {
+    setFilters((previous) => {
+      const next = { ...previous, ...patch };
+      // A result chosen for one agent means something else without one.
+      if (patch.agent !== undefined && !resultOptions(next.agent).some((o) => o.value === next.result)) next.result = '';
+      return next;
+    });
+    setOffset(0);
+  };
+  const slug = name.replace(/[^\w.-]+/g, '-');
+  return (
+    <section className="card" aria-labelledby="games-title" data-testid="tournament-games" data-tournament-id={id}>
+      <div className="rp-games-head">
+        <h2 id="games-title">Games of {name}</h2>
+        <ExportButtons
+          testId="tournament-exports"
+          choices={[
+            {
+              label: 'Export JSON',
+              fileName: `${slug}-report.json`,
+              filter: { name: 'JSON', extensions: ['json'] },
+              load: () => tournamentExport(client, id, 'report.json'),
+            },
+            {
+              label: 'Export JSONL',
+              fileName: `${slug}-events.jsonl`,
+              filter: { name: 'JSON Lines', extensions: ['jsonl'] },
+              load: () => tournamentExport(client, id, 'events.jsonl'),
+            },
+            {
+              label: 'Export Markdown',
+              fileName: `${slug}-report.md`,
+              filter: { name: 'Markdown', extensions: ['md'] },
+              load: () => tournamentExport(client, id, 'report.md'),
+            },
+            {
+              label: 'Export CSV',
+              fileName: `${slug}-standings.csv`,
+              filter: { name: 'CSV', extensions: ['csv'] },
+              load: () => tournamentExport(client, id, 'standings.csv'),
+            },
+            {
+              label: 'Export shown games (CSV)',
+              fileName: `${slug}-games.csv`,
+              filter: { name: 'CSV', extensions: ['csv'] },
+              load: async () => gamesCsv(shown),
+            },
+          ]}
+        />
+      </div>
+      <div className="filters rp-filters">
+        <label className="field field-inline">
+          <span className="field-label">Agent</span>
+          <select value={filters.agent} onChange={(event) => set({ agent: event.target.value })}>
+            <option value="">All agents</option>
+            {agents.map((a) => (
+              <option key={a} value={a}>
+                {a}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field field-inline">
+          <span className="field-label">Termination</span>
+          <select value={filters.termination} onChange={(event) => set({ termination: event.target.value })}>
+            <option value="">Any</option>
+            {terminations.map((t) => (
+              <option key={t} value={t}>
+                {t}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field field-inline">
+          <span className="field-label">Result</span>
+          <select value={filters.result} onChange={(event) => set({ result: event.target.value as GameFilters['result'] })}>
+            <option value="">Any</option>
+            {resultOptions(filters.agent).map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="field field-inline">
+          <span className="field-label">Search</span>
+          <input
+            type="search"
+            value={filters.search}
+            placeholder="agent, challenge, reason…"
+            onChange={(event) => set({ search: event.target.value })}
+          />
+        </label>
+      </div>
+      {games.error ? <ErrorNotice error={games.error} compact onRetry={games.reload} /> : null}
+      {!games.data ? (
+        games.error ? null : (
+          <Loading label="Loading games…" />
+        )
+      ) : rows.length === 0 ? (
+        <p className="empty">No games have finished yet.</p>
+      ) : (
+        <>
+          <p className="small muted" data-testid="games-count">
+            {shown.length === rows.length ? `${rows.length} games` : `${shown.length} of ${rows.length} games`}
+            {games.data.total > GAMES_PAGE ? ` (the first ${GAMES_PAGE} of ${games.data.total} are searched)` : ''}
+          </p>
+          <div className="table-wrap">
+            <table className="table" aria-label="Games">
+              <thead>
+                <tr>
+                  <th>Game</th>
+                  <th>Challenge</th>
+                  <th>Seats</th>
+                  <th>Result</th>
+                  <th>Termination</th>
+                  <th>Detail</th>
+                  <th className="num">Duration</th>
+                </tr>
+              </thead>
+              <tbody>
+                {shown.slice(offset, offset + ROWS).map((g) => (
+                  <tr key={`${g.gameIndex}/${g.attempt}`} data-game-index={g.gameIndex}>
+                    <td className="nowrap">
+                      <a
+                        className="strong-link"
+                        href={routeHref({ name: 'tournament-game', id, index: g.gameIndex })}
+                        aria-label={`Open game ${g.gameIndex}`}
+                      >
+                        Game {g.gameIndex}
+                      </a>
+                      {g.attempt > 1 ? <span className="tag">attempt {g.attempt}</span> : null}
+                    </td>
+                    <td>{g.challenge}</td>
+                    <td>{g.seat_agents.join(' vs ')}</td>
+                    <td>{resultLabel(g)}</td>
+                    <td>
+                      <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
+                    </td>
+                    <td className="small rp-detail">{g.detail}</td>
+                    <td className="num nowrap">{formatDuration(g.endedAt - g.startedAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <Pager offset={offset} total={shown.length} page={ROWS} onChange={setOffset} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,214 @@
+// A windowed list: only the rows in (or near) the viewport are in the DOM, so transcripts of 10,000 messages scroll
+// smoothly. Rows have a fixed height or are measured as they render; "follow" keeps the list pinned to the newest row
+// until the reader scrolls up, and offers a button to catch up again.
+import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import './virtual-list.css';
+import { isAtBottom, rowOffsets, visibleWindow } from './virtual-window.js';
+
+export interface VirtualListProps<T> {
+  items: readonly T[];
+  itemKey: (item: T, index: number) => string;
+  renderItem: (item: T, index: number) => ReactNode;
+  /** Every row's height when `measure` is off; the first guess for rows not yet measured otherwise. */
+  rowHeight: number;
+  measure?: boolean;
+  /** Rows rendered beyond each edge of the viewport, so fast scrolling does not show blank space. */
+  overscan?: number;
+  /** CSS height of the scrolling box. */
+  height: number | string;
+  /** Accessible name of the list. */
+  label: string;
+  /** Stay at the newest row while the reader is there. */
+  follow?: boolean;
+  /** Viewport height assumed before the box is measured (first paint, server rendering). */
+  initialViewport?: number;
+  className?: string;
+  testId?: string;
+  empty?: ReactNode;
+}
+
+const KEY_STEP_PX = 40;
+
+export function VirtualList<T>({
+  items,
+  itemKey,
+  renderItem,
+  rowHeight,
+  measure = true,
+  overscan = 6,
+  height,
+  label,
+  follow = false,
+  initialViewport = 600,
+  className,
+  testId,
+  empty,
+}: VirtualListProps<T>) {
+  const box = useRef<HTMLElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  const [viewport, setViewport] = useState(initialViewport);
+  const measured = useRef(new Map<string, number>());
+  const [measureVersion, setMeasureVersion] = useState(0);
+  const pinnedRef = useRef(follow);
+  const [pinned, setPinned] = useState(follow);
+
+  const keys = useMemo(() => items.map((item, index) => itemKey(item, index)), [items, itemKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `measureVersion` signals new measurements in the ref'd map.
+  const offsets = useMemo(() => {
+    const heights = new Float64Array(keys.length);
+    for (let i = 0; i < keys.length; i++) heights[i] = (measure && measured.current.get(keys[i] as string)) || rowHeight;
+    return rowOffsets(heights);
+  }, [keys, measure, rowHeight, measureVersion]);
+  const total = offsets[offsets.length - 1] ?? 0;
+  const { start, end } = visibleWindow(offsets, scrollTop, viewport, overscan);
+
+  // The box's own height, kept current across window and panel resizes.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    setViewport(el.clientHeight || initialViewport);
+    const observer = new ResizeObserver(() => setViewport(el.clientHeight || initialViewport));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [initialViewport]);
+
+  // One observer for the rendered rows; a burst of measurements becomes one re-render.
+  const rowObserver = useRef<ResizeObserver | null>(null);
+  useEffect(() => {
+    if (!measure) return;
+    let frame = 0;
+    const observer = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const entry of entries) {
+        const key = (entry.target as HTMLElement).dataset.rowKey;
+        const size = entry.borderBoxSize?.[0]?.blockSize ?? (entry.target as HTMLElement).offsetHeight;
+        if (key === undefined || size <= 0) continue;
+        if (measured.current.get(key) !== size) {
+          measured.current.set(key, size);
+          changed = true;
+        }
+      }
+      if (changed && frame === 0)
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          setMeasureVersion((v) => v + 1);
+        });
+    });
+    rowObserver.current = observer;
+    return () => {
+      cancelAnimationFrame(frame);
+      observer.disconnect();
+      rowObserver.current = null;
+    };
+  }, [measure]);
+  const observeRow = useCallback((el: HTMLElement | null) => {
+    if (!el) return;
+    rowObserver.current?.observe(el);
+    return () => rowObserver.current?.unobserve(el);
+  }, []);
+
+  // At the bottom (following live, or after End): new rows, or rows that grew once measured, keep the last one in view.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-runs whenever the content height or row count changes.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (el && pinnedRef.current && el.scrollHeight > el.clientHeight) {
+      el.scrollTop = el.scrollHeight;
+      setScrollTop(el.scrollTop);
+    }
+  }, [total, items.length]);
+
+  const setPin = (value: boolean) => {
+    pinnedRef.current = value;
+    setPinned(value);
+  };
+
+  const onScroll = () => {
+    const el = box.current;
+    if (!el) return;
+    setScrollTop(el.scrollTop);
+    // Only a list taller than its box can be "at the bottom"; a short one must not start sticking once it grows.
+    const atBottom = el.scrollHeight > el.clientHeight && isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
+    if (atBottom !== pinnedRef.current) setPin(atBottom);
+  };
+
+  const scrollBy = (el: HTMLElement, top: number) => {
+    el.scrollTop = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, top));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    const el = box.current;
+    if (!el || event.target !== el) return;
+    const page = Math.max(KEY_STEP_PX, el.clientHeight * 0.9);
+    const moves: Record<string, number> = {
+      ArrowDown: el.scrollTop + KEY_STEP_PX,
+      ArrowUp: el.scrollTop - KEY_STEP_PX,
+      PageDown: el.scrollTop + page,
+      PageUp: el.scrollTop - page,
+      Home: 0,
+      End: el.scrollHeight,
+    };
+    const target = moves[event.key];
+    if (target === undefined) return;
+    event.preventDefault();
+    scrollBy(el, target);
+  };
+
+  const jumpToLatest = () => {
+    const el = box.current;
+    setPin(true);
+    if (el) el.scrollTop = el.scrollHeight;
+  };
+
+  const rows: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const item = items[i] as T;
+    const key = keys[i] as string;
+    rows.push(
+      <li
+        key={key}
+        aria-posinset={i + 1}
+        aria-setsize={items.length}
+        className="vlist-row"
+        data-row-key={key}
+        data-row-index={i}
+        ref={measure ? observeRow : undefined}
+        style={measure ? undefined : { height: rowHeight }}
+      >
+        {renderItem(item, i)}
+      </li>,
+    );
+  }
+
+  return (
+    <div className={`vlist-frame${className ? ` ${className}` : ''}`} style={{ height }}>
+      {/* A labelled scrolling region, focusable so keyboard users can scroll it; the rows are an <ol> inside. */}
+      <section
+        ref={box}
+        className="vlist"
+        aria-label={`${label} (scrollable)`}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
+        tabIndex={0}
+        onScroll={onScroll}
+        onKeyDown={onKeyDown}
+        data-testid={testId}
+        data-row-count={items.length}
+        data-window-start={start}
+        data-window-end={end}
+      >
+        {items.length === 0 ? (
+          <div className="vlist-empty">{empty}</div>
+        ) : (
+          <div className="vlist-spacer" style={{ height: total }}>
+            <ol className="vlist-window" aria-label={label} style={{ transform: `translateY(${offsets[start] ?? 0}px)` }}>
+              {rows}
+            </ol>
+          </div>
+        )}
+      </section>
+      {follow && !pinned && items.length > 0 ? (
+        <button type="button" className="button button-small button-primary vlist-follow" onClick={jumpToLatest}>
+          Follow live
+        </button>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,248 @@
+// The Reports area against a real engine: run a governance scenario from the UI's "Run scenario" form, read its report
+// (expected vs actual decisions), export its JSONL and compare the downloaded file line by line with the engine's
+// audit log; then play a small PSI tournament with the baseline agents (created through the admin API), find its
+// games in the Reports area and open one in the match viewer.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { engineFromEnv } from './support/global-setup.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
+const ADMIN = '/admin/api/v1';
+
+async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await test.info().attach(name, { path: file, contentType: 'image/png' });
+}
+
+/** Page errors and console errors fail the test; collected here and checked at the end. */
+function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  page.on('console', (message) => {
+    // The browser's own favicon request is not the page's doing (the engine serves no icon).
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
+      errors.push(`${message.text()} @ ${message.location().url}`);
+  });
+  return errors;
+}
+
+async function waitForTournament(request: APIRequestContext, url: string, token: string, id: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+        return ((await response.json()) as { status: string }).status;
+      },
+      { timeout: 90_000, intervals: [500] },
+    )
+    .toBe('finished');
+}
+
+test.describe('Reports area', () => {
+  const { url, token } = engineFromEnv();
+  const auth = { Authorization: `Bearer ${token}` };
+
+  test('run a governance scenario, read expected vs actual decisions, export JSONL', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const errors = watchErrors(page);
+    await page.goto(`${url}/#/reports/governance&token=${token}`);
+    await expect(page.locator('[data-app-state="loaded"]')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Reports' })).toBeVisible();
+
+    // The form lists the shipped scenarios; run the first with its own agents.
+    const form = page.getByRole('region', { name: 'Run scenario' });
+    await expect(form.getByRole('combobox', { name: 'Scenario' })).toContainText('GitHub Maintainer Dungeon');
+    await form.getByRole('button', { name: 'Run scenario' }).click();
+    const status = page.getByTestId('run-status');
+    await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: 90_000 });
+    await expect(page.getByTestId('governance-matches')).toContainText('GitHub Maintainer Dungeon');
+    await screenshot(page, 'reports-01-governance-list');
+
+    await status.getByRole('link', { name: 'Open report' }).click();
+    const report = page.getByTestId('governance-report');
+    await expect(report).toBeVisible();
+    const matchId = await report.getAttribute('data-match-id');
+    if (!matchId) throw new Error('the report has no match id');
+
+    // What the engine stored, to compare the page against.
+    const detail = (await (await request.get(`${url}${ADMIN}/governance/matches/${matchId}`, { headers: auth })).json()) as {
+      report: {
+        score: { outcome: string };
+        trials: Array<{
+          trial_id: string;
+          agent_id: string;
+          passed: boolean;
+          expected: Record<string, string>;
+          audit_events: Array<{ attempt: { tool: string } | null; decision: { effect: string } | null; status: string }>;
+        }>;
+      };
+    };
+    await expect(page.getByTestId('outcome')).toContainText(detail.report.score.outcome);
+    await expect(page.getByTestId('trial')).toHaveCount(detail.report.trials.length);
+    let decided = 0;
+    for (const trial of detail.report.trials) {
+      const card = page.locator(`[data-testid="trial"][data-trial="${trial.trial_id}"][data-agent="${trial.agent_id}"]`);
+      await expect(card.getByTestId('trial-verdict')).toHaveText(trial.passed ? 'pass' : 'fail');
+      const rows = card.getByTestId('attempt');
+      await expect(rows).toHaveCount(trial.audit_events.length);
+      for (const [i, event] of trial.audit_events.entries()) {
+        if (!event.attempt) continue;
+        const row = rows.nth(i);
+        await expect(row).toContainText(event.attempt.tool);
+        const expected = trial.expected[event.attempt.tool];
+        if (expected) await expect(row.getByTestId('expected')).toHaveText(expected);
+        if (event.decision) {
+          decided++;
+          await expect(row.getByTestId('actual')).toContainText(event.decision.effect);
+        } else await expect(row.getByTestId('actual')).toContainText('no decision');
+      }
+    }
+    expect(decided).toBeGreaterThan(0);
+    await screenshot(page, 'reports-02-governance-report');
+    if (process.env.ARENA_SCREENSHOTS === 'docs') {
+      const docs = path.join(ROOT, 'docs', 'screenshots');
+      fs.mkdirSync(docs, { recursive: true });
+      await page.setViewportSize({ width: 1360, height: 1000 });
+      await page.screenshot({ path: path.join(docs, 'governance-report.png') });
+    }
+
+    // Raw JSONL view, then the export: the downloaded file is the engine's audit log, line for line.
+    const engineJsonl = await (
+      await request.get(`${url}${ADMIN}/governance/matches/${matchId}/files/audit.jsonl`, { headers: auth })
+    ).text();
+    const engineLines = engineJsonl.split('\n').filter((l) => l !== '');
+    expect(engineLines.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'Raw JSONL' }).click();
+    await expect(page.getByTestId('raw-file')).toHaveAttribute('data-file', 'audit.jsonl');
+    await expect(page.getByTestId('raw-file')).toContainText(engineLines[0] as string);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export JSONL' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${matchId}-audit.jsonl`);
+    const saved = path.join(test.info().outputDir, download.suggestedFilename());
+    await download.saveAs(saved);
+    const lines = fs
+      .readFileSync(saved, 'utf8')
+      .split('\n')
+      .filter((l) => l !== '');
+    expect(lines).toEqual(engineLines);
+    const events = lines.map((l) => JSON.parse(l) as { match_id: string; status: string });
+    for (const e of events) {
+      expect(e.match_id).toBe(matchId);
+      expect(['decided', 'missing_decision']).toContain(e.status);
+    }
+    const attempts = detail.report.trials.reduce((n, t) => n + t.audit_events.length, 0);
+    expect(events.length).toBeGreaterThanOrEqual(attempts);
+    expect(errors).toEqual([]);
+  });
+
+  test('a finished tournament game opens in the match viewer with its timeline', async ({ page, request }) => {
+    test.setTimeout(150_000);
+    const errors = watchErrors(page);
+    const spec = {
+      name: 'Reports e2e PSI',
+      challenge: 'psi',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 1,
+      seed: 'reports-e2e',
+      agents: [
+        { manifest: 'challenges/psi/agents/honest-exact/agent.yaml', id: 'honest-exact' },
+        { manifest: 'challenges/psi/agents/greedy-overclaim/agent.yaml', id: 'greedy-overclaim' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 10, game_seconds: 30 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    await waitForTournament(request, url, token, id);
+
+    await page.goto(`${url}/#/reports/tournaments?tournament=${id}&token=${token}`);
+    await expect(page.locator('[data-app-state="loaded"]')).toBeVisible();
+    const games = page.getByTestId('tournament-games');
+    await expect(games).toHaveAttribute('data-tournament-id', id);
+    await expect(page.getByTestId('games-count')).toHaveText('2 games');
+    // Filters: an agent and a free-text search that matches nothing, then everything again.
+    await games.getByRole('combobox', { name: 'Agent' }).selectOption('honest-exact');
+    await expect(page.getByTestId('games-count')).toHaveText('2 games');
+    await games.getByRole('searchbox', { name: 'Search' }).fill('no such agent');
+    await expect(page.getByTestId('games-count')).toHaveText('0 of 2 games');
+    await games.getByRole('searchbox', { name: 'Search' }).fill('');
+    await screenshot(page, 'reports-03-tournament-games');
+
+    await games.getByRole('link', { name: 'Open game 0' }).click();
+    const viewer = page.getByTestId('match-viewer');
+    await expect(viewer).toHaveAttribute('data-phase', 'stored');
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      game: { seat_agents: string[]; termination: string; placements: number[] | null };
+      transcript: Array<{ channel: string; from: number | string; to: number | string | null; content: string }>;
+    };
+    await expect(page.getByTestId('termination')).toContainText(stored.game.termination);
+    const seats = page.getByTestId('game-seats');
+    for (const [seat, agent] of stored.game.seat_agents.entries()) {
+      await expect(seats.locator(`tr[data-seat="${seat + 1}"]`).getByTestId('seat-agent')).toContainText(agent);
+      if (stored.game.placements)
+        await expect(seats.locator(`tr[data-seat="${seat + 1}"]`).getByTestId('placement')).toHaveText(
+          String(stored.game.placements[seat]),
+        );
+    }
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(page.getByTestId('timeline-count')).toHaveText(`${stored.transcript.length} lines`);
+    // The operator hands each seat its private set in a direct message, marked sender → recipient.
+    const first = stored.game.seat_agents[0] as string;
+    await expect(timeline.locator('[data-direct="true"]').first()).toContainText(`Operator → ${first} (seat 1)`);
+    await expect(timeline).toContainText('Your private set is');
+    // Each guess is an action shown with the operator's answer.
+    const actions = timeline.locator('[data-kind="action"]');
+    await expect(actions.first()).toBeVisible();
+    await expect(actions.first().getByTestId('action-result')).toBeVisible();
+    // Channel switches: without the operator channel only chat lines remain.
+    await page.getByRole('checkbox', { name: 'Operator' }).uncheck();
+    const chatLines = stored.transcript.filter((e) => e.channel === 'chat').length;
+    await expect(page.getByTestId('timeline-count')).toHaveText(`${chatLines} of ${stored.transcript.length} lines`);
+    await page.getByRole('checkbox', { name: 'Operator' }).check();
+    await screenshot(page, 'reports-04-match-viewer');
+    expect(errors).toEqual([]);
+  });
+
+  test('the timeline keeps only a window of 10,000 lines in the DOM and scrolls by keyboard', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const errors = watchErrors(page);
+    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as { tournaments: { id: string }[] };
+    const id = list.tournaments[0]?.id;
+    test.skip(!id, 'needs the tournament of the previous test');
+    // A real stored game, its transcript repeated to 10,000 lines (the engine caps real games far below that).
+    const real = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      game: unknown;
+      transcript: Array<{ index: number; timestamp: number }>;
+    };
+    const transcript = Array.from({ length: 10_000 }, (_, i) => {
+      const e = real.transcript[i % real.transcript.length] as { index: number; timestamp: number };
+      return { ...e, index: i, timestamp: e.timestamp + Math.floor(i / real.transcript.length) };
+    });
+    await page.route(`**${ADMIN}/tournaments/${id}/games/0`, (route) =>
+      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ game: real.game, transcript }) }),
+    );
+    await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
+    await expect(page.getByTestId('timeline-count')).toHaveText('10000 lines');
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    const rendered = await timeline.locator(':scope > li').count();
+    expect(rendered).toBeGreaterThan(3);
+    expect(rendered).toBeLessThan(80);
+    // Keyboard: focus the scrolling region and jump to the end; the last line is rendered, the first is gone.
+    const region = page.getByRole('region', { name: 'Game timeline (scrollable)' });
+    await region.focus();
+    await page.keyboard.press('End');
+    await expect(timeline.locator('li[aria-posinset="10000"]')).toBeVisible();
+    await expect(timeline.locator('li[aria-posinset="1"]')).toHaveCount(0);
+    expect(await timeline.locator(':scope > li').count()).toBeLessThan(80);
+    await page.keyboard.press('Home');
+    await expect(timeline.locator('li[aria-posinset="1"]')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+});
