@@ -118,11 +118,48 @@ test.describe('tournaments in a browser', () => {
     await screenshot(page, 'tournament-02-live');
 
     // A game in flight opens in the match viewer.
-    // The list moves as games end, so the game opened is read back from the address it leads to.
-    const watch = page.getByRole('link', { name: /^Watch game \d+$/ }).first();
-    await expect(watch).toBeVisible({ timeout: 30_000 });
-    await watch.click();
-    await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/\\d+$`));
+    // A game that has just started opens in the match viewer (its agents take a moment to start, so the page
+    // sees its transcript grow). Running games are listed as they start; wait for one newer than those listed now.
+    const running = page.getByTestId('running-games');
+    const listed = async () =>
+      (
+        await running.locator('li[data-game-index]').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-game-index'))))
+      ).sort((a, b) => a - b);
+    const seen = Math.max(-1, ...(await listed()));
+    await expect.poll(async () => Math.max(-1, ...(await listed())), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(seen);
+    const newest = Math.max(...(await listed()));
+    // Every render of the viewer is recorded in the page (phase and timeline length), so no step is missed between polls.
+    await page.evaluate(() => {
+      const log: { phase: string | null; lines: number | null }[] = [];
+      (window as unknown as { viewerLog: typeof log }).viewerLog = log;
+      const record = () => {
+        const phase = document.querySelector('[data-testid="match-viewer"]')?.getAttribute('data-phase') ?? null;
+        const text = document.querySelector('[data-testid="timeline-count"]')?.textContent ?? '';
+        const match = /(\d+) lines/.exec(text);
+        const entry = { phase, lines: match ? Number(match[1]) : null };
+        const last = log[log.length - 1];
+        if (!last || last.phase !== entry.phase || last.lines !== entry.lines) log.push(entry);
+      };
+      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await page.getByRole('link', { name: `Watch game ${newest}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/${newest}$`));
+    // The viewer follows the running game's session and switches to the stored record once the game is written.
+    const viewer = page.getByTestId('match-viewer');
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 30_000 });
+    const log = await page.evaluate(() => (window as unknown as { viewerLog: { phase: string | null; lines: number | null }[] }).viewerLog);
+    const liveLines = log.filter((e) => e.phase === 'live' && e.lines !== null).map((e) => e.lines as number);
+    const finalLines = log[log.length - 1]?.lines ?? 0;
+    test.info().annotations.push({ type: 'match viewer', description: JSON.stringify(log) });
+    // It was opened while the game ran: it showed the game live before its stored record.
+    expect(log.some((e) => e.phase === 'live')).toBe(true);
+    expect(finalLines).toBeGreaterThan(0);
+    // The transcript grew in front of the user: lines arrived while live (or, when the first live render came after
+    // the agents had already finished talking — a loaded machine takes seconds to render — at least it went from
+    // no transcript to the whole one without a reload).
+    const grewWhileLive = liveLines.length > 1 && Math.max(...liveLines) > Math.min(...liveLines);
+    const appeared = log.findIndex((e) => e.lines !== null) > 0;
+    expect(grewWhileLive || appeared).toBe(true);
     await screenshot(page, 'tournament-03-game');
 
     // Back to the live view until the run finishes; the charts and the win-rate grid are filled in.
