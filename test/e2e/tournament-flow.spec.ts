@@ -22,10 +22,10 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** README images are rewritten only on request, so ordinary runs (and CI) leave the committed ones alone. */
-async function docsScreenshot(page: Page, name: string): Promise<void> {
+async function docsScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (process.env.ARENA_SCREENSHOTS !== 'docs') return;
   fs.mkdirSync(DOCS_DIR, { recursive: true });
-  await page.screenshot({ path: path.join(DOCS_DIR, `${name}.png`), fullPage: false });
+  await page.screenshot({ path: path.join(DOCS_DIR, `${name}.png`), fullPage: options.fullPage ?? false });
 }
 
 function watchConsole(page: Page): string[] {
@@ -38,6 +38,12 @@ function watchConsole(page: Page): string[] {
     if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.url()}`);
   });
   return errors;
+}
+
+/** One rendered state of the match viewer: its phase and how many timeline lines it showed (null = none yet). */
+interface ViewerStep {
+  phase: string | null;
+  lines: number | null;
 }
 
 async function gamesDone(page: Page): Promise<number> {
@@ -83,6 +89,7 @@ test.describe('tournaments in a browser', () => {
     await expect(page.getByTestId('planned-games')).toContainText(`${PLANNED} planned games`);
     await expect(start).toBeEnabled();
     await screenshot(page, 'tournament-01-builder');
+    await page.getByRole('heading', { level: 1, name: 'New tournament' }).scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'tournament-builder');
 
     // Export the definition as YAML: a browser download with the definition the engine just validated.
@@ -117,37 +124,60 @@ test.describe('tournaments in a browser', () => {
     await expect.poll(standingGames, { timeout: 20_000 }).toBeGreaterThanOrEqual(2 * first);
     await screenshot(page, 'tournament-02-live');
 
-    // A game in flight opens in the match viewer.
+    // Pause lets the games in flight finish, then the run waits; Resume carries on from where it stopped.
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await expect(live).toHaveAttribute('data-status', 'paused', { timeout: 30_000 });
+    await expect(page.getByTestId('running-games')).toHaveCount(0);
+    const paused = await gamesDone(page);
+    expect(paused).toBeLessThan(PLANNED);
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await expect(live).toHaveAttribute('data-status', 'running');
+    await expect(page.getByRole('button', { name: 'Pause' })).toBeEnabled();
+
     // A game that has just started opens in the match viewer (its agents take a moment to start, so the page
     // sees its transcript grow). Running games are listed as they start; wait for one newer than those listed now.
     const running = page.getByTestId('running-games');
-    const listed = async () =>
-      (
-        await running.locator('li[data-game-index]').evaluateAll((items) => items.map((li) => Number(li.getAttribute('data-game-index'))))
-      ).sort((a, b) => a - b);
+    const listed = async () => {
+      const items = running.locator('li[data-game-index]');
+      const indices = await items.evaluateAll((nodes) =>
+        nodes.map((n) => Number((n as unknown as { dataset: { gameIndex?: string } }).dataset.gameIndex)),
+      );
+      return indices.sort((a, b) => a - b);
+    };
     const seen = Math.max(-1, ...(await listed()));
     await expect.poll(async () => Math.max(-1, ...(await listed())), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(seen);
     const newest = Math.max(...(await listed()));
     // Every render of the viewer is recorded in the page (phase and timeline length), so no step is missed between polls.
     await page.evaluate(() => {
-      const log: { phase: string | null; lines: number | null }[] = [];
-      (window as unknown as { viewerLog: typeof log }).viewerLog = log;
+      // Specs compile without the DOM library; the little of it used here is typed by hand.
+      type Node = { getAttribute(name: string): string | null; textContent: string | null };
+      const win = globalThis as unknown as {
+        viewerLog: ViewerStep[];
+        document: { body: unknown; querySelector(selector: string): Node | null };
+        MutationObserver: new (callback: () => void) => { observe(target: unknown, options: Record<string, boolean>): void };
+      };
+      const log: ViewerStep[] = [];
+      win.viewerLog = log;
       const record = () => {
-        const phase = document.querySelector('[data-testid="match-viewer"]')?.getAttribute('data-phase') ?? null;
-        const text = document.querySelector('[data-testid="timeline-count"]')?.textContent ?? '';
-        const match = /(\d+) lines/.exec(text);
+        const phase = win.document.querySelector('[data-testid="match-viewer"]')?.getAttribute('data-phase') ?? null;
+        const match = /(\d+) lines/.exec(win.document.querySelector('[data-testid="timeline-count"]')?.textContent ?? '');
         const entry = { phase, lines: match ? Number(match[1]) : null };
         const last = log[log.length - 1];
         if (!last || last.phase !== entry.phase || last.lines !== entry.lines) log.push(entry);
       };
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      new win.MutationObserver(record).observe(win.document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     });
     await page.getByRole('link', { name: `Watch game ${newest}`, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/${newest}$`));
     // The viewer follows the running game's session and switches to the stored record once the game is written.
     const viewer = page.getByTestId('match-viewer');
     await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 30_000 });
-    const log = await page.evaluate(() => (window as unknown as { viewerLog: { phase: string | null; lines: number | null }[] }).viewerLog);
+    const log = await page.evaluate(() => (globalThis as unknown as { viewerLog: ViewerStep[] }).viewerLog);
     const liveLines = log.filter((e) => e.phase === 'live' && e.lines !== null).map((e) => e.lines as number);
     const finalLines = log[log.length - 1]?.lines ?? 0;
     test.info().annotations.push({ type: 'match viewer', description: JSON.stringify(log) });
@@ -176,8 +206,19 @@ test.describe('tournaments in a browser', () => {
     await expect(heatmap.locator('td.t-heat-cell')).toHaveCount(6);
     await expect(page.getByTestId('recent-games').locator('tbody tr').first()).toBeVisible();
     await screenshot(page, 'tournament-04-finished');
-    await page.getByRole('heading', { name: 'Standings' }).scrollIntoViewIfNeeded();
-    await docsScreenshot(page, 'live-view');
+    await docsScreenshot(page, 'live-view', { fullPage: true });
+    // Readable in the dark theme too (same page, the system setting flipped).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'tournament-04-finished-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // "New tournament from this one" opens the builder filled in from the finished run's definition.
+    await page.getByRole('link', { name: 'New tournament from this one' }).click();
+    await expect(page.getByLabel('Tournament name')).toHaveValue('PSI baselines (again)');
+    for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
+    await expect(page.getByLabel('Games per pairing')).toHaveValue(String(GAMES_PER_PAIRING));
+    await expect(page.getByTestId('planned-games')).toContainText(`${PLANNED} planned games`);
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
 
     // The list shows it finished with its progress, and offers no controls any more.
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tournaments' }).click();

@@ -31,6 +31,12 @@ export function TournamentControls({
   const [busy, setBusy] = useState<TournamentAction | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  // Pause lets the games in flight finish: until the status moves, the request stands and is shown as such.
+  const [pauseRequested, setPauseRequested] = useState(false);
+  const pausing = pauseRequested && summary.status === 'running' && summary.active;
+  useEffect(() => {
+    if (summary.status !== 'running') setPauseRequested(false);
+  }, [summary.status]);
   useEffect(() => {
     if (!confirming) return;
     const timer = setTimeout(() => setConfirming(false), CONFIRM_MS);
@@ -47,7 +53,10 @@ export function TournamentControls({
     setError(null);
     tournamentsApi(client)
       .act(summary.id, action)
-      .then(onChange, setError)
+      .then((next) => {
+        setPauseRequested(action === 'pause');
+        onChange(next);
+      }, setError)
       .finally(() => setBusy(null));
   };
 
@@ -56,14 +65,15 @@ export function TournamentControls({
   return (
     <span className="t-controls">
       {actions.map((action) => {
-        const label = action === 'cancel' && confirming ? 'Confirm cancel' : ACTION_LABELS[action];
+        const label =
+          action === 'cancel' && confirming ? 'Confirm cancel' : action === 'pause' && pausing ? 'Pausing…' : ACTION_LABELS[action];
         return (
           <button
             key={action}
             type="button"
             className={`button ${small ? 'button-small ' : ''}${action === 'cancel' ? 'button-ghost t-danger' : 'button-secondary'}`}
             aria-label={small ? `${label} ${summary.name}` : label}
-            disabled={busy !== null}
+            disabled={busy !== null || (action === 'pause' && pausing)}
             onClick={() => act(action)}
           >
             {busy === action ? `${label}…` : label}
