@@ -10,7 +10,9 @@ import { engineFromEnv } from './support/global-setup.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const DOCS_DIR = path.resolve('docs', 'screenshots');
-const GAMES_PER_PAIRING = 4;
+/** README screenshots want a run long enough to be caught mid-way with its charts filled in. */
+const DOCS = process.env.ARENA_SCREENSHOTS === 'docs';
+const GAMES_PER_PAIRING = DOCS ? 8 : 4;
 const PLANNED = 3 * GAMES_PER_PAIRING;
 const BASELINES = ['Honest exact', 'Greedy overclaim', 'Cautious minimal'];
 
@@ -23,7 +25,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 
 /** README images are rewritten only on request, so ordinary runs (and CI) leave the committed ones alone. */
 async function docsScreenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
-  if (process.env.ARENA_SCREENSHOTS !== 'docs') return;
+  if (!DOCS) return;
   fs.mkdirSync(DOCS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(DOCS_DIR, `${name}.png`), fullPage: options.fullPage ?? false });
 }
@@ -133,6 +135,12 @@ test.describe('tournaments in a browser', () => {
     await page.getByRole('button', { name: 'Resume' }).click();
     await expect(live).toHaveAttribute('data-status', 'running');
     await expect(page.getByRole('button', { name: 'Pause' })).toBeEnabled();
+    if (DOCS) {
+      await expect.poll(() => gamesDone(page), { timeout: 120_000 }).toBeGreaterThanOrEqual(PLANNED / 2);
+      await expect(page.getByTestId('running-games')).toBeVisible();
+      await expect(page.getByTestId('rating-chart')).toBeVisible();
+      await docsScreenshot(page, 'live-view', { fullPage: true });
+    }
 
     // A game that has just started opens in the match viewer (its agents take a moment to start, so the page
     // sees its transcript grow). Running games are listed as they start; wait for one newer than those listed now.
@@ -206,7 +214,6 @@ test.describe('tournaments in a browser', () => {
     await expect(heatmap.locator('td.t-heat-cell')).toHaveCount(6);
     await expect(page.getByTestId('recent-games').locator('tbody tr').first()).toBeVisible();
     await screenshot(page, 'tournament-04-finished');
-    await docsScreenshot(page, 'live-view', { fullPage: true });
     // Readable in the dark theme too (same page, the system setting flipped).
     await page.emulateMedia({ colorScheme: 'dark' });
     await screenshot(page, 'tournament-04-finished-dark');

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
 import {
+  displayPath,
   emptyForm,
   errorsByField,
   fieldOf,
@@ -205,6 +206,13 @@ describe('manifest paths and agent ids', () => {
     expect(resolveManifest('/ignored', '/abs/agent.yaml')).toBe('/abs/agent.yaml');
     expect(resolveManifest('C:\\arena', 'a\\agent.yaml')).toBe('C:/arena/a/agent.yaml');
     expect(resolveManifest('/x', 'D:\\agents\\agent.yaml')).toBe('D:/agents/agent.yaml');
+  });
+
+  it('shows agent folders relative to the base folder when they are inside it', () => {
+    expect(displayPath('/home/u/arena', '/home/u/arena/challenges/psi/agents/x')).toBe('challenges/psi/agents/x');
+    expect(displayPath('/home/u/arena/', '/home/u/arena/agents')).toBe('agents');
+    expect(displayPath('/home/u/arena', '/home/u/arena-other/a')).toBe('/home/u/arena-other/a');
+    expect(displayPath('C:\\arena', 'C:\\arena\\agents\\x')).toBe('agents/x');
   });
 
   it('gives newly picked agents unique, schema-valid ids', () => {

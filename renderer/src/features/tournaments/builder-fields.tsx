@@ -4,7 +4,7 @@ import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { type BuilderForm, FORMAT_KINDS, type FormAgent, type FormatKind, randomSeed, uniqueAgentId } from './builder-form.js';
+import { type BuilderForm, displayPath, FORMAT_KINDS, type FormAgent, type FormatKind, randomSeed, uniqueAgentId } from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
 
@@ -156,6 +156,7 @@ export function AgentPicker({
   onChange,
   errors,
   loadError,
+  baseDir,
 }: {
   agents: readonly CatalogAgent[];
   chosenChallenges: readonly Challenge[];
@@ -165,6 +166,8 @@ export function AgentPicker({
   onChange: (next: FormAgent[]) => void;
   errors: readonly string[] | undefined;
   loadError: unknown;
+  /** Folders under it are shown relative to it. */
+  baseDir: string;
 }) {
   const matched = new Set(agents.map(isSelected).filter((a): a is FormAgent => a !== undefined));
   const outside = selected.filter((a) => !matched.has(a));
@@ -217,7 +220,7 @@ export function AgentPicker({
                 {agent.ok ? null : <span className="field-error">Invalid manifest: {agent.problems.join('; ')}</span>}
                 {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
                 <span className="muted mono t-path" title={agent.manifest_path}>
-                  {agent.dir}
+                  {displayPath(baseDir, agent.dir)}
                 </span>
               </span>
             </div>

@@ -354,3 +354,10 @@ export function uniqueAgentId(wanted: string, taken: readonly string[]): string 
   if (!taken.includes(base)) return base;
   for (let n = 2; ; n++) if (!taken.includes(`${base}-${n}`)) return `${base}-${n}`;
 }
+
+/** A folder shown relative to the base folder when it lies inside it (shorter, and the same on every machine). */
+export function displayPath(baseDir: string, dir: string): string {
+  const base = resolveManifest('', baseDir).replace(/\/+$/, '');
+  const target = resolveManifest('', dir);
+  return target.startsWith(`${base}/`) ? target.slice(base.length + 1) : dir;
+}

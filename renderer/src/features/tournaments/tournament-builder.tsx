@@ -168,6 +168,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             onChange={(next) => set({ agents: next })}
             errors={errorsOf('agents')}
             loadError={data.agentsError}
+            baseDir={catalog.base_dir}
           />
           <FormatFields form={form} set={set} errorsOf={errorsOf} available={catalog.formats} />
           <GamesFields form={form} set={set} errorsOf={errorsOf} />

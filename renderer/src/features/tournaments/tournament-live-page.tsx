@@ -135,28 +135,28 @@ export function TournamentLivePage({ id }: { id: string }) {
         ) : null}
       </section>
 
+      {/* Two columns that stack independently: the short sections (running games, chart) beside the long ones. */}
       <div className="t-live-grid">
-        <section className="card" aria-labelledby="t-running-title">
-          <h2 id="t-running-title">Running games</h2>
-          {errors.running ? <ErrorNotice error={errors.running} compact /> : null}
-          {t.running ? <RunningGames tournamentId={summary.id} games={t.running} now={now} /> : <Loading label="Loading games…" />}
-        </section>
+        <div className="stack">
+          <section className="card" aria-labelledby="t-running-title">
+            <h2 id="t-running-title">Running games</h2>
+            {errors.running ? <ErrorNotice error={errors.running} compact /> : null}
+            {t.running ? <RunningGames tournamentId={summary.id} games={t.running} now={now} /> : <Loading label="Loading games…" />}
+          </section>
+          <section className="card" aria-labelledby="t-rating-title">
+            <h2 id="t-rating-title">Rating over games</h2>
+            {errors.charts ? <ErrorNotice error={errors.charts} compact /> : null}
+            {t.charts ? <RatingChart charts={t.charts} /> : errors.charts ? null : <Loading label="Loading chart…" />}
+          </section>
+          <section className="card" aria-labelledby="t-heat-title">
+            <h2 id="t-heat-title">Pairwise win rate</h2>
+            {t.charts ? <WinRateHeatmap charts={t.charts} /> : null}
+          </section>
+        </div>
         <section className="card" aria-labelledby="t-recent-title">
           <h2 id="t-recent-title">Recently finished</h2>
           {errors.recent ? <ErrorNotice error={errors.recent} compact /> : null}
           {t.recent ? <RecentGames tournamentId={summary.id} games={t.recent} /> : <Loading label="Loading games…" />}
-        </section>
-      </div>
-
-      <div className="t-live-grid">
-        <section className="card" aria-labelledby="t-rating-title">
-          <h2 id="t-rating-title">Rating over games</h2>
-          {errors.charts ? <ErrorNotice error={errors.charts} compact /> : null}
-          {t.charts ? <RatingChart charts={t.charts} /> : errors.charts ? null : <Loading label="Loading chart…" />}
-        </section>
-        <section className="card" aria-labelledby="t-heat-title">
-          <h2 id="t-heat-title">Pairwise win rate</h2>
-          {t.charts ? <WinRateHeatmap charts={t.charts} /> : null}
         </section>
       </div>
     </div>
