@@ -105,6 +105,23 @@ test.describe('tournaments in a browser', () => {
     expect(yaml).toContain('seed: 20261130');
     for (const id of ['honest-exact', 'greedy-overclaim', 'cautious-minimal']) expect(yaml).toContain(`id: ${id}`);
 
+    // Importing a file fills the form from it; pasted text that is not a definition is refused with a reason.
+    await page.getByLabel('Import YAML file').setInputFiles({
+      name: 'edited.yaml',
+      mimeType: 'application/yaml',
+      buffer: Buffer.from(yaml.replace('seed: 20261130', 'seed: 77')),
+    });
+    await expect(page.getByText('Loaded edited.yaml.')).toBeVisible();
+    await expect(page.getByLabel('Seed')).toHaveValue('77');
+    for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
+    await page.getByText('Paste YAML').click();
+    await page.getByLabel('Tournament definition to load').fill('- just\n- a list\n');
+    await page.getByRole('button', { name: 'Load pasted YAML' }).click();
+    await expect(page.getByText(/is a mapping/)).toBeVisible();
+    await expect(page.getByLabel('Seed')).toHaveValue('77');
+    await page.getByLabel('Seed').fill('20261130');
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
+
     await start.click();
     await expect(page).toHaveURL(/#\/tournaments\/t-[^/]+$/);
     const live = page.getByTestId('tournament-live');
