@@ -214,8 +214,10 @@ test.describe('Reports area', () => {
   test('the timeline keeps only a window of 10,000 lines in the DOM and scrolls by keyboard', async ({ page, request }) => {
     test.setTimeout(120_000);
     const errors = watchErrors(page);
-    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as { tournaments: { id: string }[] };
-    const id = list.tournaments[0]?.id;
+    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as {
+      tournaments: { id: string; name: string }[];
+    };
+    const id = list.tournaments.find((t) => t.name === 'Reports e2e PSI')?.id;
     test.skip(!id, 'needs the tournament of the previous test');
     // A real stored game, its transcript repeated to 10,000 lines (the engine caps real games far below that).
     const real = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
@@ -244,6 +246,60 @@ test.describe('Reports area', () => {
     expect(await timeline.locator(':scope > li').count()).toBeLessThan(80);
     await page.keyboard.press('Home');
     await expect(timeline.locator('li[aria-posinset="1"]')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test('a running game follows live, then switches to its stored record', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const errors = watchErrors(page);
+    // One seat never acts, so each game lasts until its move clock runs out: long enough to watch it live.
+    const spec = {
+      name: 'Reports e2e live',
+      challenge: 'millionaire',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 1,
+      seed: 'reports-e2e-live',
+      agents: [
+        { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
+        { manifest: 'test/fixtures/agents/tournament/hang-bot/agent.yaml', id: 'hang-bot' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 6, game_seconds: 20 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    let index = -1;
+    await expect
+      .poll(
+        async () => {
+          const running = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/running`, { headers: auth })).json()) as {
+            games: { game_index: number; session_id: string | null }[];
+          };
+          index = running.games.find((g) => g.session_id !== null)?.game_index ?? -1;
+          return index;
+        },
+        { timeout: 30_000, intervals: [200] },
+      )
+      .toBeGreaterThanOrEqual(0);
+
+    await page.goto(`${url}/#/tournaments/${id}/games/${index}&token=${token}`);
+    const viewer = page.getByTestId('match-viewer');
+    await expect(viewer).toHaveAttribute('data-phase', 'live');
+    await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(timeline.locator('[data-channel="operator"]').first()).toBeVisible();
+    await expect(page.getByTestId('game-seats')).toContainText('hang-bot');
+    await screenshot(page, 'reports-06-match-viewer-live');
+
+    // The silent seat times out; the viewer swaps the live session for the stored game.
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 40_000 });
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/${index}`, { headers: auth })).json()) as {
+      game: { termination: string };
+    };
+    await expect(page.getByTestId('termination')).toContainText(stored.game.termination);
+    await request.post(`${url}${ADMIN}/tournaments/${id}/cancel`, { headers: auth });
     expect(errors).toEqual([]);
   });
 
