@@ -104,6 +104,11 @@ test.describe('Reports area', () => {
       }
     }
     expect(decided).toBeGreaterThan(0);
+    const failed = detail.report.trials.filter((t) => !t.passed).length;
+    await page.getByRole('checkbox', { name: /Only failed trials/ }).check();
+    await expect(page.getByTestId('trials-count')).toHaveText(`${failed} of ${detail.report.trials.length} trials`);
+    await expect(page.getByTestId('trial')).toHaveCount(failed);
+    await page.getByRole('checkbox', { name: /Only failed trials/ }).uncheck();
     await screenshot(page, 'reports-02-governance-report');
     if (process.env.ARENA_SCREENSHOTS === 'docs') {
       const docs = path.join(ROOT, 'docs', 'screenshots');
