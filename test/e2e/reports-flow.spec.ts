@@ -110,6 +110,9 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('trial')).toHaveCount(failed);
     await page.getByRole('checkbox', { name: /Only failed trials/ }).uncheck();
     await screenshot(page, 'reports-02-governance-report');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'reports-02-governance-report-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     if (process.env.ARENA_SCREENSHOTS === 'docs') {
       const docs = path.join(ROOT, 'docs', 'screenshots');
       fs.mkdirSync(docs, { recursive: true });
@@ -213,6 +216,9 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('timeline-count')).toHaveText(`${chatLines} of ${stored.transcript.length} lines`);
     await page.getByRole('checkbox', { name: 'Operator' }).check();
     await screenshot(page, 'reports-04-match-viewer');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'reports-04-match-viewer-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(errors).toEqual([]);
   });
 
