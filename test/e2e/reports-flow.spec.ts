@@ -183,6 +183,24 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('games-count')).toHaveText('0 of 2 games');
     await games.getByRole('searchbox', { name: 'Search' }).fill('');
     await screenshot(page, 'reports-03-tournament-games');
+    // Exports: the standings CSV as the engine writes it, and the shown rows as CSV.
+    const [standings] = await Promise.all([
+      page.waitForEvent('download'),
+      games.getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    ]);
+    const standingsFile = path.join(test.info().outputDir, standings.suggestedFilename());
+    await standings.saveAs(standingsFile);
+    const engineCsv = await (await request.get(`${url}${ADMIN}/tournaments/${id}/exports/standings.csv`, { headers: auth })).text();
+    expect(fs.readFileSync(standingsFile, 'utf8')).toBe(engineCsv);
+    const [shown] = await Promise.all([
+      page.waitForEvent('download'),
+      games.getByRole('button', { name: 'Export shown games (CSV)' }).click(),
+    ]);
+    const shownFile = path.join(test.info().outputDir, shown.suggestedFilename());
+    await shown.saveAs(shownFile);
+    const rows = fs.readFileSync(shownFile, 'utf8').trim().split('\r\n');
+    expect(rows[0]).toMatch(/^game,attempt,challenge,seats/);
+    expect(rows).toHaveLength(3);
 
     await games.getByRole('link', { name: 'Open game 0' }).click();
     const viewer = page.getByTestId('match-viewer');

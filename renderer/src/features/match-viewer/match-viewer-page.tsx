@@ -1,7 +1,7 @@
 // One tournament game: its timeline (operator, chat, match events, model turns), outcome, seats and model turns.
 // A finished game shows its stored record; a running SpecArena game follows its session live and switches to the
 // stored record once the game has been written.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
@@ -15,7 +15,7 @@ import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } fro
 import { fetchSessionIfKept, fetchTournament } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
-import { buildTimeline, liveTranscript } from './timeline.js';
+import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
 import { TimelineView } from './timeline-view.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
@@ -148,10 +148,13 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
         title={`Game ${index} · ${running.seats.join(' vs ')}`}
         subtitle={subtitle}
         actions={
-          <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
-            <span className="live-dot" aria-hidden="true" />
-            {LIVE_LABELS[live]}
-          </span>
+          <>
+            <Elapsed since={running.started_at} />
+            <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
+              <span className="live-dot" aria-hidden="true" />
+              {LIVE_LABELS[live]}
+            </span>
+          </>
         }
       />
       {error ? <ErrorNotice error={error} compact onRetry={reload} /> : null}
@@ -166,5 +169,19 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
         <Loading label="Connecting to the game…" />
       )}
     </>
+  );
+}
+
+/** Game clock of a running game, ticking once a second. */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="mono small" data-testid="elapsed" title="Time since the game started">
+      {relativeStamp(now, since).replace(/\.\d$/, '')}
+    </span>
   );
 }
