@@ -332,6 +332,47 @@ test.describe('Reports area', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a ClawArena game shows its match events in the timeline', async ({ page, request }) => {
+    test.setTimeout(150_000);
+    const errors = watchErrors(page);
+    const spec = {
+      name: 'Reports e2e Liars Dice',
+      challenge: 'liars_dice',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 1,
+      seed: 'reports-e2e-claw',
+      agents: [
+        { manifest: 'agents/clawarena/baseline-node/agent.yaml', id: 'baseline-node' },
+        { manifest: 'agents/clawarena/baseline-python/agent.yaml', id: 'baseline-python' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 10, game_seconds: 40 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    await waitForTournament(request, url, token, id);
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      transcript: Array<{ channel: string; content: string }>;
+    };
+    const events = stored.transcript.filter((e) => e.channel === 'match');
+    expect(events.length).toBeGreaterThan(0);
+
+    await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
+    await expect(page.getByTestId('match-viewer')).toHaveAttribute('data-phase', 'stored');
+    await expect(page.getByTestId('timeline-count')).toHaveText(`${stored.transcript.length} lines`);
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(timeline.locator('[data-channel="match"]').first()).toContainText((events[0] as { content: string }).content);
+    await page.getByRole('checkbox', { name: 'Match events' }).uncheck();
+    await expect(page.getByTestId('timeline-count')).toHaveText(
+      `${stored.transcript.length - events.length} of ${stored.transcript.length} lines`,
+    );
+    await page.getByRole('checkbox', { name: 'Match events' }).check();
+    await screenshot(page, 'reports-07-match-viewer-clawarena');
+    expect(errors).toEqual([]);
+  });
+
   test('agents page: shipped folders, problems of a broken manifest inline, add and remove a folder, runs', async ({ page }) => {
     // The refused folder is answered 400 on purpose; the browser logs that response.
     const errors = watchErrors(page, [/status of 400 .*\/agents\/folders/]);

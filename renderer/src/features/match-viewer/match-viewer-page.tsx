@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { useLiveSession } from '../session-detail/use-live-session.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
-import { fetchSessionIfKept, fetchTournament } from './match-viewer-api.js';
+import { fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
 import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
@@ -88,7 +88,8 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
   );
   const turns = useMemo(() => modelTurns(transcript), [transcript]);
   const session = useResource(
-    (signal) => (game.sessionId ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
+    // Only SpecArena games have a session (ClawArena games carry `clawarena:<match id>`).
+    (signal) => (isSpecArenaSession(game.sessionId) ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
     [game.sessionId],
   );
   const attributions = useMemo(() => {

@@ -58,7 +58,7 @@ export function TimelineView({
         <fieldset className="mv-channels">
           <legend className="sr-only">Channels</legend>
           {(Object.keys(CHANNEL_LABELS) as TranscriptChannel[])
-            .filter((c) => present.has(c) || c === 'operator' || c === 'chat')
+            .filter((c) => present.has(c))
             .map((c) => (
               <label key={c} className="mv-check">
                 <input
