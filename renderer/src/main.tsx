@@ -1,4 +1,4 @@
-import './zod-config.js';
+import './zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';

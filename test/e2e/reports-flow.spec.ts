@@ -20,13 +20,14 @@ async function screenshot(page: Page, name: string): Promise<void> {
 }
 
 /** Page errors and console errors fail the test; collected here and checked at the end. */
-function watchErrors(page: Page): string[] {
+function watchErrors(page: Page, expected: RegExp[] = []): string[] {
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
   page.on('console', (message) => {
+    const line = `${message.text()} @ ${message.location().url}`;
     // The browser's own favicon request is not the page's doing (the engine serves no icon).
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
-      errors.push(`${message.text()} @ ${message.location().url}`);
+    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico') && !expected.some((re) => re.test(line)))
+      errors.push(line);
   });
   return errors;
 }
@@ -103,7 +104,15 @@ test.describe('Reports area', () => {
       }
     }
     expect(decided).toBeGreaterThan(0);
+    const failed = detail.report.trials.filter((t) => !t.passed).length;
+    await page.getByRole('checkbox', { name: /Only failed trials/ }).check();
+    await expect(page.getByTestId('trials-count')).toHaveText(`${failed} of ${detail.report.trials.length} trials`);
+    await expect(page.getByTestId('trial')).toHaveCount(failed);
+    await page.getByRole('checkbox', { name: /Only failed trials/ }).uncheck();
     await screenshot(page, 'reports-02-governance-report');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'reports-02-governance-report-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     if (process.env.ARENA_SCREENSHOTS === 'docs') {
       const docs = path.join(ROOT, 'docs', 'screenshots');
       fs.mkdirSync(docs, { recursive: true });
@@ -174,6 +183,24 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('games-count')).toHaveText('0 of 2 games');
     await games.getByRole('searchbox', { name: 'Search' }).fill('');
     await screenshot(page, 'reports-03-tournament-games');
+    // Exports: the standings CSV as the engine writes it, and the shown rows as CSV.
+    const [standings] = await Promise.all([
+      page.waitForEvent('download'),
+      games.getByRole('button', { name: 'Export CSV', exact: true }).click(),
+    ]);
+    const standingsFile = path.join(test.info().outputDir, standings.suggestedFilename());
+    await standings.saveAs(standingsFile);
+    const engineCsv = await (await request.get(`${url}${ADMIN}/tournaments/${id}/exports/standings.csv`, { headers: auth })).text();
+    expect(fs.readFileSync(standingsFile, 'utf8')).toBe(engineCsv);
+    const [shown] = await Promise.all([
+      page.waitForEvent('download'),
+      games.getByRole('button', { name: 'Export shown games (CSV)' }).click(),
+    ]);
+    const shownFile = path.join(test.info().outputDir, shown.suggestedFilename());
+    await shown.saveAs(shownFile);
+    const rows = fs.readFileSync(shownFile, 'utf8').trim().split('\r\n');
+    expect(rows[0]).toMatch(/^game,attempt,challenge,seats/);
+    expect(rows).toHaveLength(3);
 
     await games.getByRole('link', { name: 'Open game 0' }).click();
     const viewer = page.getByTestId('match-viewer');
@@ -207,14 +234,19 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('timeline-count')).toHaveText(`${chatLines} of ${stored.transcript.length} lines`);
     await page.getByRole('checkbox', { name: 'Operator' }).check();
     await screenshot(page, 'reports-04-match-viewer');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, 'reports-04-match-viewer-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     expect(errors).toEqual([]);
   });
 
   test('the timeline keeps only a window of 10,000 lines in the DOM and scrolls by keyboard', async ({ page, request }) => {
     test.setTimeout(120_000);
     const errors = watchErrors(page);
-    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as { tournaments: { id: string }[] };
-    const id = list.tournaments[0]?.id;
+    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as {
+      tournaments: { id: string; name: string }[];
+    };
+    const id = list.tournaments.find((t) => t.name === 'Reports e2e PSI')?.id;
     test.skip(!id, 'needs the tournament of the previous test');
     // A real stored game, its transcript repeated to 10,000 lines (the engine caps real games far below that).
     const real = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
@@ -243,6 +275,146 @@ test.describe('Reports area', () => {
     expect(await timeline.locator(':scope > li').count()).toBeLessThan(80);
     await page.keyboard.press('Home');
     await expect(timeline.locator('li[aria-posinset="1"]')).toBeVisible();
+    expect(errors).toEqual([]);
+  });
+
+  test('a running game follows live, then switches to its stored record', async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const errors = watchErrors(page);
+    // One seat never acts, so each game lasts until its move clock runs out: long enough to watch it live.
+    const spec = {
+      name: 'Reports e2e live',
+      challenge: 'millionaire',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 1,
+      seed: 'reports-e2e-live',
+      agents: [
+        { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
+        { manifest: 'test/fixtures/agents/tournament/hang-bot/agent.yaml', id: 'hang-bot' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 6, game_seconds: 20 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    let index = -1;
+    await expect
+      .poll(
+        async () => {
+          const running = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/running`, { headers: auth })).json()) as {
+            games: { game_index: number; session_id: string | null }[];
+          };
+          index = running.games.find((g) => g.session_id !== null)?.game_index ?? -1;
+          return index;
+        },
+        { timeout: 30_000, intervals: [200] },
+      )
+      .toBeGreaterThanOrEqual(0);
+
+    await page.goto(`${url}/#/tournaments/${id}/games/${index}&token=${token}`);
+    const viewer = page.getByTestId('match-viewer');
+    await expect(viewer).toHaveAttribute('data-phase', 'live');
+    await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(timeline.locator('[data-channel="operator"]').first()).toBeVisible();
+    await expect(page.getByTestId('game-seats')).toContainText('hang-bot');
+    await screenshot(page, 'reports-06-match-viewer-live');
+
+    // The silent seat times out; the viewer swaps the live session for the stored game.
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 40_000 });
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/${index}`, { headers: auth })).json()) as {
+      game: { termination: string };
+    };
+    await expect(page.getByTestId('termination')).toContainText(stored.game.termination);
+    await request.post(`${url}${ADMIN}/tournaments/${id}/cancel`, { headers: auth });
+    expect(errors).toEqual([]);
+  });
+
+  test('a ClawArena game shows its match events in the timeline', async ({ page, request }) => {
+    test.setTimeout(150_000);
+    const errors = watchErrors(page);
+    const spec = {
+      name: 'Reports e2e Liars Dice',
+      challenge: 'liars_dice',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 1,
+      seed: 'reports-e2e-claw',
+      agents: [
+        { manifest: 'agents/clawarena/baseline-node/agent.yaml', id: 'baseline-node' },
+        { manifest: 'agents/clawarena/baseline-python/agent.yaml', id: 'baseline-python' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 10, game_seconds: 40 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    await waitForTournament(request, url, token, id);
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      transcript: Array<{ channel: string; content: string }>;
+    };
+    const events = stored.transcript.filter((e) => e.channel === 'match');
+    expect(events.length).toBeGreaterThan(0);
+
+    await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
+    await expect(page.getByTestId('match-viewer')).toHaveAttribute('data-phase', 'stored');
+    await expect(page.getByTestId('timeline-count')).toHaveText(`${stored.transcript.length} lines`);
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(timeline.locator('[data-channel="match"]').first()).toContainText((events[0] as { content: string }).content);
+    await page.getByRole('checkbox', { name: 'Match events' }).uncheck();
+    await expect(page.getByTestId('timeline-count')).toHaveText(
+      `${stored.transcript.length - events.length} of ${stored.transcript.length} lines`,
+    );
+    await page.getByRole('checkbox', { name: 'Match events' }).check();
+    await screenshot(page, 'reports-07-match-viewer-clawarena');
+    expect(errors).toEqual([]);
+  });
+
+  test('agents page: shipped folders, problems of a broken manifest inline, add and remove a folder, runs', async ({ page }) => {
+    // The refused folder is answered 400 on purpose; the browser logs that response.
+    const errors = watchErrors(page, [/status of 400 .*\/agents\/folders/]);
+    const folder = path.join(test.info().outputDir, 'my-agents');
+    fs.mkdirSync(path.join(folder, 'broken'), { recursive: true });
+    fs.writeFileSync(path.join(folder, 'broken', 'agent.yaml'), 'id: Not Kebab\nname: 42\n');
+
+    await page.goto(`${url}/#/agents&token=${token}`);
+    await expect(page.locator('[data-app-state="loaded"]')).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Agents' })).toBeVisible();
+    // The PSI baselines ship with the app; their manifests are valid and name what they play.
+    const honest = page.locator('[data-testid="agent"][data-agent-id="honest-exact"]');
+    await expect(honest).toHaveAttribute('data-ok', 'true');
+    await expect(honest).toContainText('psi');
+
+    const form = page.getByRole('region', { name: 'Add agent folder' });
+    const input = form.getByRole('textbox', { name: 'Folder path' });
+    await input.fill('relative/agents');
+    await form.getByRole('button', { name: 'Add folder' }).click();
+    await expect(form.getByRole('alert')).toContainText('absolute path');
+    await input.fill(path.join(folder, 'does-not-exist'));
+    await form.getByRole('button', { name: 'Add folder' }).click();
+    await expect(form.getByRole('alert')).toBeVisible();
+    await input.fill(folder);
+    await form.getByRole('button', { name: 'Add folder' }).click();
+    await expect(input).toHaveValue('');
+    const added = page.getByRole('region', { name: `Folder ${folder}` });
+    await expect(added.locator('[data-testid="agent"][data-ok="false"]')).toBeVisible();
+    await expect(
+      added
+        .getByRole('list', { name: /^Problems in / })
+        .getByRole('listitem')
+        .first(),
+    ).toBeVisible();
+    await screenshot(page, 'reports-05-agents');
+
+    // Runs: the PSI tournament of the earlier test shows with a link to it.
+    await honest.getByRole('button', { name: 'Show runs of honest-exact' }).click();
+    await expect(honest.getByRole('link', { name: 'Reports e2e PSI' })).toBeVisible();
+
+    await added.getByRole('button', { name: `Remove folder ${folder}` }).click();
+    await expect(page.getByRole('region', { name: `Folder ${folder}` })).toHaveCount(0);
     expect(errors).toEqual([]);
   });
 });

@@ -4,8 +4,10 @@ import type { TranscriptEntry } from '../../engine/contract/tournament.js';
 import { modelTurns } from '../../renderer/src/features/match-viewer/model-turns.js';
 import {
   ALL_CHANNELS,
+  audienceLabel,
   bodyText,
   buildTimeline,
+  eventDetail,
   filterTimeline,
   liveTranscript,
   partyLabel,
@@ -127,11 +129,19 @@ describe('match viewer timeline', () => {
       }),
       line(8, { channel: 'model', from: 0, content: 'ok', data: { turn: 1, prompt: 'p' } }),
       line(9, { channel: 'chat', from: 0 }),
+      line(10, {
+        channel: 'model',
+        from: 1,
+        content: 'fallback (model_timeout): wait',
+        data: { kind: 'fallback', turn: 2, fallback_cause: 'model_timeout', detail: 'no answer in 5 s', action: 'wait' },
+      }),
     ]);
-    expect(turns.map((t) => [t.seat, t.turn])).toEqual([
-      [0, 1],
-      [1, 2],
+    expect(turns.map((t) => [t.seat, t.turn, t.kind])).toEqual([
+      [0, 1, 'call'],
+      [1, 2, 'call'],
+      [1, 2, 'fallback'],
     ]);
+    expect(turns[2]).toMatchObject({ fallback: 'model_timeout', detail: 'no answer in 5 s', action: 'wait' });
     expect(turns[1]).toMatchObject({
       phase: 'rethink',
       prompt: 'user: play',
@@ -140,5 +150,17 @@ describe('match viewer timeline', () => {
       latencyMs: 800,
       fallback: 'model_illegal',
     });
+  });
+
+  it('shows ClawArena events with their payload and who could see them', () => {
+    const [event] = buildTimeline([
+      line(0, { channel: 'match', from: 'server', content: 'dice_rolled', visibility: [1], data: { dice: [3, 5] } }),
+    ]);
+    expect(event?.kind).toBe('match');
+    expect(audienceLabel(event?.audience, agents)).toBe('visible to greedy-overclaim (seat 2)');
+    expect(audienceLabel(undefined, agents)).toBeNull();
+    expect(eventDetail(event?.data)).toBe('{"dice":[3,5]}');
+    expect(eventDetail({})).toBeNull();
+    expect(eventDetail({ text: 'x'.repeat(1000) })?.length).toBe(401);
   });
 });

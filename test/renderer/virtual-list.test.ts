@@ -1,15 +1,33 @@
 // Renders the real VirtualList (server-side, so no DOM library is needed) with 10,000 rows and checks that only a
 // window of them is in the markup, with the spacer as tall as every row together.
-import { createElement } from 'react';
+import { createElement, type FunctionComponent, type ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { VirtualList } from '../../renderer/src/ui/virtual-list.js';
 
-const items = Array.from({ length: 10_000 }, (_, i) => ({ id: i, text: `message ${i}` }));
+interface Item {
+  id: number;
+  text: string;
+}
+interface Props {
+  items: Item[];
+  itemKey(item: Item): string;
+  renderItem(item: Item): ReactNode;
+  rowHeight: number;
+  measure: boolean;
+  overscan: number;
+  height: number;
+  label: string;
+  initialViewport: number;
+}
+// Loaded by path at run time: the engine-side type check (no JSX, no DOM types) must not follow it into the renderer.
+const VIRTUAL_LIST = '../../renderer/src/ui/virtual-list.js';
+const { VirtualList } = (await import(VIRTUAL_LIST)) as { VirtualList: FunctionComponent<Props> };
+
+const items: Item[] = Array.from({ length: 10_000 }, (_, i) => ({ id: i, text: `message ${i}` }));
 
 function render(rowHeight: number, initialViewport: number, measure: boolean): string {
   return renderToStaticMarkup(
-    createElement(VirtualList<{ id: number; text: string }>, {
+    createElement(VirtualList, {
       items,
       itemKey: (item) => String(item.id),
       renderItem: (item) => createElement('span', null, item.text),

@@ -158,6 +158,10 @@ export function VirtualList<T>({
     if (el) el.scrollTop = el.scrollHeight;
   };
 
+  // A short list takes only the room it needs (border included); a long one scrolls inside `height`.
+  const fit = total + 2;
+  const frameHeight = items.length === 0 ? height : typeof height === 'number' ? Math.min(height, fit) : `min(${height}, ${fit}px)`;
+
   const rows: ReactNode[] = [];
   for (let i = start; i < end; i++) {
     const item = items[i] as T;
@@ -179,7 +183,7 @@ export function VirtualList<T>({
   }
 
   return (
-    <div className={`vlist-frame${className ? ` ${className}` : ''}`} style={{ height }}>
+    <div className={`vlist-frame${className ? ` ${className}` : ''}`} style={{ height: frameHeight }}>
       {/* A labelled scrolling region, focusable so keyboard users can scroll it; the rows are an <ol> inside. */}
       <section
         ref={box}

@@ -1,5 +1,4 @@
 // Calls the Agents page makes: the catalog of agent folders and manifests, adding/removing folders, an agent's runs.
-import { z } from 'zod';
 import { ADMIN_PREFIX } from '../../../../engine/contract/admin.js';
 import {
   type AgentCatalogResponse,
@@ -19,8 +18,8 @@ export function addFolder(client: ArenaClient, path: string): Promise<AgentCatal
   return client.call(AgentCatalogResponseSchema, `${agents}/folders`, { method: 'POST', admin: true, body: { path } });
 }
 
-export function removeFolder(client: ArenaClient, id: string): Promise<unknown> {
-  return client.call(z.unknown(), `${agents}/folders/${encodeURIComponent(id)}`, { method: 'DELETE', admin: true });
+export function removeFolder(client: ArenaClient, id: string): Promise<AgentCatalogResponse> {
+  return client.call(AgentCatalogResponseSchema, `${agents}/folders/${encodeURIComponent(id)}`, { method: 'DELETE', admin: true });
 }
 
 export function fetchRuns(client: ArenaClient, manifest: string, signal?: AbortSignal): Promise<AgentRun[]> {

@@ -21,13 +21,24 @@ export function AgentsPage() {
   const data = fresh ?? catalog.data;
   return (
     <div className="stack">
-      <PageHeader title="Agents" subtitle="Agent manifests (agent.yaml) found in the folders below." />
-      <AddFolderForm
-        onAdded={(next) => {
-          setFresh(next);
-          catalog.reload();
-        }}
+      <PageHeader
+        title="Agents"
+        subtitle="Agent manifests (agent.yaml) found in the folders below."
+        actions={
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => {
+              // A rescan replaces whatever the last add/remove answered with.
+              setFresh(null);
+              catalog.reload();
+            }}
+          >
+            Rescan folders
+          </button>
+        }
       />
+      <AddFolderForm onAdded={setFresh} />
       {catalog.error && !data ? <ErrorNotice error={catalog.error} onRetry={catalog.reload} /> : null}
       {!data ? (
         catalog.error ? null : (
@@ -52,16 +63,7 @@ export function AgentsPage() {
                   {folder.exists ? null : <span className="tag ag-bad">folder missing</span>}
                 </div>
               </div>
-              {folder.builtin ? null : (
-                <RemoveFolderButton
-                  id={folder.id}
-                  path={folder.path}
-                  onRemoved={() => {
-                    setFresh(null);
-                    catalog.reload();
-                  }}
-                />
-              )}
+              {folder.builtin ? null : <RemoveFolderButton id={folder.id} path={folder.path} onRemoved={setFresh} />}
             </header>
             {agents.length === 0 ? (
               <p className="empty small">No agent.yaml found in this folder.</p>
@@ -140,7 +142,7 @@ function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void 
   );
 }
 
-function RemoveFolderButton({ id, path, onRemoved }: { id: string; path: string; onRemoved(): void }) {
+function RemoveFolderButton({ id, path, onRemoved }: { id: string; path: string; onRemoved(next: AgentCatalogResponse): void }) {
   const { client } = useArena();
   const [error, setError] = useState<unknown>(null);
   const [busy, setBusy] = useState(false);
@@ -155,8 +157,7 @@ function RemoveFolderButton({ id, path, onRemoved }: { id: string; path: string;
           setBusy(true);
           setError(null);
           try {
-            await removeFolder(client, id);
-            onRemoved();
+            onRemoved(await removeFolder(client, id));
           } catch (err) {
             setError(err);
             setBusy(false);

@@ -2,6 +2,7 @@
 import type { Attribution } from '../../../../engine/contract/specarena.js';
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { formatDateTime, formatNumber } from '../../ui/format.js';
+import { CLAWARENA_SESSION_PREFIX } from './match-viewer-api.js';
 import { fallbackSummary, formatCost, type SeatUsage, seatUsage } from './model-turns.js';
 
 export function formatDuration(ms: number): string {
@@ -43,8 +44,8 @@ export function GameFacts({ game }: { game: TournamentGame }) {
         <dd className="mono small">{game.seed}</dd>
         {game.sessionId ? (
           <>
-            <dt>Session</dt>
-            <dd className="mono small">{game.sessionId}</dd>
+            <dt>{game.sessionId.startsWith(CLAWARENA_SESSION_PREFIX) ? 'ClawArena match' : 'Session'}</dt>
+            <dd className="mono small">{game.sessionId.replace(CLAWARENA_SESSION_PREFIX, '')}</dd>
           </>
         ) : null}
       </dl>
@@ -84,6 +85,8 @@ export function SeatsTable({
   final: boolean;
 }) {
   const anyUsage = seats.some((s) => s.usage !== null);
+  // ClawArena games place seats without SpecArena's security/utility scores.
+  const anyScore = seats.some((s) => s.security !== undefined || s.utility !== undefined);
   return (
     <section className="card" data-testid="game-seats">
       <h2>{final ? 'Final scores' : 'Seats'}</h2>
@@ -94,8 +97,12 @@ export function SeatsTable({
               <th>Seat</th>
               <th>Agent</th>
               <th className="num">Place</th>
-              <th className="num">Security</th>
-              <th className="num">Utility</th>
+              {anyScore ? (
+                <>
+                  <th className="num">Security</th>
+                  <th className="num">Utility</th>
+                </>
+              ) : null}
               {anyUsage ? (
                 <>
                   <th className="num">Model calls</th>
@@ -118,8 +125,12 @@ export function SeatsTable({
                 <td className="num" data-testid="placement">
                   {s.placement === null ? '–' : s.placement}
                 </td>
-                <td className="num">{formatNumber(s.security)}</td>
-                <td className="num">{formatNumber(s.utility)}</td>
+                {anyScore ? (
+                  <>
+                    <td className="num">{formatNumber(s.security)}</td>
+                    <td className="num">{formatNumber(s.utility)}</td>
+                  </>
+                ) : null}
                 {anyUsage ? (
                   s.usage ? (
                     <>

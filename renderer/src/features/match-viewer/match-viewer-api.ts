@@ -41,3 +41,9 @@ export async function fetchSessionIfKept(client: ArenaClient, sessionId: string,
 }
 
 export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;
+
+export const CLAWARENA_SESSION_PREFIX = 'clawarena:';
+
+export function isSpecArenaSession(sessionId: string | null): sessionId is string {
+  return sessionId !== null && !sessionId.startsWith(CLAWARENA_SESSION_PREFIX);
+}

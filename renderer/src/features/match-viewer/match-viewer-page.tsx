@@ -1,7 +1,7 @@
 // One tournament game: its timeline (operator, chat, match events, model turns), outcome, seats and model turns.
 // A finished game shows its stored record; a running SpecArena game follows its session live and switches to the
 // stored record once the game has been written.
-import { useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
@@ -12,10 +12,10 @@ import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { useLiveSession } from '../session-detail/use-live-session.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
-import { fetchSessionIfKept, fetchTournament } from './match-viewer-api.js';
+import { fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
-import { buildTimeline, liveTranscript } from './timeline.js';
+import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
 import { TimelineView } from './timeline-view.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
@@ -88,7 +88,8 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
   );
   const turns = useMemo(() => modelTurns(transcript), [transcript]);
   const session = useResource(
-    (signal) => (game.sessionId ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
+    // Only SpecArena games have a session (ClawArena games carry `clawarena:<match id>`).
+    (signal) => (isSpecArenaSession(game.sessionId) ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
     [game.sessionId],
   );
   const attributions = useMemo(() => {
@@ -148,10 +149,13 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
         title={`Game ${index} · ${running.seats.join(' vs ')}`}
         subtitle={subtitle}
         actions={
-          <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
-            <span className="live-dot" aria-hidden="true" />
-            {LIVE_LABELS[live]}
-          </span>
+          <>
+            <Elapsed since={running.started_at} />
+            <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
+              <span className="live-dot" aria-hidden="true" />
+              {LIVE_LABELS[live]}
+            </span>
+          </>
         }
       />
       {error ? <ErrorNotice error={error} compact onRetry={reload} /> : null}
@@ -166,5 +170,19 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
         <Loading label="Connecting to the game…" />
       )}
     </>
+  );
+}
+
+/** Game clock of a running game, ticking once a second. */
+function Elapsed({ since }: { since: number }) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, []);
+  return (
+    <span className="mono small" data-testid="elapsed" title="Time since the game started">
+      {relativeStamp(now, since).replace(/\.\d$/, '')}
+    </span>
   );
 }

@@ -28,21 +28,33 @@ export function ModelTurnsPane({ turns, seatAgents }: { turns: ModelTurnView[]; 
                 ) : null}
                 {t.latencyMs !== null ? <span className="tag">{formatDuration(t.latencyMs)}</span> : null}
                 {t.costUsd !== null ? <span className="tag">{formatCost(t.costUsd)}</span> : null}
+                {t.outcome && t.outcome !== 'ok' ? <span className="tag mv-fallback">{t.outcome.replace(/_/g, ' ')}</span> : null}
                 {t.fallback ? <span className="tag mv-fallback">fallback: {t.fallback}</span> : null}
                 {t.truncated ? <span className="tag">truncated</span> : null}
               </summary>
-              <div className="mv-turn-body">
-                <div className="mv-turn-head">
-                  <h3>Prompt</h3>
-                  <CopyTextButton text={t.prompt} label={`Copy prompt of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+              {t.kind === 'fallback' ? (
+                <dl className="facts small mv-turn-body">
+                  <dt>Cause</dt>
+                  <dd>{t.fallback ?? 'unknown'}</dd>
+                  <dt>Detail</dt>
+                  <dd>{t.detail ?? '–'}</dd>
+                  <dt>Action taken</dt>
+                  <dd className="mono">{t.action ?? t.completion}</dd>
+                </dl>
+              ) : (
+                <div className="mv-turn-body">
+                  <div className="mv-turn-head">
+                    <h3>Prompt</h3>
+                    <CopyTextButton text={t.prompt} label={`Copy prompt of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                  </div>
+                  <pre className="code-block mv-turn-text">{t.prompt || '(not recorded)'}</pre>
+                  <div className="mv-turn-head">
+                    <h3>Completion</h3>
+                    <CopyTextButton text={t.completion} label={`Copy completion of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                  </div>
+                  <pre className="code-block mv-turn-text">{t.completion || '(empty)'}</pre>
                 </div>
-                <pre className="code-block mv-turn-text">{t.prompt || '(not recorded)'}</pre>
-                <div className="mv-turn-head">
-                  <h3>Completion</h3>
-                  <CopyTextButton text={t.completion} label={`Copy completion of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
-                </div>
-                <pre className="code-block mv-turn-text">{t.completion || '(empty)'}</pre>
-              </div>
+              )}
             </details>
           </li>
         ))}

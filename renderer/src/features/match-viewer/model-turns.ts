@@ -21,6 +21,8 @@ export function seatUsage(raw: unknown): SeatUsage | null {
 
 export interface ModelTurnView {
   key: string;
+  /** A model call (prompt and completion), or a fallback the agent took instead of the model's answer. */
+  kind: 'call' | 'fallback';
   seat: number;
   turn: number | null;
   phase: string | null;
@@ -34,6 +36,11 @@ export interface ModelTurnView {
   costUsd: number | null;
   /** Why the agent fell back to a default action on this turn (model_unparsable, model_timeout, …), if it did. */
   fallback: string | null;
+  /** What became of the call: ok, timeout, rate_limited, provider_error. */
+  outcome: string | null;
+  /** Fallbacks: the error that led to it and what the agent did instead. */
+  detail: string | null;
+  action: string | null;
 }
 
 const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -50,6 +57,7 @@ export function modelTurns(transcript: readonly TranscriptEntry[]): ModelTurnVie
         (fallback && typeof fallback === 'object' ? str((fallback as Record<string, unknown>).cause) : str(fallback));
       return {
         key: `model:${e.index}`,
+        kind: d.kind === 'fallback' ? ('fallback' as const) : ('call' as const),
         seat: typeof e.from === 'number' ? e.from : -1,
         turn: num(d.turn),
         phase: str(d.phase),
@@ -62,6 +70,9 @@ export function modelTurns(transcript: readonly TranscriptEntry[]): ModelTurnVie
         latencyMs: num(d.latency_ms),
         costUsd: num(d.cost_usd),
         fallback: cause,
+        outcome: str(d.outcome),
+        detail: str(d.detail),
+        action: str(d.action),
       };
     })
     .sort((a, b) => a.seat - b.seat || (a.turn ?? 0) - (b.turn ?? 0));

@@ -4,8 +4,10 @@ import { formatDateTime } from '../../ui/format.js';
 import { VirtualList } from '../../ui/virtual-list.js';
 import {
   ALL_CHANNELS,
+  audienceLabel,
   bodyText,
   type ChannelFilter,
+  eventDetail,
   filterTimeline,
   isDirect,
   relativeStamp,
@@ -56,7 +58,7 @@ export function TimelineView({
         <fieldset className="mv-channels">
           <legend className="sr-only">Channels</legend>
           {(Object.keys(CHANNEL_LABELS) as TranscriptChannel[])
-            .filter((c) => present.has(c) || c === 'operator' || c === 'chat')
+            .filter((c) => present.has(c))
             .map((c) => (
               <label key={c} className="mv-check">
                 <input
@@ -123,8 +125,10 @@ function TimelineRow({
         {entry.kind === 'action' ? <span className="tag mv-action">action{entry.actionType ? `: ${entry.actionType}` : ''}</span> : null}
         {entry.kind === 'reply' ? <span className="tag mv-result-tag">result</span> : null}
         {entry.kind === 'model' ? <ModelTag entry={entry} /> : null}
+        {entry.kind === 'match' && entry.audience ? <span className="tag mv-dm">{audienceLabel(entry.audience, seatAgents)}</span> : null}
       </div>
       <div className={body.redacted ? 'mv-body mv-redacted' : 'mv-body'}>{body.text}</div>
+      {entry.kind === 'match' && eventDetail(entry.data) ? <div className="mv-event-data mono small">{eventDetail(entry.data)}</div> : null}
       {entry.kind === 'action' ? (
         <div className="mv-result" data-testid="action-result">
           {replies.length === 0 ? (
@@ -149,6 +153,7 @@ function TimelineRow({
 function ModelTag({ entry }: { entry: TimelineEntry }) {
   const d = entry.data ?? {};
   const turn = typeof d.turn === 'number' ? `turn ${d.turn}` : 'turn';
+  if (d.kind === 'fallback') return <span className="tag mv-fallback">{`${turn} · fallback`}</span>;
   const phase = typeof d.phase === 'string' && d.phase !== 'initial' ? ` · ${d.phase}` : '';
   return <span className="tag mv-model">{`${turn}${phase}`}</span>;
 }

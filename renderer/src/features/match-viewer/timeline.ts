@@ -32,6 +32,8 @@ export interface TimelineEntry {
   /** 'reply' entries: the action it answers (position in the timeline). */
   replyTo?: number;
   data?: Record<string, unknown> | undefined;
+  /** ClawArena events shown to some seats only (0-based seats); undefined when public. */
+  audience?: number[] | undefined;
 }
 
 function partyOf(value: number | string | null | undefined): Party | null {
@@ -97,6 +99,7 @@ export function buildTimeline(entries: readonly TranscriptLine[], names?: Invite
       redacted: e.redacted === true,
       timestamp: e.timestamp,
       data: e.data,
+      audience: Array.isArray(e.visibility) ? e.visibility : undefined,
     };
     const position = out.length;
     if (e.channel === 'operator' && from.kind === 'seat' && (to === null || to.kind === 'operator')) {
@@ -187,4 +190,20 @@ export function filterTimeline(entries: readonly TimelineEntry[], channels: Chan
 export function bodyText(entry: Pick<TimelineEntry, 'redacted' | 'content'>): { text: string; redacted: boolean } {
   if (entry.redacted) return { text: 'Private message (redacted for this viewer)', redacted: true };
   return { text: entry.content, redacted: false };
+}
+
+const DETAIL_CHARS = 400;
+
+/** A ClawArena event's payload in one line under its type, cut so one event cannot fill the screen. */
+export function eventDetail(data: Record<string, unknown> | undefined): string | null {
+  if (!data || Object.keys(data).length === 0) return null;
+  const text = JSON.stringify(data);
+  return text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS)}…` : text;
+}
+
+/** "seat 1 only", "seats 1, 3 only" for events not everyone saw. */
+export function audienceLabel(audience: readonly number[] | undefined, seatAgents: readonly string[]): string | null {
+  if (!audience) return null;
+  if (audience.length === 0) return 'nobody';
+  return `visible to ${audience.map((seat) => partyLabel({ kind: 'seat', seat }, seatAgents)).join(', ')}`;
 }

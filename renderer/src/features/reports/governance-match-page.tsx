@@ -94,18 +94,7 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
         </div>
       </section>
       <ScoreCounters detail={detail} />
-      <section className="card">
-        <h2>Trials</h2>
-        <p className="muted small">
-          Every attempt the agent declared, the decision the scenario expects for its tool, and the decision it got. Values shown as
-          redacted were never stored in clear.
-        </p>
-        <div className="rp-trials">
-          {report.trials.map((trial, i) => (
-            <TrialCard key={`${trial.agent_id}/${trial.trial_id}`} trial={trial} run={runFor(runs, trial, i)} />
-          ))}
-        </div>
-      </section>
+      <Trials report={report} runs={runs} />
       {report.unattributed_audit_events.length > 0 ? (
         <section className="card">
           <h2>Unattributed audit events</h2>
@@ -117,6 +106,53 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
       ) : null}
       <RawFiles id={id} />
     </div>
+  );
+}
+
+function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; runs: Run[] }) {
+  const [agent, setAgent] = useState('');
+  const [failedOnly, setFailedOnly] = useState(false);
+  const agents = [...new Set(report.trials.map((t) => t.agent_id))];
+  const shown = report.trials
+    .map((trial, i) => ({ trial, run: runFor(runs, trial, i) }))
+    .filter(({ trial }) => (agent === '' || trial.agent_id === agent) && (!failedOnly || !trial.passed));
+  const failed = report.trials.filter((t) => !t.passed).length;
+  return (
+    <section className="card" aria-labelledby="trials-title">
+      <h2 id="trials-title">Trials</h2>
+      <p className="muted small">
+        Every attempt the agent declared, the decision the scenario expects for its tool, and the decision it got. Values shown as redacted
+        were never stored in clear.
+      </p>
+      <div className="filters rp-filters">
+        {agents.length > 1 ? (
+          <label className="field field-inline">
+            <span className="field-label">Agent</span>
+            <select value={agent} onChange={(event) => setAgent(event.target.value)}>
+              <option value="">All agents</option>
+              {agents.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </select>
+          </label>
+        ) : null}
+        <label className="rp-check">
+          <input type="checkbox" checked={failedOnly} onChange={(event) => setFailedOnly(event.target.checked)} />
+          Only failed trials ({failed})
+        </label>
+        <span className="small muted" data-testid="trials-count">
+          {shown.length} of {report.trials.length} trials
+        </span>
+      </div>
+      <div className="rp-trials">
+        {shown.length === 0 ? <p className="empty">No trial matches.</p> : null}
+        {shown.map(({ trial, run }) => (
+          <TrialCard key={`${trial.agent_id}/${trial.trial_id}`} trial={trial} run={run} />
+        ))}
+      </div>
+    </section>
   );
 }
 
@@ -239,7 +275,7 @@ function AttemptsTable({ rows, label }: { rows: AttemptRow[]; label: string }) {
               </td>
               <td className="small">{row.status === 'decided' ? 'decided' : 'missing decision'}</td>
               <td>
-                <span className={`tag rp-verdict-${row.verdict}`}>{VERDICT_LABELS[row.verdict]}</span>
+                <span className={`tag nowrap rp-verdict-${row.verdict}`}>{VERDICT_LABELS[row.verdict]}</span>
               </td>
             </tr>
           ))}
