@@ -46,6 +46,13 @@ export function createArenaApi(invoke: InvokeFn): ArenaApi {
     revealInFolder: async (path: string) => {
       await call('shellRevealInFolder', { path });
     },
+    saveFile: (request) => call('shellSaveFile', request),
+    revealDataFolder: async () => {
+      await call('shellRevealDataFolder', undefined);
+    },
+    listSecrets: () => call('secretsList', undefined),
+    setSecret: (name: string, value: string) => call('secretsSet', { name, value }),
+    deleteSecret: (name: string) => call('secretsDelete', { name }),
   };
   return api;
 }
