@@ -65,7 +65,8 @@ function KeychainKeys({ shell }: { shell: ArenaApi }) {
         </div>
       </div>
       {error ? <ErrorNotice error={error} compact /> : null}
-      <p className="muted small" role="status" aria-live="polite">
+      {/* Always mounted, so screen readers announce each change; takes no room while empty. */}
+      <p className={status ? 'muted small' : 'sr-only'} role="status" aria-live="polite">
         {status}
       </p>
       {list.names.length === 0 ? (
