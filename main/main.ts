@@ -86,7 +86,7 @@ function boot(dataDir: string): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  installGracefulQuit(app, engine, log);
+  installGracefulQuit(app, engine, log, process);
 }
 
 /** Some desktops have no Downloads or Documents folder; Electron then throws. */

@@ -5,9 +5,20 @@ import type { EngineHost } from './engine-host.js';
 export interface QuitAppLike {
   on(event: 'before-quit', listener: (event: { preventDefault(): void }) => void): unknown;
   quit(): void;
+  exit(code: number): void;
 }
 
-export function installGracefulQuit(app: QuitAppLike, engine: Pick<EngineHost, 'stop'>, log: (line: string) => void = () => {}): void {
+/** Where SIGINT/SIGTERM arrive (process); a test passes an emitter. */
+export interface SignalSource {
+  on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+}
+
+export function installGracefulQuit(
+  app: QuitAppLike,
+  engine: Pick<EngineHost, 'stop'>,
+  log: (line: string) => void = () => {},
+  signals?: SignalSource,
+): void {
   let phase: 'running' | 'stopping' | 'done' = 'running';
   app.on('before-quit', (event) => {
     if (phase === 'done') return;
@@ -23,4 +34,13 @@ export function installGracefulQuit(app: QuitAppLike, engine: Pick<EngineHost, '
         app.quit();
       });
   });
+
+  // Ctrl-C in the terminal that ran `npm start` would otherwise end main at once and take the engine down mid-game.
+  // The first signal quits gracefully; a second one means "now".
+  const onSignal = () => {
+    if (phase === 'running') app.quit();
+    else app.exit(130);
+  };
+  signals?.on('SIGINT', onSignal);
+  signals?.on('SIGTERM', onSignal);
 }

@@ -9,6 +9,10 @@ class FakeApp extends EventEmitter {
   quitCalls = 0;
   quitted = false;
   prevented = 0;
+  exitCode: number | null = null;
+  exit(code: number) {
+    this.exitCode = code;
+  }
   quit() {
     this.quitCalls++;
     let prevented = false;
@@ -41,8 +45,9 @@ function setup() {
   procs[0]?.ready(4100);
   const app = new FakeApp();
   const logs: string[] = [];
-  installGracefulQuit(app, engine, (line) => logs.push(line));
-  return { app, engine, procs, advance, logs };
+  const signals = new EventEmitter();
+  installGracefulQuit(app, engine, (line) => logs.push(line), signals);
+  return { app, engine, procs, advance, logs, signals };
 }
 
 describe('graceful quit', () => {
@@ -115,5 +120,24 @@ describe('graceful quit', () => {
     await flush();
     expect(app.quitted).toBe(true);
     expect(logs).toEqual(['engine stop failed: boom']);
+  });
+
+  it('turns Ctrl-C into a graceful quit, and a second Ctrl-C into an immediate exit', async () => {
+    const { app, procs, signals } = setup();
+    signals.emit('SIGINT');
+    expect(procs[0]?.posted).toEqual([{ type: 'shutdown' }]);
+    expect(app.quitted).toBe(false);
+    expect(app.exitCode).toBeNull();
+    signals.emit('SIGINT');
+    expect(app.exitCode).toBe(130);
+  });
+
+  it('quits gracefully on SIGTERM', async () => {
+    const { app, procs, signals } = setup();
+    signals.emit('SIGTERM');
+    procs[0]?.emit('exit', 0);
+    await flush();
+    expect(app.quitted).toBe(true);
+    expect(app.exitCode).toBeNull();
   });
 });
