@@ -10,7 +10,9 @@ import { createLiveBus } from './core/live-bus.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { createAgentCatalog } from './protocols/agents/catalog.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
+import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
@@ -55,6 +57,8 @@ export interface RunningEngine {
   clawarena: ClawArenaService;
   /** Tournaments played against this engine (arena run, admin API). */
   tournaments: TournamentService;
+  /** Governance matches started from the admin API. */
+  governance: GovernanceRunner;
   /** Present when started with `tls`: the HTTPS agent listener and the certificate clients should trust. */
   tls?: { url: string; port: number; certPath: string; generated: boolean };
   close(): Promise<void>;
@@ -95,6 +99,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const governance = createGovernanceRunner({
+      store,
+      dataDir: options.dataDir,
+      log: (message) => http?.log.warn(message),
+    });
     http = await createHttpServer({
       engine,
       scoring: createScoringReader(store),
@@ -114,6 +123,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         now: () => clock.now(),
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
+        governance: { store, runner: governance },
+        agents: createAgentCatalog({ store }),
         reset: options.testHooks
           ? () => {
               live.closeAll();
@@ -178,11 +189,12 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       http: server,
       clawarena,
       tournaments: tournamentService,
+      governance,
       tls,
       close() {
         closed ??= (async () => {
           if (sweeper) clearInterval(sweeper);
-          await tournamentService.close();
+          await Promise.all([tournamentService.close(), governance.close()]);
           // Wakes parked ClawArena long-polls so a graceful close does not wait for them.
           clawarena.close();
           await tlsApp?.close();

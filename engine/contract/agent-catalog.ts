@@ -51,6 +51,7 @@ export const AgentRunsQuerySchema = z.object({
 });
 
 export const AgentRunSchema = z.discriminatedUnion('kind', [
+  /** Matched by the resolved manifest path of each agent entry in the tournament's definition. */
   z.object({
     kind: z.literal('tournament'),
     tournament_id: z.string(),
@@ -62,6 +63,10 @@ export const AgentRunSchema = z.discriminatedUnion('kind', [
     status: z.string(),
     at: z.number(),
   }),
+  /**
+   * Stored governance matches name agents by manifest id only: a match counts when the manifest's id is among the
+   * match's agents and the manifest lists the match's scenario.
+   */
   z.object({
     kind: z.literal('governance'),
     match_id: z.string(),

@@ -72,6 +72,7 @@ export const GovernanceScenarioSchema = z.object({
   /** Agent folders (manifest paths) the scenario ships with. */
   agents: z.array(z.object({ id: z.string(), manifest_path: z.string() })),
 });
+export type GovernanceScenario = z.infer<typeof GovernanceScenarioSchema>;
 export const GovernanceScenarioListResponseSchema = z.object({ scenarios: z.array(GovernanceScenarioSchema) });
 
 export const GovernanceRunRequestSchema = z.strictObject({

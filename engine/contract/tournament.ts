@@ -81,6 +81,8 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     challenge: z.string(),
     seats: z.array(z.string()),
     seed: z.string(),
+    /** The live SpecArena session of this attempt; null for ClawArena matches (and scripted test games). */
+    session_id: z.string().nullable(),
     at: z.number(),
   }),
   z.object({
@@ -162,6 +164,7 @@ export const RunningGameSchema = z.object({
   started_at: z.number(),
 });
 export const RunningGamesResponseSchema = z.object({ games: z.array(RunningGameSchema) });
+export type RunningGamesResponse = z.infer<typeof RunningGamesResponseSchema>;
 export type RunningGame = z.infer<typeof RunningGameSchema>;
 
 /** GET /tournaments/:id/charts: rating over games and the pairwise win-rate matrix. */
@@ -173,3 +176,103 @@ export const TournamentChartsResponseSchema = z.object({
   pairwise: z.array(z.array(z.object({ games: z.number().int(), score_pct: z.number() }).nullable())),
 });
 export type TournamentChartsResponse = z.infer<typeof TournamentChartsResponseSchema>;
+
+// ---- Responses of the routes the UI reads (kept honest by test/engine/http/tournament-contract.test.ts) ----------
+
+export const TournamentListResponseSchema = z.object({ tournaments: z.array(TournamentSummarySchema), total: z.number().int() });
+export type TournamentListResponse = z.infer<typeof TournamentListResponseSchema>;
+
+export const StandingRowSchema = z.object({
+  rank: z.number().int(),
+  rank_range: z.tuple([z.number().int(), z.number().int()]),
+  agent: z.string(),
+  games: z.number().int(),
+  wins: z.number().int(),
+  draws: z.number().int(),
+  losses: z.number().int(),
+  points: z.number(),
+  /** 100 · points / games; null before the agent's first rated game. */
+  score_pct: z.number().nullable(),
+  rating: z.number().nullable(),
+  rating_lower: z.number().nullable(),
+  rating_upper: z.number().nullable(),
+  /** Mean SpecArena security / utility, when the challenge reports them. */
+  security: z.number().nullable(),
+  utility: z.number().nullable(),
+});
+export type StandingRow = z.infer<typeof StandingRowSchema>;
+
+export const SprtStatusSchema = z.object({
+  llr: z.number(),
+  lower: z.number(),
+  upper: z.number(),
+  decision: z.enum(['continue', 'accept_h0', 'accept_h1']),
+  progress: z.number(),
+});
+
+/** GET /tournaments/:id/standings. `ratings` is the full ratings report (the exports' report.json shape). */
+export const TournamentStandingsResponseSchema = z.object({
+  id: z.string(),
+  status: TournamentStatusSchema,
+  standings: z.object({ combined: z.array(StandingRowSchema), per_challenge: z.record(z.string(), z.array(StandingRowSchema)) }),
+  sprt: SprtStatusSchema.nullable(),
+  terminations: z.record(z.string(), z.number().int()),
+  ratings: z.record(z.string(), z.unknown()),
+});
+export type TournamentStandingsResponse = z.infer<typeof TournamentStandingsResponseSchema>;
+
+/** One committed attempt of a game; `seats` are agent indices, `seat_agents` their ids. */
+export const TournamentGameSchema = z.object({
+  seq: z.number().int(),
+  tournamentId: z.string(),
+  gameKey: z.string(),
+  gameIndex: z.number().int(),
+  attempt: z.number().int(),
+  round: z.number().int(),
+  pairingIndex: z.number().int(),
+  opening: z.number().int(),
+  challenge: z.string(),
+  seats: z.array(z.number().int()),
+  seat_agents: z.array(z.string()),
+  seed: z.string(),
+  swapOf: z.number().int().nullable(),
+  setSize: z.number().int(),
+  /** SpecArena session id, `clawarena:<match id>` for ClawArena games, null when no session was created. */
+  sessionId: z.string().nullable(),
+  invites: z.array(z.string()),
+  termination: z.string(),
+  fault: z.string(),
+  faultedSeats: z.array(z.number().int()),
+  placements: z.array(z.number()).nullable(),
+  scores: z.array(z.object({ security: z.number(), utility: z.number() })).nullable(),
+  detail: z.string(),
+  agentMs: z.number(),
+  startedAt: z.number(),
+  endedAt: z.number(),
+  /** Per seat: model-usage totals (null for a seat without any); null when no seat reported usage. */
+  usage: z.array(z.record(z.string(), z.unknown()).nullable()).nullable().optional(),
+});
+export type TournamentGame = z.infer<typeof TournamentGameSchema>;
+
+export const TournamentGamesResponseSchema = z.object({ games: z.array(TournamentGameSchema), total: z.number().int() });
+export type TournamentGamesResponse = z.infer<typeof TournamentGamesResponseSchema>;
+
+export const TranscriptEntrySchema = z.object({
+  index: z.number().int(),
+  /** 'operator'/'chat': SpecArena channels; 'match': a ClawArena match event; 'model': a model agent's turn. */
+  channel: z.enum(['operator', 'chat', 'match', 'model']),
+  /** Seat number of the sender, 'operator', or a ClawArena/model label. */
+  from: z.union([z.number(), z.string()]),
+  to: z.union([z.number(), z.string()]).nullable(),
+  content: z.string(),
+  timestamp: z.number(),
+  event_seq: z.number().int().optional(),
+  is_auto: z.boolean().optional(),
+  visibility: z.union([z.literal('public'), z.array(z.number().int())]).optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;
+
+/** GET /tournaments/:id/games/:index: the attempt that counts (the latest) and its transcript. */
+export const TournamentGameDetailResponseSchema = z.object({ game: TournamentGameSchema, transcript: z.array(TranscriptEntrySchema) });
+export type TournamentGameDetailResponse = z.infer<typeof TournamentGameDetailResponseSchema>;

@@ -6,13 +6,14 @@ import * as governance from './migrations/0020-governance.js';
 import * as clawarena from './migrations/0030-clawarena.js';
 import * as tournaments from './migrations/0040-tournaments.js';
 import * as tournamentUsage from './migrations/0050-tournament-usage.js';
+import * as agentFolders from './migrations/0060-agent-folders.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage];
+export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage, agentFolders];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

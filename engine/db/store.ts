@@ -1,6 +1,7 @@
 // The database port: the only way the rest of the engine reaches SQLite.
 
 import { type OpenOptions, openConnection } from './open.js';
+import { createAgentFoldersRepo } from './repos/agent-folders.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
@@ -10,6 +11,7 @@ import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
 
 export { MigrationError } from './migrate.js';
+export type { StoredAgentFolder } from './repos/agent-folders.js';
 export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
 export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
 export type { StoredScoringEntry } from './repos/scoring.js';
@@ -29,6 +31,7 @@ export function openStore(options: OpenOptions) {
     clawarena: createClawArenaRepo(db),
     governance: createGovernanceRepo(db),
     tournaments: createTournamentsRepo(db),
+    agentFolders: createAgentFoldersRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

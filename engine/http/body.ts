@@ -52,6 +52,18 @@ export function readBody<S extends z.ZodType>(schema: S, body: unknown): z.infer
   return parsed.data;
 }
 
+/** Like readBody, but the message names the field ("agents.0: ..."), for admin routes the UI shows verbatim. */
+export function readFieldBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  if (body === INVALID_JSON || body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+    throw new ArenaError(400, issue ? `${where}${zod3Message(issue, body)}` : 'Invalid request body', 'VALIDATION_FAILED');
+  }
+  return parsed.data;
+}
+
 /** A body that may be absent (create ignores its body): never throws. */
 export function optionalObject(body: unknown): Record<string, unknown> {
   return body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};

@@ -1,6 +1,7 @@
 // Ratings and statistics (spec "tournaments and ratings" §4–§8). Pure functions over GameRecord lists.
 export * from './bootstrap.js';
 export * from './bradley-terry.js';
+export * from './charts.js';
 export * from './elo.js';
 export * from './game-record.js';
 export * from './outcomes.js';

@@ -32,7 +32,7 @@ const KnockoutFormatSchema = z.strictObject({
   third_place: z.boolean().default(false),
 });
 
-const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
+export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
 
 /** `format: swiss` is shorthand for `format: {kind: swiss}`. */
 export const FormatSchema = z.preprocess(

@@ -7,10 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import { EngineErrorCode } from '../../contract/errors.js';
 import {
   ExportFileSchema,
+  type RunningGamesResponse,
+  type TournamentCatalogResponse,
+  type TournamentChartsResponse,
   TournamentCreateRequestSchema,
   type TournamentEvent,
   TournamentGamesQuerySchema,
   TournamentListQuerySchema,
+  type TournamentValidateResponse,
 } from '../../contract/tournament.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { reportDir } from '../../protocols/tournament/exports.js';
@@ -55,12 +59,22 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
         .loaded.agents.map((a) => a.id),
     );
 
-  admin.post('/tournaments/validate', async (req) => {
+  admin.post('/tournaments/validate', async (req): Promise<TournamentValidateResponse> => {
     const { raw, specDir } = definition(req.body);
     const s = service();
     const loaded = wrap(() => s.validate(raw, specDir));
-    return { ok: true, name: loaded.spec.name, agents: loaded.agents.map((a) => a.id), challenges: loaded.spec.challenges };
+    return {
+      ok: true,
+      name: loaded.spec.name,
+      agents: loaded.agents.map((a) => a.id),
+      challenges: loaded.spec.challenges,
+      planned_games: loaded.planned.count,
+      planned_exact: loaded.planned.exact,
+    };
   });
+
+  // Registered before /tournaments/:id (find-my-way prefers static segments anyway; the order keeps that obvious).
+  admin.get('/tournaments/catalog', async (): Promise<TournamentCatalogResponse> => service().catalog(process.cwd()));
 
   admin.post('/tournaments', async (req) => {
     const { raw, specDir, start } = definition(req.body);
@@ -107,6 +121,16 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       ratings: stats.ratings,
     };
   });
+
+  admin.get<{ Params: { id: string } }>(
+    '/tournaments/:id/running',
+    async (req): Promise<RunningGamesResponse> => ({ games: wrap(() => service().running(req.params.id)) }),
+  );
+
+  admin.get<{ Params: { id: string } }>(
+    '/tournaments/:id/charts',
+    async (req): Promise<TournamentChartsResponse> => wrap(() => service().charts(req.params.id)),
+  );
 
   admin.get<{ Params: { id: string } }>('/tournaments/:id/games', async (req) => {
     const q = TournamentGamesQuerySchema.safeParse(req.query);

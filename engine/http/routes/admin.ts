@@ -11,12 +11,17 @@ import {
 import { EngineErrorCode } from '../../contract/errors.js';
 import { operatorChannel } from '../../core/redaction.js';
 import { fullSession } from '../../core/sanitize.js';
+import type { Store } from '../../db/store.js';
+import type { AgentCatalog } from '../../protocols/agents/catalog.js';
+import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../protocols/tournament/service.js';
 import { readBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
+import { registerAdminAgentRoutes } from './admin-agents.js';
+import { registerAdminGovernanceRoutes } from './admin-governance.js';
 import { registerAdminTournamentRoutes } from './admin-tournaments.js';
 
 export interface AdminDeps {
@@ -30,6 +35,10 @@ export interface AdminDeps {
   recompute(): { games: number };
   /** The tournament service once the engine listens (routes in admin-tournaments.ts). */
   tournaments?: () => TournamentService | undefined;
+  /** Governance report browser and background matches (routes in admin-governance.ts). */
+  governance?: { store: Store; runner: GovernanceRunner };
+  /** Agents page: folders, manifests and an agent's runs (routes in admin-agents.ts). */
+  agents?: AgentCatalog;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
   reset?: () => void;
 }
@@ -94,6 +103,8 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       admin.post('/scoring/recompute', async () => deps.recompute());
 
       if (deps.tournaments) registerAdminTournamentRoutes(admin, deps.tournaments);
+      if (deps.governance) registerAdminGovernanceRoutes(admin, deps.governance);
+      if (deps.agents) registerAdminAgentRoutes(admin, deps.agents);
     },
     { prefix: ADMIN_PREFIX },
   );

@@ -67,6 +67,8 @@ export interface MatchOptions {
   clock?: () => number;
   signal?: AbortSignal;
   onEvent?: (event: LifecycleEvent) => void;
+  /** Use this id (from newMatchId) instead of minting one, so a caller can name the match before it runs. */
+  matchId?: string;
 }
 
 /** One (agent, trial) run as the runner saw it, for storage and the CLI. */
@@ -133,7 +135,7 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
   const agents = selectAgents(options);
   const { spec, trials } = options.scenario;
   const startedAt = clock();
-  const matchId = newMatchId(spec.id, startedAt);
+  const matchId = options.matchId ?? newMatchId(spec.id, startedAt);
   const now = () => formatDateTime(clock());
   const emit = (event: LifecycleEvent) => options.onEvent?.(event);
   const scratchDir = path.join(path.resolve(options.runsRoot), matchId);

@@ -3,7 +3,7 @@
 // GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
 // and replays what was in flight when the process died (those never reached the database).
 import path from 'node:path';
-import type { TournamentEvent } from '../../contract/tournament.js';
+import type { RunningGame, TournamentEvent } from '../../contract/tournament.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
@@ -47,6 +47,8 @@ export class TournamentExecutor {
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
   private readonly active = new Map<string, AbortController>();
+  /** What the live view shows about each game in flight (same keys as `active`). */
+  private readonly inFlight = new Map<string, RunningGame>();
   private readonly points: number[];
   private readonly played: number[];
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
@@ -79,6 +81,11 @@ export class TournamentExecutor {
     return this.done;
   }
 
+  /** Games in flight now, in game order. */
+  runningGames(): RunningGame[] {
+    return [...this.inFlight.values()].sort((a, b) => a.game_index - b.game_index);
+  }
+
   /** Finishes the games in flight, then stops; resume with a new executor. */
   pause(): void {
     if (this.mode === 'running') this.mode = 'pausing';
@@ -92,7 +99,11 @@ export class TournamentExecutor {
     this.pump();
   }
 
-  /** App shutdown: games in flight are dropped and the run stays 'running', so the next start resumes it. */
+  /**
+   * App shutdown: games in flight are stopped and never stored (void: they replay on resume), and the run is left
+   * 'paused', so the next start lists it as paused and the user resumes it. (A crash leaves it 'running', and the
+   * next start continues it by itself.)
+   */
   halt(): void {
     this.mode = 'halting';
     for (const controller of this.active.values()) controller.abort();
@@ -228,20 +239,23 @@ export class TournamentExecutor {
     const controller = new AbortController();
     this.active.set(key, controller);
     const seatIds = game.seats.map((a) => this.agents[a]?.id ?? String(a));
-    this.emit({
-      event: 'game_started',
-      tournament_id: this.tournament.id,
+    const running: RunningGame = {
       game_index: game.gameIndex,
       attempt,
       challenge: game.challenge,
       seats: seatIds,
-      seed: game.seed,
-      at: Date.now(),
-    });
+      session_id: null,
+      started_at: Date.now(),
+    };
+    this.inFlight.set(key, running);
     const limits = this.spec.limits;
     const workspaceRoot = path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
     const startMs = Math.max(limits.move_seconds * 1000, START_BUDGET_MS);
     const { clawarena } = this.deps;
+    // A SpecArena game creates its session synchronously inside play(), so the id is known before game_started goes out.
+    const onSession = (sessionId: string): void => {
+      running.session_id = sessionId;
+    };
     const played =
       !this.deps.playGame && clawarena?.games.has(game.challenge)
         ? playClawGame(
@@ -257,7 +271,18 @@ export class TournamentExecutor {
             game,
             controller.signal,
           )
-        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal);
+        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal, onSession);
+    this.emit({
+      event: 'game_started',
+      tournament_id: this.tournament.id,
+      game_index: game.gameIndex,
+      attempt,
+      challenge: game.challenge,
+      seats: seatIds,
+      seed: game.seed,
+      session_id: running.session_id,
+      at: running.started_at,
+    });
     // The game's row waits for the accounting: usage lines are known only once every seat's process has exited
     // (bounded: a finished game stops its agents after a short grace).
     const accounted = played.then(async (outcome) => ({
@@ -266,6 +291,7 @@ export class TournamentExecutor {
     }));
     void accounted.then(({ outcome, accounting }) => {
       this.active.delete(key);
+      this.inFlight.delete(key);
       if (outcome.teardown) {
         const t = outcome.teardown.catch(() => {});
         this.teardowns.add(t);
@@ -337,7 +363,13 @@ export class TournamentExecutor {
     });
   }
 
-  private playSpecArena(game: ScheduledGame, workspaceRoot: string, startMs: number, signal: AbortSignal) {
+  private playSpecArena(
+    game: ScheduledGame,
+    workspaceRoot: string,
+    startMs: number,
+    signal: AbortSignal,
+    onSession: (sessionId: string) => void,
+  ) {
     const limits = this.spec.limits;
     const play = this.deps.playGame ?? playGame;
     return play(
@@ -352,6 +384,7 @@ export class TournamentExecutor {
         gameMs: limits.game_seconds * 1000,
         startMs,
         maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
+        onSession,
         ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       },
       game,
@@ -367,10 +400,11 @@ export class TournamentExecutor {
     const now = Date.now();
     const id = this.tournament.id;
     if (outcome.status === 'finished') store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
-    else if (outcome.status === 'paused') store.tournaments.setStatus(id, 'paused', now);
+    else if (outcome.status === 'paused' || outcome.status === 'halted') store.tournaments.setStatus(id, 'paused', now);
     else if (outcome.status === 'cancelled') store.tournaments.setStatus(id, 'cancelled', now, 'cancelled');
     else if (outcome.status === 'failed') store.tournaments.setStatus(id, 'failed', now, outcome.error);
-    if (outcome.status === 'paused') this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
+    if (outcome.status === 'paused' || outcome.status === 'halted')
+      this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
     void Promise.all([...this.teardowns]).then(() => resolve(outcome));

@@ -194,6 +194,7 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
         challenge: row.challenge,
         seats: row.seats.map((a) => input.agentIds[a]),
         seed: row.seed,
+        session_id: row.sessionId,
       });
       for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
         if (entry.channel === 'model') {

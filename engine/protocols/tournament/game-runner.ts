@@ -39,6 +39,8 @@ export interface GameDeps {
   startMs: number;
   maxIllegalActions: number;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Told the session id as soon as the game's session exists (the live view follows it). */
+  onSession?: (sessionId: string) => void;
 }
 
 export interface TranscriptEntry {
@@ -110,6 +112,7 @@ export async function playGame(deps: GameDeps, game: ScheduledGame, signal: Abor
     const session = engine.createSession(game.challenge, deps.options, { seatKeysRequired: true, seed: game.seed });
     const id = session.id;
     sessionId = id;
+    deps.onSession?.(id);
     invites = [...session.invites];
     const seatOf = new Map(invites.map((invite, seat) => [invite, seat]));
     const seats = game.seats.length;

@@ -3,7 +3,15 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { ChallengeRegistry } from '../../challenges/registry.js';
-import type { TournamentEvent, TournamentSummary } from '../../contract/tournament.js';
+import type {
+  RunningGame,
+  TournamentCatalogResponse,
+  TournamentChartsResponse,
+  TournamentEvent,
+  TournamentSummary,
+} from '../../contract/tournament.js';
+import { pairwiseMatrix, ratingHistory } from '../../core/ratings/index.js';
+import { FORMAT_KINDS } from '../../core/tournament/index.js';
 import type { Store, StoredTournament } from '../../db/store.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
@@ -12,7 +20,7 @@ import { writeExports } from './exports.js';
 import { plannedGames } from './game-source.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
-import { finalGames, isSettled, runStatistics } from './stats.js';
+import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
 
 export interface TournamentServiceDeps {
   store: Store;
@@ -139,8 +147,52 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     store,
     dataDir: deps.dataDir,
 
-    validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec {
-      return resolveSpec(raw, specDir, lookup, source);
+    validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec & { planned: { count: number; exact: boolean } } {
+      const loaded = resolveSpec(raw, specDir, lookup, source);
+      // The same numbers create() stores.
+      return { ...loaded, planned: plannedGames(loaded.spec, seatsFor(loaded.spec)) };
+    },
+
+    /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */
+    catalog(baseDir: string): TournamentCatalogResponse {
+      const list: TournamentCatalogResponse['challenges'] = [...challenges.values()].map((c) => ({
+        id: c.id,
+        protocol: 'specarena',
+        name: c.metadata.name,
+        description: c.metadata.description,
+        players: { min: c.metadata.players, max: c.metadata.players },
+      }));
+      for (const [id, game] of deps.clawarena?.games ?? []) {
+        if (challenges.has(id)) continue;
+        const { min, max } = game.players;
+        list.push({
+          id,
+          protocol: 'clawarena',
+          name: game.title,
+          description: `ClawArena game for ${min === max ? min : `${min}–${max}`} players (default ${game.players.default}).`,
+          players: { min, max },
+        });
+      }
+      return { challenges: list, formats: [...FORMAT_KINDS], base_dir: baseDir };
+    },
+
+    /** Games in flight now; empty when the tournament is not running in this process. */
+    running(id: string): RunningGame[] {
+      get(id);
+      return running.get(id)?.executor.runningGames() ?? [];
+    },
+
+    /** Rating trace and pairwise matrix from the counting attempt of every settled game, in commit order. */
+    charts(id: string): TournamentChartsResponse {
+      const t = get(id);
+      const loaded = loadStored(t);
+      const records = finalGames(store.tournaments.games(t.id)).filter(isSettled).map(gameRecord);
+      const count = loaded.agents.length;
+      return {
+        agents: loaded.agents.map((a) => a.id),
+        rating_history: ratingHistory(records, count),
+        pairwise: pairwiseMatrix(records, count),
+      };
     },
 
     create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {

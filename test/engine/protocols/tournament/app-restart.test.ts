@@ -1,5 +1,5 @@
-// Restarting the app continues an interrupted tournament: the engine stops mid-run (games in flight are dropped and
-// the run stays 'running'), a new engine on the same data dir resumes it and the game set is complete, once each.
+// Closing the app pauses a running tournament: the engine stops mid-run (games in flight are dropped), the run is left
+// 'paused', a new engine on the same data dir lists it as paused, and resuming completes the game set, once each.
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { startEngine } from '../../../../engine/app.js';
@@ -10,7 +10,7 @@ afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-it('a tournament left running resumes when the app starts again', async () => {
+it('a tournament the app closed on is paused and resumes to a complete game set', async () => {
   const first = await engineIn(dir);
   const t = first.tournaments.create(spec({ games_per_pairing: 8, concurrency: 2 }), '/');
   let ended = 0;
@@ -25,11 +25,12 @@ it('a tournament left running resumes when the app starts again', async () => {
 
   const second = await startEngine({ dataDir: dir, port: 0, logLevel: 'silent', rendererDir: null });
   try {
-    expect(second.store.tournaments.get(t.id)?.status).toBe('running');
+    expect(second.store.tournaments.get(t.id)?.status).toBe('paused');
+    expect(second.tournaments.summary(t.id).active).toBe(false);
     const before = second.store.tournaments.games(t.id).length;
     expect(before).toBeGreaterThanOrEqual(2);
     expect(before).toBeLessThan(8);
-    await second.tournaments.settled(t.id);
+    await second.tournaments.start(t.id);
     const games = second.store.tournaments.games(t.id);
     expect(second.store.tournaments.get(t.id)?.status).toBe('finished');
     expect(games).toHaveLength(8);

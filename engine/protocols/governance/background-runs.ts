@@ -1,0 +1,163 @@
+// Governance matches started from the admin API: the same runGovernanceMatch the CLI uses, with the CLI's default
+// decision client (the scenario's expected decisions), stored in the engine's SQLite. One match at a time; the id is
+// minted before the match starts so the caller can poll for it.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { GovernanceScenario } from '../../contract/governance-admin.js';
+import type { Store } from '../../db/store.js';
+import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
+import { findManifests } from '../agents/manifest-scan.js';
+import { createExpectedClient } from './expected-client.js';
+import { type LoadedAgent, loadAgentDir, MANIFEST_FILE, ManifestLoadError } from './manifest-loader.js';
+import { eligibleAgents, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
+import { toMatchRecord } from './match-record.js';
+import { type LoadedScenario, loadScenarioRegistry } from './scenario-loader.js';
+
+/** The decision client `arena match` uses when --client is not given. */
+export const DEFAULT_CLIENT = 'expected';
+
+export class GovernanceRunError extends Error {
+  override name = 'GovernanceRunError';
+  constructor(
+    readonly status: 400 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface GovernanceRunnerDeps {
+  store: Store;
+  dataDir: string;
+  /** Defaults: the app's shipped scenarios and agent folders. */
+  scenariosDir?: string;
+  agentFolders?: () => string[];
+  log?: (message: string) => void;
+}
+
+export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
+  const scenariosDir = deps.scenariosDir ?? builtinScenariosDir();
+  const agentFolders = deps.agentFolders ?? (() => builtinAgentFolders().map((f) => f.path));
+  const out = path.join(deps.dataDir, 'governance');
+  let current: { matchId: string; controller: AbortController; done: Promise<void> } | null = null;
+  /** Matches that ended without a stored report, so a poll can say why instead of 404ing forever. */
+  const failures = new Map<string, string>();
+
+  const scenarios = (): LoadedScenario[] => (fs.existsSync(scenariosDir) ? loadScenarioRegistry(scenariosDir) : []);
+
+  /** Shipped agents whose manifests load and list the scenario (invalid ones are the Agents page's business). */
+  function shippedAgents(scenarioId: string): LoadedAgent[] {
+    const found: LoadedAgent[] = [];
+    const seen = new Set<string>();
+    for (const folder of agentFolders())
+      for (const file of findManifests(folder)) {
+        try {
+          const agent = loadAgentDir(path.dirname(file));
+          if (seen.has(agent.manifest.id)) continue;
+          seen.add(agent.manifest.id);
+          found.push(agent);
+        } catch {
+          // an invalid manifest is not offered
+        }
+      }
+    return eligibleAgents(found, scenarioId);
+  }
+
+  function loadChosen(paths: readonly string[], scenarioId: string): LoadedAgent[] {
+    const agents: LoadedAgent[] = [];
+    for (const p of paths) {
+      if (!path.isAbsolute(p)) throw new GovernanceRunError(400, `agents: ${p} is not an absolute path to an agent.yaml`);
+      const dir = fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p);
+      if (!fs.existsSync(path.join(dir, MANIFEST_FILE))) throw new GovernanceRunError(400, `agents: no ${MANIFEST_FILE} at ${p}`);
+      let agent: LoadedAgent;
+      try {
+        agent = loadAgentDir(dir);
+      } catch (error) {
+        const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
+        throw new GovernanceRunError(400, `agents: ${p}: ${detail}`);
+      }
+      if (agent.manifest.protocol !== 'governance')
+        throw new GovernanceRunError(400, `agents: ${agent.manifest.id} is a ${agent.manifest.protocol} agent, not a governance agent`);
+      if (!agent.manifest.scenarios.includes(scenarioId))
+        throw new GovernanceRunError(400, `agents: ${agent.manifest.id} does not list scenario '${scenarioId}' in its manifest`);
+      if (agents.some((a) => a.manifest.id === agent.manifest.id))
+        throw new GovernanceRunError(400, `agents: agent id '${agent.manifest.id}' given twice`);
+      agents.push(agent);
+    }
+    return agents;
+  }
+
+  return {
+    scenarios(): GovernanceScenario[] {
+      return scenarios().map((s) => ({
+        id: s.spec.id,
+        name: s.spec.name,
+        description: s.spec.description,
+        trials: s.trials.length,
+        agents: shippedAgents(s.spec.id).map((a) => ({ id: a.manifest.id, manifest_path: a.file })),
+      }));
+    },
+
+    get runningMatch(): string | null {
+      return current?.matchId ?? null;
+    },
+
+    failure(matchId: string): string | undefined {
+      return failures.get(matchId);
+    },
+
+    /** Validates, then runs in the background; returns the id the stored match will have. */
+    start(request: { scenario: string; agents?: string[] | undefined }): string {
+      if (current) throw new GovernanceRunError(409, `match ${current.matchId} is still running; wait for it to finish`);
+      const all = scenarios();
+      const scenario = all.find((s) => s.spec.id === request.scenario);
+      if (!scenario)
+        throw new GovernanceRunError(
+          400,
+          `unknown scenario '${request.scenario}' (known: ${all.map((s) => s.spec.id).join(', ') || 'none'}; GET /governance/scenarios)`,
+        );
+      const agents = request.agents ? loadChosen(request.agents, scenario.spec.id) : shippedAgents(scenario.spec.id);
+      try {
+        if (selectAgents({ scenario, agents }).length === 0)
+          throw new GovernanceRunError(400, `no agent to run: none lists scenario '${scenario.spec.id}'`);
+      } catch (error) {
+        if (error instanceof MatchConfigError) throw new GovernanceRunError(400, error.message);
+        throw error;
+      }
+      const matchId = newMatchId(scenario.spec.id, Date.now());
+      const controller = new AbortController();
+      const done = runGovernanceMatch({
+        scenario,
+        agents,
+        matchId,
+        clientFactory: ({ trial }) => createExpectedClient(trial),
+        runsRoot: path.join(out, 'runs'),
+        reportsRoot: path.join(out, 'matches'),
+        indexDir: out,
+        signal: controller.signal,
+      })
+        .then((result) => {
+          deps.store.governance.save(toMatchRecord(result, DEFAULT_CLIENT));
+        })
+        .catch((error: unknown) => {
+          failures.set(matchId, (error as Error).message);
+          deps.log?.(`governance match ${matchId} failed: ${(error as Error).message}`);
+        })
+        .finally(() => {
+          if (current?.matchId === matchId) current = null;
+        });
+      current = { matchId, controller, done };
+      return matchId;
+    },
+
+    /** Engine shutdown: stops the agents of a running match (it is not stored) and waits for it. */
+    async close(): Promise<void> {
+      const run = current;
+      if (!run) return;
+      run.controller.abort();
+      await run.done;
+    },
+  };
+}
+
+export type GovernanceRunner = ReturnType<typeof createGovernanceRunner>;
