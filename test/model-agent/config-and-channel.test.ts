@@ -21,6 +21,7 @@ import {
   parseAgentOutput,
   totalUsage,
 } from '../../engine/model-agent/usage-line.js';
+import { commandArgv } from '../../engine/runner/agent-command.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const tmp: string[] = [];
@@ -104,8 +105,9 @@ describe('shipped examples', () => {
     // A manifest grants exactly the variable its model.yaml reads, and no key is written into either file.
     expect(manifest.secrets).toEqual(config.api_key_env ? [config.api_key_env] : []);
     expect(manifest.protocol).toBe('specarena');
-    const command = manifest.entrypoint.command as string[];
-    for (const arg of command.slice(1).filter((a) => !a.startsWith('-'))) expect(fs.existsSync(path.join(dir, arg)), arg).toBe(true);
+    // Launched by name (no repo path), with model.yaml next to the manifest.
+    const argv = commandArgv(manifest.entrypoint, dir);
+    expect(argv).toEqual(['arena-agent', 'model', '--config', path.join(dir, 'model.yaml')]);
     if (config.price_table) loadPriceTable(path.join(dir, config.price_table));
   });
 });
