@@ -275,7 +275,7 @@ describe('ARENA_MODEL_* stderr channel', () => {
     expect(parseAgentLine('ARENA_MODEL_USAGE:{}').type).toBe('other');
   });
 
-  it('totals calls and counts fallbacks by cause', () => {
+  it('totals calls and counts fallbacks by cause, call outcomes, retries and rethinks', () => {
     expect(totalUsage([call, call, fallback])).toEqual({
       calls: 2,
       prompt_tokens: 20,
@@ -283,6 +283,18 @@ describe('ARENA_MODEL_* stderr channel', () => {
       latency_ms: 24,
       cost_usd: 0.002,
       fallbacks: { model_timeout: 1 },
+      outcomes: { ok: 2 },
+      retries: 0,
+      rethinks: 0,
+    });
+    const limited = { ...call, outcome: 'rate_limited' as const, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, http_status: 429 };
+    const retried = { ...call, attempt: 2 };
+    const rethought = { ...call, phase: 'rethink' as const };
+    expect(totalUsage([limited, retried, rethought])).toMatchObject({
+      calls: 3,
+      outcomes: { rate_limited: 1, ok: 2 },
+      retries: 1,
+      rethinks: 1,
     });
   });
 

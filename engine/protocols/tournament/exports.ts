@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
+import type { UsageTotals } from '../../model-agent/usage-line.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
 import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 
@@ -73,6 +74,12 @@ const fallbackText = (fallbacks: Partial<Record<string, number>>): string =>
   Object.entries(fallbacks)
     .map(([cause, n]) => `${cause} ${n}`)
     .join(', ') || '—';
+/** Calls without an answer, by why: timeout, rate_limited, provider_error. */
+const failedCalls = (outcomes: UsageTotals['outcomes']): string =>
+  Object.entries(outcomes ?? {})
+    .filter(([outcome]) => outcome !== 'ok')
+    .map(([outcome, n]) => `${outcome} ${n}`)
+    .join(', ') || '—';
 const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.calls > 0 ? String(Math.round(u.latency_ms / u.calls)) : '—');
 /** Per-game rows in report.md stop here; report.json has every game. */
 const MD_GAME_ROWS = 200;
@@ -83,17 +90,21 @@ function usageTable(agentIds: readonly string[], rows: readonly StoredTournament
   const out = [
     '## Model usage',
     '',
-    '| Agent | Games | Calls | Prompt tokens | Completion tokens | Latency / call (ms) | Cost (USD) | Cost / game (USD) | Fallbacks |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    '| Agent | Games | Calls | Retries | Rethinks | Failed calls | Prompt tokens | Completion tokens | Latency / call (ms) | Cost (USD) | Cost / game (USD) | Fallbacks |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
   ];
   agentIds.forEach((id, i) => {
     const u = usage[i];
     if (!u) return;
     out.push(
-      `| ${id} | ${u.games} | ${u.calls} | ${u.prompt_tokens} | ${u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${u.cost_per_game_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
+      `| ${id} | ${u.games} | ${u.calls} | ${u.retries ?? 0} | ${u.rethinks ?? 0} | ${failedCalls(u.outcomes)} | ${u.prompt_tokens} | ${u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${u.cost_per_game_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
     );
   });
-  out.push('', 'Counted over every attempt, void ones included (their calls were paid for).', '');
+  out.push(
+    '',
+    'Counted over every attempt, void ones included (their calls were paid for). Fallback causes model_unparsable, model_illegal and model_timeout are the model’s faults; provider_error is the provider’s or the harness’s.',
+    '',
+  );
   out.push('### Per game', '', '| Game | Attempt | Agent | Calls | Tokens | Latency / call (ms) | Cost (USD) | Fallbacks |');
   out.push('|---:|---:|---|---:|---:|---:|---:|---|');
   let shown = 0;
@@ -240,7 +251,11 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
       });
       for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
         if (entry.channel === 'model') {
-          const data = (entry.data ?? {}) as Record<string, unknown>;
+          const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
+          if (kind === 'fallback') {
+            write({ event: 'model_fallback', ...base, index: entry.index, at: entry.timestamp, seat: entry.from, ...data });
+            continue;
+          }
           write({
             event: 'model_turn',
             ...base,
