@@ -275,7 +275,12 @@ describe('model agent through the arena CLI', () => {
       expectNoKey(key, [dataDir, agentDir], [run.exit.stdout, run.exit.stderr]);
       // The key did reach the model server: only the model agent's process had it.
       expect(new Set(server.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${key}`]));
-      console.info(`e2e specarena: arena run ${Math.round(run.exit.ms)} ms, ${usage.calls} model calls`);
+      // The model agent's own overhead per call: the scripted server answers at once, so an answered call's latency is
+      // the client library, HTTP on loopback and the agent's bookkeeping.
+      const okLatency = turns.filter((t) => t.outcome === 'ok').map((t) => t.latency_ms as number);
+      console.info(
+        `e2e specarena: arena run ${Math.round(run.exit.ms)} ms, ${usage.calls} model calls, answered-call latency mean ${Math.round(okLatency.reduce((a, b) => a + b, 0) / okLatency.length)} ms, max ${Math.max(...okLatency)} ms`,
+      );
     },
     RUN_TIMEOUT_MS + 20_000,
   );
@@ -444,7 +449,10 @@ describe('model agent through the arena CLI', () => {
       // Stored runs, reports, the index, the database: no key anywhere.
       expectNoKey(key, [root], [exit.stdout, exit.stderr]);
       expect(new Set(server.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${key}`]));
-      console.info(`e2e governance: arena match ${Math.round(exit.ms)} ms, 4 trials`);
+      const durations = report.trials.map(
+        (t: { trial_id: string; duration_seconds: number }) => `${t.trial_id} ${t.duration_seconds.toFixed(1)} s`,
+      );
+      console.info(`e2e governance: arena match ${Math.round(exit.ms)} ms; trials ${durations.join(', ')}`);
     },
     RUN_TIMEOUT_MS + 20_000,
   );
