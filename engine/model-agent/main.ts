@@ -4,12 +4,10 @@
 // and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline passed, 64 bad usage/config.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createAnthropicProvider } from './anthropic-provider.js';
 import { ClawArenaAdapter } from './clawarena-adapter.js';
 import { ConfigError, loadModelConfig, type ModelConfig, resolveApiKey } from './config.js';
 import { GovernanceAdapter } from './governance-adapter.js';
 import { readCommonContract } from './launch-contract.js';
-import { createOpenAiProvider } from './openai-provider.js';
 import { EMPTY_PRICE_TABLE, loadPriceTable } from './price-table.js';
 import type { ProtocolAdapter } from './protocol-adapter.js';
 import type { ModelProvider } from './provider.js';
@@ -51,8 +49,10 @@ function parseArgs(argv: readonly string[]): Args {
   };
 }
 
-export function createProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
-  return config.provider === 'anthropic' ? createAnthropicProvider(config, apiKey) : createOpenAiProvider(config, apiKey);
+/** Loads only the chosen client library: the other one would add about a second to every agent's cold start. */
+export async function createProvider(config: ModelConfig, apiKey: string | undefined): Promise<ModelProvider> {
+  if (config.provider === 'anthropic') return (await import('./anthropic-provider.js')).createAnthropicProvider(config, apiKey);
+  return (await import('./openai-provider.js')).createOpenAiProvider(config, apiKey);
 }
 
 /** One agent, one adapter per protocol. */
@@ -79,7 +79,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const contract = readCommonContract(env);
     const name = contract.agentId ?? 'model-agent';
     const engine = new TurnEngine({
-      provider: createProvider(config, apiKey),
+      provider: await createProvider(config, apiKey),
       config,
       priceTable,
       protocol: adapter.protocol,

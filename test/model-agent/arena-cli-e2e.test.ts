@@ -196,6 +196,24 @@ describe('model agent through the arena CLI', () => {
       servers.push(server);
       const key = `sk-e2e-${randomBytes(16).toString('hex')}`;
       const agentDir = modelAgent(server, { id: 'model-psi', protocol: 'specarena', challenges: ['psi'] }, '');
+      // The opponent: the honest baseline behind a probe that records whether the key reached its process.
+      const honestDir = tempDir('arena-e2e-honest-');
+      const probeFile = path.join(honestDir, 'probe.txt');
+      fs.writeFileSync(
+        path.join(honestDir, 'probe.mjs'),
+        `import fs from 'node:fs';\nfs.writeFileSync(${JSON.stringify(probeFile)}, process.env.${KEY_VAR} === undefined ? 'absent' : 'present');\n` +
+          `await import(${JSON.stringify(path.join(REPO, 'challenges/psi/agents/honest-exact/agent.mjs'))});\n`,
+      );
+      fs.writeFileSync(
+        path.join(honestDir, 'agent.yaml'),
+        YAML.stringify({
+          id: 'honest',
+          name: 'Honest (probed)',
+          framework: 'node',
+          protocol: 'specarena',
+          entrypoint: { command: 'node probe.mjs' },
+        }),
+      );
       const dataDir = tempDir('arena-e2e-psi-');
       const run = await runTournament(
         {
@@ -207,7 +225,7 @@ describe('model agent through the arena CLI', () => {
           seed: 'e2e-psi',
           agents: [
             { manifest: path.join(agentDir, 'agent.yaml'), id: 'model' },
-            { manifest: path.join(REPO, 'challenges/psi/agents/honest-exact/agent.yaml'), id: 'honest' },
+            { manifest: path.join(honestDir, 'agent.yaml'), id: 'honest' },
           ],
           limits: { move_seconds: 10, game_seconds: 45 },
         },
@@ -273,8 +291,9 @@ describe('model agent through the arena CLI', () => {
       expectCostColumns(run, 'model', usage);
 
       expectNoKey(key, [dataDir, agentDir], [run.exit.stdout, run.exit.stderr]);
-      // The key did reach the model server: only the model agent's process had it.
+      // The key reached the model agent's process (the model server saw it) and not its opponent's.
       expect(new Set(server.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${key}`]));
+      expect(fs.readFileSync(probeFile, 'utf8')).toBe('absent');
       // The model agent's own overhead per call: the scripted server answers at once, so an answered call's latency is
       // the client library, HTTP on loopback and the agent's bookkeeping.
       const okLatency = turns.filter((t) => t.outcome === 'ok').map((t) => t.latency_ms as number);
