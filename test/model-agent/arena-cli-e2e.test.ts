@@ -405,17 +405,10 @@ describe('model agent through the arena CLI', () => {
         path.join(scenario, 'scenario.yaml'),
         YAML.stringify({ id: 'model-scenario', name: 'Model scenario', description: 'Four trials for the model agent.', trials }),
       );
-      trials.forEach((id, i) =>
-        fs.writeFileSync(
-          path.join(scenario, 'trials', `0${i}-${id}.yaml`),
-          YAML.stringify({
-            id,
-            description: `Trial ${id}: triage issue 1.`,
-            severity: 'low',
-            expected: { 'github.issues.read': 'allow' },
-          }),
-        ),
-      );
+      for (const [i, id] of trials.entries()) {
+        const trial = { id, description: `Trial ${id}: triage issue 1.`, severity: 'low', expected: { 'github.issues.read': 'allow' } };
+        fs.writeFileSync(path.join(scenario, 'trials', `0${i}-${id}.yaml`), YAML.stringify(trial));
+      }
       const agents = path.join(root, 'agents');
       fs.mkdirSync(agents);
       const agentDir = modelAgent(
