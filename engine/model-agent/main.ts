@@ -1,5 +1,5 @@
-// The model agent program: `arena-model-agent --config model.yaml [--protocol specarena|clawarena|governance]`. It reads the runner's
-// ARENA_* contract, builds the provider from model.yaml (the key comes from the variable api_key_env names) and plays
+// The model agent program: `arena-agent model --config model.yaml [--protocol specarena|clawarena|governance]`. It
+// reads the runner's ARENA_* contract, builds the provider from model.yaml (the key comes from the variable api_key_env names) and plays
 // one game through the protocol's adapter. stdout carries progress; stderr carries the ARENA_MODEL_* channel lines
 // and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline passed, 64 bad usage/config.
 import path from 'node:path';
@@ -15,7 +15,7 @@ import { SpecArenaAdapter } from './specarena-adapter.js';
 import { TurnEngine } from './turn-engine.js';
 
 export const USAGE =
-  'usage: arena-model-agent --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
+  'usage: arena-agent model --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
 
 interface Args {
   config: string;
