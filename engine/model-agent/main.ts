@@ -1,7 +1,8 @@
 // The model agent program: `arena-agent model --config model.yaml [--protocol specarena|clawarena|governance]`. It
-// reads the runner's ARENA_* contract, builds the provider from model.yaml (the key comes from the variable api_key_env names) and plays
-// one game through the protocol's adapter. stdout carries progress; stderr carries the ARENA_MODEL_* channel lines
-// and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline passed, 64 bad usage/config.
+// reads the runner's ARENA_* contract, builds the provider from model.yaml (the key comes from the variable
+// api_key_env names) and plays one game through the protocol's adapter. stdout carries progress; stderr carries the
+// ARENA_MODEL_* channel lines and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline
+// passed, 64 bad usage/config.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ClawArenaAdapter } from './clawarena-adapter.js';
