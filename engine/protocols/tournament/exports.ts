@@ -253,7 +253,16 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
         if (entry.channel === 'model') {
           const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
           if (kind === 'fallback') {
-            write({ event: 'model_fallback', ...base, index: entry.index, at: entry.timestamp, seat: entry.from, ...data });
+            const { fallback_cause, ...rest } = data;
+            write({
+              event: 'model_fallback',
+              ...base,
+              index: entry.index,
+              at: entry.timestamp,
+              seat: entry.from,
+              cause: fallback_cause,
+              ...rest,
+            });
             continue;
           }
           write({

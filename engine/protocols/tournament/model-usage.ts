@@ -85,7 +85,15 @@ function modelEntries(parsed: ReturnType<typeof parseAgentOutput>, seat: number,
       to: null,
       content: `fallback (${line.cause}): ${line.action}`,
       timestamp,
-      data: { kind: 'fallback', turn: line.turn, protocol: line.protocol, cause: line.cause, detail: line.detail, action: line.action },
+      // `fallback_cause` is the field the match viewer reads a turn's fallback from.
+      data: {
+        kind: 'fallback',
+        turn: line.turn,
+        protocol: line.protocol,
+        fallback_cause: line.cause,
+        detail: line.detail,
+        action: line.action,
+      },
     });
   }
   return entries;
