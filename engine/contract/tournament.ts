@@ -213,6 +213,7 @@ export const StandingRowSchema = z.object({
   /** Mean SpecArena security / utility, when the challenge reports them. */
   security: z.number().nullable(),
   utility: z.number().nullable(),
+  ...StandingCostFieldsSchema.shape,
 });
 export type StandingRow = z.infer<typeof StandingRowSchema>;
 
