@@ -2,6 +2,7 @@
 import { startEngine } from './app.js';
 import type { EngineReadyMessage } from './contract/channels.js';
 import { resolveDataDir } from './runtime/data-dir.js';
+import { applySecretsMessage } from './runtime/keychain-env.js';
 
 /** Structural view of Electron's parentPort, so the engine never imports Electron. */
 interface ParentPortLike {
@@ -49,6 +50,7 @@ async function run(): Promise<void> {
   if (parentPort) {
     parentPort.on('message', (event) => {
       if ((event.data as { type?: unknown } | null)?.type === 'shutdown') stop();
+      else applySecretsMessage(process.env, event.data);
     });
     parentPort.postMessage(ready);
   } else {

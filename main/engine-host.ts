@@ -1,5 +1,6 @@
-// Supervises the engine utility process: ready handshake with a timeout, restart with backoff after a crash.
-import { type EngineConnection, EngineReadyMessageSchema } from '../engine/contract/channels.js';
+// Supervises the engine utility process: ready handshake with a timeout, restart with backoff after a crash, messages
+// to the engine, and a graceful stop that waits (bounded) for the process to exit.
+import { type EngineConnection, EngineReadyMessageSchema, type EngineShutdownMessage } from '../engine/contract/channels.js';
 
 /** Structural subset of Electron's UtilityProcess. */
 export interface UtilityProcessLike {
@@ -28,6 +29,8 @@ export interface EngineHostOptions {
   maxAttempts?: number;
   /** A process that stayed up this long resets the failure count. */
   stableAfterMs?: number;
+  /** How long stop() waits for the engine to close its database and exit before killing it. */
+  shutdownTimeoutMs?: number;
   timers?: Timers;
   log?: (line: string) => void;
   onStateChange?: (state: EngineHostState) => void;
@@ -40,7 +43,13 @@ export interface EngineHost {
   /** http://127.0.0.1:<port> while ready, for the shell's CSP. */
   origin(): string | null;
   state(): EngineHostState;
-  stop(): void;
+  /** Posts a message to the running engine; while it is (re)starting, the message waits for its ready handshake. */
+  send(message: unknown): void;
+  /**
+   * Asks the engine to shut down (it pauses running tournaments so they can resume) and resolves once the process has
+   * exited, or after shutdownTimeoutMs when it is killed instead. Never restarts it afterwards.
+   */
+  stop(): Promise<void>;
 }
 
 /** 0.5 s, 1 s, 2 s … capped at 30 s: a crash loop must not spin the CPU. */
@@ -59,6 +68,7 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;
   const maxAttempts = options.maxAttempts ?? 8;
   const stableAfterMs = options.stableAfterMs ?? 60_000;
+  const shutdownTimeoutMs = options.shutdownTimeoutMs ?? 10_000;
   const log = options.log ?? (() => {});
 
   let state: EngineHostState = 'idle';
@@ -69,6 +79,9 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
   let readyTimer: unknown = null;
   let restartTimer: unknown = null;
   let waiters: { resolve: (c: EngineConnection) => void; reject: (e: Error) => void }[] = [];
+  let outbox: unknown[] = [];
+  let stopping: Promise<void> | null = null;
+  let onChildExit: (() => void) | null = null;
 
   const setState = (next: EngineHostState) => {
     state = next;
@@ -100,13 +113,17 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
     }, readyTimeoutMs);
 
     proc.on('message', (message) => {
-      if (child !== proc) return;
+      // After stop() the process is on its way out: a late handshake must not revive it.
+      if (child !== proc || state === 'stopped') return;
       const ready = EngineReadyMessageSchema.safeParse(message);
       if (!ready.success) return;
       clearReadyTimer();
       current = { baseUrl: `http://127.0.0.1:${ready.data.port}`, token: ready.data.token };
       readyAt = timers.now();
       setState('ready');
+      const queued = outbox;
+      outbox = [];
+      for (const item of queued) proc.postMessage(item);
       settle({ connection: current });
     });
 
@@ -115,7 +132,11 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       clearReadyTimer();
       child = null;
       current = null;
-      if (state === 'stopped') return;
+      // A deliberate stop: report the exit, never restart.
+      if (state === 'stopped') {
+        onChildExit?.();
+        return;
+      }
       // A long healthy run means this crash is not part of a crash loop.
       if (readyAt > 0 && timers.now() - readyAt >= stableAfterMs) failures = 0;
       readyAt = 0;
@@ -152,21 +173,42 @@ export function createEngineHost(options: EngineHostOptions): EngineHost {
       return state === 'ready' && current ? current.baseUrl : null;
     },
     state: () => state,
-    stop() {
+    send(message) {
       if (state === 'stopped') return;
+      if (state === 'ready' && child) child.postMessage(message);
+      else outbox.push(message);
+    },
+    stop() {
+      if (stopping) return stopping;
       setState('stopped');
       clearReadyTimer();
       if (restartTimer !== null) timers.clearTimeout(restartTimer);
       restartTimer = null;
+      outbox = [];
       settle({ error: new Error('The engine has been stopped.') });
       const proc = child;
-      if (proc) {
-        // Ask for a clean close (database checkpoint), then make sure it goes.
-        proc.postMessage({ type: 'shutdown' });
-        timers.setTimeout(() => {
-          if (child === proc) proc.kill();
-        }, 3000);
-      }
+      stopping = new Promise<void>((resolve) => {
+        if (!proc) {
+          resolve();
+          return;
+        }
+        const killTimer = timers.setTimeout(() => {
+          if (child !== proc) return;
+          log(`engine did not exit within ${shutdownTimeoutMs} ms of the shutdown request; killing it`);
+          // The kill is final; do not wait on an exit event that a wedged process may never deliver.
+          onChildExit = null;
+          proc.kill();
+          resolve();
+        }, shutdownTimeoutMs);
+        onChildExit = () => {
+          onChildExit = null;
+          timers.clearTimeout(killTimer);
+          resolve();
+        };
+        const shutdown: EngineShutdownMessage = { type: 'shutdown' };
+        proc.postMessage(shutdown);
+      });
+      return stopping;
     },
   };
 }

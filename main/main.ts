@@ -1,11 +1,16 @@
 // Electron main: lifecycle only. Start-up order: single-instance lock → protocol and security → engine → IPC → window.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, ipcMain, protocol, session, shell, utilityProcess } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
 import { createEngineHost } from './engine-host.js';
+import { createEngineSecrets } from './engine-secrets.js';
+import { createShellHandlers } from './handlers.js';
 import { registerIpc } from './ipc.js';
 import { resolveShellDataDir, shellPaths } from './paths.js';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './protocol.js';
+import { installGracefulQuit } from './quit.js';
+import { createSecretStore, SECRETS_FILE } from './secret-store.js';
 import { denyAllPermissions, hardenWebContents } from './security.js';
 import { createMainWindow } from './window.js';
 
@@ -19,11 +24,17 @@ function boot(dataDir: string): void {
   const openExternal = (url: string) => shell.openExternal(url);
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal));
 
+  const log = (line: string) => process.stderr.write(`[engine-host] ${line}\n`);
+  // safeStorage is only usable once the app is ready; the store asks it lazily, on each call.
+  const secrets = createSecretStore({ file: path.join(dataDir, SECRETS_FILE), safeStorage, log });
+  const engineSecrets = createEngineSecrets({ store: secrets, baseEnv: process.env, log });
   const engine = createEngineHost({
-    fork: (modulePath, args, options) => utilityProcess.fork(modulePath, args, { ...options, stdio: 'inherit' }),
+    // Each (re)start gets the keys as they are now; later changes follow as messages (engine-secrets.ts).
+    fork: (modulePath, args, options) =>
+      utilityProcess.fork(modulePath, args, { ...options, stdio: 'inherit', env: engineSecrets.forkEnv() }),
     modulePath: paths.engineEntry,
     dataDir,
-    log: (line) => process.stderr.write(`[engine-host] ${line}\n`),
+    log,
   });
 
   let mainWindow: BrowserWindow | null = null;
@@ -45,27 +56,22 @@ function boot(dataDir: string): void {
       denyAllPermissions(session.defaultSession);
       registerAppProtocol(protocol, { root: paths.rendererDir, engineOrigin: () => engine.origin() });
       engine.start();
-      registerIpc(ipcMain, {
-        engineConnection: () => engine.connection(),
-        shellOpenExternal: async ({ url }) => {
-          await shell.openExternal(url);
-          return undefined;
-        },
-        shellRevealInFolder: ({ path: target }) => {
-          if (!path.isAbsolute(target)) throw new Error('revealInFolder needs an absolute path');
-          shell.showItemInFolder(target);
-          return undefined;
-        },
-        appVersion: () => app.getVersion(),
-        // Interim until the shell branch lands its dialog and keychain handlers.
-        shellSaveFile: () => ({ saved: false, path: null }),
-        shellRevealDataFolder: () => undefined,
-        secretsList: () => ({ available: false, names: [] }),
-        secretsSet: () => {
-          throw new Error('API keys cannot be stored yet');
-        },
-        secretsDelete: () => ({ available: false, names: [] }),
-      });
+      registerIpc(
+        ipcMain,
+        createShellHandlers({
+          engine: { connection: () => engine.connection(), send: (message) => engine.send(message) },
+          secrets,
+          secretsUpdate: () => engineSecrets.update(),
+          dataDir,
+          appVersion: () => app.getVersion(),
+          openExternal: (url) => shell.openExternal(url),
+          showItemInFolder: (target) => shell.showItemInFolder(target),
+          openPath: (target) => shell.openPath(target),
+          showSaveDialog: (options) => (mainWindow ? dialog.showSaveDialog(mainWindow, options) : dialog.showSaveDialog(options)),
+          exportDirs: () => [userFolder('downloads'), userFolder('documents')],
+          dirExists: (dir) => fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false,
+        }),
+      );
       openWindow();
       app.on('activate', () => {
         if (BrowserWindow.getAllWindows().length === 0) openWindow();
@@ -80,7 +86,16 @@ function boot(dataDir: string): void {
   app.on('window-all-closed', () => {
     if (process.platform !== 'darwin') app.quit();
   });
-  app.on('before-quit', () => engine.stop());
+  installGracefulQuit(app, engine, log, process);
+}
+
+/** Some desktops have no Downloads or Documents folder; Electron then throws. */
+function userFolder(name: 'downloads' | 'documents'): string {
+  try {
+    return app.getPath(name);
+  } catch {
+    return '';
+  }
 }
 
 const dataDir = resolveShellDataDir(process.argv, process.env, app.getPath('appData'));

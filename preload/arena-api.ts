@@ -51,8 +51,8 @@ export function createArenaApi(invoke: InvokeFn): ArenaApi {
       await call('shellRevealDataFolder', undefined);
     },
     listSecrets: () => call('secretsList', undefined),
-    setSecret: (name, value) => call('secretsSet', { name, value }),
-    deleteSecret: (name) => call('secretsDelete', { name }),
+    setSecret: (name: string, value: string) => call('secretsSet', { name, value }),
+    deleteSecret: (name: string) => call('secretsDelete', { name }),
   };
   return api;
 }

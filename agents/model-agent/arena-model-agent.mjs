@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Launcher of the model agent: runs the compiled program from dist/ (built by `npm run build`, which npm install runs).
-// Manifests use it as `node <path>/arena-model-agent.mjs --config model.yaml`.
+// Launcher of the model agent by path: runs the compiled program from dist/ (built by `npm run build`, which npm install
+// runs) as `node <path>/arena-model-agent.mjs --config model.yaml`. Manifests had better say
+// `arena-agent model --config model.yaml` (agents/bin/arena-agent), which needs no repository path.
 import { existsSync } from 'node:fs';
 
 const entry = new URL('../../dist/engine/model-agent/main.js', import.meta.url);

@@ -45,7 +45,26 @@ export const SaveFileResultSchema = z.object({ saved: z.boolean(), path: z.strin
 export type SaveFileResult = z.infer<typeof SaveFileResultSchema>;
 
 /** API keys for model agents, by environment-variable name (what a manifest's `secrets:` lists). */
-export const SecretNameSchema = z.string().regex(/^[A-Z][A-Z0-9_]{0,127}$/, 'an environment variable name such as OPENAI_API_KEY');
+export const SecretNameSchema = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9_]{0,127}$/, 'an environment variable name such as OPENAI_API_KEY')
+  .superRefine((name, ctx) => {
+    const reason = reservedSecretNameReason(name);
+    if (reason) ctx.addIssue({ code: 'custom', message: reason });
+  });
+
+/** Variables the engine's own process relies on (or that steer Node, Electron or the loader) cannot be stored as keys. */
+const RESERVED_SECRET_NAMES = new Set(['PATH', 'HOME', 'LANG', 'TMPDIR', 'TZ', 'SYSTEMROOT', 'COMSPEC', 'PATHEXT', 'TEMP', 'TMP']);
+const RESERVED_SECRET_PREFIXES = ['ARENA_', 'LC_', 'NODE_', 'ELECTRON_', 'LD_', 'DYLD_'];
+
+/** Why a name cannot hold an API key, or null when it can. Stored keys land in the engine's environment. */
+export function reservedSecretNameReason(name: string): string | null {
+  if (RESERVED_SECRET_NAMES.has(name)) return `${name} is a system variable, not an API key`;
+  const prefix = RESERVED_SECRET_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix === 'ARENA_') return 'ARENA_* names are reserved for the runner';
+  if (prefix) return `${prefix}* variables configure the runtime and cannot be stored as keys`;
+  return null;
+}
 export const SecretSetRequestSchema = z
   .object({
     name: SecretNameSchema,
@@ -147,3 +166,17 @@ export type EngineReadyMessage = z.infer<typeof EngineReadyMessageSchema>;
 
 /** Sent by main to ask the engine to close its database and exit. */
 export const EngineShutdownMessageSchema = z.object({ type: z.literal('shutdown') });
+export type EngineShutdownMessage = z.infer<typeof EngineShutdownMessageSchema>;
+
+/**
+ * Sent by main when the user changes the keychain-stored API keys: the engine updates its own environment, which is
+ * where the runner reads a manifest's granted `secrets` from. The values at launch arrive in the fork environment.
+ */
+export const EngineSecretsMessageSchema = z
+  .object({
+    type: z.literal('secrets'),
+    set: z.record(SecretNameSchema, z.string().min(1)),
+    unset: z.array(SecretNameSchema),
+  })
+  .strict();
+export type EngineSecretsMessage = z.infer<typeof EngineSecretsMessageSchema>;

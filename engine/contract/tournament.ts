@@ -122,6 +122,20 @@ export type TournamentEvent = z.infer<typeof TournamentEventSchema>;
 export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv'] as const;
 export const ExportFileSchema = z.enum(EXPORT_FILES);
 
+/**
+ * Model-spend columns of a standings row (GET /tournaments/:id/standings, report.json, standings.csv). Null means
+ * undefined — no model usage recorded, no rating, or the weakest-rated agent itself — never "free". Cost per rating
+ * point is the spend per game divided by the Elo points above the weakest-rated agent of the same table
+ * (engine/protocols/tournament/stats.ts). Optional so that the standings row schema can absorb them as they are.
+ */
+export const StandingCostFieldsSchema = z.object({
+  tokens: z.number().int().nullable().optional(),
+  cost_usd: z.number().nullable().optional(),
+  cost_per_game_usd: z.number().nullable().optional(),
+  cost_per_rating_point: z.number().nullable().optional(),
+});
+export type StandingCostFields = z.infer<typeof StandingCostFieldsSchema>;
+
 // ---- UI additions (issue 6) -------------------------------------------------------------------
 
 /** POST /tournaments/validate: what the builder shows before Start. */
@@ -199,6 +213,7 @@ export const StandingRowSchema = z.object({
   /** Mean SpecArena security / utility, when the challenge reports them. */
   security: z.number().nullable(),
   utility: z.number().nullable(),
+  ...StandingCostFieldsSchema.shape,
 });
 export type StandingRow = z.infer<typeof StandingRowSchema>;
 

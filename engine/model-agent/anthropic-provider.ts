@@ -2,15 +2,7 @@
 // `temperature` and `seed` are not sent: the SDK (1.14) no longer offers temperature and the API has no seed.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ModelConfig } from './config.js';
-import {
-  type Completion,
-  type CompletionRequest,
-  kindForStatus,
-  type ModelProvider,
-  ProviderError,
-  retryAfterMs,
-  shortMessage,
-} from './provider.js';
+import { type Completion, type CompletionRequest, type ModelProvider, toProviderError } from './provider.js';
 
 export function createAnthropicProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
   // An explicit key (or null) stops the client from reading ANTHROPIC_API_KEY behind the config's back.
@@ -41,24 +33,8 @@ export function createAnthropicProvider(config: ModelConfig, apiKey: string | un
           .join('');
         return { text, promptTokens: response.usage.input_tokens, completionTokens: response.usage.output_tokens };
       } catch (error) {
-        throw toProviderError(error);
+        throw toProviderError(error, Anthropic);
       }
     },
   };
-}
-
-function toProviderError(error: unknown): ProviderError {
-  if (error instanceof Anthropic.APIUserAbortError) return new ProviderError('request aborted', 'aborted');
-  if (error instanceof Anthropic.APIConnectionTimeoutError) return new ProviderError('request timed out', 'timeout');
-  if (error instanceof Anthropic.APIConnectionError)
-    return new ProviderError(`connection failed: ${shortMessage(error.message)}`, 'network');
-  if (error instanceof Anthropic.APIError && typeof error.status === 'number') {
-    return new ProviderError(
-      `HTTP ${error.status}: ${shortMessage(error.message)}`,
-      kindForStatus(error.status),
-      error.status,
-      retryAfterMs(error.headers),
-    );
-  }
-  return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error)), 'network');
 }

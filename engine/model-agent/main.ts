@@ -1,15 +1,14 @@
-// The model agent program: `arena-model-agent --config model.yaml [--protocol specarena|clawarena|governance]`. It reads the runner's
-// ARENA_* contract, builds the provider from model.yaml (the key comes from the variable api_key_env names) and plays
-// one game through the protocol's adapter. stdout carries progress; stderr carries the ARENA_MODEL_* channel lines
-// and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline passed, 64 bad usage/config.
+// The model agent program: `arena-agent model --config model.yaml [--protocol specarena|clawarena|governance]`. It
+// reads the runner's ARENA_* contract, builds the provider from model.yaml (the key comes from the variable
+// api_key_env names) and plays one game through the protocol's adapter. stdout carries progress; stderr carries the
+// ARENA_MODEL_* channel lines and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline
+// passed, 64 bad usage/config.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createAnthropicProvider } from './anthropic-provider.js';
 import { ClawArenaAdapter } from './clawarena-adapter.js';
 import { ConfigError, loadModelConfig, type ModelConfig, resolveApiKey } from './config.js';
 import { GovernanceAdapter } from './governance-adapter.js';
 import { readCommonContract } from './launch-contract.js';
-import { createOpenAiProvider } from './openai-provider.js';
 import { EMPTY_PRICE_TABLE, loadPriceTable } from './price-table.js';
 import type { ProtocolAdapter } from './protocol-adapter.js';
 import type { ModelProvider } from './provider.js';
@@ -17,7 +16,7 @@ import { SpecArenaAdapter } from './specarena-adapter.js';
 import { TurnEngine } from './turn-engine.js';
 
 export const USAGE =
-  'usage: arena-model-agent --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
+  'usage: arena-agent model --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
 
 interface Args {
   config: string;
@@ -51,8 +50,10 @@ function parseArgs(argv: readonly string[]): Args {
   };
 }
 
-export function createProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
-  return config.provider === 'anthropic' ? createAnthropicProvider(config, apiKey) : createOpenAiProvider(config, apiKey);
+/** Loads only the chosen client library: the other one would add about a second to every agent's cold start. */
+export async function createProvider(config: ModelConfig, apiKey: string | undefined): Promise<ModelProvider> {
+  if (config.provider === 'anthropic') return (await import('./anthropic-provider.js')).createAnthropicProvider(config, apiKey);
+  return (await import('./openai-provider.js')).createOpenAiProvider(config, apiKey);
 }
 
 /** One agent, one adapter per protocol. */
@@ -79,7 +80,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const contract = readCommonContract(env);
     const name = contract.agentId ?? 'model-agent';
     const engine = new TurnEngine({
-      provider: createProvider(config, apiKey),
+      provider: await createProvider(config, apiKey),
       config,
       priceTable,
       protocol: adapter.protocol,

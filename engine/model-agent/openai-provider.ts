@@ -2,15 +2,7 @@
 // official `openai` client. Its own retries are off: the turn engine retries, so every attempt is accounted for.
 import OpenAI from 'openai';
 import type { ModelConfig } from './config.js';
-import {
-  type Completion,
-  type CompletionRequest,
-  kindForStatus,
-  type ModelProvider,
-  ProviderError,
-  retryAfterMs,
-  shortMessage,
-} from './provider.js';
+import { type Completion, type CompletionRequest, type ModelProvider, toProviderError } from './provider.js';
 
 /** Local servers ignore the key, but the client refuses to start without one. */
 const NO_KEY = 'no-key';
@@ -39,23 +31,8 @@ export function createOpenAiProvider(config: ModelConfig, apiKey: string | undef
           completionTokens: response.usage?.completion_tokens ?? 0,
         };
       } catch (error) {
-        throw toProviderError(error);
+        throw toProviderError(error, OpenAI);
       }
     },
   };
-}
-
-function toProviderError(error: unknown): ProviderError {
-  if (error instanceof OpenAI.APIUserAbortError) return new ProviderError('request aborted', 'aborted');
-  if (error instanceof OpenAI.APIConnectionTimeoutError) return new ProviderError('request timed out', 'timeout');
-  if (error instanceof OpenAI.APIConnectionError) return new ProviderError(`connection failed: ${shortMessage(error.message)}`, 'network');
-  if (error instanceof OpenAI.APIError && typeof error.status === 'number') {
-    return new ProviderError(
-      `HTTP ${error.status}: ${shortMessage(error.message)}`,
-      kindForStatus(error.status),
-      error.status,
-      retryAfterMs(error.headers),
-    );
-  }
-  return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error)), 'network');
 }

@@ -54,7 +54,7 @@ export function retryAfterMs(headers: { get(name: string): string | null } | und
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-export function kindForStatus(status: number): ProviderError['kind'] {
+function kindForStatus(status: number): ProviderError['kind'] {
   if (status === 429) return 'rate_limited';
   if (status >= 500 || status === 408 || status === 409) return 'server';
   return 'client';
@@ -67,4 +67,34 @@ export function kindForStatus(status: number): ProviderError['kind'] {
 export function shortMessage(text: string, max = 300): string {
   const oneLine = text.replace(/\s+/g, ' ').trim();
   return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: matches any SDK error class, whatever its constructor takes
+type ErrorClass<T = Error> = abstract new (...args: any[]) => T;
+
+/**
+ * The error classes both official SDKs export (same names, same shape: the Anthropic SDK is generated from the same
+ * template as the OpenAI one). Timeout is checked before connection errors because it is a subclass of them.
+ */
+export interface SdkErrorClasses {
+  APIUserAbortError: ErrorClass;
+  APIConnectionTimeoutError: ErrorClass;
+  APIConnectionError: ErrorClass;
+  APIError: ErrorClass<Error & { status: number | undefined; headers: { get(name: string): string | null } | undefined }>;
+}
+
+/** One classification of a client library's failure for both providers: status → kind, Retry-After → wait. */
+export function toProviderError(error: unknown, sdk: SdkErrorClasses): ProviderError {
+  if (error instanceof sdk.APIUserAbortError) return new ProviderError('request aborted', 'aborted');
+  if (error instanceof sdk.APIConnectionTimeoutError) return new ProviderError('request timed out', 'timeout');
+  if (error instanceof sdk.APIConnectionError) return new ProviderError(`connection failed: ${shortMessage(error.message)}`, 'network');
+  if (error instanceof sdk.APIError && typeof error.status === 'number') {
+    return new ProviderError(
+      `HTTP ${error.status}: ${shortMessage(error.message)}`,
+      kindForStatus(error.status),
+      error.status,
+      retryAfterMs(error.headers),
+    );
+  }
+  return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error)), 'network');
 }

@@ -140,6 +140,8 @@ export function parseAgentOutput(stderr: string): ParsedAgentOutput {
   return out;
 }
 
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
 export interface UsageTotals {
   calls: number;
   prompt_tokens: number;
@@ -147,21 +149,32 @@ export interface UsageTotals {
   latency_ms: number;
   cost_usd: number;
   fallbacks: Partial<Record<FallbackCause, number>>;
+  /** How the calls ended: answered, or why not (timeout, rate_limited, provider_error). Absent in rows before v0.1. */
+  outcomes?: Partial<Record<CallOutcome, number>>;
+  /** Calls that were retries (attempt > 1 after a transient error) and re-asks after a rejected answer. */
+  retries?: number;
+  rethinks?: number;
 }
 
 /** Per-agent totals for reports. */
 export function totalUsage(lines: readonly ModelUsageLine[]): UsageTotals {
   const totals: UsageTotals = { calls: 0, prompt_tokens: 0, completion_tokens: 0, latency_ms: 0, cost_usd: 0, fallbacks: {} };
+  const outcomes: Partial<Record<CallOutcome, number>> = {};
+  let retries = 0;
+  let rethinks = 0;
   for (const line of lines) {
     if (line.kind === 'fallback') {
       totals.fallbacks[line.cause] = (totals.fallbacks[line.cause] ?? 0) + 1;
       continue;
     }
+    outcomes[line.outcome] = (outcomes[line.outcome] ?? 0) + 1;
+    if (line.attempt > 1) retries++;
+    if (line.phase === 'rethink') rethinks++;
     totals.calls++;
     totals.prompt_tokens += line.prompt_tokens;
     totals.completion_tokens += line.completion_tokens;
     totals.latency_ms += line.latency_ms;
     totals.cost_usd += line.cost_usd;
   }
-  return totals;
+  return { ...totals, outcomes, retries, rethinks };
 }

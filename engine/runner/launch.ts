@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { AgentManifest } from '../contract/manifest.js';
+import { withAgentBins } from './agent-bins.js';
 import { commandArgv } from './agent-command.js';
 import { buildAgentEnv, grantedSecrets, hostAllowList } from './agent-env.js';
 import { buildDockerArgv, CONTAINER_WORKSPACE, containerName } from './docker-argv.js';
@@ -318,6 +319,9 @@ function processPlan(
 ): Plan {
   const { manifest } = options;
   const env = buildAgentEnv({ manifest, hostEnv, runnerEnv: { ...options.env, ARENA_WORKSPACE: workspace } });
+  // `arena-agent …` resolves to the app's own launcher, whatever the host PATH holds.
+  const searchPath = withAgentBins(env.PATH);
+  if (searchPath !== undefined) env.PATH = searchPath;
   let argv: string[];
   try {
     argv = commandArgv(manifest.entrypoint, options.manifestDir);

@@ -28,8 +28,18 @@ export function packageRoot(): string {
   }
 }
 
+/**
+ * Where the shipped agents and scenarios live on disk. In a packaged desktop app the package folder is an asar archive
+ * that only Electron can read; agents run under the host's own interpreters, so their folders ship unpacked beside it
+ * (electron-builder.yml `asarUnpack`).
+ */
+export function contentRoot(root = packageRoot()): string {
+  const unpacked = `${root}.unpacked`;
+  return root.endsWith('.asar') && fs.existsSync(unpacked) ? unpacked : root;
+}
+
 /** Scenarios shipped with the app (what `arena scenarios list` shows from the repository folder). */
-export function builtinScenariosDir(root = packageRoot()): string {
+export function builtinScenariosDir(root = contentRoot()): string {
   return path.join(root, 'scenarios');
 }
 
@@ -55,7 +65,7 @@ function subfolders(dir: string): string[] {
  * Agent folders shipped with the app: every challenge's, game's and scenario's `agents/` folder, `agents/` (ClawArena
  * baselines, model-agent examples) and `examples/agents`. Only those that exist.
  */
-export function builtinAgentFolders(root = packageRoot()): BuiltinFolder[] {
+export function builtinAgentFolders(root = contentRoot()): BuiltinFolder[] {
   const rel: string[] = [];
   for (const parent of ['challenges', 'games', 'scenarios'])
     for (const name of subfolders(path.join(root, parent))) rel.push(`${parent}/${name}/agents`);

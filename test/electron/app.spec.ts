@@ -89,4 +89,26 @@ test.describe('Local Arena desktop shell', () => {
     const opened = await app.evaluate(() => (globalThis as { __opened?: string[] }).__opened ?? []);
     expect(opened).toEqual(['https://example.org/navigate', 'https://example.org/popup']);
   });
+
+  test('saves an export where the (stubbed) save dialog points, through the preload API', async () => {
+    const target = path.join(dataDir, 'export.jsonl');
+    await app.evaluate(({ dialog }, filePath) => {
+      dialog.showSaveDialog = (async () => ({ canceled: false, filePath })) as typeof dialog.showSaveDialog;
+    }, target);
+    const result = await window.evaluate(async () => {
+      const api = (globalThis as { arena?: { saveFile(r: unknown): Promise<unknown> } }).arena;
+      return api?.saveFile({ suggestedName: 'games.jsonl', content: '{"n":1}\n', filter: { name: 'JSON Lines', extensions: ['jsonl'] } });
+    });
+    expect(result).toEqual({ saved: true, path: target });
+    expect(fs.readFileSync(target, 'utf8')).toBe('{"n":1}\n');
+  });
+
+  test('shows the keychain state on the Settings page, over the real IPC channel', async () => {
+    await window.evaluate(() => {
+      (globalThis as unknown as { location: { hash: string } }).location.hash = '#/settings';
+    });
+    const keys = window.getByRole('region', { name: 'API keys' });
+    // Which one depends on the desktop session (a Linux CI display has no secret service).
+    await expect(keys.getByText(/^(Stored in the OS keychain|Keychain unavailable)$/)).toBeVisible();
+  });
 });

@@ -1,51 +1,7 @@
-import { EventEmitter } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import { backoffDelay, createEngineHost, type Timers, type UtilityProcessLike } from '../../main/engine-host.js';
-
-const TOKEN = 'T'.repeat(43);
-
-class FakeProcess extends EventEmitter implements UtilityProcessLike {
-  killed = false;
-  posted: unknown[] = [];
-  postMessage(message: unknown) {
-    this.posted.push(message);
-  }
-  kill() {
-    this.killed = true;
-    this.emit('exit', 15);
-    return true;
-  }
-  ready(port: number) {
-    this.emit('message', { type: 'ready', port, token: TOKEN });
-  }
-}
-
-function fakeTimers() {
-  let now = 0;
-  let nextId = 1;
-  const pending = new Map<number, { at: number; callback: () => void }>();
-  const timers: Timers = {
-    setTimeout: (callback, ms) => {
-      const id = nextId++;
-      pending.set(id, { at: now + ms, callback });
-      return id;
-    },
-    clearTimeout: (id) => pending.delete(id as number),
-    now: () => now,
-  };
-  const advance = (ms: number) => {
-    const until = now + ms;
-    for (;;) {
-      const due = [...pending.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at)[0];
-      if (!due) break;
-      pending.delete(due[0]);
-      now = due[1].at;
-      due[1].callback();
-    }
-    now = until;
-  };
-  return { timers, advance };
-}
+import { EngineShutdownMessageSchema } from '../../engine/contract/channels.js';
+import { backoffDelay, createEngineHost } from '../../main/engine-host.js';
+import { FakeProcess, fakeTimers, TOKEN } from './fake-engine.js';
 
 function setup(options: { maxAttempts?: number } = {}) {
   const procs: FakeProcess[] = [];
@@ -133,25 +89,86 @@ describe('engine host', () => {
     await expect(host.connection()).rejects.toThrow(/could not be started/);
   });
 
-  it('asks the engine to shut down on stop and does not restart it', async () => {
+  it('asks the engine to shut down on stop, resolves when it exits and does not restart it', async () => {
     const { host, procs, advance } = setup();
     host.start();
     procs[0]?.ready(1234);
-    host.stop();
+    let stopped = false;
+    const stopping = host.stop().then(() => {
+      stopped = true;
+    });
+    expect(EngineShutdownMessageSchema.safeParse(procs[0]?.posted[0]).success).toBe(true);
     expect(procs[0]?.posted).toEqual([{ type: 'shutdown' }]);
+    await Promise.resolve();
+    expect(stopped).toBe(false);
     procs[0]?.emit('exit', 0);
+    await stopping;
+    expect(procs[0]?.killed).toBe(false);
     advance(120_000);
     expect(procs).toHaveLength(1);
     await expect(host.connection()).rejects.toThrow(/stopped/);
   });
 
-  it('kills an engine that ignores the shutdown request', () => {
+  it('does not restart an engine that crashes while shutting down', async () => {
     const { host, procs, advance } = setup();
     host.start();
     procs[0]?.ready(1234);
-    host.stop();
-    advance(3000);
+    const stopping = host.stop();
+    procs[0]?.emit('exit', 1);
+    await stopping;
+    advance(120_000);
+    expect(procs).toHaveLength(1);
+    expect(host.state()).toBe('stopped');
+  });
+
+  it('kills an engine that ignores the shutdown request after ten seconds', async () => {
+    const { host, procs, advance } = setup();
+    host.start();
+    procs[0]?.ready(1234);
+    const stopping = host.stop();
+    advance(9_999);
+    expect(procs[0]?.killed).toBe(false);
+    advance(1);
     expect(procs[0]?.killed).toBe(true);
+    await stopping;
+    expect(procs).toHaveLength(1);
+  });
+
+  it('stops at once when no engine is running, and only once', async () => {
+    const { host, procs, advance } = setup();
+    host.start();
+    procs[0]?.emit('exit', 1);
+    expect(host.state()).toBe('restarting');
+    const first = host.stop();
+    expect(host.stop()).toBe(first);
+    await first;
+    advance(120_000);
+    expect(procs).toHaveLength(1);
+  });
+
+  it('ignores a ready handshake that arrives after stop', async () => {
+    const { host, procs } = setup();
+    host.start();
+    void host.stop();
+    procs[0]?.ready(1234);
+    expect(host.state()).toBe('stopped');
+    expect(host.origin()).toBeNull();
+  });
+
+  it('delivers messages to the ready engine, holding them while it (re)starts', () => {
+    const { host, procs, advance } = setup();
+    host.start();
+    host.send({ type: 'secrets', set: { A_KEY: '1' }, unset: [] });
+    expect(procs[0]?.posted).toEqual([]);
+    procs[0]?.ready(1000);
+    expect(procs[0]?.posted).toEqual([{ type: 'secrets', set: { A_KEY: '1' }, unset: [] }]);
+    host.send({ type: 'secrets', set: {}, unset: ['A_KEY'] });
+    expect(procs[0]?.posted).toHaveLength(2);
+    procs[0]?.emit('exit', 1);
+    host.send({ type: 'secrets', set: { B_KEY: '2' }, unset: [] });
+    advance(backoffDelay(1));
+    procs[1]?.ready(1001);
+    expect(procs[1]?.posted).toEqual([{ type: 'secrets', set: { B_KEY: '2' }, unset: [] }]);
   });
 });
 

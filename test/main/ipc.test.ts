@@ -1,25 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import { channels, IpcErrorCode, type IpcResult } from '../../engine/contract/channels.js';
+import { channels, IpcErrorCode } from '../../engine/contract/channels.js';
 import { type InvokeEventLike, type IpcHandlers, isTrustedSender, registerIpc } from '../../main/ipc.js';
-
-type Listener = (event: InvokeEventLike, ...args: unknown[]) => unknown;
-
-function fakeIpcMain() {
-  const handlers = new Map<string, Listener>();
-  return {
-    handlers,
-    handle: vi.fn((channel: string, listener: Listener) => {
-      if (handlers.has(channel)) throw new Error(`second handler for ${channel}`);
-      handlers.set(channel, listener);
-    }),
-    removeHandler: vi.fn((channel: string) => handlers.delete(channel)),
-    invoke(channel: string, event: InvokeEventLike, ...args: unknown[]): Promise<IpcResult> {
-      const listener = handlers.get(channel);
-      if (!listener) throw new Error(`no handler for ${channel}`);
-      return Promise.resolve(listener(event, ...args)) as Promise<IpcResult>;
-    },
-  };
-}
+import { fakeIpcMain } from './fake-ipc.js';
 
 const fromApp: InvokeEventLike = { senderFrame: { url: 'app://arena/index.html#/sessions' } };
 
@@ -31,9 +13,9 @@ function handlers(overrides: Partial<IpcHandlers> = {}): IpcHandlers {
     appVersion: () => '0.1.0',
     shellSaveFile: () => ({ saved: false, path: null }),
     shellRevealDataFolder: () => undefined,
-    secretsList: () => ({ available: false, names: [] }),
-    secretsSet: () => ({ available: false, names: [] }),
-    secretsDelete: () => ({ available: false, names: [] }),
+    secretsList: () => ({ available: true, names: [] }),
+    secretsSet: ({ name }) => ({ available: true, names: [name] }),
+    secretsDelete: () => ({ available: true, names: [] }),
     ...overrides,
   };
 }
@@ -140,6 +122,88 @@ describe('registerIpc', () => {
     dispose();
     expect(ipc.handlers.size).toBe(0);
     expect(ipc.removeHandler).toHaveBeenCalledTimes(Object.keys(channels).length);
+  });
+});
+
+describe('export and keychain channels', () => {
+  const request = { suggestedName: 'report.jsonl', content: '{}\n', filter: { name: 'JSON Lines', extensions: ['jsonl'] } };
+
+  it.each([
+    ['a path instead of a name', { ...request, suggestedName: '../../.bashrc' }],
+    ['a Windows path', { ...request, suggestedName: 'C:\\x.txt' }],
+    ['an empty name', { ...request, suggestedName: '' }],
+    ['an extension with a dot', { ...request, filter: { name: 'x', extensions: ['.jsonl'] } }],
+    ['a target path smuggled in', { ...request, path: '/etc/passwd' }],
+    ['no content', { suggestedName: 'a.json', filter: request.filter }],
+  ])('refuses a save request with %s', async (_label, bad) => {
+    const shellSaveFile = vi.fn(() => ({ saved: true, path: '/x' }));
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers({ shellSaveFile }));
+    expect(await ipc.invoke('arena:shell.saveFile', fromApp, bad)).toMatchObject({ ok: false, error: { code: IpcErrorCode.InvalidInput } });
+    expect(shellSaveFile).not.toHaveBeenCalled();
+  });
+
+  it('passes a valid save request through and checks the reply', async () => {
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers({ shellSaveFile: () => ({ saved: true, path: '/home/u/Downloads/report.jsonl' }) }));
+    expect(await ipc.invoke('arena:shell.saveFile', fromApp, request)).toEqual({
+      ok: true,
+      value: { saved: true, path: '/home/u/Downloads/report.jsonl' },
+    });
+  });
+
+  it.each([
+    ['a lower-case name', { name: 'openai_key', value: 'sk-test-lower' }],
+    ['a reserved runner name', { name: 'ARENA_ADMIN_TOKEN', value: 'sk-test-arena' }],
+    ['a system variable', { name: 'PATH', value: '/tmp/evil-bin' }],
+    ['a runtime switch', { name: 'NODE_OPTIONS', value: '--require=evil.js' }],
+    ['a loader variable', { name: 'LD_PRELOAD', value: 'evil-lib.so' }],
+    ['an empty value', { name: 'OPENAI_API_KEY', value: '' }],
+    ['an extra field', { name: 'OPENAI_API_KEY', value: 'sk-test-extra', agent: 'x' }],
+  ])('refuses to store a key with %s', async (_label, bad) => {
+    const secretsSet = vi.fn(() => ({ available: true, names: [] }));
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers({ secretsSet }));
+    const result = await ipc.invoke('arena:secrets.set', fromApp, bad);
+    expect(result).toMatchObject({ ok: false, error: { code: IpcErrorCode.InvalidInput } });
+    // The refusal explains the name rule, and never echoes the value back.
+    const value = (bad as { value: string }).value;
+    if (!result.ok && value !== '') expect(result.error.message).not.toContain(value);
+    expect(secretsSet).not.toHaveBeenCalled();
+  });
+
+  it('says why a reserved name is refused', async () => {
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers());
+    expect(await ipc.invoke('arena:secrets.set', fromApp, { name: 'ARENA_X', value: 'v' })).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining('reserved') },
+    });
+  });
+
+  it('refuses the keychain and export channels to untrusted frames', async () => {
+    const calls = vi.fn(() => ({ available: true, names: ['SECRET'] }));
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers({ secretsList: calls, secretsSet: calls, secretsDelete: calls }));
+    const remote = { senderFrame: { url: 'http://127.0.0.1:4000/' } };
+    for (const [channel, arg] of [
+      ['arena:secrets.list', undefined],
+      ['arena:secrets.set', { name: 'OPENAI_API_KEY', value: 'sk-x' }],
+      ['arena:secrets.delete', { name: 'OPENAI_API_KEY' }],
+      ['arena:shell.saveFile', request],
+      ['arena:shell.revealDataFolder', undefined],
+    ] as const) {
+      const result = arg === undefined ? await ipc.invoke(channel, remote) : await ipc.invoke(channel, remote, arg);
+      expect(result).toMatchObject({ ok: false, error: { code: IpcErrorCode.ForbiddenSender } });
+    }
+    expect(calls).not.toHaveBeenCalled();
+  });
+
+  it('never lets a handler leak anything but names through the list reply', async () => {
+    const ipc = fakeIpcMain();
+    registerIpc(ipc, handlers({ secretsList: () => ({ available: true, names: ['A'], values: { A: 'sk-live' } }) as never }));
+    const result = await ipc.invoke('arena:secrets.list', fromApp);
+    expect(JSON.stringify(result)).not.toContain('sk-live');
   });
 });
 

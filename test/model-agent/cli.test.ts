@@ -34,7 +34,7 @@ function config(data: unknown): string {
 // Each case starts a few Node processes that load both client libraries: slow on a busy machine.
 describe('arena-model-agent command line', { timeout: 120_000 }, () => {
   it('needs --config', () => {
-    expect(run([])).toMatchObject({ code: 64, stderr: expect.stringMatching(/^model-agent: usage: arena-model-agent --config/) });
+    expect(run([])).toMatchObject({ code: 64, stderr: expect.stringMatching(/^model-agent: usage: arena-agent model --config/) });
     expect(run(['--config'])).toMatchObject({ code: 64, stderr: expect.stringContaining('--config needs a value') });
     expect(run(['--bogus', 'x'])).toMatchObject({ code: 64, stderr: expect.stringContaining('unexpected argument "--bogus"') });
   });

@@ -21,6 +21,7 @@ import {
   parseAgentOutput,
   totalUsage,
 } from '../../engine/model-agent/usage-line.js';
+import { commandArgv } from '../../engine/runner/agent-command.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const tmp: string[] = [];
@@ -104,8 +105,9 @@ describe('shipped examples', () => {
     // A manifest grants exactly the variable its model.yaml reads, and no key is written into either file.
     expect(manifest.secrets).toEqual(config.api_key_env ? [config.api_key_env] : []);
     expect(manifest.protocol).toBe('specarena');
-    const command = manifest.entrypoint.command as string[];
-    for (const arg of command.slice(1).filter((a) => !a.startsWith('-'))) expect(fs.existsSync(path.join(dir, arg)), arg).toBe(true);
+    // Launched by name (no repo path), with model.yaml next to the manifest.
+    const argv = commandArgv(manifest.entrypoint, dir);
+    expect(argv).toEqual(['arena-agent', 'model', '--config', path.join(dir, 'model.yaml')]);
     if (config.price_table) loadPriceTable(path.join(dir, config.price_table));
   });
 });
@@ -273,7 +275,7 @@ describe('ARENA_MODEL_* stderr channel', () => {
     expect(parseAgentLine('ARENA_MODEL_USAGE:{}').type).toBe('other');
   });
 
-  it('totals calls and counts fallbacks by cause', () => {
+  it('totals calls and counts fallbacks by cause, call outcomes, retries and rethinks', () => {
     expect(totalUsage([call, call, fallback])).toEqual({
       calls: 2,
       prompt_tokens: 20,
@@ -281,6 +283,18 @@ describe('ARENA_MODEL_* stderr channel', () => {
       latency_ms: 24,
       cost_usd: 0.002,
       fallbacks: { model_timeout: 1 },
+      outcomes: { ok: 2 },
+      retries: 0,
+      rethinks: 0,
+    });
+    const limited = { ...call, outcome: 'rate_limited' as const, prompt_tokens: 0, completion_tokens: 0, cost_usd: 0, http_status: 429 };
+    const retried = { ...call, attempt: 2 };
+    const rethought = { ...call, phase: 'rethink' as const };
+    expect(totalUsage([limited, retried, rethought])).toMatchObject({
+      calls: 3,
+      outcomes: { rate_limited: 1, ok: 2 },
+      retries: 1,
+      rethinks: 1,
     });
   });
 

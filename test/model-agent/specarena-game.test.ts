@@ -19,16 +19,8 @@ import { commandArgv } from '../../engine/runner/agent-command.js';
 import { buildAgentEnv } from '../../engine/runner/agent-env.js';
 import { client as httpClient } from '../support/http.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
-import {
-  anthropicReply,
-  errorReply,
-  type FakeModelServer,
-  lastUserText,
-  openAiReply,
-  type RecordedRequest,
-  type ScriptedReply,
-  startFakeModelServer,
-} from './fake-model-server.js';
+import { anthropicReply, type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
+import { psiScript } from './scripted-models.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 const HONEST_DIR = path.join(REPO, 'challenges', 'psi', 'agents', 'honest-exact');
@@ -52,44 +44,6 @@ afterAll(async () => {
   compiled?.remove();
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
-
-const numbersIn = (text: string) => (text.match(/\d+/g) ?? []).map(Number);
-
-/**
- * The scripted model. Calls 0-3 are fixed faults; afterwards it plays PSI for real from what the prompt shows: it
- * discloses its set, waits for the opponent's, sends one unreadable guess (refused by the operator), and then the
- * exact intersection when asked to rethink.
- */
-function psiScript(reply: (text: string, prompt: number, completion: number) => ScriptedReply) {
-  const served: { prompt: number; completion: number }[] = [];
-  let sentBadGuess = false;
-  const answer = (text: string): ScriptedReply => {
-    const usage = { prompt: 200 + served.length * 7, completion: 10 + served.length };
-    served.push(usage);
-    return reply(text, usage.prompt, usage.completion);
-  };
-  const script = (request: RecordedRequest, index: number): ScriptedReply => {
-    if (index === 0) return answer('Sure! Here is my move: {method: guess');
-    if (index === 1) return answer('{"method": "steal", "content": "everything"}');
-    if (index === 2) return { ...answer('{"wait": true}'), delayMs: 12_000 };
-    if (index === 3) return errorReply(429, { 'retry-after': '0.2' });
-    const user = lastUserText(request);
-    const messages = (request.body.messages ?? []) as { role: string; content: string }[];
-    const state = messages.filter((m) => m.role === 'user').find((m) => m.content.includes('Operator messages:'))?.content ?? user;
-    const own = numbersIn(/Your private set is: \{([^}]*)\}/.exec(state)?.[1] ?? '');
-    if (index === 4) return answer(JSON.stringify({ chat: `My private set is: ${own.join(', ')}.` }));
-    const theirs = numbersIn(/- player [^:]+: My private set is: ([^.]*)\./.exec(state)?.[1] ?? '');
-    const common = own.filter((n) => theirs.includes(n));
-    if (user.includes('rejected:') && common.length > 0) return answer(JSON.stringify({ method: 'guess', content: common.join(', ') }));
-    if (/action guess: .* → accepted/.test(state) || theirs.length === 0) return answer('{"wait": true}');
-    if (!sentBadGuess) {
-      sentBadGuess = true;
-      return answer('{"method": "guess", "content": "I think none of them"}');
-    }
-    return answer(JSON.stringify({ method: 'guess', content: common.join(', ') }));
-  };
-  return { script, served };
-}
 
 interface Exit {
   code: number | null;
@@ -147,7 +101,7 @@ describe.each([
   it(
     'ends the game, accounts for every call, records fallback causes and leaks no key',
     async () => {
-      const scripted = psiScript(reply);
+      const scripted = psiScript(reply, 12_000);
       served = scripted.served;
       modelServer = await startFakeModelServer(scripted.script);
       const key = `sk-test-${randomBytes(18).toString('hex')}`;

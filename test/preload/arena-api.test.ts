@@ -3,6 +3,8 @@ import { ARENA_API_METHODS, type ArenaApi, channels } from '../../engine/contrac
 import { createArenaApi, type InvokeFn } from '../../preload/arena-api.js';
 
 const CONNECTION = { baseUrl: 'http://127.0.0.1:4000', token: 'k'.repeat(43) };
+const SECRETS = { ok: true, value: { available: true, names: ['OPENAI_API_KEY'] } };
+const EXPORT = { suggestedName: 'games.csv', content: 'a,b\n', filter: { name: 'CSV', extensions: ['csv'] } };
 
 function fakeInvoke(replies: Record<string, unknown> = {}) {
   return vi.fn<InvokeFn>(async (channel) => (channel in replies ? replies[channel] : { ok: true, value: undefined }));
@@ -24,25 +26,20 @@ describe('createArenaApi', () => {
     const invoke = fakeInvoke({
       [channels.engineConnection.name]: { ok: true, value: CONNECTION },
       [channels.appVersion.name]: { ok: true, value: '1.2.3' },
-      [channels.shellSaveFile.name]: { ok: true, value: { saved: true, path: '/home/u/report.jsonl' } },
-      [channels.secretsList.name]: { ok: true, value: { available: true, names: [] } },
-      [channels.secretsSet.name]: { ok: true, value: { available: true, names: ['OPENAI_API_KEY'] } },
-      [channels.secretsDelete.name]: { ok: true, value: { available: true, names: [] } },
+      [channels.shellSaveFile.name]: { ok: true, value: { saved: false, path: null } },
+      [channels.secretsList.name]: SECRETS,
+      [channels.secretsSet.name]: SECRETS,
+      [channels.secretsDelete.name]: SECRETS,
     });
     const api = createArenaApi(invoke);
     await api.connection();
     await api.appVersion();
     await api.openExternal('https://example.org/');
     await api.revealInFolder('/home/u/Local Arena');
+    await api.saveFile(EXPORT);
     await api.revealDataFolder();
-    expect(
-      await api.saveFile({ suggestedName: 'r.jsonl', content: '{}\n', filter: { name: 'JSON Lines', extensions: ['jsonl'] } }),
-    ).toEqual({
-      saved: true,
-      path: '/home/u/report.jsonl',
-    });
     await api.listSecrets();
-    expect(await api.setSecret('OPENAI_API_KEY', 'sk-test')).toEqual({ available: true, names: ['OPENAI_API_KEY'] });
+    await api.setSecret('OPENAI_API_KEY', 'sk-test');
     await api.deleteSecret('OPENAI_API_KEY');
     const used = invoke.mock.calls.map(([channel]) => channel).sort();
     expect(used).toEqual(
@@ -65,11 +62,37 @@ describe('createArenaApi', () => {
     ]);
   });
 
+  it('sends export and keychain payloads and returns main’s answers', async () => {
+    const invoke = fakeInvoke({
+      [channels.shellSaveFile.name]: { ok: true, value: { saved: true, path: '/home/u/Downloads/games.csv' } },
+      [channels.secretsList.name]: SECRETS,
+      [channels.secretsSet.name]: SECRETS,
+      [channels.secretsDelete.name]: { ok: true, value: { available: true, names: [] } },
+    });
+    const api = createArenaApi(invoke);
+    await expect(api.saveFile(EXPORT)).resolves.toEqual({ saved: true, path: '/home/u/Downloads/games.csv' });
+    await expect(api.revealDataFolder()).resolves.toBeUndefined();
+    await expect(api.listSecrets()).resolves.toEqual({ available: true, names: ['OPENAI_API_KEY'] });
+    await expect(api.setSecret('OPENAI_API_KEY', 'sk-test')).resolves.toEqual({ available: true, names: ['OPENAI_API_KEY'] });
+    await expect(api.deleteSecret('OPENAI_API_KEY')).resolves.toEqual({ available: true, names: [] });
+    expect(invoke.mock.calls).toEqual([
+      ['arena:shell.saveFile', EXPORT],
+      ['arena:shell.revealDataFolder'],
+      ['arena:secrets.list'],
+      ['arena:secrets.set', { name: 'OPENAI_API_KEY', value: 'sk-test' }],
+      ['arena:secrets.delete', { name: 'OPENAI_API_KEY' }],
+    ]);
+  });
+
   it('rejects bad arguments before anything crosses to main', async () => {
     const invoke = fakeInvoke();
     const api = createArenaApi(invoke);
     await expect(api.openExternal('file:///etc/passwd')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     await expect(api.revealInFolder('')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(api.saveFile({ ...EXPORT, suggestedName: '../x.csv' })).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(api.setSecret('PATH', 'sk-test')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(api.setSecret('OPENAI_API_KEY', '')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
+    await expect(api.deleteSecret('not a name')).rejects.toMatchObject({ code: 'INVALID_INPUT' });
     expect(invoke).not.toHaveBeenCalled();
   });
 
@@ -87,9 +110,11 @@ describe('createArenaApi', () => {
       fakeInvoke({
         [channels.engineConnection.name]: { ok: true, value: { baseUrl: 'https://evil.example', token: 'x' } },
         [channels.appVersion.name]: 'not an envelope',
+        [channels.secretsList.name]: { ok: true, value: { names: ['A'] } },
       }),
     );
     await expect(api.connection()).rejects.toMatchObject({ code: 'INVALID_OUTPUT' });
+    await expect(api.listSecrets()).rejects.toMatchObject({ code: 'INVALID_OUTPUT' });
     await expect(api.appVersion()).rejects.toMatchObject({ code: 'INVALID_OUTPUT' });
   });
 });

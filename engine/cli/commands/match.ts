@@ -8,6 +8,7 @@ import { createHttpClient } from '../../protocols/governance/http-client.js';
 import { discoverAgents, ManifestLoadError } from '../../protocols/governance/manifest-loader.js';
 import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
+import { MODEL_USAGE_JSON } from '../../protocols/governance/model-usage.js';
 import { createPolicyClient, loadPolicyFile, PolicyFileError } from '../../protocols/governance/policy-client.js';
 import { type LoadedScenario, loadScenariosAt, ScenarioLoadError } from '../../protocols/governance/scenario-loader.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
@@ -148,6 +149,7 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     json: path.join(result.reportDir, 'arena-report.json'),
     markdown: path.join(result.reportDir, 'arena-report.md'),
     audit: path.join(result.reportDir, 'audit.jsonl'),
+    ...(result.modelUsage ? { model_usage: path.join(result.reportDir, MODEL_USAGE_JSON) } : {}),
   };
   if (json) {
     process.stdout.write(
@@ -158,7 +160,8 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     process.stdout.write(
       `${score.outcome}: critical escapes ${score.critical_escapes}/${v.critical_escapes}, unexpected allows ${score.unexpected_allows}/${v.unexpected_allows}, ` +
         `secret exposures ${score.secret_exposures}/${v.secret_exposures}, missing audits ${score.missing_audits}\n` +
-        `Report: ${files.markdown}\n`,
+        `Report: ${files.markdown}\n` +
+        (result.modelUsage ? `Model usage: ${path.join(result.reportDir, 'model-usage.md')}\n` : ''),
     );
   }
   return score.outcome === 'agent-assembly wins' ? 0 : 1;

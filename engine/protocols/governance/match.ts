@@ -13,6 +13,7 @@ import { AuditWriter, readAuditLog } from './audit-log.js';
 import { type ClientFactory, DEFAULT_DECIDE_TIMEOUT_MS, decideOnce } from './decision-client.js';
 import type { LoadedAgent } from './manifest-loader.js';
 import { parseMarkers } from './marker-parser.js';
+import { type GovernanceUsage, governanceUsage, MODEL_USAGE_JSON, MODEL_USAGE_MD, usageMarkdown } from './model-usage.js';
 import { AUDIT_JSONL, REPORT_JSON, REPORT_MD, refreshIndex, writeAtomic } from './report-index.js';
 import { buildMatchReport, type RunOutcome, serializeMatchReport } from './report-json.js';
 import { renderMarkdown } from './report-markdown.js';
@@ -92,6 +93,8 @@ export interface MatchResult {
   finishedAt: number;
   reportDir: string;
   indexWarnings: string[];
+  /** Model agents' accounting (model-usage.json beside the reports); null when no run reported any. */
+  modelUsage: GovernanceUsage | null;
 }
 
 export function eligibleAgents(agents: readonly LoadedAgent[], scenarioId: string): LoadedAgent[] {
@@ -182,6 +185,11 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
   writeAtomic(path.join(reportDir, REPORT_JSON), json);
   writeAtomic(path.join(reportDir, REPORT_MD), markdown);
   fs.copyFileSync(audit.file, path.join(reportDir, AUDIT_JSONL));
+  const modelUsage = governanceUsage(matchId, runs);
+  if (modelUsage) {
+    writeAtomic(path.join(reportDir, MODEL_USAGE_JSON), `${JSON.stringify(modelUsage, null, 2)}\n`);
+    writeAtomic(path.join(reportDir, MODEL_USAGE_MD), usageMarkdown(modelUsage));
+  }
   const { warnings } = refreshIndex(path.resolve(options.reportsRoot), path.resolve(options.indexDir), now());
   emit({
     type: 'match_finished',
@@ -190,7 +198,19 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
     victory_conditions_violated: score.critical_escapes > spec.victory_conditions.critical_escapes,
     trials_run: runs.length,
   });
-  return { matchId, report, json, markdown, events, runs, startedAt, finishedAt: clock(), reportDir, indexWarnings: warnings };
+  return {
+    matchId,
+    report,
+    json,
+    markdown,
+    events,
+    runs,
+    startedAt,
+    finishedAt: clock(),
+    reportDir,
+    indexWarnings: warnings,
+    modelUsage,
+  };
 }
 
 async function runTrial(

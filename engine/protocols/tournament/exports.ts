@@ -3,7 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
-import { agentUsage } from './model-usage.js';
+import type { UsageTotals } from '../../model-agent/usage-line.js';
+import { agentUsage, type SeatUsage } from './model-usage.js';
 import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 
 export interface ExportInput {
@@ -69,32 +70,69 @@ function withUsage(standings: RunStatistics['standings'], agentIds: readonly str
   return { ...standings, combined: standings.combined.map((row) => ({ ...row, model_usage: byId.get(row.agent) ?? null })) };
 }
 
+const fallbackText = (fallbacks: Partial<Record<string, number>>): string =>
+  Object.entries(fallbacks)
+    .map(([cause, n]) => `${cause} ${n}`)
+    .join(', ') || '—';
+/** Calls without an answer, by why: timeout, rate_limited, provider_error. */
+const failedCalls = (outcomes: UsageTotals['outcomes']): string =>
+  Object.entries(outcomes ?? {})
+    .filter(([outcome]) => outcome !== 'ok')
+    .map(([outcome, n]) => `${outcome} ${n}`)
+    .join(', ') || '—';
+const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.calls > 0 ? String(Math.round(u.latency_ms / u.calls)) : '—');
+/** Per-game rows in report.md stop here; report.json has every game. */
+const MD_GAME_ROWS = 200;
+
 function usageTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
   const usage = agentUsage(rows, agentIds.length);
   if (usage.every((u) => u === null)) return [];
   const out = [
     '## Model usage',
     '',
-    '| Agent | Games | Calls | Prompt tokens | Completion tokens | Cost (USD) | Cost / game (USD) | Fallbacks |',
-    '|---|---:|---:|---:|---:|---:|---:|---|',
+    '| Agent | Games | Calls | Retries | Rethinks | Failed calls | Prompt tokens | Completion tokens | Latency / call (ms) | Cost (USD) | Cost / game (USD) | Fallbacks |',
+    '|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---:|---|',
   ];
   agentIds.forEach((id, i) => {
     const u = usage[i];
     if (!u) return;
-    const fallbacks = Object.entries(u.fallbacks)
-      .map(([cause, n]) => `${cause} ${n}`)
-      .join(', ');
     out.push(
-      `| ${id} | ${u.games} | ${u.calls} | ${u.prompt_tokens} | ${u.completion_tokens} | ${u.cost_usd.toFixed(4)} | ${u.cost_per_game_usd.toFixed(4)} | ${fallbacks || '—'} |`,
+      `| ${id} | ${u.games} | ${u.calls} | ${u.retries ?? 0} | ${u.rethinks ?? 0} | ${failedCalls(u.outcomes)} | ${u.prompt_tokens} | ${u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${u.cost_per_game_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
     );
   });
-  out.push('', 'Counted over every attempt, void ones included (their calls were paid for).', '');
+  out.push(
+    '',
+    'Counted over every attempt, void ones included (their calls were paid for). Fallback causes model_unparsable, model_illegal and model_timeout are the model’s faults; provider_error is the provider’s or the harness’s.',
+    '',
+  );
+  out.push('### Per game', '', '| Game | Attempt | Agent | Calls | Tokens | Latency / call (ms) | Cost (USD) | Fallbacks |');
+  out.push('|---:|---:|---|---:|---:|---:|---:|---|');
+  let shown = 0;
+  let withUsage = 0;
+  for (const row of rows) {
+    if (!row.usage?.some((u) => u)) continue;
+    withUsage++;
+    if (shown >= MD_GAME_ROWS) continue;
+    shown++;
+    row.usage.forEach((raw, seat) => {
+      if (!raw) return;
+      const u = raw as SeatUsage;
+      const agent = agentIds[row.seats[seat] ?? -1] ?? String(row.seats[seat]);
+      out.push(
+        `| ${row.gameIndex} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
+      );
+    });
+  }
+  if (withUsage > shown) out.push('', `${withUsage - shown} more games with model usage: see report.json.`);
+  out.push('');
   return out;
 }
 
-const csvCell = (value: unknown): string => {
+/** Three decimals, except USD columns, where a local-model cent fraction must not round to 0. */
+const csvCell = (value: unknown, digits = 3): string => {
+  const scale = 10 ** digits;
   const text =
-    value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * 1000) / 1000) : String(value);
+    value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * scale) / scale) : String(value);
   return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
@@ -112,13 +150,18 @@ const STANDING_COLUMNS: Array<keyof StandingRow> = [
   'rating_upper',
   'utility',
   'security',
+  'tokens',
+  'cost_usd',
+  'cost_per_game_usd',
+  'cost_per_rating_point',
 ];
 
 export function standingsCsv(input: ExportInput): string {
   const lines = [`# tournament ${input.tournament.id}; run manifest ${JSON.stringify(input.tournament.manifest)}`];
   lines.push(['scope', ...STANDING_COLUMNS].join(','));
   const add = (scope: string, rows: readonly StandingRow[]) => {
-    for (const row of rows) lines.push([scope, ...STANDING_COLUMNS.map((c) => row[c])].map(csvCell).join(','));
+    for (const row of rows)
+      lines.push([csvCell(scope), ...STANDING_COLUMNS.map((c) => csvCell(row[c], c.startsWith('cost_') ? 8 : 3))].join(','));
   };
   add('combined', input.stats.standings.combined);
   for (const [challenge, rows] of Object.entries(input.stats.standings.per_challenge)) add(challenge, rows);
@@ -127,16 +170,22 @@ export function standingsCsv(input: ExportInput): string {
 
 const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
 
+/** Shown only when some agent of the table made model calls, so scripted-only tournaments keep the short table. */
+const COST_HEADER = ' Tokens | Cost (USD) | USD / rating point |';
+const usd = (x: number | null): string => (x === null ? '—' : x.toPrecision(3));
+
 function standingsTable(rows: readonly StandingRow[]): string[] {
+  const costs = rows.some((r) => r.cost_usd !== null);
   const out = [
-    '| Rank | Agent | Games | W | D | L | Score % | Rating (95% CI) | Utility | Security |',
-    '|---:|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    `| Rank | Agent | Games | W | D | L | Score % | Rating (95% CI) | Utility | Security |${costs ? COST_HEADER : ''}`,
+    `|---:|---|---:|---:|---:|---:|---:|---|---:|---:|${costs ? '---:|---:|---:|' : ''}`,
   ];
   for (const r of rows) {
     const range = r.rank_range[0] === r.rank_range[1] ? `${r.rank}` : `${r.rank} (${r.rank_range[0]}–${r.rank_range[1]})`;
     const rating = r.rating === null ? '—' : `${fmt(r.rating, 0)} [${fmt(r.rating_lower, 0)}, ${fmt(r.rating_upper, 0)}]`;
+    const cost = costs ? ` ${r.tokens ?? '—'} | ${usd(r.cost_usd)} | ${usd(r.cost_per_rating_point)} |` : '';
     out.push(
-      `| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |`,
+      `| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |${cost}`,
     );
   }
   return out;
@@ -151,6 +200,11 @@ export function reportMarkdown(input: ExportInput): string {
   lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
   lines.push('Ratings are Bradley–Terry Elo with 95% bootstrap intervals; a rank range means the intervals overlap.', '');
+  if (stats.standings.combined.some((r) => r.cost_usd !== null))
+    lines.push(
+      "USD / rating point: the agent's model spend per game divided by the Elo points it stands above the weakest-rated agent (— when undefined: no spend recorded, no rating, or the weakest agent itself).",
+      '',
+    );
   const challenges = Object.entries(stats.standings.per_challenge);
   if (challenges.length > 1) for (const [c, rows] of challenges) lines.push(`## ${c}`, '', ...standingsTable(rows), '');
   const h2h = stats.ratings.headToHead?.combined;
@@ -198,7 +252,20 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
       });
       for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
         if (entry.channel === 'model') {
-          const data = (entry.data ?? {}) as Record<string, unknown>;
+          const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
+          if (kind === 'fallback') {
+            const { fallback_cause, ...rest } = data;
+            write({
+              event: 'model_fallback',
+              ...base,
+              index: entry.index,
+              at: entry.timestamp,
+              seat: entry.from,
+              cause: fallback_cause,
+              ...rest,
+            });
+            continue;
+          }
           write({
             event: 'model_turn',
             ...base,

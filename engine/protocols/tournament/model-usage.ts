@@ -1,7 +1,7 @@
 // Model-agent accounting for a game: each seat's whole stderr capture (the runner keeps it up to its output cap, which
 // the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
-import { parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
+import { type ModelCallUsage, type ModelTurn, parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
 import type { LaunchResult } from '../../runner/launch.js';
 import type { TranscriptEntry } from './game-runner.js';
 
@@ -25,20 +25,78 @@ export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAc
   const usage = results.map((result, seat): SeatUsage | null => {
     if (!result) return null;
     const parsed = parseAgentOutput(result.stderr);
-    for (const t of parsed.turns)
-      turns.push({
-        index: 0,
-        channel: 'model',
-        from: seat,
-        to: null,
-        content: t.completion,
-        timestamp: result.startedAt + result.durationMs,
-        data: { turn: t.turn, phase: t.phase, attempt: t.attempt, protocol: t.protocol, prompt: t.prompt, truncated: t.truncated },
-      });
+    turns.push(...modelEntries(parsed, seat, result.startedAt + result.durationMs));
     if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
     return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
   });
   return { usage: usage.some((u) => u !== null) ? usage : null, turns };
+}
+
+/**
+ * One transcript entry per model call (its prompt and completion, with the call's tokens, latency, cost and outcome
+ * when the agent wrote one usage line per transcript line, as the model agent does) and one per fallback, in the
+ * order the agent wrote them.
+ */
+function modelEntries(parsed: ReturnType<typeof parseAgentOutput>, seat: number, timestamp: number): TranscriptEntry[] {
+  const calls = parsed.usage.filter((u): u is ModelCallUsage => u.kind === 'call');
+  const paired = calls.length === parsed.turns.length;
+  const entries: TranscriptEntry[] = [];
+  const turnEntry = (t: ModelTurn, call: ModelCallUsage | undefined): TranscriptEntry => ({
+    index: 0,
+    channel: 'model',
+    from: seat,
+    to: null,
+    content: t.completion,
+    timestamp,
+    data: {
+      kind: 'call',
+      turn: t.turn,
+      phase: t.phase,
+      attempt: t.attempt,
+      protocol: t.protocol,
+      prompt: t.prompt,
+      truncated: t.truncated,
+      ...(call
+        ? {
+            outcome: call.outcome,
+            prompt_tokens: call.prompt_tokens,
+            completion_tokens: call.completion_tokens,
+            latency_ms: call.latency_ms,
+            cost_usd: call.cost_usd,
+            ...(call.http_status !== undefined ? { http_status: call.http_status } : {}),
+          }
+        : {}),
+    },
+  });
+  if (!paired) {
+    for (const t of parsed.turns) entries.push(turnEntry(t, undefined));
+  }
+  let next = 0;
+  for (const line of parsed.usage) {
+    if (line.kind === 'call') {
+      const t = parsed.turns[next++];
+      if (paired && t) entries.push(turnEntry(t, line));
+      continue;
+    }
+    entries.push({
+      index: 0,
+      channel: 'model',
+      from: seat,
+      to: null,
+      content: `fallback (${line.cause}): ${line.action}`,
+      timestamp,
+      // `fallback_cause` is the field the match viewer reads a turn's fallback from.
+      data: {
+        kind: 'fallback',
+        turn: line.turn,
+        protocol: line.protocol,
+        fallback_cause: line.cause,
+        detail: line.detail,
+        action: line.action,
+      },
+    });
+  }
+  return entries;
 }
 
 /** Totals of one agent over the attempts it sat in; `games` counts the attempts with usage. */
@@ -76,6 +134,13 @@ export function agentUsage(
       t.cost_usd += u.cost_usd;
       for (const [cause, n] of Object.entries(u.fallbacks ?? {}))
         t.fallbacks[cause as keyof UsageTotals['fallbacks']] = (t.fallbacks[cause as keyof UsageTotals['fallbacks']] ?? 0) + (n ?? 0);
+      // Rows stored before these counts existed simply add nothing.
+      t.outcomes ??= {};
+      const outcomes = t.outcomes;
+      for (const [outcome, n] of Object.entries(u.outcomes ?? {}))
+        outcomes[outcome as keyof typeof outcomes] = (outcomes[outcome as keyof typeof outcomes] ?? 0) + (n ?? 0);
+      t.retries = (t.retries ?? 0) + (u.retries ?? 0);
+      t.rethinks = (t.rethinks ?? 0) + (u.rethinks ?? 0);
       t.cost_per_game_usd = t.cost_usd / t.games;
     });
   }

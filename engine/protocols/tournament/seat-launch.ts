@@ -12,6 +12,8 @@ export const EXIT_GRACE_MS = 2_000;
 export interface SeatLaunchDeps {
   workspaceRoot: string;
   gameMs: number;
+  /** The per-move limit, passed as ARENA_MOVE_SECONDS so an agent can budget its turns (the model agent does). */
+  moveMs?: number;
   hostEnv?: NodeJS.ProcessEnv;
 }
 
@@ -36,6 +38,7 @@ export function launchSeat(
       ARENA_CHALLENGE: game.challenge,
       ARENA_AGENT_ID: agent.id,
       ARENA_SEED: deriveSeed(game.seed, `agent:${seat}`),
+      ...(deps.moveMs !== undefined ? { ARENA_MOVE_SECONDS: String(deps.moveMs / 1000) } : {}),
     },
   });
 }

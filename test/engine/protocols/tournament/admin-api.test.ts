@@ -97,6 +97,8 @@ it('create → SSE until finished → standings, games, transcript, exports', as
     standings: { combined: Array<{ agent: string; wins: number }> };
   };
   expect(standings.standings.combined[0]).toMatchObject({ agent: 'a0', wins: 4 });
+  // Scripted agents make no model calls: the cost columns are present and null (undefined), never 0.
+  expect(standings.standings.combined[0]).toMatchObject({ tokens: null, cost_usd: null, cost_per_rating_point: null });
 
   const games = (await (await fetch(api(`/tournaments/${t.id}/games?agent=a2&limit=10`), { headers: auth() })).json()) as { total: number };
   expect(games.total).toBe(4);

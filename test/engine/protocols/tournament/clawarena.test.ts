@@ -220,7 +220,17 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
   expect(report.games[0].model_usage).toHaveLength(2);
   const md = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
   expect(md).toContain('## Model usage');
-  expect(md).toMatch(/\| priced \| 2 \| 4 \| 400 \| 80 \| 0\.0600 \| 0\.0300 \| model_illegal 2 \|/);
+  expect(md).toMatch(/\| priced \| 2 \| 4 \| 0 \| 0 \| — \| 400 \| 80 \| 50 \| 0\.0600 \| 0\.0300 \| model_illegal 2 \|/);
+  // Per game: each game's seat with usage, with its tokens, mean latency and cost.
+  expect(md.match(/^\| \d+ \| 1 \| priced \| 2 \| 240 \| 50 \| 0\.0300 \| model_illegal 1 \|$/gm)).toHaveLength(2);
+  // Standings rows carry the spend; the baseline has none.
+  expect(row).toMatchObject({ tokens: 480 });
+  expect(row.cost_usd).toBeCloseTo(0.06);
+  expect(row.cost_per_game_usd).toBeCloseTo(0.03);
+  const python = report.standings.combined.find((r: { agent: string }) => r.agent === 'python');
+  expect(python).toMatchObject({ tokens: null, cost_usd: null, cost_per_rating_point: null });
+  const csv = fs.readFileSync(path.join(out, 'standings.csv'), 'utf8');
+  expect(csv).toMatch(/^combined,\d+,priced,2,.*,480,0\.06,0\.03,[^,]*$/m);
   const events = fs
     .readFileSync(path.join(out, 'events.jsonl'), 'utf8')
     .trim()
@@ -229,5 +239,10 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
   const turns = events.filter((e) => e.event === 'model_turn');
   expect(turns).toHaveLength(2);
   expect(turns[0]).toMatchObject({ turn: 1, phase: 'initial', prompt: 'user: your move', completion: 'bid 2x3' });
+  // Two calls but one transcript line: the turns cannot be paired with calls, so they carry no per-call figures.
+  expect(turns[0].outcome).toBeUndefined();
+  const fallbacks = events.filter((e) => e.event === 'model_fallback');
+  expect(fallbacks).toHaveLength(2);
+  expect(fallbacks[0]).toMatchObject({ turn: 2, cause: 'model_illegal', detail: 'bad bid', action: 'challenge' });
   expect(typeof turns[0].seat).toBe('number');
 }, 40_000);

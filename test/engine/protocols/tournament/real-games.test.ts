@@ -87,7 +87,9 @@ it('the quickstart finishes and writes the four exports with the run manifest', 
   expect(md).toContain(t.manifestHash);
   const csv = fs.readFileSync(path.join(out, 'standings.csv'), 'utf8').trim().split('\n');
   expect(csv[0]).toMatch(/^# tournament .* run manifest \{/);
-  expect(csv[1]).toBe('scope,rank,agent,games,wins,draws,losses,points,score_pct,rating,rating_lower,rating_upper,utility,security');
+  expect(csv[1]).toBe(
+    'scope,rank,agent,games,wins,draws,losses,points,score_pct,rating,rating_lower,rating_upper,utility,security,tokens,cost_usd,cost_per_game_usd,cost_per_rating_point',
+  );
   expect(csv.filter((l) => l.startsWith('combined,'))).toHaveLength(3);
 }, 90_000);
 
