@@ -9,9 +9,9 @@ import { type Throttled, throttle } from './throttle.js';
 import { type FeedMessage, openTournamentFeed } from './tournament-feed.js';
 import { type GameRow, type StandingsResponse, tournamentsApi } from './tournaments-api.js';
 
-export const RECENT_GAMES = 12;
+const RECENT_GAMES = 12;
 /** Standings at most twice a second; the rest of the page needs less. */
-export const STANDINGS_THROTTLE_MS = 500;
+const STANDINGS_THROTTLE_MS = 500;
 const RUNNING_THROTTLE_MS = 500;
 const SLOW_THROTTLE_MS = 1000;
 /** Safety net for a feed that silently stalls (proxies, sleep/resume). */
