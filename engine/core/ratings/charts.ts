@@ -5,7 +5,8 @@ import type { GameRecord } from './game-record.js';
 import { pairwiseComparisons } from './outcomes.js';
 import { isRated } from './termination.js';
 
-export const CHART_ELO_START = 1500;
+/** The reported scale's mean (bradley-terry.ts), so the trace and the standings share an axis. */
+export const CHART_ELO_START = 1000;
 export const CHART_ELO_K = 16;
 export const CHART_MAX_POINTS = 400;
 

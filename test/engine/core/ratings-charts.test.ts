@@ -11,12 +11,12 @@ const game = (over: Partial<GameRecord> & Pick<GameRecord, 'gameIndex'>): GameRe
 });
 
 describe('ratingHistory', () => {
-  it('starts everyone at 1500 and moves the winner up by K·(1 − E)', () => {
+  it('starts everyone at 1000 and moves the winner up by K·(1 − E)', () => {
     const points = ratingHistory([game({ gameIndex: 0 })], 2);
     expect(points).toEqual([
-      { games: 0, ratings: [1500, 1500] },
+      { games: 0, ratings: [1000, 1000] },
       // Equal ratings: E = ½, so ±16·½ = ±8.
-      { games: 1, ratings: [1508, 1492] },
+      { games: 1, ratings: [1008, 992] },
     ]);
   });
 
@@ -26,15 +26,15 @@ describe('ratingHistory', () => {
       2,
     );
     expect(points).toHaveLength(3);
-    // Second rated game: agent 1 (1492) beats agent 0 (1508): E1 = 1/(1+10^(16/400)) ≈ 0.4770, gain 16·0.523 ≈ 8.37.
-    expect(points[2]?.ratings[1]).toBeCloseTo(1492 + 8.37, 1);
-    expect(points[2]?.ratings[0]).toBeCloseTo(1508 - 8.37, 1);
+    // Second rated game: agent 1 (992) beats agent 0 (1008): E1 = 1/(1+10^(16/400)) ≈ 0.4770, gain 16·0.523 ≈ 8.37.
+    expect(points[2]?.ratings[1]).toBeCloseTo(992 + 8.37, 1);
+    expect(points[2]?.ratings[0]).toBeCloseTo(1008 - 8.37, 1);
   });
 
   it('spreads a three-seat game over its pairs with weight 1/(n − 1) and conserves the rating sum', () => {
     const [, after] = ratingHistory([game({ gameIndex: 0, seats: [0, 1, 2], placements: [1, 2, 3] })], 3);
     // Agent 0 beats both at E = ½: 2 · 16 · ½ · ½ = 8; agent 1: +4 − 4 = 0; agent 2: −8.
-    expect(after?.ratings).toEqual([1508, 1500, 1492]);
+    expect(after?.ratings).toEqual([1008, 1000, 992]);
   });
 
   it('samples a long run to at most 400 points, keeping the first and the last', () => {

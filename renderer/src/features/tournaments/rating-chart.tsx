@@ -66,7 +66,9 @@ export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
         ))}
       </svg>
       <figcaption>
-        <p className="muted small">Fixed-K Elo from 1500 after each settled game; the standings use the full rating model.</p>
+        <p className="muted small">
+          Fixed-K Elo after each settled game, from the standings' mean of 1000; the standings use the full rating model.
+        </p>
         <ul className="t-legend" aria-label="Legend">
           {charts.agents.map((agent, i) => (
             <li key={agent}>
