@@ -260,8 +260,10 @@ test.describe('Reports area', () => {
     await page.route(`**${ADMIN}/tournaments/${id}/games/0`, (route) =>
       route.fulfill({ contentType: 'application/json', body: JSON.stringify({ game: real.game, transcript }) }),
     );
+    const started = Date.now();
     await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
     await expect(page.getByTestId('timeline-count')).toHaveText('10000 lines');
+    const loadMs = Date.now() - started;
     const timeline = page.getByRole('list', { name: 'Game timeline' });
     const rendered = await timeline.locator(':scope > li').count();
     expect(rendered).toBeGreaterThan(3);
@@ -269,8 +271,22 @@ test.describe('Reports area', () => {
     // Keyboard: focus the scrolling region and jump to the end; the last line is rendered, the first is gone.
     const region = page.getByRole('region', { name: 'Game timeline (scrollable)' });
     await region.focus();
+    const jump = Date.now();
     await page.keyboard.press('End');
     await expect(timeline.locator('li[aria-posinset="10000"]')).toBeVisible();
+    const jumpMs = Date.now() - jump;
+    // Scrolling through the middle: 40 page-downs, each one re-windowing the list.
+    const scroll = Date.now();
+    await page.keyboard.press('Home');
+    for (let i = 0; i < 40; i++) await page.keyboard.press('PageDown');
+    const scrollMs = Date.now() - scroll;
+    expect(await timeline.locator(':scope > li').count()).toBeLessThan(80);
+    await expect(timeline.locator('li[aria-posinset="1"]')).toHaveCount(0);
+    test.info().annotations.push({
+      type: 'figures',
+      description: `10,000 lines: page ready ${loadMs} ms, ${rendered} rows in the DOM, End ${jumpMs} ms, 40 × PageDown ${scrollMs} ms`,
+    });
+    console.log(test.info().annotations.at(-1)?.description);
     await expect(timeline.locator('li[aria-posinset="1"]')).toHaveCount(0);
     expect(await timeline.locator(':scope > li').count()).toBeLessThan(80);
     await page.keyboard.press('Home');

@@ -166,7 +166,7 @@ describe('agents view', () => {
     const catalog: AgentCatalogResponse = {
       folders: [
         { id: 'builtin:psi', path: '/app/psi', builtin: true, exists: true, added_at: null },
-        { id: '1', path: '/me/agents', builtin: false, exists: true, added_at: 5 },
+        { id: '1', path: '/opt/my-agents', builtin: false, exists: true, added_at: 5 },
         { id: '2', path: '/gone', builtin: false, exists: false, added_at: 6 },
       ],
       agents: [agent('1', 'zeta', true), agent('1', null, false), agent('builtin:psi', 'honest', true), agent('1', 'alpha', true)],
@@ -183,7 +183,7 @@ describe('agents view', () => {
     expect(folderPathProblem('')).toMatch(/Enter/);
     expect(folderPathProblem('agents')).toMatch(/absolute/);
     expect(folderPathProblem('~/agents')).toMatch(/~/);
-    expect(folderPathProblem('/home/me/agents')).toBeNull();
+    expect(folderPathProblem('/opt/agents')).toBeNull();
     expect(folderPathProblem('C:\\agents')).toBeNull();
   });
 });

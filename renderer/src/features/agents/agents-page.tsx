@@ -120,7 +120,7 @@ function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void 
           <input
             type="text"
             value={path}
-            placeholder="/home/me/agents"
+            placeholder="/path/to/my-agents"
             spellCheck={false}
             aria-invalid={problem !== null}
             aria-describedby={problem ? 'add-folder-problem' : undefined}
