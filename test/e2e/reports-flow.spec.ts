@@ -297,7 +297,7 @@ test.describe('Reports area', () => {
   test('a running game follows live, then switches to its stored record', async ({ page, request }) => {
     test.setTimeout(120_000);
     const errors = watchErrors(page);
-    // One seat never acts, so each game lasts until its move clock runs out: long enough to watch it live.
+    // One seat chats and never acts, so each game lasts until its move clock runs out: long enough to watch it grow.
     const spec = {
       name: 'Reports e2e live',
       challenge: 'millionaire',
@@ -307,7 +307,7 @@ test.describe('Reports area', () => {
       seed: 'reports-e2e-live',
       agents: [
         { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
-        { manifest: 'test/fixtures/agents/tournament/hang-bot/agent.yaml', id: 'hang-bot' },
+        { manifest: 'test/fixtures/agents/tournament/chatter-bot/agent.yaml', id: 'chatter-bot' },
       ],
       stop: { kind: 'fixed' },
       limits: { move_seconds: 6, game_seconds: 20 },
@@ -335,7 +335,16 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
     const timeline = page.getByRole('list', { name: 'Game timeline' });
     await expect(timeline.locator('[data-channel="operator"]').first()).toBeVisible();
-    await expect(page.getByTestId('game-seats')).toContainText('hang-bot');
+    await expect(page.getByTestId('game-seats')).toContainText('chatter-bot');
+    // The transcript grows while the page is open: later chat lines arrive over the live feed, no reload.
+    await expect(timeline).toContainText(/tick [2-9]/);
+    const seen = Number((/tick (\d+)/.exec((await timeline.textContent()) ?? '') ?? [])[1] ?? 0);
+    await expect
+      .poll(async () => Math.max(0, ...[...((await timeline.textContent()) ?? '').matchAll(/tick (\d+)/g)].map((m) => Number(m[1]))), {
+        timeout: 10_000,
+      })
+      .toBeGreaterThan(seen + 2);
+    await expect(viewer).toHaveAttribute('data-phase', 'live');
     await screenshot(page, 'reports-06-match-viewer-live');
 
     // The silent seat times out; the viewer swaps the live session for the stored game.
