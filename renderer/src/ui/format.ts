@@ -63,3 +63,11 @@ export function formatJson(value: unknown, indent = 2): string {
   };
   return render(value, 0);
 }
+
+/** US dollars of model spend: two significant digits below a cent, so small local-ish costs do not read as $0.00. */
+export function formatCost(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined) return '–';
+  if (usd === 0) return '$0';
+  if (usd < 0.01) return `$${usd.toPrecision(2)}`;
+  return `$${usd.toFixed(2)}`;
+}

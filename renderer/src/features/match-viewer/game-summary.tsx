@@ -1,9 +1,9 @@
 // The facts of a game beside its timeline: outcome, seats with agents, scores, placements, attributions, model usage.
 import type { Attribution } from '../../../../engine/contract/specarena.js';
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
-import { formatDateTime, formatNumber } from '../../ui/format.js';
+import { formatCost, formatDateTime, formatNumber } from '../../ui/format.js';
 import { CLAWARENA_SESSION_PREFIX } from './match-viewer-api.js';
-import { fallbackSummary, formatCost, type SeatUsage, seatUsage } from './model-turns.js';
+import { fallbackSummary, type SeatUsage, seatUsage } from './model-turns.js';
 
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;

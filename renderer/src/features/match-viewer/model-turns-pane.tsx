@@ -1,7 +1,8 @@
 // Model turns of a game, one disclosure per call: why a model did what it did (prompt, completion, usage, fallback).
 import { CopyTextButton } from '../../ui/copy-text-button.js';
+import { formatCost } from '../../ui/format.js';
 import { formatDuration } from './game-summary.js';
-import { formatCost, type ModelTurnView } from './model-turns.js';
+import type { ModelTurnView } from './model-turns.js';
 
 export function ModelTurnsPane({ turns, seatAgents }: { turns: ModelTurnView[]; seatAgents: readonly string[] }) {
   if (turns.length === 0) return null;

@@ -79,13 +79,6 @@ export function modelTurns(transcript: readonly TranscriptEntry[]): ModelTurnVie
 }
 
 /** "$0.0012" below a cent keeps two significant digits; "$0" for free local models. */
-export function formatCost(usd: number | null | undefined): string {
-  if (usd === null || usd === undefined) return '–';
-  if (usd === 0) return '$0';
-  if (usd < 0.01) return `$${usd.toPrecision(2)}`;
-  return `$${usd.toFixed(2)}`;
-}
-
 /** Fallback causes with their counts, e.g. "model_timeout ×2". */
 export function fallbackSummary(usage: SeatUsage | null | undefined): string {
   const entries = Object.entries(usage?.fallbacks ?? {}).filter(([, n]) => n > 0);

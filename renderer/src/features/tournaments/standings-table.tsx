@@ -1,6 +1,6 @@
 // Standings with each agent's rating interval drawn on one shared axis, so overlapping bars read as "not yet
 // separable" at a glance. Rows animate their bar positions when a refetch moves them.
-import { formatNumber } from '../../ui/format.js';
+import { formatCost, formatNumber } from '../../ui/format.js';
 import { intervalAxis, linearScale } from './chart-scale.js';
 import type { StandingRow } from './tournaments-api.js';
 
@@ -10,6 +10,8 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
   const axis = intervalAxis(rows);
   const x = axis ? linearScale(axis.domain, [0, 100]) : null;
   if (rows.length === 0) return <p className="empty">No games settled yet.</p>;
+  // Model spend columns only when some agent made model calls: scripted-agent tournaments stay uncluttered.
+  const spend = rows.some((r) => r.tokens !== null && r.tokens !== undefined);
   return (
     <div className="table-wrap">
       <table className="table t-standings" data-testid="standings-table">
@@ -37,6 +39,15 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
                 </span>
               ) : null}
             </th>
+            {spend ? (
+              <>
+                <th className="num">Tokens</th>
+                <th className="num">Cost</th>
+                <th className="num" title="model spend per game divided by the rating points above the weakest agent">
+                  Cost / rating point
+                </th>
+              </>
+            ) : null}
           </tr>
         </thead>
         <tbody>
@@ -69,6 +80,15 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
               <td className="t-interval-cell">
                 <IntervalBar row={row} x={x} />
               </td>
+              {spend ? (
+                <>
+                  <td className="num">{row.tokens === null || row.tokens === undefined ? '–' : formatNumber(row.tokens)}</td>
+                  <td className="num">{formatCost(row.cost_usd)}</td>
+                  <td className="num" data-testid="cost-per-rating-point">
+                    {formatCost(row.cost_per_rating_point)}
+                  </td>
+                </>
+              ) : null}
             </tr>
           ))}
         </tbody>

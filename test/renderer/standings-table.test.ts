@@ -1,0 +1,46 @@
+// The live view's standings table, rendered server-side: model-spend columns appear only when an agent made model
+// calls, and cost per rating point reads as a dollar figure or as "–" when it is undefined.
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { describe, expect, it } from 'vitest';
+import type { StandingRow } from '../../engine/contract/tournament.js';
+import { StandingsTable } from '../../renderer/src/features/tournaments/standings-table.js';
+
+const row = (agent: string, rank: number, over: Partial<StandingRow> = {}): StandingRow => ({
+  rank,
+  rank_range: [rank, rank],
+  agent,
+  games: 4,
+  wins: 2,
+  draws: 0,
+  losses: 2,
+  points: 2,
+  score_pct: 50,
+  rating: 1000,
+  rating_lower: 950,
+  rating_upper: 1050,
+  security: null,
+  utility: null,
+  ...over,
+});
+
+describe('StandingsTable', () => {
+  it('leaves the spend columns out for scripted agents', () => {
+    const html = renderToStaticMarkup(createElement(StandingsTable, { rows: [row('a', 1), row('b', 2)] }));
+    expect(html).toContain('data-agent="a"');
+    expect(html).not.toContain('Cost / rating point');
+  });
+
+  it('shows tokens, cost and cost per rating point when a model agent played', () => {
+    const rows = [
+      row('model', 1, { rating: 1100, tokens: 12_345, cost_usd: 0.42, cost_per_game_usd: 0.105, cost_per_rating_point: 0.0012 }),
+      row('baseline', 2, { rating: 1000, tokens: null, cost_usd: null, cost_per_game_usd: null, cost_per_rating_point: null }),
+    ];
+    const html = renderToStaticMarkup(createElement(StandingsTable, { rows }));
+    expect(html).toContain('Cost / rating point');
+    expect(html).toContain('$0.42');
+    expect(html).toContain('$0.0012');
+    const cells = [...html.matchAll(/data-testid="cost-per-rating-point">([^<]*)</g)].map((m) => m[1]);
+    expect(cells).toEqual(['$0.0012', '–']);
+  });
+});
