@@ -3,12 +3,11 @@
 import { useMemo, useState } from 'react';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
-import { ErrorNotice } from '../../ui/error-notice.js';
 import { FilterSelect } from '../../ui/filter-select.js';
 import { formatDateTime } from '../../ui/format.js';
 import { resultText } from '../../ui/game-result.js';
-import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
+import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
 import { ExportButtons } from './export-buttons.js';
@@ -26,12 +25,8 @@ export function TournamentGamesTab({ tournament }: { tournament: string | undefi
   return (
     <>
       <section className="card">
-        {tournaments.error ? <ErrorNotice error={tournaments.error} compact onRetry={tournaments.reload} /> : null}
-        {!tournaments.data ? (
-          tournaments.error ? null : (
-            <Loading label="Loading tournaments…" />
-          )
-        ) : list.length === 0 ? (
+        <ResourceStatus resource={tournaments} loading="Loading tournaments…" />
+        {!tournaments.data ? null : list.length === 0 ? (
           <p className="empty">
             No tournaments yet. <a href={routeHref({ name: 'tournament-new' })}>Create one</a>.
           </p>
@@ -144,12 +139,8 @@ function GamesTable({ id, name }: { id: string; name: string }) {
           />
         </label>
       </div>
-      {games.error ? <ErrorNotice error={games.error} compact onRetry={games.reload} /> : null}
-      {!games.data ? (
-        games.error ? null : (
-          <Loading label="Loading games…" />
-        )
-      ) : rows.length === 0 ? (
+      <ResourceStatus resource={games} loading="Loading games…" />
+      {!games.data ? null : rows.length === 0 ? (
         <p className="empty">No games have finished yet.</p>
       ) : (
         <>
