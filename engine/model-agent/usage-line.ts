@@ -156,9 +156,33 @@ export interface UsageTotals {
   rethinks?: number;
 }
 
+export function emptyUsage(): UsageTotals {
+  return { calls: 0, prompt_tokens: 0, completion_tokens: 0, latency_ms: 0, cost_usd: 0, fallbacks: {} };
+}
+
+/**
+ * Adds one game's or run's totals into an agent's running sum (tournament standings, governance matches). Counts
+ * missing from rows stored before they existed add nothing.
+ */
+export function addUsage(into: UsageTotals, u: UsageTotals): void {
+  into.calls += u.calls;
+  into.prompt_tokens += u.prompt_tokens;
+  into.completion_tokens += u.completion_tokens;
+  into.latency_ms += u.latency_ms;
+  into.cost_usd += u.cost_usd;
+  for (const [cause, n] of Object.entries(u.fallbacks ?? {}) as Array<[FallbackCause, number | undefined]>)
+    into.fallbacks[cause] = (into.fallbacks[cause] ?? 0) + (n ?? 0);
+  into.outcomes ??= {};
+  const outcomes = into.outcomes;
+  for (const [outcome, n] of Object.entries(u.outcomes ?? {}) as Array<[CallOutcome, number | undefined]>)
+    outcomes[outcome] = (outcomes[outcome] ?? 0) + (n ?? 0);
+  into.retries = (into.retries ?? 0) + (u.retries ?? 0);
+  into.rethinks = (into.rethinks ?? 0) + (u.rethinks ?? 0);
+}
+
 /** Per-agent totals for reports. */
 export function totalUsage(lines: readonly ModelUsageLine[]): UsageTotals {
-  const totals: UsageTotals = { calls: 0, prompt_tokens: 0, completion_tokens: 0, latency_ms: 0, cost_usd: 0, fallbacks: {} };
+  const totals = emptyUsage();
   const outcomes: Partial<Record<CallOutcome, number>> = {};
   let retries = 0;
   let rethinks = 0;

@@ -1,7 +1,8 @@
 // The Reports area against a real engine: run a governance scenario from the UI's "Run scenario" form, read its report
 // (expected vs actual decisions), export its JSONL and compare the downloaded file line by line with the engine's
 // audit log; then play a small PSI tournament with the baseline agents (created through the admin API), find its
-// games in the Reports area and open one in the match viewer.
+// games in the Reports area and open one in the match viewer; a real game whose chat holds 10,000 messages (the
+// chatty-bot fixture) checks that the timeline keeps only a window of rows in the DOM.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -243,26 +244,41 @@ test.describe('Reports area', () => {
   test('the timeline keeps only a window of 10,000 lines in the DOM and scrolls by keyboard', async ({ page, request }) => {
     test.setTimeout(120_000);
     const errors = watchErrors(page);
-    const list = (await (await request.get(`${url}${ADMIN}/tournaments`, { headers: auth })).json()) as {
-      tournaments: { id: string; name: string }[];
+    // A real game with a long record: chatty-bot fills the chat with 10,000 messages through the chat API before it
+    // plays, honest-exact plays as usual.
+    const spec = {
+      name: 'Reports e2e long timeline',
+      challenge: 'psi',
+      format: 'round-robin',
+      games_per_pairing: 1,
+      concurrency: 1,
+      seed: 'reports-e2e-long',
+      agents: [
+        { manifest: 'test/fixtures/agents/tournament/chatty-bot/agent.yaml', id: 'chatty-bot' },
+        { manifest: 'challenges/psi/agents/honest-exact/agent.yaml', id: 'honest-exact' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 20, game_seconds: 90 },
     };
-    const id = list.tournaments.find((t) => t.name === 'Reports e2e PSI')?.id;
-    test.skip(!id, 'needs the tournament of the previous test');
-    // A real stored game, its transcript repeated to 10,000 lines (the engine caps real games far below that).
-    const real = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
-      game: unknown;
-      transcript: Array<{ index: number; timestamp: number }>;
+    const played = Date.now();
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    await waitForTournament(request, url, token, id);
+    const playMs = Date.now() - played;
+    const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      game: { termination: string };
+      transcript: Array<{ channel: string; timestamp: number }>;
     };
-    const transcript = Array.from({ length: 10_000 }, (_, i) => {
-      const e = real.transcript[i % real.transcript.length] as { index: number; timestamp: number };
-      return { ...e, index: i, timestamp: e.timestamp + Math.floor(i / real.transcript.length) };
-    });
-    await page.route(`**${ADMIN}/tournaments/${id}/games/0`, (route) =>
-      route.fulfill({ contentType: 'application/json', body: JSON.stringify({ game: real.game, transcript }) }),
-    );
+    expect(stored.game.termination).toBe('completed');
+    const total = stored.transcript.length;
+    expect(total).toBeGreaterThanOrEqual(10_000);
+    expect(stored.transcript.filter((e) => e.channel === 'operator').length).toBeGreaterThan(0);
+    const chatTimes = stored.transcript.filter((e) => e.channel === 'chat').map((e) => e.timestamp);
+    const chatMs = Math.max(...chatTimes) - Math.min(...chatTimes);
     const started = Date.now();
     await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
-    await expect(page.getByTestId('timeline-count')).toHaveText('10000 lines');
+    await expect(page.getByTestId('timeline-count')).toHaveText(`${total} lines`);
     const loadMs = Date.now() - started;
     const timeline = page.getByRole('list', { name: 'Game timeline' });
     const rendered = await timeline.locator(':scope > li').count();
@@ -273,7 +289,7 @@ test.describe('Reports area', () => {
     await region.focus();
     const jump = Date.now();
     await page.keyboard.press('End');
-    await expect(timeline.locator('li[aria-posinset="10000"]')).toBeVisible();
+    await expect(timeline.locator(`li[aria-posinset="${total}"]`)).toBeVisible();
     const jumpMs = Date.now() - jump;
     // Scrolling through the middle: 40 page-downs, each one re-windowing the list.
     const scroll = Date.now();
@@ -284,7 +300,7 @@ test.describe('Reports area', () => {
     await expect(timeline.locator('li[aria-posinset="1"]')).toHaveCount(0);
     test.info().annotations.push({
       type: 'figures',
-      description: `10,000 lines: page ready ${loadMs} ms, ${rendered} rows in the DOM, End ${jumpMs} ms, 40 × PageDown ${scrollMs} ms`,
+      description: `${total} lines (tournament ${playMs} ms, of which chat ${chatMs} ms): page ready ${loadMs} ms, ${rendered} rows in the DOM, End ${jumpMs} ms, 40 × PageDown ${scrollMs} ms`,
     });
     console.log(test.info().annotations.at(-1)?.description);
     await expect(timeline.locator('li[aria-posinset="1"]')).toHaveCount(0);

@@ -9,10 +9,10 @@ import {
   gamesCsv,
   NO_FILTERS,
   type Row,
-  resultLabel,
   resultOptions,
 } from '../../renderer/src/features/reports/games-filter.js';
 import { attemptRows, isRedactedValue, unattemptedTools } from '../../renderer/src/features/reports/governance-view.js';
+import { resultText } from '../../renderer/src/ui/game-result.js';
 
 const game = (gameIndex: number, seat_agents: string[], placements: number[] | null, extra: Partial<Row> = {}): Row => ({
   gameIndex,
@@ -40,7 +40,7 @@ describe('tournament games filters', () => {
     expect(games.map((g) => gameResult(g))).toEqual(['decisive', 'draw', 'none', 'decisive']);
     expect(games.map((g) => gameResult(g, 'a'))).toEqual(['win', 'draw', 'none', 'none']);
     expect(gameResult(games[3] as Row, 'c')).toBe('loss');
-    expect(games.map(resultLabel)).toEqual(['a wins', 'draw', 'no result', 'b wins']);
+    expect(games.map((g) => resultText(g.seat_agents, g.placements))).toEqual(['a wins', 'draw', 'no result', 'b wins']);
   });
 
   it('filters by agent, termination, result and free text, together', () => {

@@ -1,10 +1,13 @@
 // The live view's standings table, rendered server-side: model-spend columns appear only when an agent made model
 // calls, and cost per rating point reads as a dollar figure or as "–" when it is undefined.
-import { createElement } from 'react';
+import { createElement, type FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import type { StandingRow } from '../../engine/contract/tournament.js';
-import { StandingsTable } from '../../renderer/src/features/tournaments/standings-table.js';
+
+// Loaded by path at run time: the engine-side type check (no JSX, no DOM types) must not follow it into the renderer.
+const STANDINGS_TABLE = '../../renderer/src/features/tournaments/standings-table.js';
+const { StandingsTable } = (await import(STANDINGS_TABLE)) as { StandingsTable: FunctionComponent<{ rows: StandingRow[] }> };
 
 const row = (agent: string, rank: number, over: Partial<StandingRow> = {}): StandingRow => ({
   rank,

@@ -10,10 +10,10 @@ import {
   niceStep,
   samplePoints,
 } from '../../renderer/src/features/tournaments/chart-scale.js';
-import { resultText, winnerSeats } from '../../renderer/src/features/tournaments/game-result.js';
 import { type ThrottleTimers, throttle } from '../../renderer/src/features/tournaments/throttle.js';
 import { availableActions, progressText, statusLabel } from '../../renderer/src/features/tournaments/tournament-actions.js';
 import { decodeFeedFrame } from '../../renderer/src/features/tournaments/tournament-feed.js';
+import { resultText, winnerSeats } from '../../renderer/src/ui/game-result.js';
 
 /** A clock the test moves by hand; timers fire when the clock passes them. */
 function manualTimers() {
@@ -184,10 +184,10 @@ describe('tournament status and controls', () => {
   });
 
   it('describes results from placements', () => {
-    expect(resultText(['a', 'b'], [1, 2])).toBe('a won');
-    expect(resultText(['a', 'b'], [2, 1])).toBe('b won');
+    expect(resultText(['a', 'b'], [1, 2])).toBe('a wins');
+    expect(resultText(['a', 'b'], [2, 1])).toBe('b wins');
     expect(resultText(['a', 'b'], [1, 1])).toBe('draw');
-    expect(resultText(['a', 'b', 'c'], [1, 1, 3])).toBe('a, b shared 1st');
+    expect(resultText(['a', 'b', 'c'], [1, 1, 3])).toBe('a & b share first');
     expect(resultText(['a', 'b'], null)).toBe('no result');
     expect(winnerSeats([2, 1])).toEqual([1]);
     expect(winnerSeats([1, 1])).toEqual([0, 1]);

@@ -3,7 +3,7 @@
 // ("game") and per agent: calls, tokens, latency, cost and fallbacks by cause (model faults apart from provider /
 // harness ones); the run's transcripts stay in the model agent's stderr (ARENA_MODEL_TURN lines). Written only when
 // some run reported usage.
-import { type FallbackCause, parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
+import { addUsage, emptyUsage, parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
 
 export const MODEL_USAGE_JSON = 'model-usage.json';
 export const MODEL_USAGE_MD = 'model-usage.md';
@@ -51,27 +51,11 @@ export function governanceUsage(matchId: string, runs: readonly RunInput[]): Gov
   if (perRun.length === 0) return null;
   const agents = new Map<string, AgentTotals>();
   for (const r of perRun) {
-    const a = agents.get(r.agent_id) ?? {
-      agent_id: r.agent_id,
-      runs: 0,
-      calls: 0,
-      prompt_tokens: 0,
-      completion_tokens: 0,
-      latency_ms: 0,
-      cost_usd: 0,
-      cost_per_run_usd: 0,
-      fallbacks: {},
-    };
+    const a = agents.get(r.agent_id) ?? { agent_id: r.agent_id, runs: 0, cost_per_run_usd: 0, ...emptyUsage() };
     agents.set(r.agent_id, a);
     a.runs++;
-    a.calls += r.calls;
-    a.prompt_tokens += r.prompt_tokens;
-    a.completion_tokens += r.completion_tokens;
-    a.latency_ms += r.latency_ms;
-    a.cost_usd += r.cost_usd;
+    addUsage(a, r);
     a.cost_per_run_usd = a.cost_usd / a.runs;
-    for (const [cause, n] of Object.entries(r.fallbacks) as Array<[FallbackCause, number]>)
-      a.fallbacks[cause] = (a.fallbacks[cause] ?? 0) + n;
   }
   return { match_id: matchId, agents: [...agents.values()], runs: perRun };
 }

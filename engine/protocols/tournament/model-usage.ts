@@ -1,7 +1,15 @@
 // Model-agent accounting for a game: each seat's whole stderr capture (the runner keeps it up to its output cap, which
 // the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
-import { type ModelCallUsage, type ModelTurn, parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
+import {
+  addUsage,
+  emptyUsage,
+  type ModelCallUsage,
+  type ModelTurn,
+  parseAgentOutput,
+  totalUsage,
+  type UsageTotals,
+} from '../../model-agent/usage-line.js';
 import type { LaunchResult } from '../../runner/launch.js';
 import type { TranscriptEntry } from './game-runner.js';
 
@@ -114,33 +122,10 @@ export function agentUsage(
     row.usage?.forEach((raw, seat) => {
       const agent = row.seats[seat];
       if (!raw || agent === undefined) return;
-      const u = raw as UsageTotals;
-      const t = totals[agent] ?? {
-        games: 0,
-        calls: 0,
-        prompt_tokens: 0,
-        completion_tokens: 0,
-        latency_ms: 0,
-        cost_usd: 0,
-        cost_per_game_usd: 0,
-        fallbacks: {},
-      };
+      const t = totals[agent] ?? { games: 0, cost_per_game_usd: 0, ...emptyUsage() };
       totals[agent] = t;
       t.games++;
-      t.calls += u.calls;
-      t.prompt_tokens += u.prompt_tokens;
-      t.completion_tokens += u.completion_tokens;
-      t.latency_ms += u.latency_ms;
-      t.cost_usd += u.cost_usd;
-      for (const [cause, n] of Object.entries(u.fallbacks ?? {}))
-        t.fallbacks[cause as keyof UsageTotals['fallbacks']] = (t.fallbacks[cause as keyof UsageTotals['fallbacks']] ?? 0) + (n ?? 0);
-      // Rows stored before these counts existed simply add nothing.
-      t.outcomes ??= {};
-      const outcomes = t.outcomes;
-      for (const [outcome, n] of Object.entries(u.outcomes ?? {}))
-        outcomes[outcome as keyof typeof outcomes] = (outcomes[outcome as keyof typeof outcomes] ?? 0) + (n ?? 0);
-      t.retries = (t.retries ?? 0) + (u.retries ?? 0);
-      t.rethinks = (t.rethinks ?? 0) + (u.rethinks ?? 0);
+      addUsage(t, raw as UsageTotals);
       t.cost_per_game_usd = t.cost_usd / t.games;
     });
   }

@@ -68,7 +68,7 @@ export function AgentsPage() {
             {agents.length === 0 ? (
               <p className="empty small">No agent.yaml found in this folder.</p>
             ) : (
-              <ul className="ag-list">
+              <ul className="stack-list ag-list">
                 {agents.map((agent) => (
                   <AgentItem key={agent.manifest_path} agent={agent} />
                 ))}

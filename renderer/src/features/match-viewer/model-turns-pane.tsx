@@ -1,5 +1,5 @@
 // Model turns of a game, one disclosure per call: why a model did what it did (prompt, completion, usage, fallback).
-import { CopyTextButton } from '../../ui/copy-text-button.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { formatCost } from '../../ui/format.js';
 import { formatDuration } from './game-summary.js';
 import type { ModelTurnView } from './model-turns.js';
@@ -10,7 +10,7 @@ export function ModelTurnsPane({ turns, seatAgents }: { turns: ModelTurnView[]; 
     <section className="card" aria-labelledby="mv-model-title" data-testid="model-turns">
       <h2 id="mv-model-title">Model turns</h2>
       <p className="muted small">Prompts and completions as the model agent recorded them (long texts are cut at the agent's cap).</p>
-      <ol className="mv-turns">
+      <ol className="stack-list">
         {turns.map((t) => (
           <li key={t.key}>
             <details className="mv-turn">
@@ -46,12 +46,12 @@ export function ModelTurnsPane({ turns, seatAgents }: { turns: ModelTurnView[]; 
                 <div className="mv-turn-body">
                   <div className="mv-turn-head">
                     <h3>Prompt</h3>
-                    <CopyTextButton text={t.prompt} label={`Copy prompt of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                    <CopyButton text={t.prompt} label={`Copy prompt of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
                   </div>
                   <pre className="code-block mv-turn-text">{t.prompt || '(not recorded)'}</pre>
                   <div className="mv-turn-head">
                     <h3>Completion</h3>
-                    <CopyTextButton text={t.completion} label={`Copy completion of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
+                    <CopyButton text={t.completion} label={`Copy completion of turn ${t.turn ?? '?'}, seat ${t.seat + 1}`} />
                   </div>
                   <pre className="code-block mv-turn-text">{t.completion || '(empty)'}</pre>
                 </div>

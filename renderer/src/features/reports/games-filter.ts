@@ -1,6 +1,7 @@
 // The tournament games table: results per game or per agent, the filters and free-text search, and a CSV of the rows
 // the researcher is looking at. Pure, so the rules are unit-tested.
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
+import { resultText } from '../../ui/game-result.js';
 
 /** Without an agent: decisive / draw / none. For an agent that sat in the game: win / draw / loss / none. */
 export type GameResult = 'win' | 'loss' | 'draw' | 'decisive' | 'none';
@@ -21,17 +22,6 @@ export function gameResult(game: Row, agent?: string): GameResult {
   const own = Math.min(...mine);
   if (own !== best) return 'loss';
   return winners === 1 ? 'win' : 'draw';
-}
-
-/** "honest-exact wins", "draw", "no result". */
-export function resultLabel(game: Row): string {
-  const result = gameResult(game);
-  if (result === 'none') return 'no result';
-  if (result === 'draw') return 'draw';
-  const placements = game.placements ?? [];
-  const best = Math.min(...placements);
-  const winners = game.seat_agents.filter((_, seat) => placements[seat] === best);
-  return winners.length === 1 ? `${winners[0]} wins` : `${winners.join(' & ')} share first`;
 }
 
 export interface GameFilters {
@@ -92,7 +82,7 @@ export function gamesCsv(games: readonly Row[]): string {
       g.challenge,
       g.seat_agents.join(' vs '),
       g.placements ? g.placements.join(' ') : null,
-      resultLabel(g),
+      resultText(g.seat_agents, g.placements),
       g.termination,
       g.fault,
       g.detail,

@@ -7,8 +7,9 @@ import type { GovernanceMatchDetail, GovernanceRunSchema } from '../../../../eng
 import { useArena } from '../../app-context.js';
 import { ApiError } from '../../arena-client/errors.js';
 import { routeHref } from '../../routes.js';
-import { CopyTextButton } from '../../ui/copy-text-button.js';
+import { CopyButton } from '../../ui/copy-button.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { FilterSelect } from '../../ui/filter-select.js';
 import { formatDateTime } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
@@ -125,19 +126,7 @@ function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; run
         were never stored in clear.
       </p>
       <div className="filters rp-filters">
-        {agents.length > 1 ? (
-          <label className="field field-inline">
-            <span className="field-label">Agent</span>
-            <select value={agent} onChange={(event) => setAgent(event.target.value)}>
-              <option value="">All agents</option>
-              {agents.map((a) => (
-                <option key={a} value={a}>
-                  {a}
-                </option>
-              ))}
-            </select>
-          </label>
-        ) : null}
+        {agents.length > 1 ? <FilterSelect label="Agent" anyLabel="All agents" value={agent} onChange={setAgent} options={agents} /> : null}
         <label className="rp-check">
           <input type="checkbox" checked={failedOnly} onChange={(event) => setFailedOnly(event.target.checked)} />
           Only failed trials ({failed})
@@ -347,7 +336,7 @@ function RawFiles({ id }: { id: string }) {
             {v.label}
           </button>
         ))}
-        {file && raw.data ? <CopyTextButton text={raw.data} label={`Copy ${file}`} /> : null}
+        {file && raw.data ? <CopyButton text={raw.data} label={`Copy ${file}`} /> : null}
       </div>
       {file ? (
         raw.error ? (

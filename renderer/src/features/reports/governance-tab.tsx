@@ -5,7 +5,7 @@ import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { formatDateTime } from '../../ui/format.js';
-import { Loading } from '../../ui/loading.js';
+import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { listGovernanceMatches, listScenarios, runScenario } from './reports-api.js';
 
@@ -21,12 +21,8 @@ export function GovernanceTab() {
       <RunScenarioForm onStored={matches.reload} />
       <section className="card" aria-labelledby="gov-matches-title">
         <h2 id="gov-matches-title">Governance matches</h2>
-        {matches.error ? <ErrorNotice error={matches.error} onRetry={matches.reload} compact /> : null}
-        {!matches.data ? (
-          matches.error ? null : (
-            <Loading label="Loading matches…" />
-          )
-        ) : matches.data.matches.length === 0 ? (
+        <ResourceStatus resource={matches} loading="Loading matches…" />
+        {!matches.data ? null : matches.data.matches.length === 0 ? (
           <p className="empty">
             No governance matches yet. Run a scenario above, or with <code>arena match</code> on this data folder.
           </p>
@@ -161,12 +157,8 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
   return (
     <section className="card" aria-labelledby="run-scenario-title">
       <h2 id="run-scenario-title">Run scenario</h2>
-      {scenarios.error ? <ErrorNotice error={scenarios.error} compact onRetry={scenarios.reload} /> : null}
-      {!scenarios.data ? (
-        scenarios.error ? null : (
-          <Loading label="Loading scenarios…" />
-        )
-      ) : scenarios.data.length === 0 ? (
+      <ResourceStatus resource={scenarios} loading="Loading scenarios…" />
+      {!scenarios.data ? null : scenarios.data.length === 0 ? (
         <p className="empty">No scenarios found.</p>
       ) : (
         <form

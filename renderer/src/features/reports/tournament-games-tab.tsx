@@ -3,14 +3,15 @@
 import { useMemo, useState } from 'react';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
-import { ErrorNotice } from '../../ui/error-notice.js';
+import { FilterSelect } from '../../ui/filter-select.js';
 import { formatDateTime } from '../../ui/format.js';
-import { Loading } from '../../ui/loading.js';
+import { resultText } from '../../ui/game-result.js';
 import { navigate } from '../../ui/navigation.js';
+import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
 import { ExportButtons } from './export-buttons.js';
-import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultLabel, resultOptions } from './games-filter.js';
+import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions } from './games-filter.js';
 import { Pager } from './governance-tab.js';
 import { GAMES_PAGE, listGames, listTournaments, tournamentExport } from './reports-api.js';
 
@@ -24,12 +25,8 @@ export function TournamentGamesTab({ tournament }: { tournament: string | undefi
   return (
     <>
       <section className="card">
-        {tournaments.error ? <ErrorNotice error={tournaments.error} compact onRetry={tournaments.reload} /> : null}
-        {!tournaments.data ? (
-          tournaments.error ? null : (
-            <Loading label="Loading tournaments…" />
-          )
-        ) : list.length === 0 ? (
+        <ResourceStatus resource={tournaments} loading="Loading tournaments…" />
+        {!tournaments.data ? null : list.length === 0 ? (
           <p className="empty">
             No tournaments yet. <a href={routeHref({ name: 'tournament-new' })}>Create one</a>.
           </p>
@@ -117,39 +114,21 @@ function GamesTable({ id, name }: { id: string; name: string }) {
         />
       </div>
       <div className="filters rp-filters">
-        <label className="field field-inline">
-          <span className="field-label">Agent</span>
-          <select value={filters.agent} onChange={(event) => set({ agent: event.target.value })}>
-            <option value="">All agents</option>
-            {agents.map((a) => (
-              <option key={a} value={a}>
-                {a}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field field-inline">
-          <span className="field-label">Termination</span>
-          <select value={filters.termination} onChange={(event) => set({ termination: event.target.value })}>
-            <option value="">Any</option>
-            {terminations.map((t) => (
-              <option key={t} value={t}>
-                {t}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field field-inline">
-          <span className="field-label">Result</span>
-          <select value={filters.result} onChange={(event) => set({ result: event.target.value as GameFilters['result'] })}>
-            <option value="">Any</option>
-            {resultOptions(filters.agent).map((o) => (
-              <option key={o.value} value={o.value}>
-                {o.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <FilterSelect label="Agent" anyLabel="All agents" value={filters.agent} onChange={(agent) => set({ agent })} options={agents} />
+        <FilterSelect
+          label="Termination"
+          anyLabel="Any"
+          value={filters.termination}
+          onChange={(termination) => set({ termination })}
+          options={terminations}
+        />
+        <FilterSelect
+          label="Result"
+          anyLabel="Any"
+          value={filters.result}
+          onChange={(result) => set({ result: result as GameFilters['result'] })}
+          options={resultOptions(filters.agent)}
+        />
         <label className="field field-inline">
           <span className="field-label">Search</span>
           <input
@@ -160,12 +139,8 @@ function GamesTable({ id, name }: { id: string; name: string }) {
           />
         </label>
       </div>
-      {games.error ? <ErrorNotice error={games.error} compact onRetry={games.reload} /> : null}
-      {!games.data ? (
-        games.error ? null : (
-          <Loading label="Loading games…" />
-        )
-      ) : rows.length === 0 ? (
+      <ResourceStatus resource={games} loading="Loading games…" />
+      {!games.data ? null : rows.length === 0 ? (
         <p className="empty">No games have finished yet.</p>
       ) : (
         <>
@@ -201,7 +176,7 @@ function GamesTable({ id, name }: { id: string; name: string }) {
                     </td>
                     <td>{g.challenge}</td>
                     <td>{g.seat_agents.join(' vs ')}</td>
-                    <td>{resultLabel(g)}</td>
+                    <td>{resultText(g.seat_agents, g.placements)}</td>
                     <td>
                       <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
                     </td>

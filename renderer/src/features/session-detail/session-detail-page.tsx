@@ -106,7 +106,7 @@ function Summary({ detail }: { detail: AdminSessionDetail }) {
       <dl className="facts">
         <dt>Session id</dt>
         <dd className="mono">
-          {session.id} <CopyButton value={session.id} />
+          {session.id} <CopyButton text={session.id} />
         </dd>
         <dt>Challenge</dt>
         <dd>
@@ -164,7 +164,7 @@ function Seats({ detail }: { detail: AdminSessionDetail }) {
                     <span className="mono" title={row.invite}>
                       {shortId(row.invite, 14)}
                     </span>
-                    <CopyButton value={row.invite} />
+                    <CopyButton text={row.invite} />
                   </div>
                 </td>
                 <td data-testid="identity">

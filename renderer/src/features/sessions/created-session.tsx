@@ -33,20 +33,20 @@ export function CreatedSession({ created, onDismiss }: { created: AdminCreateSes
             <code className="invite-code" data-testid="invite">
               {invite}
             </code>
-            <CopyButton value={invite} />
+            <CopyButton text={invite} />
             {seatKeys?.[index] ? (
               <>
                 <span className="invite-label">Seat key</span>
                 <code className="invite-code invite-key" data-testid="seat-key">
                   {seatKeys[index]}
                 </code>
-                <CopyButton value={seatKeys[index]} />
+                <CopyButton text={seatKeys[index]} />
               </>
             ) : null}
           </li>
         ))}
       </ol>
-      <CopyButton value={session.invites.join('\n')} label="Copy all invites" />
+      <CopyButton text={session.invites.join('\n')} label="Copy all invites" visible="Copy all invites" />
     </div>
   );
 }

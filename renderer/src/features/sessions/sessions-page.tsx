@@ -3,6 +3,7 @@ import type { SessionStatus } from '../../../../engine/contract/specarena.js';
 import { useArena } from '../../app-context.js';
 import { type Route, routeHref } from '../../routes.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { FilterSelect } from '../../ui/filter-select.js';
 import { formatClock } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
@@ -67,17 +68,14 @@ function SessionFilters({ route, onChange }: { route: SessionsRoute; onChange: (
           </button>
         ))}
       </fieldset>
-      <label className="field field-inline">
-        <span className="field-label">Challenge</span>
-        <select value={route.type ?? ''} onChange={(e) => onChange({ type: e.target.value || undefined })} data-testid="type-filter">
-          <option value="">All challenges</option>
-          {Object.entries(overview.challenges).map(([type, metadata]) => (
-            <option key={type} value={type}>
-              {metadata.name}
-            </option>
-          ))}
-        </select>
-      </label>
+      <FilterSelect
+        label="Challenge"
+        anyLabel="All challenges"
+        value={route.type ?? ''}
+        onChange={(type) => onChange({ type: type || undefined })}
+        options={Object.entries(overview.challenges).map(([type, metadata]) => ({ value: type, label: metadata.name }))}
+        testId="type-filter"
+      />
     </div>
   );
 }

@@ -53,6 +53,7 @@ export function TextField({
       <div className="row-gap">
         <input
           id={id}
+          type="text"
           className="t-input"
           value={value}
           inputMode={inputMode}
@@ -240,6 +241,25 @@ export function AgentPicker({
   );
 }
 
+/** What every section of the form gets from the builder. */
+interface FormSectionProps {
+  form: BuilderForm;
+  set: (patch: Partial<BuilderForm>) => void;
+  errorsOf: (field: string) => string[] | undefined;
+}
+
+/** The form's free-text fields (not the radio choices, whose types are narrower than string). */
+type TextKey = { [K in keyof BuilderForm]: string extends BuilderForm[K] ? K : never }[keyof BuilderForm];
+
+/** Binds a TextField to one form field; `path` is where the validators report that field's problems. */
+function bindField({ form, set, errorsOf }: FormSectionProps) {
+  return (key: TextKey, path: string) => ({
+    value: form[key],
+    onChange: (value: string) => set({ [key]: value }),
+    errors: errorsOf(path),
+  });
+}
+
 const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
   'round-robin': { label: 'Round-robin', about: 'everyone meets everyone' },
   gauntlet: { label: 'Gauntlet', about: 'the first agents (challengers) meet every other agent' },
@@ -247,17 +267,9 @@ const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
   knockout: { label: 'Knockout', about: 'single elimination bracket' },
 };
 
-export function FormatFields({
-  form,
-  set,
-  errorsOf,
-  available,
-}: {
-  form: BuilderForm;
-  set: (patch: Partial<BuilderForm>) => void;
-  errorsOf: (field: string) => string[] | undefined;
-  available: readonly FormatKind[];
-}) {
+export function FormatFields({ available, ...section }: FormSectionProps & { available: readonly FormatKind[] }) {
+  const { form, set, errorsOf } = section;
+  const field = bindField(section);
   const formats = FORMAT_KINDS.filter((k) => available.includes(k));
   return (
     <Section title="Format" errors={errorsOf('format')}>
@@ -274,21 +286,13 @@ export function FormatFields({
       </fieldset>
       <div className="t-field-row">
         {form.format === 'round-robin' || form.format === 'gauntlet' ? (
-          <TextField
-            label="Cycles"
-            inputMode="numeric"
-            value={form.cycles}
-            onChange={(cycles) => set({ cycles })}
-            errors={errorsOf('format.cycles')}
-          />
+          <TextField label="Cycles" inputMode="numeric" {...field('cycles', 'format.cycles')} />
         ) : null}
         {form.format === 'gauntlet' ? (
           <TextField
             label="Challengers"
             inputMode="numeric"
-            value={form.challengers}
-            onChange={(challengers) => set({ challengers })}
-            errors={errorsOf('format.challengers')}
+            {...field('challengers', 'format.challengers')}
             hint="The first N selected agents play everyone else."
           />
         ) : null}
@@ -296,10 +300,8 @@ export function FormatFields({
           <TextField
             label="Rounds"
             inputMode="numeric"
-            value={form.rounds}
+            {...field('rounds', 'format.rounds')}
             placeholder="default"
-            onChange={(rounds) => set({ rounds })}
-            errors={errorsOf('format.rounds')}
             hint="Empty: ⌈log₂ N⌉ + 1, at most N − 1."
           />
         ) : null}
@@ -308,75 +310,41 @@ export function FormatFields({
   );
 }
 
-export function GamesFields({
-  form,
-  set,
-  errorsOf,
-}: {
-  form: BuilderForm;
-  set: (patch: Partial<BuilderForm>) => void;
-  errorsOf: (field: string) => string[] | undefined;
-}) {
+export function GamesFields(section: FormSectionProps) {
+  const { set } = section;
+  const field = bindField(section);
   return (
     <Section title="Games and limits">
       <div className="t-field-row">
         <TextField
           label="Games per pairing"
           inputMode="numeric"
-          value={form.gamesPerPairing}
-          onChange={(gamesPerPairing) => set({ gamesPerPairing })}
-          errors={errorsOf('games_per_pairing')}
+          {...field('gamesPerPairing', 'games_per_pairing')}
           hint="Even numbers play each opening with seats swapped."
         />
         <TextField
           label="Concurrency"
           inputMode="numeric"
-          value={form.concurrency}
-          onChange={(concurrency) => set({ concurrency })}
-          errors={errorsOf('concurrency')}
+          {...field('concurrency', 'concurrency')}
           hint="Games played at the same time (1–64)."
         />
-        <TextField
-          label="Seed"
-          value={form.seed}
-          onChange={(seed) => set({ seed })}
-          errors={errorsOf('seed')}
-          hint="Same seed, same schedule."
-        >
+        <TextField label="Seed" {...field('seed', 'seed')} hint="Same seed, same schedule.">
           <button type="button" className="button button-secondary button-small" onClick={() => set({ seed: randomSeed() })}>
             Random seed
           </button>
         </TextField>
       </div>
       <div className="t-field-row">
-        <TextField
-          label="Move time limit (seconds)"
-          inputMode="decimal"
-          value={form.moveSeconds}
-          onChange={(moveSeconds) => set({ moveSeconds })}
-          errors={errorsOf('limits.move_seconds')}
-        />
-        <TextField
-          label="Game time limit (seconds)"
-          inputMode="decimal"
-          value={form.gameSeconds}
-          onChange={(gameSeconds) => set({ gameSeconds })}
-          errors={errorsOf('limits.game_seconds')}
-        />
+        <TextField label="Move time limit (seconds)" inputMode="decimal" {...field('moveSeconds', 'limits.move_seconds')} />
+        <TextField label="Game time limit (seconds)" inputMode="decimal" {...field('gameSeconds', 'limits.game_seconds')} />
       </div>
     </Section>
   );
 }
 
-export function StopFields({
-  form,
-  set,
-  errorsOf,
-}: {
-  form: BuilderForm;
-  set: (patch: Partial<BuilderForm>) => void;
-  errorsOf: (field: string) => string[] | undefined;
-}) {
+export function StopFields(section: FormSectionProps) {
+  const { form, set, errorsOf } = section;
+  const field = bindField(section);
   return (
     <Section title="Stop rule" errors={errorsOf('stop')}>
       <fieldset className="t-radios">
@@ -397,16 +365,10 @@ export function StopFields({
       </fieldset>
       {form.stop === 'sprt' ? (
         <div className="t-field-row">
-          <TextField label="elo0" inputMode="decimal" value={form.elo0} onChange={(elo0) => set({ elo0 })} errors={errorsOf('stop.elo0')} />
-          <TextField label="elo1" inputMode="decimal" value={form.elo1} onChange={(elo1) => set({ elo1 })} errors={errorsOf('stop.elo1')} />
-          <TextField
-            label="alpha"
-            inputMode="decimal"
-            value={form.alpha}
-            onChange={(alpha) => set({ alpha })}
-            errors={errorsOf('stop.alpha')}
-          />
-          <TextField label="beta" inputMode="decimal" value={form.beta} onChange={(beta) => set({ beta })} errors={errorsOf('stop.beta')} />
+          <TextField label="elo0" inputMode="decimal" {...field('elo0', 'stop.elo0')} />
+          <TextField label="elo1" inputMode="decimal" {...field('elo1', 'stop.elo1')} />
+          <TextField label="alpha" inputMode="decimal" {...field('alpha', 'stop.alpha')} />
+          <TextField label="beta" inputMode="decimal" {...field('beta', 'stop.beta')} />
         </div>
       ) : null}
     </Section>

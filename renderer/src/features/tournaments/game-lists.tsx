@@ -2,13 +2,13 @@
 import type { RunningGame } from '../../../../engine/contract/tournament.js';
 import { routeHref } from '../../routes.js';
 import { formatClock, relativeTime } from '../../ui/format.js';
-import { resultText, winnerSeats } from './game-result.js';
+import { resultText, winnerSeats } from '../../ui/game-result.js';
 import type { GameRow } from './tournaments-api.js';
 
 export function RunningGames({ tournamentId, games, now }: { tournamentId: string; games: readonly RunningGame[]; now: number }) {
   if (games.length === 0) return <p className="empty">No games running right now.</p>;
   return (
-    <ul className="t-running" data-testid="running-games">
+    <ul className="stack-list t-running" data-testid="running-games">
       {games.map((g) => (
         <li key={`${g.game_index}/${g.attempt}`} data-game-index={g.game_index}>
           <a href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.game_index })} className="strong-link">
