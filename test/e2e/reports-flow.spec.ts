@@ -323,7 +323,7 @@ test.describe('Reports area', () => {
       seed: 'reports-e2e-live',
       agents: [
         { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
-        { manifest: 'test/fixtures/agents/tournament/chatter-bot/agent.yaml', id: 'chatter-bot' },
+        { manifest: 'test/fixtures/agents/tournament/ticker-bot/agent.yaml', id: 'ticker-bot' },
       ],
       stop: { kind: 'fixed' },
       limits: { move_seconds: 6, game_seconds: 20 },
@@ -351,7 +351,7 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
     const timeline = page.getByRole('list', { name: 'Game timeline' });
     await expect(timeline.locator('[data-channel="operator"]').first()).toBeVisible();
-    await expect(page.getByTestId('game-seats')).toContainText('chatter-bot');
+    await expect(page.getByTestId('game-seats')).toContainText('ticker-bot');
     // The transcript grows while the page is open: later chat lines arrive over the live feed, no reload.
     await expect(timeline).toContainText(/tick [2-9]/);
     const seen = Number((/tick (\d+)/.exec((await timeline.textContent()) ?? '') ?? [])[1] ?? 0);
