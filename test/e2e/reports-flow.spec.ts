@@ -45,6 +45,32 @@ async function waitForTournament(request: APIRequestContext, url: string, token:
     .toBe('finished');
 }
 
+/** A round-robin of the given agents (manifest paths from the repository), created and started over the admin API. */
+async function createTournament(
+  request: APIRequestContext,
+  url: string,
+  token: string,
+  t: { name: string; challenge: string; seed: string; agents: [manifest: string, id: string][]; gamesPerPairing: number; limits: object },
+): Promise<string> {
+  const spec = {
+    name: t.name,
+    challenge: t.challenge,
+    format: 'round-robin',
+    games_per_pairing: t.gamesPerPairing,
+    concurrency: 1,
+    seed: t.seed,
+    agents: t.agents.map(([manifest, id]) => ({ manifest, id })),
+    stop: { kind: 'fixed' },
+    limits: t.limits,
+  };
+  const created = await request.post(`${url}${ADMIN}/tournaments`, {
+    headers: { Authorization: `Bearer ${token}` },
+    data: { spec, base_dir: ROOT },
+  });
+  expect(created.ok(), await created.text()).toBe(true);
+  return ((await created.json()) as { id: string }).id;
+}
+
 test.describe('Reports area', () => {
   const { url, token } = engineFromEnv();
   const auth = { Authorization: `Bearer ${token}` };
@@ -153,23 +179,17 @@ test.describe('Reports area', () => {
   test('a finished tournament game opens in the match viewer with its timeline', async ({ page, request }) => {
     test.setTimeout(150_000);
     const errors = watchErrors(page);
-    const spec = {
+    const id = await createTournament(request, url, token, {
       name: 'Reports e2e PSI',
       challenge: 'psi',
-      format: 'round-robin',
-      games_per_pairing: 2,
-      concurrency: 1,
       seed: 'reports-e2e',
       agents: [
-        { manifest: 'challenges/psi/agents/honest-exact/agent.yaml', id: 'honest-exact' },
-        { manifest: 'challenges/psi/agents/greedy-overclaim/agent.yaml', id: 'greedy-overclaim' },
+        ['challenges/psi/agents/honest-exact/agent.yaml', 'honest-exact'],
+        ['challenges/psi/agents/greedy-overclaim/agent.yaml', 'greedy-overclaim'],
       ],
-      stop: { kind: 'fixed' },
+      gamesPerPairing: 2,
       limits: { move_seconds: 10, game_seconds: 30 },
-    };
-    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
-    expect(created.ok(), await created.text()).toBe(true);
-    const { id } = (await created.json()) as { id: string };
+    });
     await waitForTournament(request, url, token, id);
 
     await page.goto(`${url}/#/reports/tournaments?tournament=${id}&token=${token}`);
@@ -246,24 +266,18 @@ test.describe('Reports area', () => {
     const errors = watchErrors(page);
     // A real game with a long record: chatty-bot fills the chat with 10,000 messages through the chat API before it
     // plays, honest-exact plays as usual.
-    const spec = {
+    const played = Date.now();
+    const id = await createTournament(request, url, token, {
       name: 'Reports e2e long timeline',
       challenge: 'psi',
-      format: 'round-robin',
-      games_per_pairing: 1,
-      concurrency: 1,
       seed: 'reports-e2e-long',
       agents: [
-        { manifest: 'test/fixtures/agents/tournament/chatty-bot/agent.yaml', id: 'chatty-bot' },
-        { manifest: 'challenges/psi/agents/honest-exact/agent.yaml', id: 'honest-exact' },
+        ['test/fixtures/agents/tournament/chatty-bot/agent.yaml', 'chatty-bot'],
+        ['challenges/psi/agents/honest-exact/agent.yaml', 'honest-exact'],
       ],
-      stop: { kind: 'fixed' },
+      gamesPerPairing: 1,
       limits: { move_seconds: 20, game_seconds: 90 },
-    };
-    const played = Date.now();
-    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
-    expect(created.ok(), await created.text()).toBe(true);
-    const { id } = (await created.json()) as { id: string };
+    });
     await waitForTournament(request, url, token, id);
     const playMs = Date.now() - played;
     const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
@@ -314,23 +328,17 @@ test.describe('Reports area', () => {
     test.setTimeout(120_000);
     const errors = watchErrors(page);
     // One seat chats and never acts, so each game lasts until its move clock runs out: long enough to watch it grow.
-    const spec = {
+    const id = await createTournament(request, url, token, {
       name: 'Reports e2e live',
       challenge: 'millionaire',
-      format: 'round-robin',
-      games_per_pairing: 2,
-      concurrency: 1,
       seed: 'reports-e2e-live',
       agents: [
-        { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
-        { manifest: 'test/fixtures/agents/tournament/ticker-bot/agent.yaml', id: 'ticker-bot' },
+        ['challenges/millionaire/agents/truthful/agent.yaml', 'truthful'],
+        ['test/fixtures/agents/tournament/ticker-bot/agent.yaml', 'ticker-bot'],
       ],
-      stop: { kind: 'fixed' },
+      gamesPerPairing: 2,
       limits: { move_seconds: 6, game_seconds: 20 },
-    };
-    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
-    expect(created.ok(), await created.text()).toBe(true);
-    const { id } = (await created.json()) as { id: string };
+    });
     let index = -1;
     await expect
       .poll(
@@ -376,23 +384,17 @@ test.describe('Reports area', () => {
   test('a ClawArena game shows its match events in the timeline', async ({ page, request }) => {
     test.setTimeout(150_000);
     const errors = watchErrors(page);
-    const spec = {
+    const id = await createTournament(request, url, token, {
       name: 'Reports e2e Liars Dice',
       challenge: 'liars_dice',
-      format: 'round-robin',
-      games_per_pairing: 2,
-      concurrency: 1,
       seed: 'reports-e2e-claw',
       agents: [
-        { manifest: 'agents/clawarena/baseline-node/agent.yaml', id: 'baseline-node' },
-        { manifest: 'agents/clawarena/baseline-python/agent.yaml', id: 'baseline-python' },
+        ['agents/clawarena/baseline-node/agent.yaml', 'baseline-node'],
+        ['agents/clawarena/baseline-python/agent.yaml', 'baseline-python'],
       ],
-      stop: { kind: 'fixed' },
+      gamesPerPairing: 2,
       limits: { move_seconds: 10, game_seconds: 40 },
-    };
-    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
-    expect(created.ok(), await created.text()).toBe(true);
-    const { id } = (await created.json()) as { id: string };
+    });
     await waitForTournament(request, url, token, id);
     const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
       transcript: Array<{ channel: string; content: string }>;
