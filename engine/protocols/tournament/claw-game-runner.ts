@@ -6,13 +6,12 @@
 // * the match past game_seconds → agent_timeout for the seats the server had to auto-play, else every seat;
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
 // Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
-import fs from 'node:fs';
 import type { JsonObject } from '../../../games/kit/game.js';
 import type { ScheduledGame } from '../../core/tournament/index.js';
-import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
+import type { LaunchResult } from '../../runner/launch.js';
 import type { ClawArenaService } from '../clawarena/service.js';
-import { accountingOf, type GameOutcome, type TranscriptEntry } from './game-runner.js';
-import { EXIT_GRACE_MS, exitVerdict, launchSeat, type Verdict } from './seat-launch.js';
+import { type GameOutcome, type GamePlay, playWith, type TranscriptEntry } from './game-play.js';
+import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 export interface ClawGameDeps {
@@ -31,176 +30,107 @@ export function clawSeatName(agentId: string): string {
   return `t-${cleaned}`.slice(0, 64);
 }
 
-export async function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
-  const startedAt = Date.now();
-  const { clawarena } = deps;
-  let matchId: number | null = null;
-  const handles: LaunchHandle[] = [];
-  const cleanups: Array<() => void> = [];
-  let agentsStartedAt: number | null = null;
-  let endedAtAgents: number | null = null;
-  let teardown: Promise<void> | undefined;
-  const removeWorkspaces = (): void => {
-    for (const handle of handles) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
-  };
-  const finish = (verdict: Verdict, placements: number[] | null, transcript: TranscriptEntry[]): GameOutcome => ({
-    sessionId: matchId === null ? null : `clawarena:${matchId}`,
-    invites: [],
-    termination: verdict.termination,
-    faultedSeats: verdict.faultedSeats,
-    placements: verdict.termination === 'completed' ? placements : null,
-    scores: null,
-    detail: verdict.detail,
-    agentMs: agentsStartedAt === null ? 0 : (endedAtAgents ?? Date.now()) - agentsStartedAt,
-    startedAt,
-    endedAt: Date.now(),
-    transcript,
-    ...(teardown ? { teardown } : {}),
-    ...(handles.length > 0 ? { accounting: accountingOf(handles) } : {}),
-  });
-
-  try {
-    const seats = game.seats.length;
-    const agentsOf = game.seats.map((index) => {
-      const agent = deps.agents[index];
-      if (!agent) throw new Error(`no agent ${index}`);
-      return agent;
-    });
-    const created = clawarena.createMatch({
-      gameType: game.challenge,
-      seats: agentsOf.map((a) => ({ name: clawSeatName(a.id) })),
-      seed: game.seed,
-      options: deps.options as JsonObject,
-      waitForConnect: true,
-      startTimeoutMs: deps.startMs,
-    });
-    const id = created.matchId;
-    matchId = id;
-    cleanups.push(() => clawarena.revokeMatchTokens(id));
-    const seatOfAgentId = new Map(created.seats.map((s) => [s.agentId, s.seat]));
-
-    let settle: (verdict: Verdict) => void = () => {};
-    const verdict = new Promise<Verdict>((resolve) => {
-      settle = resolve;
-    });
-    let settled = false;
-    const decide = (v: Verdict): void => {
-      if (settled) return;
-      settled = true;
-      endedAtAgents = Date.now();
-      settle(v);
-    };
-    cleanups.push(
-      clawarena.onMatchFinished((finished) => {
-        if (finished.matchId === id) decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
-      }),
-    );
-
-    /** Seats the server played by default (deadline passed), from the agent ids its auto events name. */
-    const autoSeats = (): number[] => {
-      const seen = new Set<number>();
-      for (const event of clawarena.matchEvents(id)) {
-        if (!event.isAuto) continue;
-        const actor = event.data.agent_id ?? event.data.actor_id ?? event.data.player_id;
-        const seat = typeof actor === 'number' ? seatOfAgentId.get(actor) : undefined;
-        if (seat !== undefined) seen.add(seat);
-      }
-      return [...seen].sort((a, b) => a - b);
-    };
-    const startTimer = setTimeout(
-      () => {
-        const view = clawarena.match(id);
-        const missing = (view?.seats ?? []).filter((s) => !s.connected).map((s) => s.seat);
-        if (missing.length > 0)
-          decide({
-            termination: 'agent_timeout',
-            faultedSeats: missing,
-            detail: `seat ${missing.join(', ')} did not connect within ${deps.startMs / 1000} s`,
-          });
-      },
-      Math.min(deps.startMs, deps.gameMs),
-    );
-    const gameTimer = setTimeout(() => {
-      const auto = autoSeats();
-      const faulted = auto.length > 0 ? auto : game.seats.map((_, seat) => seat);
-      decide({
-        termination: 'agent_timeout',
-        faultedSeats: faulted,
-        detail: `game over ${deps.gameMs / 1000} s: seat ${faulted.join(', ')} on the clock`,
-      });
-    }, deps.gameMs);
-    cleanups.push(() => {
-      clearTimeout(startTimer);
-      clearTimeout(gameTimer);
-    });
-    const onAbort = (): void => decide({ termination: 'interrupted', faultedSeats: [], detail: 'stopped by the operator' });
-    signal.addEventListener('abort', onAbort, { once: true });
-    cleanups.push(() => signal.removeEventListener('abort', onAbort));
-    if (signal.aborted) onAbort();
-
-    const onExit = (seat: number, result: LaunchResult): void => {
-      if (settled) return;
-      // The finish event is published before the agent can see it, but the exit report may still arrive first when
-      // both happen within one tick; the match status is the tie-breaker.
-      if (clawarena.match(id)?.status === 'finished') return;
-      const exit = exitVerdict(seat, result);
-      if (exit === 'clean') {
-        decide({ termination: 'agent_protocol_violation', faultedSeats: [seat], detail: `seat ${seat} left before the match ended` });
-      } else if (exit) decide(exit);
-    };
-
-    agentsStartedAt = Date.now();
-    for (let seat = 0; seat < seats && !settled; seat++) {
-      const agent = agentsOf[seat] as TournamentAgent;
-      const token = created.seats[seat]?.token as string;
-      const handle = launchSeat(deps, agent, game, seat, {
-        ...clawarena.agentEnvironment(token),
-      });
-      handles.push(handle);
-      void handle.result.then((result) => onExit(seat, result));
-    }
-    // The service may have finished the match before the listener saw it (a match decided at once).
-    if (clawarena.match(id)?.status === 'finished') decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
-
-    const outcome = await verdict;
-    for (const cleanup of cleanups.splice(0)) cleanup();
-    if (outcome.termination === 'completed') teardown = stopAgents(handles, EXIT_GRACE_MS).then(removeWorkspaces);
-    else await stopAgents(handles, 0);
-    const view = clawarena.match(id);
-    let placements: number[] | null = null;
-    if (outcome.termination === 'completed') {
-      placements = (view?.seats ?? []).sort((a, b) => a.seat - b.seat).map((s) => s.placement ?? seats);
-      if (placements.length !== seats)
-        return finish({ termination: 'harness_error', faultedSeats: [], detail: 'match result lost' }, null, []);
-      const reason = (view?.result as { finish_reason?: unknown } | null)?.finish_reason;
-      const auto = autoSeats();
-      outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for seat ${auto.join(', ')}` : ''}`;
-    }
-    return finish(outcome, placements, matchTranscript(clawarena, id));
-  } catch (error) {
-    for (const cleanup of cleanups.splice(0)) cleanup();
-    await stopAgents(handles, 0);
-    return finish({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }, null, []);
-  } finally {
-    if (teardown === undefined) removeWorkspaces();
-  }
+export function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
+  return playWith((play) => playMatch(deps, game, signal, play));
 }
 
-async function stopAgents(handles: readonly LaunchHandle[], graceMs: number): Promise<void> {
-  await Promise.all(
-    handles.map(async (handle) => {
-      let timer: NodeJS.Timeout | undefined;
-      const grace = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, graceMs);
-      });
-      const exited = await Promise.race([handle.result.then(() => true), grace.then(() => false)]);
-      clearTimeout(timer);
-      if (!exited) {
-        handle.stop();
-        await handle.result;
-      }
+async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
+  const { clawarena } = deps;
+  const seats = game.seats.length;
+  const agentsOf = game.seats.map((index) => {
+    const agent = deps.agents[index];
+    if (!agent) throw new Error(`no agent ${index}`);
+    return agent;
+  });
+  const created = clawarena.createMatch({
+    gameType: game.challenge,
+    seats: agentsOf.map((a) => ({ name: clawSeatName(a.id) })),
+    seed: game.seed,
+    options: deps.options as JsonObject,
+    waitForConnect: true,
+    startTimeoutMs: deps.startMs,
+  });
+  const id = created.matchId;
+  play.sessionId = `clawarena:${id}`;
+  play.onCleanup(() => clawarena.revokeMatchTokens(id));
+  const seatOfAgentId = new Map(created.seats.map((s) => [s.agentId, s.seat]));
+  play.onCleanup(
+    clawarena.onMatchFinished((finished) => {
+      if (finished.matchId === id) play.decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
     }),
   );
+
+  /** Seats the server played by default (deadline passed), from the agent ids its auto events name. */
+  const autoSeats = (): number[] => {
+    const seen = new Set<number>();
+    for (const event of clawarena.matchEvents(id)) {
+      if (!event.isAuto) continue;
+      const actor = event.data.agent_id ?? event.data.actor_id ?? event.data.player_id;
+      const seat = typeof actor === 'number' ? seatOfAgentId.get(actor) : undefined;
+      if (seat !== undefined) seen.add(seat);
+    }
+    return [...seen].sort((a, b) => a - b);
+  };
+  const startTimer = setTimeout(
+    () => {
+      const view = clawarena.match(id);
+      const missing = (view?.seats ?? []).filter((s) => !s.connected).map((s) => s.seat);
+      if (missing.length > 0)
+        play.decide({
+          termination: 'agent_timeout',
+          faultedSeats: missing,
+          detail: `seat ${missing.join(', ')} did not connect within ${deps.startMs / 1000} s`,
+        });
+    },
+    Math.min(deps.startMs, deps.gameMs),
+  );
+  const gameTimer = setTimeout(() => {
+    const auto = autoSeats();
+    const faulted = auto.length > 0 ? auto : game.seats.map((_, seat) => seat);
+    play.decide({
+      termination: 'agent_timeout',
+      faultedSeats: faulted,
+      detail: `game over ${deps.gameMs / 1000} s: seat ${faulted.join(', ')} on the clock`,
+    });
+  }, deps.gameMs);
+  play.onCleanup(() => {
+    clearTimeout(startTimer);
+    clearTimeout(gameTimer);
+  });
+  play.interruptOn(signal);
+
+  const onExit = (seat: number, result: LaunchResult): void => {
+    if (play.settled) return;
+    // The finish event is published before the agent can see it, but the exit report may still arrive first when
+    // both happen within one tick; the match status is the tie-breaker.
+    if (clawarena.match(id)?.status === 'finished') return;
+    const exit = exitVerdict(seat, result);
+    if (exit === 'clean') {
+      play.decide({ termination: 'agent_protocol_violation', faultedSeats: [seat], detail: `seat ${seat} left before the match ended` });
+    } else if (exit) play.decide(exit);
+  };
+
+  play.agentsStarting();
+  for (let seat = 0; seat < seats && !play.settled; seat++) {
+    const agent = agentsOf[seat] as TournamentAgent;
+    const token = created.seats[seat]?.token as string;
+    const handle = launchSeat(deps, agent, game, seat, {
+      ...clawarena.agentEnvironment(token),
+    });
+    play.addSeat(handle, (result) => onExit(seat, result));
+  }
+  // The service may have finished the match before the listener saw it (a match decided at once).
+  if (clawarena.match(id)?.status === 'finished') play.decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
+
+  const outcome = await play.ended();
+  if (outcome.termination !== 'completed') return play.finish(outcome, {}, matchTranscript(clawarena, id));
+  const view = clawarena.match(id);
+  const placements = (view?.seats ?? []).sort((a, b) => a.seat - b.seat).map((s) => s.placement ?? seats);
+  if (placements.length !== seats) return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'match result lost' });
+  const reason = (view?.result as { finish_reason?: unknown } | null)?.finish_reason;
+  const auto = autoSeats();
+  outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for seat ${auto.join(', ')}` : ''}`;
+  return play.finish(outcome, { placements }, matchTranscript(clawarena, id));
 }
 
 /** The match's event log as transcript entries (channel 'match'); events.jsonl writes them as match_event lines. */

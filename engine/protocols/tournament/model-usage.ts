@@ -11,7 +11,7 @@ import {
   type UsageTotals,
 } from '../../model-agent/usage-line.js';
 import type { LaunchResult } from '../../runner/launch.js';
-import type { TranscriptEntry } from './game-runner.js';
+import type { TranscriptEntry } from './game-play.js';
 
 export interface SeatUsage extends UsageTotals {
   /** Usage or turn lines that did not validate (a model agent / runner mismatch worth seeing in the report). */
