@@ -3,6 +3,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type EngineOptions, type RunningEngine, startEngine } from '../../engine/app.js';
+import { ADMIN_PREFIX } from '../../engine/contract/admin.js';
+import { type Client, client } from './http.js';
 
 export interface TestServerOptions extends Partial<Omit<EngineOptions, 'host' | 'port'>> {
   /** Reuse this data dir (e.g. a restart); the helper then never deletes it. */
@@ -60,5 +62,23 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       })();
       return closing;
     },
+  };
+}
+
+export interface AdminTestServer {
+  server: TestServer;
+  /** A client bound to the admin API prefix; requests carry no token unless given `auth`. */
+  admin: Client;
+  /** Request options with this engine's admin bearer token (spread in `query` and the like as needed). */
+  auth: { headers: Record<string, string> };
+}
+
+/** A test server plus what admin-route tests use on it, so the 401 checks can call `admin` without `auth`. */
+export async function startAdminTestServer(options: TestServerOptions = {}): Promise<AdminTestServer> {
+  const server = await startTestServer(options);
+  return {
+    server,
+    admin: client(`${server.url}${ADMIN_PREFIX}`),
+    auth: { headers: { authorization: `Bearer ${server.token}` } },
   };
 }

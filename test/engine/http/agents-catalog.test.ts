@@ -6,8 +6,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCatalogResponseSchema, AgentRunsResponseSchema } from '../../../engine/contract/agent-catalog.js';
 import { TournamentStandingsResponseSchema } from '../../../engine/contract/tournament.js';
-import { client } from '../../support/http.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 import { lowerIndexWins, scripted } from '../protocols/tournament/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -16,8 +15,8 @@ const GREEDY = path.join(ROOT, 'challenges/psi/agents/greedy-overclaim/agent.yam
 const MAINTAINER = path.join(ROOT, 'examples/agents/maintainer-bot-node/agent.yaml');
 
 let server: TestServer;
-let admin: ReturnType<typeof client>;
-let auth: { headers: Record<string, string> };
+let admin: AdminTestServer['admin'];
+let auth: AdminTestServer['auth'];
 let userDir: string;
 
 const GOOD_AGENT = `id: mine
@@ -31,9 +30,7 @@ secrets: [MY_API_KEY]
 `;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = client(`${server.url}/admin/api/v1`);
-  auth = { headers: { authorization: `Bearer ${server.token}` } };
+  ({ server, admin, auth } = await startAdminTestServer());
   userDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-agents-'));
   const write = (rel: string, text: string) => {
     fs.mkdirSync(path.dirname(path.join(userDir, rel)), { recursive: true });

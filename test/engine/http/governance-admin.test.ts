@@ -10,8 +10,7 @@ import {
   GovernanceScenarioListResponseSchema,
 } from '../../../engine/contract/governance-admin.js';
 import { csvField } from '../../../engine/protocols/governance/trials-csv.js';
-import { client } from '../../support/http.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const EXAMPLES = path.join(ROOT, 'examples/agents');
@@ -19,13 +18,11 @@ const SCENARIO = 'github-maintainer-dungeon';
 const NODE_AGENTS = ['maintainer-bot-node', 'malicious-bot-node'].map((a) => path.join(EXAMPLES, a, 'agent.yaml'));
 
 let server: TestServer;
-let admin: ReturnType<typeof client>;
-let auth: { headers: Record<string, string> };
+let admin: AdminTestServer['admin'];
+let auth: AdminTestServer['auth'];
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = client(`${server.url}/admin/api/v1`);
-  auth = { headers: { authorization: `Bearer ${server.token}` } };
+  ({ server, admin, auth } = await startAdminTestServer());
 });
 afterAll(async () => {
   await server?.close();

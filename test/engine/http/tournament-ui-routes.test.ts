@@ -19,15 +19,14 @@ import {
   TournamentValidateResponseSchema,
 } from '../../../engine/contract/tournament.js';
 import { CHART_ELO_START } from '../../../engine/core/ratings/charts.js';
-import { client } from '../../support/http.js';
-import { startTestServer, type TestServer } from '../../support/server.js';
+import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const PSI = path.join(ROOT, 'challenges/psi/agents');
 
 let server: TestServer;
-let admin: ReturnType<typeof client>;
-let auth: { headers: Record<string, string> };
+let admin: AdminTestServer['admin'];
+let auth: AdminTestServer['auth'];
 
 function psiSpec(over: Record<string, unknown> = {}) {
   return {
@@ -55,9 +54,7 @@ function parsed<S extends z.ZodTypeAny>(schema: S, body: unknown): z.infer<S> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = client(`${server.url}/admin/api/v1`);
-  auth = { headers: { authorization: `Bearer ${server.token}` } };
+  ({ server, admin, auth } = await startAdminTestServer());
 });
 afterAll(async () => {
   await server?.close();
