@@ -116,6 +116,8 @@ test.describe('tournaments in a browser', () => {
     await options.fill('{"setSize": 12}');
     await expect(options).not.toHaveAttribute('aria-invalid');
     await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
+    await advanced.scrollIntoViewIfNeeded();
+    await screenshot(page, 'tournament-01b-builder-advanced');
 
     // Export the definition as YAML: a browser download with the definition the engine just validated.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export YAML' }).click()]);
@@ -130,7 +132,10 @@ test.describe('tournaments in a browser', () => {
     expect(yaml).toContain('max_tables: 50');
     expect(yaml).toContain('setSize: 12');
 
-    // Importing a file fills the form from it; pasted text that is not a definition is refused with a reason.
+    // Importing a file fills the form from it (Advanced, closed here, opens to show the imported table cap); pasted
+    // text that is not a definition is refused with a reason.
+    await advanced.locator('summary').click();
+    await expect(page.getByLabel('Max tables per cycle')).toBeHidden();
     await page.getByLabel('Import YAML file').setInputFiles({
       name: 'edited.yaml',
       mimeType: 'application/yaml',
@@ -138,6 +143,7 @@ test.describe('tournaments in a browser', () => {
     });
     await expect(page.getByText('Loaded edited.yaml.')).toBeVisible();
     await expect(page.getByLabel('Seed')).toHaveValue('77');
+    await expect(page.getByLabel('Max tables per cycle')).toBeVisible();
     await expect(page.getByLabel('Max tables per cycle')).toHaveValue('50');
     for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
     await page.getByText('Paste YAML').click();

@@ -1,10 +1,10 @@
 // The builder's "Advanced" disclosure: definition fields most runs leave at the engine's defaults (tables per cycle,
 // bye points, knockout tie-breaks, the SPRT Elo model, the illegal-action budget, challenge options). Empty fields
 // stay out of the definition, so the exported YAML only names what the user changed.
-import { type ReactNode, useId } from 'react';
+import { type ReactNode, useEffect, useId, useState } from 'react';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { bindField, FieldErrorList, type FormSectionProps, TextField } from './builder-fields.js';
-import { SPRT_MODELS, type SprtModel } from './builder-form.js';
+import { type BuilderForm, SPRT_MODELS, type SprtModel } from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
 
@@ -25,15 +25,33 @@ const MODEL_LABELS: Record<SprtModel, string> = {
   bayeselo: 'BayesElo',
 };
 
+/** Whether the form sets anything this section shows (an import may have). */
+function inUse(form: BuilderForm): boolean {
+  const texts = [form.maxTables, form.byePoints, form.tieBreakPairs, form.maxIllegalActions, form.options];
+  return texts.some((t) => t.trim() !== '') || form.thirdPlace || form.sprtModel !== 'logistic';
+}
+
 export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chosen: readonly Challenge[] }) {
   const { form, set, errorsOf } = section;
   const field = bindField(section);
   const id = useId();
   const problems = ADVANCED_FIELDS.reduce((n, path) => n + (errorsOf(path)?.length ?? 0), 0);
+  // Collapsed unless it has something to show: values from an imported or earlier definition, or a problem that
+  // would otherwise be hidden (the builder remounts this section on each import).
+  const needed = inUse(form) || problems > 0;
+  const [open, setOpen] = useState(needed);
+  useEffect(() => {
+    if (needed) setOpen(true);
+  }, [needed]);
   const modelErrors = errorsOf('stop.model');
   const thirdErrors = errorsOf('format.third_place');
   return (
-    <details className="card t-section t-advanced" data-testid="builder-advanced">
+    <details
+      className="card t-section t-advanced"
+      data-testid="builder-advanced"
+      open={open}
+      onToggle={(e) => setOpen(e.currentTarget.open)}
+    >
       <summary>
         <h2 className="t-advanced-title">Advanced</h2>
         {problems > 0 ? (

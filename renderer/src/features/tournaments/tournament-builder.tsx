@@ -102,6 +102,8 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const [form, setForm] = useState<BuilderForm>(() => initialForm(data));
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<unknown>(null);
+  // Each import remounts the Advanced section, so it opens when the imported definition sets any of its fields.
+  const [imports, setImports] = useState(0);
   const set = (patch: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...patch }));
 
   const { spec, errors: formErrors } = useMemo(() => specFromForm(form), [form]);
@@ -174,7 +176,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
           <FormatFields form={form} set={set} errorsOf={errorsOf} available={catalog.formats} />
           <GamesFields form={form} set={set} errorsOf={errorsOf} />
           <StopFields form={form} set={set} errorsOf={errorsOf} />
-          <AdvancedFields form={form} set={set} errorsOf={errorsOf} chosen={chosen} />
+          <AdvancedFields key={imports} form={form} set={set} errorsOf={errorsOf} chosen={chosen} />
         </div>
         <aside className="t-builder-side">
           <section className="card t-section t-start-card" aria-labelledby="t-start-title" data-testid="builder-summary">
@@ -216,6 +218,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             onImport={(raw) => {
               const imported = formFromSpec(raw, randomSeed());
               setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });
+              setImports((n) => n + 1);
             }}
           />
         </aside>
