@@ -159,6 +159,8 @@ export const TournamentCatalogResponseSchema = z.object({
       name: z.string(),
       description: z.string(),
       players: z.object({ min: z.number().int(), max: z.number().int() }),
+      /** The options a game gets when the definition's `options` leave them out (the builder shows them as a hint). */
+      default_options: z.record(z.string(), z.unknown()).optional(),
     }),
   ),
   formats: z.array(z.enum(['round-robin', 'gauntlet', 'swiss', 'knockout'])),

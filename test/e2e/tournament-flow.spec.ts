@@ -94,6 +94,31 @@ test.describe('tournaments in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'New tournament' }).scrollIntoViewIfNeeded();
     await docsScreenshot(page, 'tournament-builder');
 
+    // Advanced (collapsed, opened from the keyboard): a table cap and challenge options. A broken JSON object is
+    // caught in the page; options psi's own schema rejects come back from the engine, both next to the text area.
+    const advanced = page.getByTestId('builder-advanced');
+    await expect(page.getByLabel('Max tables per cycle')).toBeHidden();
+    await advanced.locator('summary').focus();
+    await page.keyboard.press('Enter');
+    await expect(advanced).toHaveAttribute('open', '');
+    await page.getByLabel('Max tables per cycle').fill('50');
+    const options = page.getByLabel('Challenge options (JSON)');
+    await expect(advanced).toContainText('psi defaults: {"players":2,"range":[100,900],"intersectionSize":3,"setSize":10}');
+    await options.fill('{"setSize": 0');
+    await expect(advanced.getByText(/^not valid JSON: /)).toBeVisible();
+    await expect(options).toHaveAttribute('aria-invalid', 'true');
+    await options.fill('{"setSize": 0}');
+    await expect(advanced.getByText('invalid for psi: setSize: Too small: expected number to be >=1')).toBeVisible();
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'invalid');
+    // That 400 from /tournaments/validate was the point of the step (the browser logs it too); nothing else may fail.
+    expect(errors.filter((e) => !/tournaments\/validate$|status of 400/.test(e))).toEqual([]);
+    errors.length = 0;
+    await options.fill('{"setSize": 12}');
+    await expect(options).not.toHaveAttribute('aria-invalid');
+    await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
+    await advanced.scrollIntoViewIfNeeded();
+    await screenshot(page, 'tournament-01b-builder-advanced');
+
     // Export the definition as YAML: a browser download with the definition the engine just validated.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export YAML' }).click()]);
     expect(download.suggestedFilename()).toBe('PSI baselines.yaml');
@@ -104,8 +129,13 @@ test.describe('tournaments in a browser', () => {
     expect(yaml).toContain(`games_per_pairing: ${GAMES_PER_PAIRING}`);
     expect(yaml).toContain('seed: 20261130');
     for (const id of ['honest-exact', 'greedy-overclaim', 'cautious-minimal']) expect(yaml).toContain(`id: ${id}`);
+    expect(yaml).toContain('max_tables: 50');
+    expect(yaml).toContain('setSize: 12');
 
-    // Importing a file fills the form from it; pasted text that is not a definition is refused with a reason.
+    // Importing a file fills the form from it (Advanced, closed here, opens to show the imported table cap); pasted
+    // text that is not a definition is refused with a reason.
+    await advanced.locator('summary').click();
+    await expect(page.getByLabel('Max tables per cycle')).toBeHidden();
     await page.getByLabel('Import YAML file').setInputFiles({
       name: 'edited.yaml',
       mimeType: 'application/yaml',
@@ -113,6 +143,8 @@ test.describe('tournaments in a browser', () => {
     });
     await expect(page.getByText('Loaded edited.yaml.')).toBeVisible();
     await expect(page.getByLabel('Seed')).toHaveValue('77');
+    await expect(page.getByLabel('Max tables per cycle')).toBeVisible();
+    await expect(page.getByLabel('Max tables per cycle')).toHaveValue('50');
     for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
     await page.getByText('Paste YAML').click();
     await page.getByLabel('Tournament definition to load').fill('- just\n- a list\n');

@@ -7,6 +7,7 @@ import {
   fieldOf,
   formFromSpec,
   localPlannedGames,
+  mergeErrors,
   parseRemoteErrors,
   parseSpecYaml,
   randomSeed,
@@ -92,6 +93,69 @@ describe('tournament builder form → definition', () => {
     expect(byField.agents).toEqual(['agents must list at least 2 agents']);
   });
 
+  it('writes the advanced fields only when set, each on the format or stop rule it belongs to', () => {
+    const advanced = {
+      ...filledForm(),
+      agents: agents.slice(0, 2),
+      maxTables: '16',
+      byePoints: '1',
+      tieBreakPairs: '1',
+      thirdPlace: true,
+      maxIllegalActions: '0',
+      options: '{"setSize": 12}',
+    };
+    const { spec, errors } = specFromForm(advanced);
+    expect(errors).toEqual({});
+    expect(spec.format).toEqual({ kind: 'round-robin', cycles: 1, max_tables: 16 });
+    expect(spec.max_illegal_actions).toBe(0);
+    expect(spec.options).toEqual({ setSize: 12 });
+    expect(validateLocally(spec)).toEqual({});
+    expect(specFromForm({ ...advanced, format: 'gauntlet' }).spec.format).toEqual({
+      kind: 'gauntlet',
+      cycles: 1,
+      challengers: 1,
+      max_tables: 16,
+    });
+    expect(specFromForm({ ...advanced, format: 'swiss' }).spec.format).toEqual({ kind: 'swiss', bye_points: 1 });
+    expect(specFromForm({ ...advanced, format: 'knockout' }).spec.format).toEqual({
+      kind: 'knockout',
+      tie_break_pairs: 1,
+      third_place: true,
+    });
+    const sprt = (sprtModel: 'logistic' | 'normalized' | 'bayeselo') => specFromForm({ ...advanced, stop: 'sprt', sprtModel }).spec.stop;
+    expect(sprt('bayeselo')).toEqual({ kind: 'sprt', elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05, model: 'bayeselo' });
+    // The default model, an empty options object and blank fields stay out: the export names only what was changed.
+    expect(sprt('logistic')).not.toHaveProperty('model');
+    const blank = specFromForm({ ...filledForm(), options: '  {}  ' }).spec;
+    expect(blank).not.toHaveProperty('options');
+    expect(blank).not.toHaveProperty('max_illegal_actions');
+    expect(blank.format).toEqual({ kind: 'round-robin', cycles: 1 });
+  });
+
+  it('reports bad advanced values on their own fields', () => {
+    const form = { ...filledForm(), maxTables: 'lots', maxIllegalActions: '-1', options: '{"setSize": 12,}' };
+    const { spec, errors } = specFromForm(form);
+    expect(errors['format.max_tables']).toEqual(['must be a number']);
+    expect(errors.options?.[0]).toMatch(/^not valid JSON: /);
+    expect(spec).not.toHaveProperty('options');
+    const byField = errorsByField(mergeErrors(errors, validateLocally(spec)));
+    expect(byField.max_illegal_actions).toEqual(['max_illegal_actions must be ≥ 0']);
+    expect(byField['format.max_tables']).toEqual(['must be a number']);
+    expect(byField.options?.[0]).toMatch(/^not valid JSON: /);
+    expect(specFromForm({ ...filledForm(), options: '"setSize"' }).errors.options).toEqual(['must be a JSON object, e.g. {"setSize": 12}']);
+    const knockout = specFromForm({ ...filledForm(), format: 'knockout', tieBreakPairs: '1.5' });
+    expect(errorsByField(validateLocally(knockout.spec))['format.tie_break_pairs']).toEqual(['tie_break_pairs must be a whole number']);
+    const swiss = specFromForm({ ...filledForm(), format: 'swiss', byePoints: '-1' });
+    expect(errorsByField(validateLocally(swiss.spec))['format.bye_points']).toEqual(['bye_points must be ≥ 0']);
+  });
+
+  it("shows a challenge's own complaint about the options next to the options field", () => {
+    // The engine's 400 when psi's options schema rejects the object (see the tournament service's validateOptions).
+    const message = 'tournament: invalid tournament definition\n  options: invalid for psi: setSize: Too small: expected number to be >=1';
+    const byField = errorsByField(parseRemoteErrors(message));
+    expect(byField).toEqual({ options: ['invalid for psi: setSize: Too small: expected number to be >=1'] });
+  });
+
   it('asks for a challenge when none is picked, and flags SPRT with more than two agents on the stop rule', () => {
     const none = specFromForm({ ...filledForm(), challenges: [] });
     expect(none.errors.challenges).toEqual(['pick at least one challenge']);
@@ -106,9 +170,13 @@ describe('tournament builder form → definition', () => {
     expect(fieldOf('challenges[1]')).toBe('challenges');
     expect(fieldOf('agents[2].manifest')).toBe('agents');
     expect(fieldOf('format.rounds')).toBe('format.rounds');
-    expect(fieldOf('format.max_tables')).toBe('format');
+    expect(fieldOf('format.max_tables')).toBe('format.max_tables');
+    expect(fieldOf('format.kind')).toBe('format');
     expect(fieldOf('stop.beta')).toBe('stop.beta');
-    expect(fieldOf('options.foo')).toBe('(root)');
+    expect(fieldOf('stop.model')).toBe('stop.model');
+    expect(fieldOf('options')).toBe('options');
+    expect(fieldOf('options.foo')).toBe('options');
+    expect(fieldOf('rounds')).toBe('(root)');
     expect(fieldOf('(root)')).toBe('(root)');
     expect(errorsByField({ 'agents[1].manifest': ['x: file not found'] }).agents).toEqual(['agents[1].manifest: x: file not found']);
   });
@@ -148,7 +216,7 @@ describe('tournament definition YAML', () => {
     expect(specFromForm(formFromSpec(parsed.raw, '1')).spec).toEqual(spec);
   });
 
-  it('keeps fields the form has no control for, and drops format options that do not fit a new format', () => {
+  it("shows the advanced fields of an import in the form and writes them back; a new format drops the old one's", () => {
     const text = `
 name: imported
 challenges: [psi, millionaire]
@@ -160,7 +228,7 @@ agents:
   - {manifest: b/agent.yaml, id: bee}
 stop: {kind: sprt, elo0: 0, elo1: 25, alpha: 0.05, beta: 0.05, model: normalized}
 limits: {move_seconds: 5, game_seconds: 60}
-options: {psi: {setSize: 12}}
+options: {setSize: 12, range: [0, 500]}
 max_illegal_actions: 2
 `;
     const parsed = parseSpecYaml(text);
@@ -170,12 +238,56 @@ max_illegal_actions: 2
       { manifest: 'a/agent.yaml', id: '' },
       { manifest: 'b/agent.yaml', id: 'bee' },
     ]);
+    expect(form).toMatchObject({ maxTables: '8', sprtModel: 'normalized', maxIllegalActions: '2' });
+    expect(JSON.parse(form.options)).toEqual({ setSize: 12, range: [0, 500] });
+    expect(form.extra).toEqual({ top: {}, format: {}, stop: {} });
     const again = specFromForm(form).spec;
     expect(again).toEqual({ ...parsed.raw, concurrency: 2 });
     expect(validateLocally(again)).toEqual({});
+    const yaml = specToYaml(again);
+    for (const line of ['max_tables: 8', 'model: normalized', 'max_illegal_actions: 2', 'setSize: 12']) expect(yaml).toContain(line);
     // max_tables belongs to round-robin; switching to swiss must not carry it into an "unknown field" error.
     const swiss = specFromForm({ ...form, format: 'swiss', stop: 'fixed' }).spec;
     expect(swiss.format).toEqual({ kind: 'swiss' });
+    expect(swiss.stop).toEqual({ kind: 'fixed' });
+  });
+
+  it('round-trips the swiss and knockout options through YAML', () => {
+    for (const format of [
+      { kind: 'swiss', rounds: 2, bye_points: 0.5 },
+      { kind: 'knockout', tie_break_pairs: 0, third_place: true },
+    ]) {
+      const spec = { ...specFromForm(filledForm()).spec, format };
+      const parsed = parseSpecYaml(specToYaml(spec));
+      if (!parsed.ok) throw new Error(parsed.error);
+      expect(specFromForm(formFromSpec(parsed.raw, '1')).spec).toEqual(spec);
+      expect(validateLocally(spec)).toEqual({});
+    }
+    // Written-out defaults read back as what they are, and the form keeps them (the user typed them).
+    const knockout = formFromSpec({ format: { kind: 'knockout', tie_break_pairs: 3, third_place: false } }, '1');
+    expect(knockout).toMatchObject({ tieBreakPairs: '3', thirdPlace: false });
+    expect(specFromForm(knockout).spec.format).toEqual({ kind: 'knockout', tie_break_pairs: 3 });
+  });
+
+  it('keeps values of the wrong type from an import so the schema reports them on their field', () => {
+    const raw = {
+      ...specFromForm(filledForm()).spec,
+      format: { kind: 'knockout', third_place: 'yes', seeding: 'random' },
+      agents: agents.slice(0, 2),
+      stop: { kind: 'sprt', elo0: 0, elo1: 5, model: 'elo' },
+      options: [1, 2],
+    };
+    const form = formFromSpec(raw, '1');
+    expect(form.extra.format).toEqual({ third_place: 'yes', seeding: 'random' });
+    expect(form.extra.stop).toEqual({ model: 'elo' });
+    const { spec, errors } = specFromForm(form);
+    expect(errors.options).toEqual(['must be a JSON object, e.g. {"setSize": 12}']);
+    const byField = errorsByField(mergeErrors(errors, validateLocally(spec)));
+    expect(byField['format.third_place']?.[0]).toMatch(/boolean/);
+    expect(byField.format).toEqual(['format.seeding: unknown field']);
+    expect(byField['stop.model']?.[0]).toMatch(/logistic/);
+    // Picking a model in the form replaces the imported one.
+    expect(specFromForm({ ...form, sprtModel: 'bayeselo' }).spec.stop).toMatchObject({ model: 'bayeselo' });
   });
 
   it('accepts the `format: swiss` shorthand and reports garbage clearly', () => {

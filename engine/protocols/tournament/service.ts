@@ -161,6 +161,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         name: c.metadata.name,
         description: c.metadata.description,
         players: { min: c.metadata.players, max: c.metadata.players },
+        default_options: challenges.defaultOptions(c.id),
       }));
       for (const [id, game] of deps.clawarena?.games ?? []) {
         if (challenges.has(id)) continue;
@@ -171,6 +172,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           name: game.title,
           description: `ClawArena game for ${min === max ? min : `${min}–${max}`} players (default ${game.players.default}).`,
           players: { min, max },
+          default_options: { players: game.players.default },
         });
       }
       return { challenges: list, formats: [...FORMAT_KINDS], base_dir: baseDir };

@@ -80,11 +80,17 @@ describe('catalog', () => {
     const res = await admin.get('/tournaments/catalog', auth);
     expect(res.status).toBe(200);
     const body = parsed(TournamentCatalogResponseSchema, res.body);
-    expect(body.challenges.find((c) => c.id === 'psi')).toMatchObject({ protocol: 'specarena', players: { min: 2, max: 2 } });
+    expect(body.challenges.find((c) => c.id === 'psi')).toMatchObject({
+      protocol: 'specarena',
+      players: { min: 2, max: 2 },
+      // From challenges/psi/challenge.json's arena.defaultOptions; the builder shows them as the options hint.
+      default_options: { players: 2, range: [100, 900], intersectionSize: 3, setSize: 10 },
+    });
     const mafia = body.challenges.find((c) => c.id === 'mafia');
     expect(mafia?.protocol).toBe('clawarena');
     expect(mafia?.players.min).toBeGreaterThanOrEqual(2);
     expect(mafia?.name.length).toBeGreaterThan(0);
+    expect(mafia?.default_options?.players).toBeGreaterThanOrEqual(mafia?.players.min ?? 99);
     expect(body.formats).toEqual(['round-robin', 'gauntlet', 'swiss', 'knockout']);
     expect(path.isAbsolute(body.base_dir)).toBe(true);
   });

@@ -242,7 +242,7 @@ export function AgentPicker({
 }
 
 /** What every section of the form gets from the builder. */
-interface FormSectionProps {
+export interface FormSectionProps {
   form: BuilderForm;
   set: (patch: Partial<BuilderForm>) => void;
   errorsOf: (field: string) => string[] | undefined;
@@ -252,7 +252,7 @@ interface FormSectionProps {
 type TextKey = { [K in keyof BuilderForm]: string extends BuilderForm[K] ? K : never }[keyof BuilderForm];
 
 /** Binds a TextField to one form field; `path` is where the validators report that field's problems. */
-function bindField({ form, set, errorsOf }: FormSectionProps) {
+export function bindField({ form, set, errorsOf }: FormSectionProps) {
   return (key: TextKey, path: string) => ({
     value: form[key],
     onChange: (value: string) => set({ [key]: value }),

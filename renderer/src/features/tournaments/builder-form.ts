@@ -3,10 +3,12 @@
 // while the user types; a field that is not a number is reported on that field rather than sent.
 import YAML from 'yaml';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
-import { FORMAT_KINDS, formatIssuePath, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+import { FORMAT_KINDS, formatIssuePath, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 
 export { FORMAT_KINDS };
 export type FormatKind = (typeof FORMAT_KINDS)[number];
+export const SPRT_MODELS = SprtModelSchema.options;
+export type SprtModel = (typeof SPRT_MODELS)[number];
 
 export interface FormAgent {
   /** As the definition names it: absolute for catalog agents, possibly relative for imported definitions. */
@@ -34,7 +36,16 @@ export interface BuilderForm {
   elo1: string;
   alpha: string;
   beta: string;
-  /** Fields the form has no control for (options, max_tables, stop.model, …), kept so an import round-trips. */
+  /** Advanced fields: empty text (or the default choice) leaves the field out, so the engine's default applies. */
+  maxTables: string;
+  byePoints: string;
+  tieBreakPairs: string;
+  thirdPlace: boolean;
+  sprtModel: SprtModel;
+  maxIllegalActions: string;
+  /** The challenge options object as JSON text; empty = none. */
+  options: string;
+  /** Fields the form has no control for (unknown keys, values of the wrong type), kept so an import round-trips. */
   extra: { top: Record<string, unknown>; format: Record<string, unknown>; stop: Record<string, unknown> };
 }
 
@@ -57,6 +68,13 @@ export function emptyForm(seed: string): BuilderForm {
     elo1: '50',
     alpha: '0.05',
     beta: '0.05',
+    maxTables: '',
+    byePoints: '',
+    tieBreakPairs: '',
+    thirdPlace: false,
+    sprtModel: 'logistic',
+    maxIllegalActions: '',
+    options: '',
     extra: { top: {}, format: {}, stop: {} },
   };
 }
@@ -99,12 +117,19 @@ function seedValue(text: string): number | string {
 /** The definition the form describes, plus the problems found while reading the form's text fields. */
 export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const format: Record<string, unknown> = { kind: form.format, ...formatExtras(form.format, form.extra.format) };
-  if (form.format === 'round-robin' || form.format === 'gauntlet') format.cycles = numberField(form.cycles, 'format.cycles', errors);
+  const format: Record<string, unknown> = { kind: form.format, ...form.extra.format };
+  if (form.format === 'round-robin' || form.format === 'gauntlet') {
+    format.cycles = numberField(form.cycles, 'format.cycles', errors);
+    format.max_tables = numberField(form.maxTables, 'format.max_tables', errors, true);
+  }
   if (form.format === 'gauntlet') format.challengers = numberField(form.challengers, 'format.challengers', errors);
   if (form.format === 'swiss') {
-    const rounds = numberField(form.rounds, 'format.rounds', errors, true);
-    if (rounds !== undefined) format.rounds = rounds;
+    format.rounds = numberField(form.rounds, 'format.rounds', errors, true);
+    format.bye_points = numberField(form.byePoints, 'format.bye_points', errors, true);
+  }
+  if (form.format === 'knockout') {
+    format.tie_break_pairs = numberField(form.tieBreakPairs, 'format.tie_break_pairs', errors, true);
+    if (form.thirdPlace) format.third_place = true;
   }
   const stop: Record<string, unknown> =
     form.stop === 'fixed'
@@ -116,6 +141,7 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
           alpha: numberField(form.alpha, 'stop.alpha', errors),
           beta: numberField(form.beta, 'stop.beta', errors),
           ...form.extra.stop,
+          ...(form.sprtModel === 'logistic' ? {} : { model: form.sprtModel }),
         };
   const challenges = form.challenges.length === 1 ? { challenge: form.challenges[0] } : { challenges: [...form.challenges] };
   const spec: Record<string, unknown> = {
@@ -131,24 +157,29 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
       move_seconds: numberField(form.moveSeconds, 'limits.move_seconds', errors),
       game_seconds: numberField(form.gameSeconds, 'limits.game_seconds', errors),
     }),
+    max_illegal_actions: numberField(form.maxIllegalActions, 'max_illegal_actions', errors, true),
+    options: optionsField(form.options, errors),
     ...form.extra.top,
   };
   if (form.challenges.length === 0) addError(errors, 'challenges', 'pick at least one challenge');
   return { spec: dropUndefined(spec), errors };
 }
 
-/** Options of one format (max_tables, bye_points, …) that the form has no control for. */
-const FORMAT_OPTIONS: Record<FormatKind, readonly string[]> = {
-  'round-robin': ['max_tables'],
-  gauntlet: ['max_tables'],
-  swiss: ['bye_points'],
-  knockout: ['tie_break_pairs', 'third_place'],
-};
-
-/** Carried-over format options that belong to the chosen format; a switch of format drops the others silently. */
-function formatExtras(kind: FormatKind, extra: Record<string, unknown>): Record<string, unknown> {
-  const anyFormat = new Set(Object.values(FORMAT_OPTIONS).flat());
-  return Object.fromEntries(Object.entries(extra).filter(([key]) => !anyFormat.has(key) || FORMAT_OPTIONS[kind].includes(key)));
+/** The options text as an object; empty text or `{}` leaves `options` out (the schema defaults it to `{}`). */
+function optionsField(textInput: string, errors: FieldErrors): Record<string, unknown> | undefined {
+  if (textInput.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(textInput);
+  } catch (error) {
+    addError(errors, 'options', `not valid JSON: ${(error as Error).message}`);
+    return undefined;
+  }
+  if (!isRecord(value)) {
+    addError(errors, 'options', 'must be a JSON object, e.g. {"setSize": 12}');
+    return undefined;
+  }
+  return Object.keys(value).length === 0 ? undefined : value;
 }
 
 function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
@@ -182,6 +213,22 @@ const TOP_FIELDS = [
   'limits',
 ] as const;
 
+/** A value the form shows as text; anything else (a list, a mapping) stays in `extra` for the schema to report. */
+function isText(value: unknown): value is string | number {
+  return typeof value === 'string' || typeof value === 'number';
+}
+
+/** Options as the text area shows them; a value that is not an object is shown too, so its error has a place to go. */
+function optionsText(value: unknown): string {
+  if (value === undefined || (isRecord(value) && Object.keys(value).length === 0)) return '';
+  return JSON.stringify(value, null, 2);
+}
+
+/** Splits a record into the keys the form shows (per `shown`) and the rest, which rides along untouched. */
+function split(record: Record<string, unknown>, shown: Record<string, (value: unknown) => boolean>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(record).filter(([key, value]) => !shown[key]?.(value)));
+}
+
 /**
  * The form for an imported or earlier definition. Lenient: whatever is missing takes the blank form's value and the
  * validators then say what is wrong; fields the form has no control for ride along in `extra`.
@@ -193,6 +240,7 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
   const kind = FORMAT_KINDS.includes(format.kind as FormatKind) ? (format.kind as FormatKind) : blank.format;
   const stop = isRecord(raw.stop) ? raw.stop : {};
   const limits = isRecord(raw.limits) ? raw.limits : {};
+  const model = SPRT_MODELS.find((m) => m === stop.model);
   const challenges = Array.isArray(raw.challenges)
     ? raw.challenges.filter((c): c is string => typeof c === 'string')
     : typeof raw.challenge === 'string'
@@ -219,10 +267,22 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
     elo1: text(stop.elo1, blank.elo1),
     alpha: text(stop.alpha, blank.alpha),
     beta: text(stop.beta, blank.beta),
+    maxTables: text(format.max_tables, ''),
+    byePoints: text(format.bye_points, ''),
+    tieBreakPairs: text(format.tie_break_pairs, ''),
+    thirdPlace: format.third_place === true,
+    sprtModel: model ?? blank.sprtModel,
+    maxIllegalActions: text(raw.max_illegal_actions, ''),
+    options: optionsText(raw.options),
     extra: {
-      top: rest(raw, TOP_FIELDS),
-      format: rest(format, ['kind', 'cycles', 'challengers', 'rounds']),
-      stop: stop.kind === 'sprt' ? rest(stop, ['kind', 'elo0', 'elo1', 'alpha', 'beta']) : {},
+      top: split(rest(raw, TOP_FIELDS), { max_illegal_actions: isText, options: () => true }),
+      format: split(rest(format, ['kind', 'cycles', 'challengers', 'rounds']), {
+        max_tables: isText,
+        bye_points: isText,
+        tie_break_pairs: isText,
+        third_place: (v) => typeof v === 'boolean',
+      }),
+      stop: stop.kind === 'sprt' ? split(rest(stop, ['kind', 'elo0', 'elo1', 'alpha', 'beta']), { model: (v) => v === model }) : {},
     },
   };
 }
@@ -265,7 +325,8 @@ export function mergeErrors(...sets: FieldErrors[]): FieldErrors {
 
 /**
  * Which control shows an error: `challenge` and `challenges[1]` belong to the challenge picker, `agents[2].id` to
- * the agent list, `limits.move_seconds` to its own input; anything else is shown above the Start button.
+ * the agent list, `limits.move_seconds` to its own input, `options` (the challenges' own complaints included) to the
+ * options text area; anything else is shown above the Start button.
  */
 export function fieldOf(path: string): string {
   if (path === 'challenge' || path.startsWith('challenges')) return 'challenges';
@@ -276,6 +337,10 @@ export function fieldOf(path: string): string {
     'format.cycles',
     'format.challengers',
     'format.rounds',
+    'format.max_tables',
+    'format.bye_points',
+    'format.tie_break_pairs',
+    'format.third_place',
     'format',
     'games_per_pairing',
     'concurrency',
@@ -286,7 +351,10 @@ export function fieldOf(path: string): string {
     'stop.elo1',
     'stop.alpha',
     'stop.beta',
+    'stop.model',
     'stop',
+    'max_illegal_actions',
+    'options',
   ];
   return known.find((k) => dotted === k) ?? known.find((k) => dotted.startsWith(`${k}.`)) ?? '(root)';
 }

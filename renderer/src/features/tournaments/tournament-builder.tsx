@@ -1,5 +1,5 @@
-// The tournament builder: challenges, agents, format, games, limits and stop rule, checked in the page with the
-// engine's schema and by the engine itself (manifests, installed challenges, planned games) before Start.
+// The tournament builder: challenges, agents, format, games, limits, stop rule and advanced options, checked in the
+// page with the engine's schema and by the engine itself (manifests, installed challenges, planned games) before Start.
 import { useMemo, useState } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
@@ -10,6 +10,7 @@ import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
+import { AdvancedFields } from './builder-advanced.js';
 import {
   AgentPicker,
   ChallengePicker,
@@ -101,6 +102,8 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const [form, setForm] = useState<BuilderForm>(() => initialForm(data));
   const [starting, setStarting] = useState(false);
   const [startError, setStartError] = useState<unknown>(null);
+  // Each import remounts the Advanced section, so it opens when the imported definition sets any of its fields.
+  const [imports, setImports] = useState(0);
   const set = (patch: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...patch }));
 
   const { spec, errors: formErrors } = useMemo(() => specFromForm(form), [form]);
@@ -173,6 +176,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
           <FormatFields form={form} set={set} errorsOf={errorsOf} available={catalog.formats} />
           <GamesFields form={form} set={set} errorsOf={errorsOf} />
           <StopFields form={form} set={set} errorsOf={errorsOf} />
+          <AdvancedFields key={imports} form={form} set={set} errorsOf={errorsOf} chosen={chosen} />
         </div>
         <aside className="t-builder-side">
           <section className="card t-section t-start-card" aria-labelledby="t-start-title" data-testid="builder-summary">
@@ -214,6 +218,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             onImport={(raw) => {
               const imported = formFromSpec(raw, randomSeed());
               setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });
+              setImports((n) => n + 1);
             }}
           />
         </aside>
