@@ -9,6 +9,7 @@ import {
   buildTimeline,
   eventDetail,
   filterTimeline,
+  isRefusal,
   liveTranscript,
   partyLabel,
   relativeStamp,
@@ -67,6 +68,24 @@ describe('match viewer timeline', () => {
     // A public operator line after an action answers it.
     expect(second).toMatchObject({ kind: 'action', actionType: undefined, content: 'no type', replies: [6] });
     expect(end).toMatchObject({ kind: 'reply', replyTo: 5 });
+  });
+
+  it('pairs a refused action with the refusal the runner recorded, marked as a refusal', () => {
+    const timeline = buildTimeline([
+      line(0, { from: 1, to: 'operator', content: '(guess) not a number', timestamp: 2000 }),
+      line(1, {
+        to: 1,
+        content: 'Refused (INVALID_GUESS): Invalid guess',
+        timestamp: 2000,
+        data: { kind: 'refusal', code: 'INVALID_GUESS' },
+      }),
+      line(2, { to: 1, content: 'Player 2 outcome: …', timestamp: 2100 }),
+    ]);
+    const [action, refusal, result] = timeline;
+    expect(action).toMatchObject({ kind: 'action', actionType: 'guess', replies: [1, 2] });
+    expect(refusal).toMatchObject({ kind: 'reply', replyTo: 0 });
+    expect(isRefusal(refusal as never)).toBe(true);
+    expect(isRefusal(result as never)).toBe(false);
   });
 
   it('never shows withheld text as an empty message', () => {

@@ -33,8 +33,16 @@ export interface ArenaEngineOptions {
   onScoringError?(error: unknown, result: GameResult): void;
 }
 
-/** An action the operator refused (tournaments count them against a retry budget). */
-export type RejectedActionListener = (sessionId: string, from: string, code: string | undefined) => void;
+/**
+ * An action the operator refused (tournaments count them against a retry budget and keep the reason in the game's
+ * record). `at` is the time the action was logged.
+ */
+export type RejectedActionListener = (
+  sessionId: string,
+  from: string,
+  code: string | undefined,
+  refusal: { message: string; at: number },
+) => void;
 
 /** What an action appended or ended; published after the transaction commits, in this order. */
 interface Effects {
@@ -242,6 +250,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     message(challengeId: string, from: string, messageType: string | undefined, content: string): void {
       const effects: Effects = { messages: [], ended: null };
       let rejection: ArenaError | null = null;
+      let at = clock.now();
       store.transaction(() => {
         const session = fresh(store.sessions.get(challengeId));
         if (!session) {
@@ -249,6 +258,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           return;
         }
         const now = clock.now();
+        at = now;
         const logged = messageType ? `(${messageType}) ${content}` : content;
         effects.messages.push(store.chat.append(operatorChannel(challengeId), from, logged, now, 'operator'));
         store.sessions.touch(challengeId, now);
@@ -268,8 +278,8 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       });
       publish(effects);
       if (rejection) {
-        const code = (rejection as ArenaError).code;
-        for (const listener of rejectionListeners) listener(challengeId, from, code);
+        const { code, message } = rejection as ArenaError;
+        for (const listener of rejectionListeners) listener(challengeId, from, code, { message, at });
         throw rejection;
       }
     },

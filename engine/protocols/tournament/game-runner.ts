@@ -135,12 +135,14 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     );
   }
   const refused = new Array<number>(seats).fill(0);
+  const refusals: Refusal[] = [];
   play.onCleanup(
-    engine.onRejectedAction((sid, from, code) => {
+    engine.onRejectedAction((sid, from, code, refusal) => {
       if (sid !== id) return;
       const seat = seatOf.get(from);
       if (seat === undefined) return;
       refused[seat] = (refused[seat] as number) + 1;
+      refusals.push({ seat, code: code ?? null, message: refusal.message, at: refusal.at });
       if ((refused[seat] as number) > deps.maxIllegalActions) {
         const protocol = code === undefined || PROTOCOL_CODES.has(code);
         play.decide({
@@ -199,29 +201,54 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   );
 
   const outcome = await play.ended();
-  if (outcome.termination !== 'completed') return play.finish(outcome, {}, transcriptOf(engine, id, seatOf));
+  if (outcome.termination !== 'completed') return play.finish(outcome, {}, transcriptOf(engine, id, seatOf, refusals));
   const ended = engine.session(id);
   if (ended?.status !== 'ended') return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' });
   const scores: SeatScore[] = invites.map((invite) => {
     const score = ended.state.scores[ended.state.players.indexOf(invite)];
     return { security: score?.security ?? 0, utility: score?.utility ?? 0 };
   });
-  return play.finish(outcome, { scores, placements: placementsFromScores(scores) }, transcriptOf(engine, id, seatOf));
+  return play.finish(outcome, { scores, placements: placementsFromScores(scores) }, transcriptOf(engine, id, seatOf, refusals));
 }
 
-/** Both channels merged in commit order, invites replaced by seat numbers. */
-function transcriptOf(engine: ArenaEngine, sessionId: string, seatOf: ReadonlyMap<string, number>): TranscriptEntry[] {
+/** A refused action's reason: the HTTP answer the agent got, which no channel carries. */
+interface Refusal {
+  seat: number;
+  code: string | null;
+  message: string;
+  at: number;
+}
+
+/**
+ * Both channels merged in commit order, invites replaced by seat numbers. Each refusal follows the action it answers
+ * as an operator line to that seat (the sort is stable, so it lands after the logged action of the same instant).
+ */
+function transcriptOf(
+  engine: ArenaEngine,
+  sessionId: string,
+  seatOf: ReadonlyMap<string, number>,
+  refusals: readonly Refusal[],
+): TranscriptEntry[] {
   const label = (who: string | null | undefined): number | string | null => (who == null ? null : (seatOf.get(who) ?? who));
-  const rows = [
+  const rows: Omit<TranscriptEntry, 'index'>[] = [
     ...engine.transcript(operatorChannel(sessionId)).map((m) => ({ m, channel: 'operator' as const })),
     ...engine.transcript(sessionId).map((m) => ({ m, channel: 'chat' as const })),
-  ].sort((a, b) => a.m.timestamp - b.m.timestamp);
-  return rows.map(({ m, channel }, index) => ({
-    index,
+  ].map(({ m, channel }) => ({
     channel,
     from: label(m.from) as TranscriptEntry['from'],
     to: label(m.to) as TranscriptEntry['to'],
     content: m.content,
     timestamp: m.timestamp,
   }));
+  for (const r of refusals)
+    rows.push({
+      channel: 'operator',
+      from: 'operator',
+      to: r.seat,
+      content: `Refused${r.code ? ` (${r.code})` : ''}: ${r.message}`,
+      timestamp: r.at,
+      data: { kind: 'refusal', code: r.code },
+    });
+  rows.sort((a, b) => a.timestamp - b.timestamp);
+  return rows.map((row, index) => ({ index, ...row }));
 }

@@ -10,6 +10,7 @@ import {
   eventDetail,
   filterTimeline,
   isDirect,
+  isRefusal,
   relativeStamp,
   senderLine,
   type TimelineEntry,
@@ -123,7 +124,13 @@ function TimelineRow({
         </span>
         {direct ? <span className="tag mv-dm">direct</span> : null}
         {entry.kind === 'action' ? <span className="tag mv-action">action{entry.actionType ? `: ${entry.actionType}` : ''}</span> : null}
-        {entry.kind === 'reply' ? <span className="tag mv-result-tag">result</span> : null}
+        {entry.kind === 'reply' ? (
+          isRefusal(entry) ? (
+            <span className="tag mv-refused-tag">refused</span>
+          ) : (
+            <span className="tag mv-result-tag">result</span>
+          )
+        ) : null}
         {entry.kind === 'model' ? <ModelTag entry={entry} /> : null}
         {entry.kind === 'match' && entry.audience ? <span className="tag mv-dm">{audienceLabel(entry.audience, seatAgents)}</span> : null}
       </div>
@@ -132,10 +139,11 @@ function TimelineRow({
       {entry.kind === 'action' ? (
         <div className="mv-result" data-testid="action-result">
           {replies.length === 0 ? (
-            <span className="muted">No answer from the operator (the action may have been refused).</span>
+            <span className="muted">No answer from the operator.</span>
           ) : (
             <>
-              <span className="mv-result-label">Result:</span> {preview(bodyText(replies[0] as TimelineEntry).text)}
+              <span className="mv-result-label">{isRefusal(replies[0] as TimelineEntry) ? 'Refused:' : 'Result:'}</span>{' '}
+              {preview(bodyText(replies[0] as TimelineEntry).text)}
               {replies.length > 1 ? <span className="muted"> (+{replies.length - 1} more)</span> : null}
             </>
           )}

@@ -58,6 +58,11 @@ export function senderLine(entry: Pick<TimelineEntry, 'from' | 'to'>, seatAgents
   return entry.to === null ? from : `${from} → ${partyLabel(entry.to, seatAgents)}`;
 }
 
+/** The engine's refusal of an action (recorded by the tournament runner from the HTTP answer the agent got). */
+export function isRefusal(entry: Pick<TimelineEntry, 'data'>): boolean {
+  return entry.data?.kind === 'refusal';
+}
+
 export function isDirect(entry: Pick<TimelineEntry, 'to'>): boolean {
   return entry.to !== null;
 }

@@ -47,6 +47,26 @@ describe.concurrent('terminations', () => {
         expect(g.detail).toMatch(detail);
         // The fixture is agent 1; its seat is the one at fault.
         expect(g.faultedSeats).toEqual([g.seats.indexOf(1)]);
+        // Refusals reach the game's record with their reason, each right after the refused action of that seat.
+        const transcript = engine.tournaments.store.tournaments.transcript(r.id, g.seq) as Array<{
+          channel: string;
+          from: unknown;
+          to: unknown;
+          content: string;
+          data?: { kind?: string; code?: string | null };
+        }>;
+        const refusals = transcript.filter((e) => e.data?.kind === 'refusal');
+        if (termination === 'agent_illegal_action' || termination === 'agent_protocol_violation') {
+          // Budget 2: the third refusal forfeits (later ones may race the forfeit).
+          expect(refusals.length).toBeGreaterThanOrEqual(3);
+          const code = termination === 'agent_illegal_action' ? 'INVALID_GUESS' : 'UNKNOWN_METHOD';
+          for (const refusal of refusals) {
+            expect(refusal).toMatchObject({ channel: 'operator', from: 'operator', to: g.faultedSeats[0], data: { code } });
+            expect(refusal.content).toMatch(new RegExp(`^Refused \\(${code}\\): .+`));
+            const action = transcript[transcript.indexOf(refusal) - 1];
+            expect(action).toMatchObject({ channel: 'operator', from: g.faultedSeats[0], to: 'operator' });
+          }
+        } else expect(refusals).toEqual([]);
       }
       const { stats } = engine.tournaments.statistics(r.id);
       const good = stats.standings.combined.find((s) => s.agent === 'truthful');
