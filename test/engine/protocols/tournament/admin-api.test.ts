@@ -1,27 +1,16 @@
 // The tournament admin API and its SSE feed, as the UI uses them (scripted games keep it fast).
-import fs from 'node:fs';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningEngine } from '../../../../engine/app.js';
-import { engineIn, lowerIndexWins, manyAgents, scripted, spec, tempDir } from './helpers.js';
+import { expect, it } from 'vitest';
+import { engineForFile, lowerIndexWins, manyAgents, scripted, spec } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-const api = (p: string) => `${engine.url}/admin/api/v1${p}`;
-const auth = () => ({ authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' });
-
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-  engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+const ctx = engineForFile((e) => {
+  e.tournaments.overrides.playGame = scripted(lowerIndexWins);
 });
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const api = (p: string) => `${ctx.engine.url}/admin/api/v1${p}`;
+const auth = () => ({ authorization: `Bearer ${ctx.engine.token}`, 'content-type': 'application/json' });
 
 /** Reads SSE events until `stop` says so. */
 async function readEvents(url: string, stop: (event: string) => boolean): Promise<string[]> {
-  const res = await fetch(url, { headers: { authorization: `Bearer ${engine.token}` } });
+  const res = await fetch(url, { headers: { authorization: `Bearer ${ctx.engine.token}` } });
   expect(res.headers.get('content-type')).toContain('text/event-stream');
   const reader = (res.body as ReadableStream<Uint8Array>).getReader();
   const decoder = new TextDecoder();

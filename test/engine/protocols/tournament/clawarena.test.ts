@@ -2,34 +2,24 @@
 // agent processes, seated by createMatch(); results, placements from the match result, match events in events.jsonl.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { RunningEngine } from '../../../../engine/app.js';
-import { engineIn, ROOT, tempDir } from './helpers.js';
+import { engineForFile, ROOT } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-});
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const ctx = engineForFile();
 
 const EXAMPLE = path.join(ROOT, 'examples/clawarena.tournament.yaml');
 
 it('the ClawArena example plays four liars_dice games to completion and exports them', async () => {
   const raw = YAML.parse(fs.readFileSync(EXAMPLE, 'utf8'));
-  const t = engine.tournaments.create(raw, path.dirname(EXAMPLE));
+  const t = ctx.engine.tournaments.create(raw, path.dirname(EXAMPLE));
   expect(t.plannedGames).toBe(4);
   const started = Date.now();
-  const outcome = await engine.tournaments.start(t.id);
+  const outcome = await ctx.engine.tournaments.start(t.id);
   expect(outcome).toEqual({ status: 'finished', stopReason: 'complete' });
   expect(Date.now() - started).toBeLessThan(50_000);
 
-  const games = engine.store.tournaments.games(t.id);
+  const games = ctx.engine.store.tournaments.games(t.id);
   expect(games).toHaveLength(4);
   for (const g of games) {
     expect(g.challenge).toBe('liars_dice');
@@ -39,14 +29,14 @@ it('the ClawArena example plays four liars_dice games to completion and exports 
     // One hand, one challenge: a winner and a loser.
     expect([...(g.placements ?? [])].sort()).toEqual([1, 2]);
     const matchId = Number(g.sessionId?.replace('clawarena:', ''));
-    const match = engine.clawarena.match(matchId);
+    const match = ctx.engine.clawarena.match(matchId);
     expect(match?.status).toBe('finished');
     expect(match?.seats.map((s) => s.placement)).toEqual(g.placements);
   }
   // Seat-swapped pairs: each agent sat in seat 0 twice.
   expect(games.filter((g) => g.seats[0] === 0)).toHaveLength(2);
 
-  const out = path.join(dir, 'reports', t.id);
+  const out = path.join(ctx.dir, 'reports', t.id);
   expect(fs.readdirSync(out).sort()).toEqual(['events.jsonl', 'report.json', 'report.md', 'standings.csv']);
   const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   expect(report.games).toHaveLength(4);
@@ -71,16 +61,16 @@ it('refuses SpecArena agents for a ClawArena game and ClawArena agents for a Spe
   const raw = YAML.parse(fs.readFileSync(EXAMPLE, 'utf8'));
   const specAgent = path.join(ROOT, 'challenges/millionaire/agents/truthful/agent.yaml');
   expect(() =>
-    engine.tournaments.validate({ ...raw, agents: [raw.agents[0], { manifest: specAgent, id: 'truthful' }] }, path.dirname(EXAMPLE)),
+    ctx.engine.tournaments.validate({ ...raw, agents: [raw.agents[0], { manifest: specAgent, id: 'truthful' }] }, path.dirname(EXAMPLE)),
   ).toThrow(/protocol is 'specarena', these challenges need 'clawarena'/);
-  expect(() => engine.tournaments.validate({ ...raw, challenge: 'millionaire' }, path.dirname(EXAMPLE))).toThrow(
+  expect(() => ctx.engine.tournaments.validate({ ...raw, challenge: 'millionaire' }, path.dirname(EXAMPLE))).toThrow(
     /protocol is 'clawarena', these challenges need 'specarena'/,
   );
 });
 
-/** A ClawArena agent folder in the temp dir running `script` (plain Node, no client). */
+/** A ClawArena agent folder in the temp data dir running `script` (plain Node, no client). */
 function fakeAgent(name: string, script: string): string {
-  const folder = path.join(dir, name);
+  const folder = path.join(ctx.dir, name);
   fs.mkdirSync(folder, { recursive: true });
   fs.writeFileSync(path.join(folder, 'agent.mjs'), script);
   fs.writeFileSync(
@@ -94,7 +84,7 @@ it('a crashing seat is agent_crash, a seat that never connects is agent_timeout;
   const raw = YAML.parse(fs.readFileSync(EXAMPLE, 'utf8'));
   const base = path.join(ROOT, 'agents/clawarena/baseline-node/agent.yaml');
   const crash = fakeAgent('crasher', 'process.stderr.write("boom\\n"); process.exit(3);\n');
-  const crashed = engine.tournaments.create(
+  const crashed = ctx.engine.tournaments.create(
     {
       ...raw,
       games_per_pairing: 2,
@@ -105,8 +95,8 @@ it('a crashing seat is agent_crash, a seat that never connects is agent_timeout;
     },
     '/',
   );
-  await engine.tournaments.start(crashed.id);
-  const crashGames = engine.store.tournaments.games(crashed.id);
+  await ctx.engine.tournaments.start(crashed.id);
+  const crashGames = ctx.engine.store.tournaments.games(crashed.id);
   expect(crashGames).toHaveLength(2);
   for (const g of crashGames) {
     expect(g.termination).toBe('agent_crash');
@@ -115,7 +105,7 @@ it('a crashing seat is agent_crash, a seat that never connects is agent_timeout;
   }
 
   const silent = fakeAgent('silent', 'setTimeout(() => {}, 60_000);\n');
-  const quiet = engine.tournaments.create(
+  const quiet = ctx.engine.tournaments.create(
     {
       ...raw,
       games_per_pairing: 2,
@@ -128,8 +118,8 @@ it('a crashing seat is agent_crash, a seat that never connects is agent_timeout;
     '/',
   );
   // The start budget is at least 10 s; two games in parallel.
-  await engine.tournaments.start(quiet.id);
-  const quietGames = engine.store.tournaments.games(quiet.id);
+  await ctx.engine.tournaments.start(quiet.id);
+  const quietGames = ctx.engine.store.tournaments.games(quiet.id);
   expect(quietGames).toHaveLength(2);
   for (const g of quietGames) {
     expect(g.termination).toBe('agent_timeout');
@@ -140,7 +130,7 @@ it('a crashing seat is agent_crash, a seat that never connects is agent_timeout;
 it('N-seat games: las_vegas with four agents seats all four through createMatch', async () => {
   const node = path.join(ROOT, 'agents/clawarena/baseline-node/agent.yaml');
   const python = path.join(ROOT, 'agents/clawarena/baseline-python/agent.yaml');
-  const t = engine.tournaments.create(
+  const t = ctx.engine.tournaments.create(
     {
       name: 'vegas',
       challenge: 'las_vegas',
@@ -158,9 +148,9 @@ it('N-seat games: las_vegas with four agents seats all four through createMatch'
     },
     '/',
   );
-  const outcome = await engine.tournaments.start(t.id);
+  const outcome = await ctx.engine.tournaments.start(t.id);
   expect(outcome.status).toBe('finished');
-  const games = engine.store.tournaments.games(t.id);
+  const games = ctx.engine.store.tournaments.games(t.id);
   expect(games.length).toBeGreaterThan(0);
   for (const g of games) {
     expect(g.termination, g.detail).toBe('completed');
@@ -183,7 +173,7 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
       `process.argv.push('--matches', '1');\nawait import(${JSON.stringify(baseline)});\n`,
   );
   const raw = YAML.parse(fs.readFileSync(EXAMPLE, 'utf8'));
-  const t = engine.tournaments.create(
+  const t = ctx.engine.tournaments.create(
     {
       ...raw,
       games_per_pairing: 2,
@@ -194,8 +184,8 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
     },
     '/',
   );
-  expect((await engine.tournaments.start(t.id)).status).toBe('finished');
-  const games = engine.store.tournaments.games(t.id);
+  expect((await ctx.engine.tournaments.start(t.id)).status).toBe('finished');
+  const games = ctx.engine.store.tournaments.games(t.id);
   expect(games).toHaveLength(2);
   for (const g of games) {
     expect(g.termination, g.detail).toBe('completed');
@@ -210,7 +200,7 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
       invalid_lines: 0,
     });
   }
-  const out = path.join(dir, 'reports', t.id);
+  const out = path.join(ctx.dir, 'reports', t.id);
   const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   const row = report.standings.combined.find((r: { agent: string }) => r.agent === 'priced');
   expect(row.model_usage).toMatchObject({ games: 2, calls: 4, prompt_tokens: 400, completion_tokens: 80 });

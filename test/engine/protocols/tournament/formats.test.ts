@@ -1,21 +1,12 @@
 // The executor's use of the schedulers: every format plays the games the core plans, seat swaps share a seed, the
 // same definition and seed give the same schedule, void games are replayed and never rated, GSPRT stops early.
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEngine } from '../../../../engine/app.js';
+import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec, scheduleGames, staticScheduleConfig } from '../../../../engine/core/tournament/index.js';
-import { engineIn, lowerIndexWins, manyAgents, play, scripted, spec, tempDir } from './helpers.js';
+import { engineForFile, lowerIndexWins, manyAgents, play, scripted, spec } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-  engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
-});
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+const ctx = engineForFile((e) => {
+  e.tournaments.overrides.playGame = scripted(lowerIndexWins);
 });
 
 const keyOf = (g: { challenge: string; round: number; pairingIndex: number; opening: number; seats: number[] }) =>
@@ -24,7 +15,7 @@ const keyOf = (g: { challenge: string; round: number; pairingIndex: number; open
 describe('formats', () => {
   it('round-robin plays exactly the core schedule, seat-swapped pairs on one seed', async () => {
     const raw = spec({ agents: manyAgents(4), games_per_pairing: 2 });
-    const r = await play(engine, raw);
+    const r = await play(ctx.engine, raw);
     expect(r.outcome).toEqual({ status: 'finished', stopReason: 'complete' });
     const parsed = parseTournamentSpec(raw);
     if (!parsed.ok) throw new Error('bad spec');
@@ -43,13 +34,13 @@ describe('formats', () => {
   });
 
   it('gauntlet: only the challenger meets the field', async () => {
-    const r = await play(engine, spec({ agents: manyAgents(4), format: { kind: 'gauntlet', challengers: 1 } }));
+    const r = await play(ctx.engine, spec({ agents: manyAgents(4), format: { kind: 'gauntlet', challengers: 1 } }));
     expect(r.games).toHaveLength(6);
     for (const g of r.games) expect(g.seats).toContain(0);
   });
 
   it('swiss: rounds × floor(N/2) meetings, no rematch, a leader with full points', async () => {
-    const r = await play(engine, spec({ agents: manyAgents(6), format: { kind: 'swiss', rounds: 3 } }));
+    const r = await play(ctx.engine, spec({ agents: manyAgents(6), format: { kind: 'swiss', rounds: 3 } }));
     expect(r.outcome.status).toBe('finished');
     expect(r.games).toHaveLength(3 * 3 * 2);
     const meetings = new Set<string>();
@@ -64,36 +55,36 @@ describe('formats', () => {
   });
 
   it('knockout: the bracket ends with the best seed as champion; ties go to tie-break pairs', async () => {
-    const r = await play(engine, spec({ agents: manyAgents(4), format: { kind: 'knockout', third_place: true } }));
+    const r = await play(ctx.engine, spec({ agents: manyAgents(4), format: { kind: 'knockout', third_place: true } }));
     expect(r.outcome.status).toBe('finished');
     // 2 semis + final + third place, one pair each.
     expect(r.games).toHaveLength(8);
     const final = r.games.filter((g) => g.round === 2);
     expect(final.some((g) => g.seats.includes(0))).toBe(true);
-    const report = JSON.parse(fs.readFileSync(`${dir}/reports/${r.id}/report.json`, 'utf8'));
+    const report = JSON.parse(fs.readFileSync(`${ctx.dir}/reports/${r.id}/report.json`, 'utf8'));
     const meetings = report.ratings.format.meetings as Array<{ round: number; winner: number; third_place: boolean }>;
     expect(meetings.find((m) => m.round === 2 && !m.third_place)?.winner).toBe(0);
 
-    engine.tournaments.overrides.playGame = scripted((g) => ({ placements: g.seats.map(() => 1) }));
+    ctx.engine.tournaments.overrides.playGame = scripted((g) => ({ placements: g.seats.map(() => 1) }));
     try {
-      const tied = await play(engine, spec({ agents: manyAgents(2), format: { kind: 'knockout', tie_break_pairs: 2 } }));
+      const tied = await play(ctx.engine, spec({ agents: manyAgents(2), format: { kind: 'knockout', tie_break_pairs: 2 } }));
       // Regular pair + 2 tie-break pairs, then the higher seed advances.
       expect(tied.games).toHaveLength(6);
       expect(new Set(tied.games.map((g) => g.seed)).size).toBe(3);
     } finally {
-      engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
     }
   });
 
   it('swiss with an odd field gives each bye once; knockout gives the top seed the bye', async () => {
-    const swiss = await play(engine, spec({ agents: manyAgents(5), format: { kind: 'swiss', rounds: 3 } }));
+    const swiss = await play(ctx.engine, spec({ agents: manyAgents(5), format: { kind: 'swiss', rounds: 3 } }));
     expect(swiss.games).toHaveLength(3 * 2 * 2);
-    const report = JSON.parse(fs.readFileSync(`${dir}/reports/${swiss.id}/report.json`, 'utf8'));
+    const report = JSON.parse(fs.readFileSync(`${ctx.dir}/reports/${swiss.id}/report.json`, 'utf8'));
     const byes = (report.ratings.format.history as Array<{ bye?: number }>).filter((h) => h.bye !== undefined).map((h) => h.bye);
     expect(byes).toHaveLength(3);
     expect(new Set(byes).size).toBe(3);
 
-    const ko = await play(engine, spec({ agents: manyAgents(3), format: { kind: 'knockout' } }));
+    const ko = await play(ctx.engine, spec({ agents: manyAgents(3), format: { kind: 'knockout' } }));
     // Round 1: a1 vs a2 (a0 has the bye); final a0 vs a1.
     expect(ko.games.map((g) => [g.round, [...g.seats].sort().join('-')])).toEqual([
       [1, '1-2'],
@@ -104,9 +95,9 @@ describe('formats', () => {
   });
 
   it('same definition and seed give the same schedule; another seed gives other openings', async () => {
-    const a = await play(engine, spec({ agents: manyAgents(3), seed: 'same' }));
-    const b = await play(engine, spec({ agents: manyAgents(3), seed: 'same' }));
-    const c = await play(engine, spec({ agents: manyAgents(3), seed: 'other' }));
+    const a = await play(ctx.engine, spec({ agents: manyAgents(3), seed: 'same' }));
+    const b = await play(ctx.engine, spec({ agents: manyAgents(3), seed: 'same' }));
+    const c = await play(ctx.engine, spec({ agents: manyAgents(3), seed: 'other' }));
     const view = (games: typeof a.games) => games.map((g) => [g.gameIndex, g.gameKey, g.seed]).sort();
     expect(view(a.games)).toEqual(view(b.games));
     expect(c.games.map((g) => g.seed).sort()).not.toEqual(a.games.map((g) => g.seed).sort());
@@ -116,7 +107,7 @@ describe('formats', () => {
 describe('faults and stopping rules', () => {
   it('a harness fault is void, replayed on the same opening and seats, and never rated', async () => {
     let failures = 0;
-    engine.tournaments.overrides.playGame = scripted((g) => {
+    ctx.engine.tournaments.overrides.playGame = scripted((g) => {
       if (g.gameIndex === 1 && failures < 1) {
         failures++;
         return { termination: 'harness_error' };
@@ -124,7 +115,7 @@ describe('faults and stopping rules', () => {
       return lowerIndexWins(g);
     });
     try {
-      const r = await play(engine, spec());
+      const r = await play(ctx.engine, spec());
       expect(r.games).toHaveLength(3);
       const attempts = r.games.filter((g) => g.gameIndex === 1);
       expect(attempts.map((g) => [g.attempt, g.termination, g.fault])).toEqual([
@@ -133,32 +124,32 @@ describe('faults and stopping rules', () => {
       ]);
       expect(attempts[0]?.seed).toBe(attempts[1]?.seed);
       expect(attempts[0]?.seats).toEqual(attempts[1]?.seats);
-      const { stats } = engine.tournaments.statistics(r.id);
+      const { stats } = ctx.engine.tournaments.statistics(r.id);
       expect(stats.ratings.voidedGames).toBe(0);
       const row = stats.standings.combined.find((s) => s.agent === 'bluffer');
       expect(row?.games).toBe(2);
     } finally {
-      engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
     }
   });
 
   it('a game voided on every replay is left out of the statistics', async () => {
-    engine.tournaments.overrides.playGame = scripted((g) => (g.gameIndex === 0 ? { termination: 'harness_error' } : lowerIndexWins(g)));
+    ctx.engine.tournaments.overrides.playGame = scripted((g) => (g.gameIndex === 0 ? { termination: 'harness_error' } : lowerIndexWins(g)));
     try {
-      const r = await play(engine, spec());
+      const r = await play(ctx.engine, spec());
       expect(r.games.filter((g) => g.gameIndex === 0)).toHaveLength(3);
-      const { stats } = engine.tournaments.statistics(r.id);
+      const { stats } = ctx.engine.tournaments.statistics(r.id);
       // The whole pair drops out: game 1 waits for a partner that never counts.
       expect(stats.ratings.incompleteUnits).toHaveLength(1);
       expect(stats.standings.combined.every((s) => s.games === 0)).toBe(true);
     } finally {
-      engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
     }
   });
 
   it('GSPRT stops early once a bound is crossed and reports the LLR', async () => {
     const r = await play(
-      engine,
+      ctx.engine,
       spec({
         format: { kind: 'round-robin', cycles: 500 },
         concurrency: 1,
@@ -172,37 +163,37 @@ describe('faults and stopping rules', () => {
   });
 
   it('a fixed run plays every planned game', async () => {
-    const r = await play(engine, spec({ format: { kind: 'round-robin', cycles: 3 } }));
+    const r = await play(ctx.engine, spec({ format: { kind: 'round-robin', cycles: 3 } }));
     expect(r.games).toHaveLength(6);
   });
 });
 
 describe('pause, resume and cancel', () => {
   it('pause then resume completes the run with no game lost or played twice', async () => {
-    const t = engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4, concurrency: 2 }), '/');
+    const t = ctx.engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4, concurrency: 2 }), '/');
     let ended = 0;
-    engine.tournaments.subscribe(t.id, (e) => {
-      if (e.event === 'game_ended' && ++ended === 5) engine.tournaments.pause(t.id);
+    ctx.engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended' && ++ended === 5) ctx.engine.tournaments.pause(t.id);
     });
-    const first = await engine.tournaments.start(t.id);
+    const first = await ctx.engine.tournaments.start(t.id);
     expect(first.status).toBe('paused');
-    const partial = engine.store.tournaments.games(t.id).length;
+    const partial = ctx.engine.store.tournaments.games(t.id).length;
     expect(partial).toBeGreaterThanOrEqual(5);
     expect(partial).toBeLessThan(24);
-    expect(engine.store.tournaments.get(t.id)?.status).toBe('paused');
-    const second = await engine.tournaments.start(t.id);
+    expect(ctx.engine.store.tournaments.get(t.id)?.status).toBe('paused');
+    const second = await ctx.engine.tournaments.start(t.id);
     expect(second.status).toBe('finished');
-    const keys = engine.store.tournaments.games(t.id).map((g) => g.gameKey);
+    const keys = ctx.engine.store.tournaments.games(t.id).map((g) => g.gameKey);
     expect(keys).toHaveLength(24);
     expect(new Set(keys).size).toBe(24);
   });
 
   it('cancel stops the run and it cannot be restarted', async () => {
-    const t = engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4 }), '/');
-    engine.tournaments.subscribe(t.id, (e) => {
-      if (e.event === 'game_ended' && e.games_done === 3) engine.tournaments.cancel(t.id);
+    const t = ctx.engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4 }), '/');
+    ctx.engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended' && e.games_done === 3) ctx.engine.tournaments.cancel(t.id);
     });
-    expect((await engine.tournaments.start(t.id)).status).toBe('cancelled');
-    expect(() => engine.tournaments.start(t.id)).toThrow(/cancelled/);
+    expect((await ctx.engine.tournaments.start(t.id)).status).toBe('cancelled');
+    expect(() => ctx.engine.tournaments.start(t.id)).toThrow(/cancelled/);
   });
 });

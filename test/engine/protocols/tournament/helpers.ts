@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { type RunningEngine, startEngine } from '../../../../engine/app.js';
 import type { TournamentEvent } from '../../../../engine/contract/tournament.js';
 
@@ -15,6 +16,24 @@ export function tempDir(prefix = 'arena-tournament-'): string {
 
 export async function engineIn(dataDir: string): Promise<RunningEngine> {
   return startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+}
+
+/**
+ * One engine on a fresh data folder for a test file, started before its tests and closed and removed after them.
+ * `ctx.engine` and `ctx.dir` are set once the file's tests run.
+ */
+export function engineForFile(setup?: (engine: RunningEngine) => void): { engine: RunningEngine; dir: string } {
+  const ctx = {} as { engine: RunningEngine; dir: string };
+  beforeAll(async () => {
+    ctx.dir = tempDir();
+    ctx.engine = await engineIn(ctx.dir);
+    setup?.(ctx.engine);
+  });
+  afterAll(async () => {
+    await ctx.engine?.close();
+    if (ctx.dir) fs.rmSync(ctx.dir, { recursive: true, force: true });
+  });
+  return ctx;
 }
 
 export function spec(overrides: Record<string, unknown> = {}): Record<string, unknown> {

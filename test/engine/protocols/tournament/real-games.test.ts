@@ -2,29 +2,19 @@
 // exports, and the run manifest with content hashes.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { RunningEngine } from '../../../../engine/app.js';
-import { engineIn, play, ROOT, spec, tempDir } from './helpers.js';
+import { engineForFile, play, ROOT, spec } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-});
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const ctx = engineForFile();
 
 /** Per game: each seat's own messages in order (the interleaving of two processes is not deterministic). */
 function bySeat(id: string) {
-  return engine.store.tournaments
+  return ctx.engine.store.tournaments
     .games(id)
     .sort((a, b) => a.gameIndex - b.gameIndex)
     .map((g) => {
-      const lines = engine.store.tournaments.transcript(id, g.seq) as Array<{
+      const lines = ctx.engine.store.tournaments.transcript(id, g.seq) as Array<{
         from: unknown;
         to: unknown;
         content: string;
@@ -39,23 +29,23 @@ function bySeat(id: string) {
 
 it('same definition and seed: same schedule, same transcripts, same results', async () => {
   const raw = spec({ seed: 'det-1', games_per_pairing: 4 });
-  const a = await play(engine, raw);
-  const b = await play(engine, raw);
+  const a = await play(ctx.engine, raw);
+  const b = await play(ctx.engine, raw);
   expect(a.games.every((g) => g.termination === 'completed')).toBe(true);
   expect(bySeat(b.id)).toEqual(bySeat(a.id));
-  const c = await play(engine, spec({ seed: 'det-2', games_per_pairing: 4 }));
+  const c = await play(ctx.engine, spec({ seed: 'det-2', games_per_pairing: 4 }));
   expect(bySeat(c.id)).not.toEqual(bySeat(a.id));
 }, 60_000);
 
 it('the quickstart finishes and writes the four exports with the run manifest', async () => {
   const file = path.join(ROOT, 'examples/quickstart.tournament.yaml');
   const raw = YAML.parse(fs.readFileSync(file, 'utf8'));
-  const t = engine.tournaments.create(raw, path.dirname(file));
+  const t = ctx.engine.tournaments.create(raw, path.dirname(file));
   const started = Date.now();
-  const outcome = await engine.tournaments.start(t.id);
+  const outcome = await ctx.engine.tournaments.start(t.id);
   expect(outcome).toEqual({ status: 'finished', stopReason: 'complete' });
   expect(Date.now() - started).toBeLessThan(60_000);
-  const out = path.join(dir, 'reports', t.id);
+  const out = path.join(ctx.dir, 'reports', t.id);
   expect(fs.readdirSync(out).sort()).toEqual(['events.jsonl', 'report.json', 'report.md', 'standings.csv']);
   const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   for (const key of ['spec', 'manifest', 'standings', 'ratings', 'games']) expect(report).toHaveProperty(key);
@@ -94,7 +84,7 @@ it('the quickstart finishes and writes the four exports with the run manifest', 
 }, 90_000);
 
 it('a changed agent file blocks resume: the run manifest hash no longer matches', async () => {
-  const copy = path.join(dir, 'agent-copy');
+  const copy = path.join(ctx.dir, 'agent-copy');
   fs.cpSync(path.join(ROOT, 'challenges/millionaire/agents/truthful'), copy, { recursive: true });
   // The copy imports the kit relative to its folder; point it back at the repository.
   const entry = path.join(copy, 'agent.mjs');
@@ -106,7 +96,7 @@ it('a changed agent file blocks resume: the run manifest hash no longer matches'
       .replaceAll('../millionaire-play.mjs', path.join(ROOT, 'challenges/millionaire/agents/millionaire-play.mjs')),
   );
   const raw = spec({ agents: [{ manifest: path.join(copy, 'agent.yaml'), id: 'copy' }, spec().agents && (spec().agents as unknown[])[1]] });
-  const t = engine.tournaments.create(raw, '/');
+  const t = ctx.engine.tournaments.create(raw, '/');
   fs.appendFileSync(entry, '\n// changed\n');
-  expect(() => engine.tournaments.start(t.id)).toThrow(/run manifest/);
+  expect(() => ctx.engine.tournaments.start(t.id)).toThrow(/run manifest/);
 });

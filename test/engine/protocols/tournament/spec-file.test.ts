@@ -1,21 +1,11 @@
 // Loading definitions: manifest paths relative to the spec file, and every problem reported with its path.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { RunningEngine } from '../../../../engine/app.js';
+import { expect, it } from 'vitest';
 import { loadSpecFile, TournamentSpecError } from '../../../../engine/protocols/tournament/spec-file.js';
-import { engineIn, ROOT, tempDir } from './helpers.js';
+import { engineForFile, ROOT } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-});
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const ctx = engineForFile();
 
 const problems = (fn: () => unknown): readonly string[] => {
   try {
@@ -28,9 +18,9 @@ const problems = (fn: () => unknown): readonly string[] => {
 };
 
 it('resolves manifest paths against the spec file (YAML and JSON)', () => {
-  const quick = loadSpecFile(path.join(ROOT, 'examples/quickstart.tournament.yaml'), engine.tournaments.lookup);
+  const quick = loadSpecFile(path.join(ROOT, 'examples/quickstart.tournament.yaml'), ctx.engine.tournaments.lookup);
   expect(quick.agents.map((a) => a.manifest.id)).toEqual(['honest-exact', 'greedy-overclaim', 'cautious-minimal']);
-  const json = path.join(dir, 'sub', 't.json');
+  const json = path.join(ctx.dir, 'sub', 't.json');
   fs.mkdirSync(path.dirname(json), { recursive: true });
   const rel = path.relative(path.dirname(json), path.join(ROOT, 'challenges/millionaire/agents'));
   fs.writeFileSync(
@@ -44,11 +34,11 @@ it('resolves manifest paths against the spec file (YAML and JSON)', () => {
       limits: { move_seconds: 5, game_seconds: 10 },
     }),
   );
-  expect(loadSpecFile(json, engine.tournaments.lookup).agents).toHaveLength(2);
+  expect(loadSpecFile(json, ctx.engine.tournaments.lookup).agents).toHaveLength(2);
 });
 
 it('reports unknown challenges, bad options, missing manifests and seat mismatches together', () => {
-  const file = path.join(dir, 'bad.yaml');
+  const file = path.join(ctx.dir, 'bad.yaml');
   fs.writeFileSync(
     file,
     [
@@ -61,7 +51,7 @@ it('reports unknown challenges, bad options, missing manifests and seat mismatch
       'limits: {move_seconds: 5, game_seconds: 10}',
     ].join('\n'),
   );
-  const lines = problems(() => loadSpecFile(file, engine.tournaments.lookup));
+  const lines = problems(() => loadSpecFile(file, ctx.engine.tournaments.lookup));
   expect(lines.some((l) => /^challenge: knockout needs two-seat challenges/.test(l))).toBe(true);
   expect(lines.some((l) => /^options: invalid for dining-cryptographers/.test(l))).toBe(true);
   expect(lines.some((l) => /^agents\[0\]\.manifest: nope\/agent\.yaml: file not found/.test(l))).toBe(true);
@@ -69,7 +59,7 @@ it('reports unknown challenges, bad options, missing manifests and seat mismatch
     file,
     'name: x\nchallenge: chess\nformat: round-robin\nseed: 1\nagents: []\nlimits: {move_seconds: 5, game_seconds: 1}\n',
   );
-  expect(problems(() => loadSpecFile(file, engine.tournaments.lookup))).toEqual([
+  expect(problems(() => loadSpecFile(file, ctx.engine.tournaments.lookup))).toEqual([
     'agents: agents must list at least 2 agents',
     'limits.move_seconds: move_seconds must not exceed game_seconds',
   ]);

@@ -2,20 +2,10 @@
 // faulty seat forfeits, the opponent is credited with the win, and the reason lands on the game record.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunningEngine } from '../../../../engine/app.js';
-import { engineIn, FIXTURES, MILLIONAIRE, play, spec, tempDir } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
 
-let engine: RunningEngine;
-let dir: string;
-beforeAll(async () => {
-  dir = tempDir();
-  engine = await engineIn(dir);
-});
-afterAll(async () => {
-  await engine?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+const ctx = engineForFile();
 
 const against = (fixture: string, limits: { move_seconds: number; game_seconds: number }) =>
   spec({
@@ -38,7 +28,7 @@ describe.concurrent('terminations', () => {
   ])(
     '%s → %s, a forfeit of its seat only',
     async (fixture, termination, detail, move) => {
-      const r = await play(engine, against(fixture, { move_seconds: move, game_seconds: 40 }));
+      const r = await play(ctx.engine, against(fixture, { move_seconds: move, game_seconds: 40 }));
       expect(r.outcome.status).toBe('finished');
       expect(r.games).toHaveLength(2);
       for (const g of r.games) {
@@ -48,7 +38,7 @@ describe.concurrent('terminations', () => {
         // The fixture is agent 1; its seat is the one at fault.
         expect(g.faultedSeats).toEqual([g.seats.indexOf(1)]);
         // Refusals reach the game's record with their reason, each right after the refused action of that seat.
-        const transcript = engine.tournaments.store.tournaments.transcript(r.id, g.seq) as Array<{
+        const transcript = ctx.engine.tournaments.store.tournaments.transcript(r.id, g.seq) as Array<{
           channel: string;
           from: unknown;
           to: unknown;
@@ -68,7 +58,7 @@ describe.concurrent('terminations', () => {
           }
         } else expect(refusals).toEqual([]);
       }
-      const { stats } = engine.tournaments.statistics(r.id);
+      const { stats } = ctx.engine.tournaments.statistics(r.id);
       const good = stats.standings.combined.find((s) => s.agent === 'truthful');
       expect(good).toMatchObject({ wins: 2, losses: 0 });
     },
@@ -76,7 +66,7 @@ describe.concurrent('terminations', () => {
   );
 
   it('an agent command that cannot start is the agent’s crash, not a harness fault', async () => {
-    const bad = path.join(dir, 'missing-bot');
+    const bad = path.join(ctx.dir, 'missing-bot');
     fs.mkdirSync(bad, { recursive: true });
     fs.writeFileSync(
       path.join(bad, 'agent.yaml'),
@@ -88,7 +78,7 @@ describe.concurrent('terminations', () => {
         { manifest: path.join(bad, 'agent.yaml'), id: 'missing' },
       ],
     });
-    const r = await play(engine, raw);
+    const r = await play(ctx.engine, raw);
     expect(r.games.map((g) => g.termination)).toEqual(['agent_crash', 'agent_crash']);
   }, 60_000);
 });
