@@ -6,7 +6,6 @@
 // asserted from what a researcher gets: report.json, events.jsonl, report.md, standings.csv, model-usage.json and the
 // SQLite rows — retries, rethinks and fallbacks with their causes (model faults apart from provider/harness ones),
 // tokens, latency and cost per agent and per game — and the granted key is in none of them.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,6 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { SeatUsage } from '../../engine/protocols/tournament/model-usage.js';
+import { type NodeExit, runNode } from '../support/run-node.js';
 import { type CompiledApp, compileApp } from './compiled-app.js';
 import { type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { clawScript, psiScript } from './scripted-models.js';
@@ -45,31 +45,11 @@ afterAll(async () => {
   for (const dir of temps) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
-
-function arena(args: string[], key: string): Promise<Exit> {
-  const started = performance.now();
+function arena(args: string[], key: string): Promise<NodeExit> {
   // The CLI's environment is the user's shell: the key is exported there, and only the manifest that grants it
   // passes it on.
   const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? os.homedir(), [KEY_VAR]: key };
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [app.arena, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, ms: performance.now() - started });
-    });
-  });
+  return runNode([app.arena, ...args], { env, timeoutMs: RUN_TIMEOUT_MS });
 }
 
 /** A model agent's folder anywhere on disk: a manifest launching it by name, its model.yaml and a price table. */
@@ -131,7 +111,7 @@ const jsonLines = (text: string) =>
 
 interface TournamentRun {
   id: string;
-  exit: Exit;
+  exit: NodeExit;
   dir: string;
   report: {
     standings: { combined: Array<Record<string, unknown>> };

@@ -2,7 +2,6 @@
 // two baseline Node agents with a scripted local OpenAI-compatible server. The script exercises a rethought malformed
 // answer, an unknown action and params that break the params_schema (rethink, then the server's fallback move), a
 // reply past the turn deadline and a 429 before success; the match must finish with every call accounted for.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +11,7 @@ import { type RunningEngine, startEngine } from '../../engine/app.js';
 import { AgentManifestSchema } from '../../engine/contract/manifest.js';
 import { parseAgentOutput } from '../../engine/model-agent/usage-line.js';
 import { commandArgv } from '../../engine/runner/agent-command.js';
+import { runNode } from '../support/run-node.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
 import {
   errorReply,
@@ -75,21 +75,7 @@ function script(request: RecordedRequest, index: number): ScriptedReply {
   }
 }
 
-function run(argv: string[], cwd: string, env: Record<string, string>) {
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), MATCH_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (argv: string[], cwd: string, env: Record<string, string>) => runNode(argv, { cwd, env, timeoutMs: MATCH_TIMEOUT_MS });
 
 describe('model agent plays a full ClawArena match', () => {
   it(

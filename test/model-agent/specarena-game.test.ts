@@ -3,7 +3,6 @@
 // walks the agent through every robustness path — malformed JSON and rethink, an illegal method and its fallback,
 // a reply slower than the turn, a 429 then success, an operator refusal rethought into a legal guess — and the test
 // checks the game ends, the usage channel accounts for every call, and the API key leaks nowhere.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -18,6 +17,7 @@ import { type ModelCallUsage, parseAgentOutput } from '../../engine/model-agent/
 import { commandArgv } from '../../engine/runner/agent-command.js';
 import { buildAgentEnv } from '../../engine/runner/agent-env.js';
 import { client as httpClient } from '../support/http.js';
+import { runNode } from '../support/run-node.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
 import { anthropicReply, type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { psiScript } from './scripted-models.js';
@@ -45,27 +45,7 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-interface Exit {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function run(argv: string[], cwd: string, env: Record<string, string>): Promise<Exit> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-    const timer = setTimeout(() => child.kill('SIGKILL'), GAME_TIMEOUT_MS);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const run = (argv: string[], cwd: string, env: Record<string, string>) => runNode(argv, { cwd, env, timeoutMs: GAME_TIMEOUT_MS });
 
 function filesUnder(dir: string): string[] {
   return fs
