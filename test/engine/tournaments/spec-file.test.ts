@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { loadSpecFile, TournamentSpecError } from '../../../../engine/protocols/tournament/spec-file.js';
+import { loadSpecFile, TournamentSpecError } from '../../../engine/tournaments/spec-file.js';
 import { engineForFile, ROOT } from './helpers.js';
 
 const ctx = engineForFile();

@@ -6,14 +6,15 @@
 // * no progress for move_seconds, or the game past game_seconds → the seats that acted least recently are on the clock
 //   and forfeit (agent_timeout), or agent_protocol_violation when such a seat already exited without finishing;
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
-import type { ChatMessage } from '../../contract/specarena.js';
-import type { SeatScore } from '../../core/ratings/index.js';
-import { operatorChannel } from '../../core/redaction.js';
-import type { ScheduledGame } from '../../core/tournament/index.js';
-import type { LaunchResult } from '../../runner/launch.js';
-import type { ArenaEngine } from '../specarena/arena-engine.js';
-import { issueSeatKey } from '../specarena/auth.js';
-import { type GameOutcome, type GamePlay, playWith, type TranscriptEntry } from './game-play.js';
+import type { ChatMessage } from '../contract/specarena.js';
+import type { TranscriptEntry } from '../contract/tournament.js';
+import type { SeatScore } from '../core/ratings/index.js';
+import { operatorChannel } from '../core/redaction.js';
+import type { ScheduledGame } from '../core/tournament/index.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import { issueSeatKey } from '../protocols/specarena/auth.js';
+import type { LaunchResult } from '../runner/launch.js';
+import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { placementsFromScores } from './placements.js';
 import { exitVerdict, launchSeat as launchSeatAgent } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';

@@ -15,9 +15,9 @@ import {
   seatScores,
   sprtStatus,
   type Termination,
-} from '../../core/ratings/index.js';
-import type { TournamentSpec } from '../../core/tournament/index.js';
-import type { StoredTournamentGame } from '../../db/store.js';
+} from '../core/ratings/index.js';
+import type { TournamentSpec } from '../core/tournament/index.js';
+import type { StoredTournamentGame } from '../db/store.js';
 import { type AgentUsage, agentUsage } from './model-usage.js';
 
 /** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */

@@ -13,7 +13,7 @@ let dir: string;
 
 beforeAll(() => {
   // The CLI runs the compiled engine; build it when this checkout has not been built yet.
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/protocols/tournament/executor.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir();
 }, 250_000);

@@ -1,9 +1,9 @@
 // Starts one seat's agent for a tournament game, whatever the protocol: the runner with the host network (agents
 // reach the engine on loopback), the game clock plus grace as the hard limit, and the variables every protocol shares.
 
-import type { Termination } from '../../core/ratings/index.js';
-import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
-import { type LaunchHandle, type LaunchResult, launchAgent } from '../../runner/launch.js';
+import type { Termination } from '../core/ratings/index.js';
+import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
+import { type LaunchHandle, type LaunchResult, launchAgent } from '../runner/launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 /** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */

@@ -2,7 +2,7 @@
 // 'paused', a new engine on the same data dir lists it as paused, and resuming completes the game set, once each.
 import fs from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
-import { startEngine } from '../../../../engine/app.js';
+import { startEngine } from '../../../engine/app.js';
 import { engineIn, spec, tempDir } from './helpers.js';
 
 const dir = tempDir();

@@ -3,12 +3,12 @@
 // GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
 // and replays what was in flight when the process died (those never reached the database).
 import path from 'node:path';
-import type { RunningGame, TournamentEvent } from '../../contract/tournament.js';
-import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
-import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
-import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
-import type { ClawArenaService } from '../clawarena/service.js';
-import type { ArenaEngine } from '../specarena/arena-engine.js';
+import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
+import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
+import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
+import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { playClawGame } from './claw-game-runner.js';
 import { playGame } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';

@@ -1,9 +1,9 @@
 // Cost per rating point in standings: spend per game over the Elo points above the weakest-rated agent, null whenever
 // it is undefined (no spend recorded, no rating, the weakest agent itself), from real rating fits of synthetic games.
 import { describe, expect, it } from 'vitest';
-import { type GameRecord, ratingsReport } from '../../../../engine/core/ratings/index.js';
-import type { AgentUsage } from '../../../../engine/protocols/tournament/model-usage.js';
-import { costPerRatingPoint, standingRows } from '../../../../engine/protocols/tournament/stats.js';
+import { type GameRecord, ratingsReport } from '../../../engine/core/ratings/index.js';
+import type { AgentUsage } from '../../../engine/tournaments/model-usage.js';
+import { costPerRatingPoint, standingRows } from '../../../engine/tournaments/stats.js';
 
 /** `wins` games of a over b, `losses` of b over a, unpaired. */
 function results(a: number, b: number, wins: number, losses: number, start: number): GameRecord[] {

@@ -2,8 +2,8 @@
 // roots, duplicate ids rejected, community agents restricted to docker.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type AgentManifest, AgentManifestSchema } from '../../contract/manifest.js';
-import { formatIssues } from './schema-issues.js';
+import { type AgentManifest, AgentManifestSchema } from '../contract/manifest.js';
+import { formatIssues } from '../contract/schema-issues.js';
 import { readYamlMapping } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'agent.yaml';

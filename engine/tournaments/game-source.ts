@@ -23,7 +23,7 @@ import {
   swissStandings,
   type TournamentSpec,
   thirdPlaceMeeting,
-} from '../../core/tournament/index.js';
+} from '../core/tournament/index.js';
 
 export type NextGame = ScheduledGame | 'wait' | null;
 

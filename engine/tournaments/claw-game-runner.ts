@@ -6,11 +6,12 @@
 // * the match past game_seconds → agent_timeout for the seats the server had to auto-play, else every seat;
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
 // Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
-import type { JsonObject } from '../../../games/kit/game.js';
-import type { ScheduledGame } from '../../core/tournament/index.js';
-import type { LaunchResult } from '../../runner/launch.js';
-import type { ClawArenaService } from '../clawarena/service.js';
-import { type GameOutcome, type GamePlay, playWith, type TranscriptEntry } from './game-play.js';
+import type { JsonObject } from '../../games/kit/game.js';
+import type { TranscriptEntry } from '../contract/tournament.js';
+import type { ScheduledGame } from '../core/tournament/index.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { LaunchResult } from '../runner/launch.js';
+import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 

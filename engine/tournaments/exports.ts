@@ -2,8 +2,8 @@
 // and standings.csv. Every one of them carries the run manifest (the CSV in its leading comment lines).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
-import type { UsageTotals } from '../../model-agent/usage-line.js';
+import type { UsageTotals } from '../contract/usage-line.js';
+import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
 import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 

@@ -3,25 +3,11 @@
 // GameOutcome built from all that. The runners keep only their protocol: how seats join, what counts as progress,
 // and where scores, placements and the transcript come from.
 import fs from 'node:fs';
-import type { SeatScore, Termination } from '../../core/ratings/index.js';
-import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
+import type { TranscriptEntry } from '../contract/tournament.js';
+import type { SeatScore, Termination } from '../core/ratings/index.js';
+import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
-
-export interface TranscriptEntry {
-  index: number;
-  /** 'match': a ClawArena match event; 'model': a model agent's turn (prompt in data). The fields below carry them. */
-  channel: 'operator' | 'chat' | 'match' | 'model';
-  /** Seat number of the sender, or 'operator'. */
-  from: number | 'operator' | string;
-  to: number | 'operator' | string | null;
-  content: string;
-  timestamp: number;
-  event_seq?: number;
-  is_auto?: boolean;
-  visibility?: 'public' | number[];
-  data?: Record<string, unknown>;
-}
 
 export interface GameOutcome {
   sessionId: string | null;

@@ -2,19 +2,19 @@
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import type { ChallengeRegistry } from '../../challenges/registry.js';
+import type { ChallengeRegistry } from '../challenges/registry.js';
 import type {
   RunningGame,
   TournamentCatalogResponse,
   TournamentChartsResponse,
   TournamentEvent,
   TournamentSummary,
-} from '../../contract/tournament.js';
-import { pairwiseMatrix, ratingHistory } from '../../core/ratings/index.js';
-import { FORMAT_KINDS } from '../../core/tournament/index.js';
-import type { Store, StoredTournament } from '../../db/store.js';
-import type { ClawArenaService } from '../clawarena/service.js';
-import type { ArenaEngine } from '../specarena/arena-engine.js';
+} from '../contract/tournament.js';
+import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
+import { FORMAT_KINDS } from '../core/tournament/index.js';
+import type { Store, StoredTournament } from '../db/store.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import { plannedGames } from './game-source.js';
@@ -341,7 +341,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
 /** The folder of a ClawArena game's rules (`liars_dice` → games/liars-dice), hashed into the run manifest. */
 function clawGameDir(gameType: string): string {
-  return fileURLToPath(new URL(`../../../games/${gameType.replaceAll('_', '-')}/`, import.meta.url));
+  return fileURLToPath(new URL(`../../games/${gameType.replaceAll('_', '-')}/`, import.meta.url));
 }
 
 export type TournamentService = ReturnType<typeof createTournamentService>;

@@ -3,9 +3,9 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandArgv } from '../../runner/agent-command.js';
-import { APP_VERSION } from '../../runtime/version.js';
-import { canonicalJson, sha256Hex } from '../clawarena/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../protocols/clawarena/canonical-json.js';
+import { commandArgv } from '../runner/agent-command.js';
+import { APP_VERSION } from '../runtime/version.js';
 import type { LoadedSpec } from './spec-file.js';
 
 export const RUN_MANIFEST_VERSION = 1;

@@ -2,13 +2,13 @@
 // validation problems, and the runs an agent took part in.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentCatalogResponse, AgentFolder, AgentRun, CatalogAgent } from '../../contract/agent-catalog.js';
-import { isRated, seatScores } from '../../core/ratings/index.js';
-import { agentId } from '../../core/tournament/index.js';
-import type { Store } from '../../db/store.js';
-import { type BuiltinFolder, builtinAgentFolders } from '../../runtime/package-root.js';
-import { loadManifest, MANIFEST_FILE } from '../governance/manifest-loader.js';
-import { finalGames, gameRecord } from '../tournament/stats.js';
+import type { AgentCatalogResponse, AgentFolder, AgentRun, CatalogAgent } from '../contract/agent-catalog.js';
+import { isRated, seatScores } from '../core/ratings/index.js';
+import { agentId } from '../core/tournament/index.js';
+import type { Store } from '../db/store.js';
+import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root.js';
+import { finalGames, gameRecord } from '../tournaments/stats.js';
+import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
 import { catalogEntry, findManifests } from './manifest-scan.js';
 
 export class AgentCatalogError extends Error {

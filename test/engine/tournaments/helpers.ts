@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
-import { type RunningEngine, startEngine } from '../../../../engine/app.js';
-import type { TournamentEvent } from '../../../../engine/contract/tournament.js';
+import { type RunningEngine, startEngine } from '../../../engine/app.js';
+import type { TournamentEvent } from '../../../engine/contract/tournament.js';
 
-export const ROOT = path.resolve(import.meta.dirname, '../../../..');
+export const ROOT = path.resolve(import.meta.dirname, '../../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/agents/tournament');
 export const MILLIONAIRE = path.join(ROOT, 'challenges/millionaire/agents');
 
@@ -62,8 +62,8 @@ export async function play(engine: RunningEngine, raw: Record<string, unknown>) 
   return { id: t.id, outcome, events, games: engine.store.tournaments.games(t.id) };
 }
 
-import type { ScheduledGame } from '../../../../engine/core/tournament/index.js';
-import type { GameOutcome } from '../../../../engine/protocols/tournament/game-runner.js';
+import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
+import type { GameOutcome } from '../../../engine/tournaments/game-runner.js';
 
 /** A scripted game player: `decide(game)` gives the placements (agent-index aware) or a termination. */
 export function scripted(

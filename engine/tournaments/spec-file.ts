@@ -3,9 +3,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
-import type { AgentManifest } from '../../contract/manifest.js';
-import { agentId, parseTournamentSpec, type TournamentSpec } from '../../core/tournament/index.js';
-import { loadManifest, ManifestLoadError } from '../governance/manifest-loader.js';
+import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
+import type { AgentManifest } from '../contract/manifest.js';
+import { agentId, parseTournamentSpec, type TournamentSpec } from '../core/tournament/index.js';
 
 export class TournamentSpecError extends Error {
   override name = 'TournamentSpecError';

@@ -1,6 +1,8 @@
 // Model-agent accounting for a game: each seat's whole stderr capture (the runner keeps it up to its output cap, which
 // the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
+
+import type { TranscriptEntry } from '../contract/tournament.js';
 import {
   addUsage,
   emptyUsage,
@@ -9,9 +11,8 @@ import {
   parseAgentOutput,
   totalUsage,
   type UsageTotals,
-} from '../../model-agent/usage-line.js';
-import type { LaunchResult } from '../../runner/launch.js';
-import type { TranscriptEntry } from './game-play.js';
+} from '../contract/usage-line.js';
+import type { LaunchResult } from '../runner/launch.js';
 
 export interface SeatUsage extends UsageTotals {
   /** Usage or turn lines that did not validate (a model agent / runner mismatch worth seeing in the report). */

@@ -2,7 +2,7 @@
 // same definition and seed give the same schedule, void games are replayed and never rated, GSPRT stops early.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { parseTournamentSpec, scheduleGames, staticScheduleConfig } from '../../../../engine/core/tournament/index.js';
+import { parseTournamentSpec, scheduleGames, staticScheduleConfig } from '../../../engine/core/tournament/index.js';
 import { engineForFile, lowerIndexWins, manyAgents, play, scripted, spec } from './helpers.js';
 
 const ctx = engineForFile((e) => {

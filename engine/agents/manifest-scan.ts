@@ -3,8 +3,8 @@
 // descent stops at the first agent.yaml on a path. A manifest that does not load is an entry with its problems.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CatalogAgent } from '../../contract/agent-catalog.js';
-import { loadManifest, MANIFEST_FILE, ManifestLoadError } from '../governance/manifest-loader.js';
+import type { CatalogAgent } from '../contract/agent-catalog.js';
+import { loadManifest, MANIFEST_FILE, ManifestLoadError } from './manifest-loader.js';
 
 /** Levels below the folder that are searched (the folder itself is level 0). */
 export const SCAN_DEPTH = 3;
