@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { ChallengeRegistry } from '../challenges/registry.js';
+import { DomainError } from '../contract/errors.js';
 import type {
   RunningGame,
   TournamentCatalogResponse,
@@ -42,8 +43,12 @@ export interface TournamentServiceOverrides {
   playGame?: ExecutorDeps['playGame'];
 }
 
-export class TournamentStateError extends Error {
+/** A tournament that does not exist (`not_found`) or is not in a state for the request (`conflict`). */
+export class TournamentStateError extends DomainError {
   override name = 'TournamentStateError';
+  constructor(kind: 'not_found' | 'conflict', message: string) {
+    super(kind, message);
+  }
 }
 
 export function createTournamentService(deps: TournamentServiceDeps) {
@@ -102,7 +107,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   function get(id: string): StoredTournament {
     const t = store.tournaments.get(id);
-    if (!t) throw new TournamentStateError(`no tournament ${id}`);
+    if (!t) throw new TournamentStateError('not_found', `no tournament ${id}`);
     return t;
   }
 
@@ -232,11 +237,13 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
-      if (t.status === 'finished' || t.status === 'cancelled') throw new TournamentStateError(`tournament ${id} is ${t.status}`);
+      if (t.status === 'finished' || t.status === 'cancelled')
+        throw new TournamentStateError('conflict', `tournament ${id} is ${t.status}`);
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)
         throw new TournamentStateError(
+          'conflict',
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
       const executor = new TournamentExecutor({ ...deps, ...overrides }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
@@ -267,7 +274,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     pause(id: string): void {
       const run = running.get(id);
-      if (!run) throw new TournamentStateError(`tournament ${id} is not running`);
+      if (!run) throw new TournamentStateError('conflict', `tournament ${id} is not running`);
       run.executor.pause();
     },
 
@@ -276,7 +283,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if (run) run.executor.cancel();
       else {
         const t = get(id);
-        if (t.status === 'finished') throw new TournamentStateError(`tournament ${id} is finished`);
+        if (t.status === 'finished') throw new TournamentStateError('conflict', `tournament ${id} is finished`);
         store.tournaments.setStatus(id, 'cancelled', Date.now(), 'cancelled');
       }
     },
