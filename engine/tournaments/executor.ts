@@ -9,10 +9,10 @@ import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js'
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
-import { playClawGame } from './claw-game-runner.js';
-import { playGame } from './game-runner.js';
+import { playClawGame } from './clawarena-game.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import type { TournamentAgent } from './spec-file.js';
+import { playGame } from './specarena-game.js';
 import { isSettled, seatPoints, sprtOf } from './stats.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;

@@ -63,7 +63,7 @@ export async function play(engine: RunningEngine, raw: Record<string, unknown>) 
 }
 
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
-import type { GameOutcome } from '../../../engine/tournaments/game-runner.js';
+import type { GameOutcome } from '../../../engine/tournaments/specarena-game.js';
 
 /** A scripted game player: `decide(game)` gives the placements (agent-index aware) or a termination. */
 export function scripted(
