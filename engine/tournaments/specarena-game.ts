@@ -14,40 +14,24 @@ import type { ScheduledGame } from '../core/tournament/index.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../protocols/specarena/auth.js';
 import type { LaunchResult } from '../runner/launch.js';
-import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { placementsFromScores } from './placements.js';
 import { exitVerdict, launchSeat as launchSeatAgent } from './seat-launch.js';
-import type { TournamentAgent } from './spec-file.js';
-
-// Scripted test games build outcomes without agents; they know the type as playGame's.
-export type { GameOutcome } from './game-play.js';
 
 /** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
 /** After the game ends, agents get this long to exit on their own before they are stopped. */
 const EXIT_REPORT_GRACE_MS = 1_000;
 
-export interface GameDeps {
+export interface GameDeps extends GameContext {
   engine: ArenaEngine;
   /** Base URL agents reach the engine at. */
   url: string;
   authSecret: Buffer;
-  /** Agent workspaces are created (and removed) under this folder. */
-  workspaceRoot: string;
-  agents: readonly TournamentAgent[];
-  options: Record<string, unknown>;
-  moveMs: number;
-  gameMs: number;
-  /** Budget for every seat's process to start and join. */
-  startMs: number;
-  maxIllegalActions: number;
-  hostEnv?: NodeJS.ProcessEnv;
-  /** Told the session id as soon as the game's session exists (the live view follows it). */
-  onSession?: (sessionId: string) => void;
 }
 
 export function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
-  return playWith((play) => playSpecArenaGame(deps, game, signal, play));
+  return playWith(deps.clock, (play) => playSpecArenaGame(deps, game, signal, play));
 }
 
 async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
@@ -104,7 +88,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   };
   const onMessage = (message: ChatMessage): void => {
     const seat = seatOf.get(message.from);
-    if (seat !== undefined) lastAction[seat] = Date.now();
+    if (seat !== undefined) lastAction[seat] = deps.clock.now();
     if (!allJoined && joined().length >= seats) allJoined = true;
     armMove();
   };
@@ -179,7 +163,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     const handle = launchSeatAgent(deps, agent, game, seat, {
       ARENA_URL: deps.url,
       ARENA_INVITE: invites[seat] as string,
-      ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, Date.now()),
+      ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, deps.clock.now()),
       ARENA_MCP_URL: mcpUrl,
     });
     play.addSeat(handle, (result) => onExit(seat, result));
