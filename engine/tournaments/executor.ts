@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
 import type { Clock } from '../core/clock.js';
+import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
@@ -40,7 +41,7 @@ export type RunOutcome =
 export type EventListener = (event: TournamentEvent) => void;
 
 export class TournamentExecutor {
-  private readonly listeners = new Set<EventListener>();
+  private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
@@ -71,8 +72,7 @@ export class TournamentExecutor {
   }
 
   on(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   get gamesDone(): number {
@@ -151,13 +151,7 @@ export class TournamentExecutor {
   }
 
   private emit(event: TournamentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener (a closed stream) must not stop the run.
-      }
-    }
+    this.listeners.emit(event);
   }
 
   private stop(reason: string): void {
