@@ -25,12 +25,12 @@ export function noClawRoute(req: FastifyRequest): never {
  * Parses a ClawArena request with its contract schema; a failure is one `invalid_payload` naming the first field
  * (`fallback` when the problem is with the input as a whole), worded by the route.
  */
-function parseClaw<S extends z.ZodType>(schema: S, input: unknown, fallback: string, describe: (field: string, issue?: string) => string) {
+function parseClaw<S extends z.ZodType>(schema: S, input: unknown, fallback: string, word: (field: string, issue?: string) => string) {
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data as z.infer<S>;
   const issue = parsed.error.issues[0];
   const field = String(issue?.path[0] ?? fallback);
-  throw ClawError.of('invalid_payload', describe(field, issue?.message), { field });
+  throw ClawError.of('invalid_payload', word(field, issue?.message), { field });
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
