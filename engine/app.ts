@@ -1,4 +1,5 @@
 // Engine bootstrap shared by the CLI (`arena serve`), the Electron utility process and tests.
+
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +17,7 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
+import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 
@@ -42,6 +44,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
+  trustedAgentDirs?: readonly string[];
 }
 
 export interface RunningEngine {
@@ -99,9 +103,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
+      sandbox,
       log: (message) => http?.log.warn(message),
     });
     http = await createHttpServer({
@@ -173,6 +179,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       authSecret,
       dataDir: options.dataDir,
       clawarena,
+      sandbox,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

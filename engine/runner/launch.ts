@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Isolation } from '../contract/isolation.js';
 import type { AgentManifest } from '../contract/manifest.js';
 import { withAgentBins } from './agent-bins.js';
 import { commandArgv } from './agent-command.js';
@@ -135,6 +136,12 @@ export interface LaunchResult {
   workspace: string;
   argv: string[];
   isolation: IsolationRecord;
+}
+
+/** The recorded part of a launch's isolation (contract/isolation.ts), without the rlimits. */
+export function isolationOf(record: IsolationRecord): Isolation {
+  const { method, filesystem, pid, network, endpoints, trusted } = record;
+  return { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
 }
 
 export interface LaunchHandle {

@@ -1,10 +1,12 @@
 // Governance matches started from the admin API: the same runGovernanceMatch the CLI uses, with the CLI's default
 // decision client (the scenario's expected decisions), stored in the engine's SQLite. One match at a time; the id is
 // minted before the match starts so the caller can poll for it.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import type { GovernanceScenario } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
+import { type SandboxPolicy, sandboxPolicy, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
 import { findManifests } from '../agents/manifest-scan.js';
 import { createExpectedClient } from './expected-client.js';
@@ -29,6 +31,8 @@ export class GovernanceRunError extends Error {
 export interface GovernanceRunnerDeps {
   store: Store;
   dataDir: string;
+  /** How the trials' agents are sandboxed (default: all sandboxed, the data directory hidden). */
+  sandbox?: SandboxPolicy;
   /** Defaults: the app's shipped scenarios and agent folders. */
   scenariosDir?: string;
   agentFolders?: () => string[];
@@ -39,6 +43,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
   const scenariosDir = deps.scenariosDir ?? builtinScenariosDir();
   const agentFolders = deps.agentFolders ?? (() => builtinAgentFolders().map((f) => f.path));
   const out = path.join(deps.dataDir, 'governance');
+  const sandbox = deps.sandbox ?? sandboxPolicy(deps.dataDir);
   let current: { matchId: string; controller: AbortController; done: Promise<void> } | null = null;
   /** Matches that ended without a stored report, so a poll can say why instead of 404ing forever. */
   const failures = new Map<string, string>();
@@ -124,6 +129,8 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         if (error instanceof MatchConfigError) throw new GovernanceRunError(400, error.message);
         throw error;
       }
+      const refusal = sandboxPreflight(sandbox, selectAgents({ scenario, agents }), false);
+      if (refusal !== null) throw new GovernanceRunError(400, refusal);
       const matchId = newMatchId(scenario.spec.id, Date.now());
       const controller = new AbortController();
       const done = runGovernanceMatch({
@@ -134,6 +141,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         runsRoot: path.join(out, 'runs'),
         reportsRoot: path.join(out, 'matches'),
         indexDir: out,
+        sandbox,
         signal: controller.signal,
       })
         .then((result) => {

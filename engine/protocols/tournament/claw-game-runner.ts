@@ -9,6 +9,7 @@
 import type { JsonObject } from '../../../games/kit/game.js';
 import type { ScheduledGame } from '../../core/tournament/index.js';
 import type { LaunchResult } from '../../runner/launch.js';
+import type { SandboxPolicy } from '../../runner/sandbox-policy.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import { type GameOutcome, type GamePlay, playWith, type TranscriptEntry } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
@@ -22,6 +23,7 @@ export interface ClawGameDeps {
   gameMs: number;
   startMs: number;
   hostEnv?: NodeJS.ProcessEnv;
+  sandbox?: SandboxPolicy;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */

@@ -7,6 +7,7 @@ import type { RunningGame, TournamentEvent } from '../../contract/tournament.js'
 import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
+import { type SandboxPolicy, sandboxPolicy } from '../../runner/sandbox-policy.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { playClawGame } from './claw-game-runner.js';
@@ -26,6 +27,8 @@ export interface ExecutorDeps {
   authSecret: Buffer;
   dataDir: string;
   hostEnv?: NodeJS.ProcessEnv;
+  /** How seats are sandboxed (trusted agent folders, hidden data directory). */
+  sandbox?: SandboxPolicy;
   /** Plays the games of ClawArena game types (challenges it knows) through createMatch(). */
   clawarena?: ClawArenaService;
   /** Plays one game; tests replace it to script outcomes without agent processes. */
@@ -70,6 +73,10 @@ export class TournamentExecutor {
     this.source = createGameSource(spec, seatsOf);
     this.points = agents.map(() => 0);
     this.played = agents.map(() => 0);
+  }
+
+  private get sandbox(): SandboxPolicy {
+    return this.deps.sandbox ?? sandboxPolicy(this.deps.dataDir);
   }
 
   on(listener: EventListener): () => void {
@@ -267,6 +274,7 @@ export class TournamentExecutor {
               gameMs: limits.game_seconds * 1000,
               startMs,
               ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+              sandbox: this.sandbox,
             },
             game,
             controller.signal,
@@ -288,8 +296,9 @@ export class TournamentExecutor {
     const accounted = played.then(async (outcome) => ({
       outcome,
       accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
+      isolation: outcome.isolation ? await outcome.isolation.catch(() => null) : null,
     }));
-    void accounted.then(({ outcome, accounting }) => {
+    void accounted.then(({ outcome, accounting, isolation }) => {
       this.active.delete(key);
       this.inFlight.delete(key);
       if (outcome.teardown) {
@@ -327,6 +336,7 @@ export class TournamentExecutor {
           endedAt: outcome.endedAt,
           transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
           usage: accounting?.usage ?? null,
+          isolation,
         };
         const seq = this.deps.store.tournaments.insertGame(record);
         row = { ...record, seq };
@@ -386,6 +396,7 @@ export class TournamentExecutor {
         maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
         onSession,
         ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+        sandbox: this.sandbox,
       },
       game,
       signal,

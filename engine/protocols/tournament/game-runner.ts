@@ -11,6 +11,7 @@ import type { SeatScore } from '../../core/ratings/index.js';
 import { operatorChannel } from '../../core/redaction.js';
 import type { ScheduledGame } from '../../core/tournament/index.js';
 import type { LaunchResult } from '../../runner/launch.js';
+import type { SandboxPolicy } from '../../runner/sandbox-policy.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { issueSeatKey } from '../specarena/auth.js';
 import { type GameOutcome, type GamePlay, playWith, type TranscriptEntry } from './game-play.js';
@@ -41,6 +42,7 @@ export interface GameDeps {
   startMs: number;
   maxIllegalActions: number;
   hostEnv?: NodeJS.ProcessEnv;
+  sandbox?: SandboxPolicy;
   /** Told the session id as soon as the game's session exists (the live view follows it). */
   onSession?: (sessionId: string) => void;
 }

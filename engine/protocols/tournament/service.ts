@@ -1,5 +1,6 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
+
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { ChallengeRegistry } from '../../challenges/registry.js';
@@ -13,6 +14,7 @@ import type {
 import { pairwiseMatrix, ratingHistory } from '../../core/ratings/index.js';
 import { FORMAT_KINDS } from '../../core/tournament/index.js';
 import type { Store, StoredTournament } from '../../db/store.js';
+import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../../runner/sandbox-policy.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
@@ -33,6 +35,8 @@ export interface TournamentServiceDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** ClawArena service: its game types can be tournament challenges, played by `protocol: clawarena` agents. */
   clawarena?: ClawArenaService;
+  /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
+  sandbox?: SandboxPolicy;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }
@@ -97,6 +101,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       (id) => challenges.get(id)?.dir ?? (clawGame(id) ? clawGameDir(id) : id),
       raw,
       (id) => !!clawGame(id),
+      trustedAgents(deps.sandbox, loaded.agents),
     );
   }
 
@@ -239,6 +244,9 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         throw new TournamentStateError(
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
+      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix.
+      const refusal = overrides.playGame ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
+      if (refusal !== null) throw new TournamentStateError(`tournament ${id}: ${refusal}`);
       const executor = new TournamentExecutor({ ...deps, ...overrides }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));
       const done = executor.run().then((outcome) => {
