@@ -72,7 +72,8 @@ function probe(): SandboxSupport {
   return { ...base, ...probeBwrap(found, trueBin), socat };
 }
 
-function probeBwrap(bwrap: string | null, trueBin: string | null): Pick<SandboxSupport, 'bwrap' | 'sandboxProblem'> {
+/** Whether `bwrap` (null: not installed) can create a sandbox here, with the fix when not (exported for tests). */
+export function probeBwrap(bwrap: string | null, trueBin: string | null): Pick<SandboxSupport, 'bwrap' | 'sandboxProblem'> {
   if (bwrap === null)
     return {
       bwrap: null,
