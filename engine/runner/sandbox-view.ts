@@ -110,6 +110,13 @@ function addCommon(input: ViewInput, add: (target: string) => void): void {
   if (bin !== null) {
     const root = path.resolve(bin, '../..');
     for (const rel of APP_FOLDERS) if (fs.existsSync(path.join(root, rel))) add(path.join(root, rel));
+    // Where Node resolves the app's packages when the app has no node_modules of its own (a build inside another).
+    if (!fs.existsSync(path.join(root, 'node_modules')))
+      for (let dir = path.dirname(root); dir !== path.dirname(dir); dir = path.dirname(dir))
+        if (path.basename(dir) !== 'node_modules' && fs.existsSync(path.join(dir, 'node_modules'))) {
+          add(path.join(dir, 'node_modules'));
+          break;
+        }
   }
   for (const tool of input.tools ?? []) add(tool);
   guarded(input.agentDir, "the agent's folder");
