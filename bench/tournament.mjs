@@ -55,7 +55,13 @@ async function launchOverhead(arenaPort) {
     for (const [mode, extra] of Object.entries(modes)) {
       const cpu0 = cpuMs();
       const t0 = performance.now();
-      const run = await launchAgent({ manifest, manifestDir: agentDir, workspaceRoot: agentDir, hostEnv: { PATH: process.env.PATH }, ...extra }).result;
+      const run = await launchAgent({
+        manifest,
+        manifestDir: agentDir,
+        workspaceRoot: agentDir,
+        hostEnv: { PATH: process.env.PATH },
+        ...extra,
+      }).result;
       totals[mode].wall.push(performance.now() - t0);
       totals[mode].cpu += cpuMs() - cpu0;
       if (run.exitCode !== 0) throw new Error(`${mode} launch failed: ${run.termination} ${run.detail ?? run.stderr}`);

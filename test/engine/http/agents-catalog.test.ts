@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCatalogResponseSchema, AgentRunsResponseSchema } from '../../../engine/contract/agent-catalog.js';
 import { TournamentStandingsResponseSchema } from '../../../engine/contract/tournament.js';
 import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
-import { lowerIndexWins, scripted } from '../protocols/tournament/helpers.js';
+import { lowerIndexWins, scripted } from '../tournaments/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const HONEST = path.join(ROOT, 'challenges/psi/agents/honest-exact/agent.yaml');
@@ -144,7 +144,7 @@ describe('the catalog', () => {
 
 describe("an agent's runs", () => {
   it('lists the tournaments that used the manifest with the standings games and points', async () => {
-    server.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+    server.engine.tournaments.overrides.runners = scripted(lowerIndexWins);
     const spec = {
       name: 'runs',
       challenge: 'psi',

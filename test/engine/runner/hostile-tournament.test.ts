@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from '../../../engine/app.js';
 import { probeBwrap, sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
 import { processesWith, stillRunning, watchProcesses } from '../../support/agent-processes.js';
-import { MILLIONAIRE, play, ROOT, tempDir } from '../protocols/tournament/helpers.js';
+import { MILLIONAIRE, play, ROOT, tempDir } from '../tournaments/helpers.js';
 
 const SPY = path.join(ROOT, 'test/fixtures/agents/hostile/agent.yaml');
 const HONEST = path.join(ROOT, 'challenges/psi/agents/honest-exact/agent.yaml');

@@ -1,0 +1,28 @@
+// The seam between the tournament executor and the agent protocols: one GameRunner per protocol plays one scheduled
+// game and reports its outcome. The executor picks the runner by the playable's protocol and knows nothing else of
+// it; adding a protocol is adding a runner.
+import type { PlayProtocol } from '../core/playables.js';
+import type { ScheduledGame } from '../core/tournament/index.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import { playClawGame } from './clawarena-game.js';
+import type { GameContext, GameOutcome } from './game-play.js';
+import { playGame } from './specarena-game.js';
+
+export type { GameContext, GameOutcome } from './game-play.js';
+
+export interface GameRunner {
+  play(context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome>;
+}
+
+export type GameRunners = Partial<Record<PlayProtocol, GameRunner>>;
+
+/** SpecArena games: a seat-key session in the protocol engine, agents joining by invite. */
+export function specArenaRunner(deps: { engine: ArenaEngine; url: string; authSecret: Buffer }): GameRunner {
+  return { play: (context, game, signal) => playGame({ ...context, ...deps }, game, signal) };
+}
+
+/** ClawArena games: a scheduled match with one scoped token per seat. */
+export function clawArenaRunner(clawarena: ClawArenaService): GameRunner {
+  return { play: (context, game, signal) => playClawGame({ ...context, clawarena }, game, signal) };
+}

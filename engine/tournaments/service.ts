@@ -1,0 +1,342 @@
+// Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
+// feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
+
+import { randomBytes } from 'node:crypto';
+import { DomainError } from '../contract/errors.js';
+import type {
+  RunningGame,
+  TournamentCatalogResponse,
+  TournamentChartsResponse,
+  TournamentEvent,
+  TournamentSummary,
+} from '../contract/tournament.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import type { PlayableRegistry } from '../core/playables.js';
+import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
+import { FORMAT_KINDS } from '../core/tournament/index.js';
+import type { Store, StoredTournament } from '../db/store.js';
+import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
+import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
+import { writeExports } from './exports.js';
+import type { GameRunners } from './game-runner.js';
+import { plannedGames } from './game-source.js';
+import { buildRunManifest, manifestHash } from './run-manifest.js';
+import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
+import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
+
+export interface TournamentServiceDeps {
+  store: Store;
+  /** Every challenge and game a definition may name, with its protocol. */
+  playables: PlayableRegistry;
+  /** The runner of each protocol the engine serves. */
+  runners: GameRunners;
+  dataDir: string;
+  clock?: Clock;
+  hostEnv?: NodeJS.ProcessEnv;
+  /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
+  sandbox?: SandboxPolicy;
+  /** Bootstrap resamples for the exported ratings (default 1000). */
+  bootstrapRounds?: number;
+}
+
+/** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
+export interface TournamentServiceOverrides {
+  runners?: GameRunners;
+}
+
+/** A tournament that does not exist (`not_found`) or is not in a state for the request (`conflict`). */
+export class TournamentStateError extends DomainError {
+  override name = 'TournamentStateError';
+  constructor(kind: 'not_found' | 'conflict', message: string) {
+    super(kind, message);
+  }
+}
+
+export function createTournamentService(deps: TournamentServiceDeps) {
+  const { store, playables } = deps;
+  const clock = deps.clock ?? systemClock;
+  const running = new Map<string, { executor: TournamentExecutor; done: Promise<RunOutcome> }>();
+  const feeds = new Map<string, Set<EventListener>>();
+
+  const lookup: ChallengeLookup = {
+    seatsOf: (id) => playables.get(id)?.seats.default,
+    protocolOf: (id) => playables.get(id)?.protocol ?? 'specarena',
+    validateOptions(id, options) {
+      const problem = playables.get(id)?.optionsProblem(options);
+      if (problem) throw new Error(`invalid for ${id}: ${problem}`);
+    },
+  };
+  /** Seats per game: a `players` option (challenges with a variable table) wins over the metadata's count. */
+  const seatsFor =
+    (spec: LoadedSpec['spec']) =>
+    (id: string): number =>
+      typeof spec.options.players === 'number' ? spec.options.players : (lookup.seatsOf(id) ?? 2);
+  const overrides: TournamentServiceOverrides = {};
+  const executorDeps = (): ExecutorDeps => ({
+    store,
+    dataDir: deps.dataDir,
+    clock,
+    playables,
+    runners: { ...deps.runners, ...overrides.runners },
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+  });
+
+  function emit(id: string, event: TournamentEvent): void {
+    for (const listener of [...(feeds.get(id) ?? [])]) {
+      try {
+        listener(event);
+      } catch {
+        // a closed subscriber
+      }
+    }
+  }
+
+  function loadStored(t: StoredTournament): LoadedSpec {
+    return resolveSpec(t.spec, t.specDir, lookup, `tournament ${t.id}`);
+  }
+
+  function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
+    return buildRunManifest(
+      loaded,
+      (id) => playables.get(id)?.dir ?? id,
+      raw,
+      (id) => playables.get(id)?.protocol === 'clawarena',
+      trustedAgents(deps.sandbox, loaded.agents),
+    );
+  }
+
+  function get(id: string): StoredTournament {
+    const t = store.tournaments.get(id);
+    if (!t) throw new TournamentStateError('not_found', `no tournament ${id}`);
+    return t;
+  }
+
+  function summary(t: StoredTournament): TournamentSummary {
+    const rows = store.tournaments.games(t.id);
+    return {
+      id: t.id,
+      name: t.name,
+      status: t.status,
+      stop_reason: t.stopReason,
+      planned_games: t.plannedGames,
+      planned_exact: t.plannedExact,
+      games_done: finalGames(rows).filter(isSettled).length,
+      manifest_hash: t.manifestHash,
+      created_at: t.createdAt,
+      updated_at: t.updatedAt,
+      finished_at: t.finishedAt,
+      active: running.has(t.id),
+    };
+  }
+
+  function statistics(t: StoredTournament, loaded: LoadedSpec) {
+    return runStatistics(
+      loaded.spec,
+      loaded.agents.map((a) => a.id),
+      store.tournaments.games(t.id),
+      String(loaded.spec.seed),
+      deps.bootstrapRounds,
+    );
+  }
+
+  /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
+  function formatSummary(loaded: LoadedSpec, t: StoredTournament): Record<string, unknown> | null {
+    if (loaded.spec.format.kind !== 'swiss' && loaded.spec.format.kind !== 'knockout') return null;
+    const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+    return executor.replaySummary();
+  }
+
+  const service = {
+    lookup,
+    overrides,
+    store,
+    dataDir: deps.dataDir,
+
+    validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec & { planned: { count: number; exact: boolean } } {
+      const loaded = resolveSpec(raw, specDir, lookup, source);
+      // The same numbers create() stores.
+      return { ...loaded, planned: plannedGames(loaded.spec, seatsFor(loaded.spec)) };
+    },
+
+    /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */
+    catalog(baseDir: string): TournamentCatalogResponse {
+      const list: TournamentCatalogResponse['challenges'] = playables.values().map((p) => ({
+        id: p.id,
+        protocol: p.protocol,
+        name: p.name,
+        description: p.description,
+        players: { min: p.seats.min, max: p.seats.max },
+        default_options: { ...p.defaultOptions },
+      }));
+      return { challenges: list, formats: [...FORMAT_KINDS], base_dir: baseDir };
+    },
+
+    /** Games in flight now; empty when the tournament is not running in this process. */
+    running(id: string): RunningGame[] {
+      get(id);
+      return running.get(id)?.executor.runningGames() ?? [];
+    },
+
+    /** Rating trace and pairwise matrix from the counting attempt of every settled game, in commit order. */
+    charts(id: string): TournamentChartsResponse {
+      const t = get(id);
+      const loaded = loadStored(t);
+      const records = finalGames(store.tournaments.games(t.id)).filter(isSettled).map(gameRecord);
+      const count = loaded.agents.length;
+      return {
+        agents: loaded.agents.map((a) => a.id),
+        rating_history: ratingHistory(records, count),
+        pairwise: pairwiseMatrix(records, count),
+      };
+    },
+
+    create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
+      const loaded = resolveSpec(raw, specDir, lookup, source);
+      const manifest = manifestOf(loaded, raw as Record<string, unknown>);
+      const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
+      const id = `t-${new Date(clock.now()).toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
+      store.tournaments.insert(
+        {
+          id,
+          name: loaded.spec.name,
+          spec: raw as Record<string, unknown>,
+          specDir,
+          manifest: manifest as unknown as Record<string, unknown>,
+          manifestHash: manifestHash(manifest),
+          plannedGames: planned.count,
+          plannedExact: planned.exact,
+        },
+        clock.now(),
+      );
+      // Created paused until start() runs it.
+      store.tournaments.setStatus(id, 'paused', clock.now());
+      return get(id);
+    },
+
+    get,
+    summary: (id: string) => summary(get(id)),
+    list(limit = 50, offset = 0) {
+      const page = store.tournaments.list(limit, offset);
+      return { tournaments: page.items.map(summary), total: page.total };
+    },
+
+    /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
+    start(id: string): Promise<RunOutcome> {
+      const existing = running.get(id);
+      if (existing) return existing.done;
+      const t = get(id);
+      if (t.status === 'finished' || t.status === 'cancelled')
+        throw new TournamentStateError('conflict', `tournament ${id} is ${t.status}`);
+      const loaded = loadStored(t);
+      const hash = manifestHash(manifestOf(loaded, t.spec));
+      if (hash !== t.manifestHash)
+        throw new TournamentStateError(
+          'conflict',
+          `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
+        );
+      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix.
+      const refusal = overrides.runners ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
+      if (refusal !== null) throw new TournamentStateError('conflict', `tournament ${id}: ${refusal}`);
+      const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+      executor.on((event) => emit(id, event));
+      const done = executor.run().then((outcome) => {
+        running.delete(id);
+        if (outcome.status === 'finished') {
+          let dir: string | null = null;
+          try {
+            dir = service.exportReports(id);
+          } catch (error) {
+            emit(id, { event: 'failed', tournament_id: id, error: `exports: ${(error as Error).message}`, at: clock.now() });
+          }
+          emit(id, {
+            event: 'finished',
+            tournament_id: id,
+            stop_reason: outcome.stopReason,
+            games_done: executor.gamesDone,
+            report_dir: dir,
+            at: clock.now(),
+          });
+        }
+        return outcome;
+      });
+      running.set(id, { executor, done });
+      return done;
+    },
+
+    pause(id: string): void {
+      const run = running.get(id);
+      if (!run) throw new TournamentStateError('conflict', `tournament ${id} is not running`);
+      run.executor.pause();
+    },
+
+    cancel(id: string): void {
+      const run = running.get(id);
+      if (run) run.executor.cancel();
+      else {
+        const t = get(id);
+        if (t.status === 'finished') throw new TournamentStateError('conflict', `tournament ${id} is finished`);
+        store.tournaments.setStatus(id, 'cancelled', clock.now(), 'cancelled');
+      }
+    },
+
+    /** Resolves when the tournament is not running any more. */
+    async settled(id: string): Promise<void> {
+      await running.get(id)?.done;
+    },
+
+    subscribe(id: string, listener: EventListener): () => void {
+      let set = feeds.get(id);
+      if (!set) {
+        set = new Set();
+        feeds.set(id, set);
+      }
+      set.add(listener);
+      return () => {
+        set.delete(listener);
+        if (set.size === 0) feeds.delete(id);
+      };
+    },
+
+    statistics(id: string) {
+      const t = get(id);
+      const loaded = loadStored(t);
+      return { tournament: t, loaded, stats: statistics(t, loaded) };
+    },
+
+    exportReports(id: string): string {
+      const t = get(id);
+      const loaded = loadStored(t);
+      return writeExports(deps.dataDir, {
+        store,
+        tournament: t,
+        agentIds: loaded.agents.map((a) => a.id),
+        stats: statistics(t, loaded),
+        summary: formatSummary(loaded, t),
+      });
+    },
+
+    /** Tournaments that were running when the app stopped (crash, kill -9, quit) continue. */
+    resumeInterrupted(): string[] {
+      const ids: string[] = [];
+      for (const t of store.tournaments.withStatus('running')) {
+        try {
+          void service.start(t.id).catch(() => {});
+          ids.push(t.id);
+        } catch (error) {
+          store.tournaments.setStatus(t.id, 'failed', clock.now(), (error as Error).message);
+        }
+      }
+      return ids;
+    },
+
+    async close(): Promise<void> {
+      for (const run of running.values()) run.executor.halt();
+      await Promise.all([...running.values()].map((r) => r.done));
+    },
+  };
+  return service;
+}
+
+export type TournamentService = ReturnType<typeof createTournamentService>;
+export { TournamentSpecError };
