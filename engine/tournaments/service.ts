@@ -1,5 +1,6 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
+
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../contract/errors.js';
 import type {
@@ -15,6 +16,7 @@ import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
 import { FORMAT_KINDS } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
+import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import type { GameRunners } from './game-runner.js';
@@ -32,6 +34,8 @@ export interface TournamentServiceDeps {
   dataDir: string;
   clock?: Clock;
   hostEnv?: NodeJS.ProcessEnv;
+  /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
+  sandbox?: SandboxPolicy;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }
@@ -76,6 +80,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     playables,
     runners: { ...deps.runners, ...overrides.runners },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   });
 
   const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
@@ -90,6 +95,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       (id) => playables.get(id)?.dir ?? id,
       raw,
       (id) => playables.get(id)?.protocol === 'clawarena',
+      trustedAgents(deps.sandbox, loaded.agents),
     );
   }
 
@@ -222,6 +228,9 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           'conflict',
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
+      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix.
+      const refusal = overrides.runners ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
+      if (refusal !== null) throw new TournamentStateError('conflict', `tournament ${id}: ${refusal}`);
       const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));
       const done = executor.run().then((outcome) => {
