@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { Isolation } from '../contract/isolation.js';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
 import type { Clock } from '../core/clock.js';
+import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
@@ -45,7 +46,7 @@ export type RunOutcome =
 export type EventListener = (event: TournamentEvent) => void;
 
 export class TournamentExecutor {
-  private readonly listeners = new Set<EventListener>();
+  private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
@@ -76,8 +77,7 @@ export class TournamentExecutor {
   }
 
   on(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   get gamesDone(): number {
@@ -156,13 +156,7 @@ export class TournamentExecutor {
   }
 
   private emit(event: TournamentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener (a closed stream) must not stop the run.
-      }
-    }
+    this.listeners.emit(event);
   }
 
   private stop(reason: string): void {

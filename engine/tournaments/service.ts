@@ -11,6 +11,7 @@ import type {
   TournamentSummary,
 } from '../contract/tournament.js';
 import { type Clock, systemClock } from '../core/clock.js';
+import { createKeyedListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
 import { FORMAT_KINDS } from '../core/tournament/index.js';
@@ -56,7 +57,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   const { store, playables } = deps;
   const clock = deps.clock ?? systemClock;
   const running = new Map<string, { executor: TournamentExecutor; done: Promise<RunOutcome> }>();
-  const feeds = new Map<string, Set<EventListener>>();
+  const feeds = createKeyedListeners<string, TournamentEvent>();
 
   const lookup: ChallengeLookup = {
     seatsOf: (id) => playables.get(id)?.seats.default,
@@ -82,15 +83,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   });
 
-  function emit(id: string, event: TournamentEvent): void {
-    for (const listener of [...(feeds.get(id) ?? [])]) {
-      try {
-        listener(event);
-      } catch {
-        // a closed subscriber
-      }
-    }
-  }
+  const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
 
   function loadStored(t: StoredTournament): LoadedSpec {
     return resolveSpec(t.spec, t.specDir, lookup, `tournament ${t.id}`);
@@ -286,16 +279,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
 
     subscribe(id: string, listener: EventListener): () => void {
-      let set = feeds.get(id);
-      if (!set) {
-        set = new Set();
-        feeds.set(id, set);
-      }
-      set.add(listener);
-      return () => {
-        set.delete(listener);
-        if (set.size === 0) feeds.delete(id);
-      };
+      return feeds.add(id, listener);
     },
 
     statistics(id: string) {
