@@ -12,7 +12,7 @@ export type UnitsByProvince = Map<string, Unit>;
 
 export function indexUnits(units: readonly Unit[]): UnitsByProvince {
   const map: UnitsByProvince = new Map();
-  for (const unit of units) {
+  for (const unit of sortUnits(units)) {
     const id = provinceOf(unit.at);
     if (map.has(id)) throw new Error(`two units in ${id}`);
     map.set(id, unit);

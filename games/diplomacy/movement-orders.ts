@@ -26,7 +26,7 @@ export interface MovementOrders {
   rejected: RejectedOrder[];
 }
 
-type Check = { ok: true; order: Effective } | { ok: false; reason: string };
+export type Check = { ok: true; order: Effective } | { ok: false; reason: string };
 
 function fleetSeas(units: UnitsByProvince, except?: string): Set<string> {
   const seas = new Set<string>();
@@ -59,7 +59,9 @@ function movePossible(units: UnitsByProvince, unit: Unit, toProvince: string, ex
   return unit.type === 'A' && convoyReachable(from, toProvince, fleetSeas(units, excludeFleet));
 }
 
-function checkOrder(units: UnitsByProvince, power: string, po: PowerOrder): Check {
+/** Whether a movement-phase order is legal on this board, and what it means if so. */
+export function checkMovementOrder(units: UnitsByProvince, po: PowerOrder): Check {
+  const power = po.power;
   const order = po.order;
   if (order.kind === 'disband' || order.kind === 'build' || order.kind === 'remove' || order.kind === 'waive') {
     return { ok: false, reason: 'not an order of the movement phase' };
@@ -138,7 +140,7 @@ export function prepareMovementOrders(unitList: readonly Unit[], submitted: read
   const legal = new Map<string, Effective[]>();
   const viaConvoy = new Set<string>();
   for (const po of submitted) {
-    const check = checkOrder(units, po.power, po);
+    const check = checkMovementOrder(units, po);
     if (!check.ok) {
       rejected.push({ power: po.power, text: formatOrder(po.order), reason: check.reason });
       continue;
