@@ -13,6 +13,8 @@ export const CLAW_ERROR_STATUS: Record<string, number> = {
   nothing_to_challenge: 400,
   idempotency_key_reused: 409,
   action_already_queued: 409,
+  phase_submission_sealed: 409,
+  stale_phase: 409,
   not_your_turn: 409,
   stale_action_window: 409,
   no_active_match: 409,

@@ -25,7 +25,14 @@ export interface NewMatch {
 export type SubmitResult = { ok: true; match: StoredClawMatch } | { ok: false; error: ClawError };
 
 /** Codes that describe the timing of a submission rather than its content. */
-const CONFLICT_CODES = new Set(['not_your_turn', 'no_active_match', 'stale_action_window', 'action_already_queued']);
+const CONFLICT_CODES = new Set([
+  'not_your_turn',
+  'no_active_match',
+  'stale_action_window',
+  'action_already_queued',
+  'phase_submission_sealed',
+  'stale_phase',
+]);
 
 export function createMatchRuntime(deps: RuntimeDeps) {
   const repo = deps.store.clawarena;

@@ -396,6 +396,10 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
         return errorReply(ClawError.of('no_active_match', why));
       }
       const check = windowCheck(match, seat, body.action_window_id);
+      if (check?.code === 'action_already_queued') {
+        const sealed = sealedReply(match, seat, payload);
+        if (sealed) return sealed;
+      }
       if (check) return errorReply(check);
       const game = runtime.gameOf(match);
       if (!game.actions.includes(body.action)) {
@@ -435,6 +439,37 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       schedule();
     }
     return reply;
+  }
+
+  /**
+   * Games with sealed submissions (Diplomacy, spec §8.3): in a window the seat already acted in, an exact replay of its
+   * batch is answered 200 again and anything else is 409 phase_submission_sealed. Null for the other games.
+   */
+  function sealedReply(match: StoredClawMatch, seat: StoredClawSeat, payload: string): Reply | null {
+    const sealed = runtime.gameOf(match).sealedSubmission?.(match.state, seat.seat);
+    if (sealed === undefined) return null;
+    if (sealed === null || canonicalJson(sealed) !== payload) {
+      return errorReply(
+        ClawError.of('phase_submission_sealed', 'your batch for this phase is already sealed; only an exact replay is accepted'),
+      );
+    }
+    const view = seatView(runtime, match, seat.seat);
+    return {
+      status: 200,
+      body: {
+        status: 'ok',
+        ack_type: `${match.gameType}_action_ack`,
+        action: sealed.action,
+        params: sealed.params,
+        match_id: match.matchId,
+        action_window_id: windowId(match),
+        action_pending: view.actionPending,
+        match_status: match.status,
+        replayed: true,
+        event_seq: repo.lastVisibleEventSeq(match.matchId, seat.seat),
+        accepted_at: isoUtc(clock.now()),
+      },
+    };
   }
 
   /**
