@@ -1,6 +1,6 @@
 // Claw Diplomacy (`diplomacy`, 7 powers) on the game kit (spec §11.5): press rounds, sealed atomic order batches with
 // candidates, overrides and server defaults, and the DATC adjudicator underneath.
-import { createRng } from '../../challenges/kit/rng.js';
+import { createRng } from '../../engine/core/rng.js';
 import {
   type ApplyResult,
   type Briefs,

@@ -1,5 +1,6 @@
 // Every test case of DATC chapter 6 (test/conformance/diplomacy/datc-cases.json), run against the adjudicator.
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { adjudicateAdjustments } from '../../../games/diplomacy/adjustments.js';
 import type { Unit } from '../../../games/diplomacy/board.js';
@@ -8,6 +9,7 @@ import { adjudicateMovement } from '../../../games/diplomacy/movement.js';
 import { prepareMovementOrders } from '../../../games/diplomacy/movement-orders.js';
 import { type PowerOrder, parseOrder } from '../../../games/diplomacy/orders.js';
 import { adjudicateRetreats } from '../../../games/diplomacy/retreats.js';
+import { CONFORMANCE_ROOT } from '../../support/conformance.js';
 
 type PerPower = Record<string, string[]>;
 interface Options {
