@@ -30,6 +30,8 @@ interface DatcCase {
     illegal?: string[];
     legal?: string[];
     retreatOptions?: Record<string, Options>;
+    supports?: Record<string, boolean>;
+    convoys?: Record<string, boolean>;
     builds?: string[];
     removals?: string[];
   };
@@ -37,7 +39,7 @@ interface DatcCase {
   preference?: string;
 }
 
-const data = JSON.parse(readFileSync(new URL('../../conformance/diplomacy/datc-cases.json', import.meta.url), 'utf8')) as {
+const data = JSON.parse(readFileSync(path.join(CONFORMANCE_ROOT, 'diplomacy', 'datc-cases.json'), 'utf8')) as {
   cases: DatcCase[];
 };
 
@@ -76,6 +78,16 @@ function runMovement(c: DatcCase) {
   const rejected = rejectedProvinces(result.rejected);
   for (const p of c.expected.illegal ?? []) expect(rejected, `order of ${p} is illegal`).toContain(p);
   for (const p of c.expected.legal ?? []) expect(rejected, `order of ${p} is legal`).not.toContain(p);
+  for (const [kind, expected] of [
+    ['support', c.expected.supports],
+    ['convoy', c.expected.convoys],
+  ] as const) {
+    for (const [p, given] of Object.entries(expected ?? {})) {
+      const outcome = result.outcomes.find((o) => provinceOf(o.unit.at) === p);
+      expect(outcome?.kind, `${p} executes a ${kind} order`).toBe(kind);
+      expect(outcome?.success, `${kind} of ${p} ${given ? 'succeeds' : 'fails'}`).toBe(given);
+    }
+  }
   for (const [p, opts] of Object.entries(c.expected.retreatOptions ?? {})) {
     const d = result.dislodged.find((x) => provinceOf(x.unit.at) === p);
     expect(d, `${p} is dislodged`).toBeDefined();
