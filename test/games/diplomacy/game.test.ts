@@ -132,3 +132,136 @@ describe('Claw Diplomacy rules', () => {
     expect(new Set(s.units.map((u) => u.at.slice(0, 3))).size).toBe(s.units.length);
   });
 });
+
+/** A position of our own in the given phase of 1901 (advice and options are not needed for explicit orders). */
+function position(
+  season: 'SPRING' | 'FALL' | 'WINTER',
+  phase: DiplomacyState['phase'],
+  units: DiplomacyState['units'],
+  owners: Record<string, DiplomacyState['owners'][string]>,
+): DiplomacyState {
+  const s = start();
+  s.season = season;
+  s.phase = phase;
+  s.round = null;
+  s.units = units;
+  for (const id of Object.keys(s.owners)) s.owners[id] = owners[id] ?? null;
+  s.submissions = s.seats.map(() => null);
+  s.advice = {};
+  s.options = {};
+  s.gameplaySealed = true;
+  return s;
+}
+
+describe('Claw Diplomacy turn structure', () => {
+  it('defaults to a final year of 1910', () => {
+    expect(diplomacy.project(start(), 0).max_year).toBe(1910);
+  });
+
+  it('a power reaching 18 centres at the end of a Fall wins alone', () => {
+    const centres = ['PAR', 'MAR', 'BRE', 'SPA', 'POR', 'LON', 'LVP', 'EDI', 'HOL', 'DEN', 'KIE', 'BER', 'MUN', 'NWY', 'SWE', 'TUN', 'ROM'];
+    const owners = Object.fromEntries(centres.map((c) => [c, 'FRANCE' as const]));
+    let s = position(
+      'FALL',
+      'movement',
+      [
+        { power: 'FRANCE', type: 'A', at: 'PIC' },
+        { power: 'GERMANY', type: 'A', at: 'RUH' },
+      ],
+      { ...owners, VIE: 'GERMANY' },
+    );
+    const france = s.powers.indexOf('FRANCE');
+    const germany = s.powers.indexOf('GERMANY');
+    s = act(s, germany, 'submit_orders', { orders: [] }).state;
+    s = act(s, france, 'submit_orders', { orders: [{ type: 'MOVE', origin: 'PIC', destination: 'BEL' }] }).state;
+    expect(s.phase).toBe('finished');
+    expect(diplomacy.outcome(s)).toEqual(expect.objectContaining({ reason: 'solo_victory', winners: [france] }));
+    expect(diplomacy.outcome(s)?.placements[france]).toBe(1);
+    expect(diplomacy.outcome(s)?.placements[germany]).toBe(2);
+  });
+
+  it('a Spring without 18 centres goes on, and a dislodged unit gets a retreat phase with its options', () => {
+    let s = position(
+      'SPRING',
+      'movement',
+      [
+        { power: 'FRANCE', type: 'A', at: 'BUR' },
+        { power: 'GERMANY', type: 'A', at: 'MUN' },
+        { power: 'GERMANY', type: 'A', at: 'RUH' },
+      ],
+      { PAR: 'FRANCE', MUN: 'GERMANY' },
+    );
+    const france = s.powers.indexOf('FRANCE');
+    const germany = s.powers.indexOf('GERMANY');
+    s = act(s, france, 'submit_orders', { orders: [{ type: 'HOLD', origin: 'BUR' }] }).state;
+    s = act(s, germany, 'submit_orders', {
+      orders: [
+        { type: 'MOVE', origin: 'MUN', destination: 'BUR' },
+        { type: 'SUPPORT', origin: 'RUH', target: 'MUN', destination: 'BUR' },
+      ],
+    }).state;
+    expect(s.phase).toBe('retreat');
+    const view = diplomacy.project(s, france);
+    expect(view.retreat_options).toEqual({ BUR: ['BEL', 'GAS', 'MAR', 'PAR', 'PIC'] });
+    expect(diplomacy.window(s)?.actors).toEqual([france]);
+    const [action] = diplomacy.legalActions(s, france);
+    expect(action?.action).toBe('submit_retreats');
+    expect(action?.hint.legal_orders).toEqual([
+      expect.objectContaining({ origin: 'BUR', retreat_destinations: ['BEL', 'GAS', 'MAR', 'PAR', 'PIC'] }),
+    ]);
+    expect(
+      diplomacy.apply(s, france, 'submit_retreats', { orders: [{ type: 'RETREAT', origin: 'BUR', destination: 'MUN' }] }, false).ok,
+    ).toBe(false);
+    s = act(s, france, 'submit_retreats', { orders: [{ type: 'RETREAT', origin: 'BUR', destination: 'PAR' }] }).state;
+    expect(s.units).toContainEqual({ power: 'FRANCE', type: 'A', at: 'PAR' });
+    expect(s.season).toBe('FALL');
+    expect(s.phase).toBe('negotiation');
+  });
+
+  it('on the deadline, missing removals follow the civil-disorder rule and missing builds are waived', () => {
+    let s = position(
+      'WINTER',
+      'adjustment',
+      [
+        { power: 'FRANCE', type: 'A', at: 'PAR' },
+        { power: 'FRANCE', type: 'A', at: 'PIC' },
+        { power: 'FRANCE', type: 'F', at: 'NAO' },
+        { power: 'ITALY', type: 'A', at: 'ROM' },
+      ],
+      { PAR: 'FRANCE', ROM: 'ITALY', NAP: 'ITALY', VEN: 'ITALY' },
+    );
+    const view = diplomacy.project(s, s.powers.indexOf('FRANCE'));
+    expect(view.adjustment_requirements).toEqual(expect.objectContaining({ FRANCE: -2, ITALY: 2 }));
+    s = playWindow(s);
+    expect(s.units.filter((u) => u.power === 'FRANCE')).toEqual([{ power: 'FRANCE', type: 'A', at: 'PAR' }]);
+    expect(s.units.filter((u) => u.power === 'ITALY')).toHaveLength(1);
+    expect(s.year).toBe(1902);
+    expect(s.season).toBe('SPRING');
+  });
+
+  it('bounds the full state and marks what it left out; the slim state keeps fewer messages and no history', () => {
+    const s = start();
+    for (let i = 0; i < 40; i++) {
+      s.messages.push({
+        phase_key: 'S1901M-N1',
+        round: 1,
+        from_power: 'FRANCE',
+        to_power: 'global',
+        content: `m${i}`,
+        visibility: 'global',
+      });
+    }
+    for (let i = 0; i < 15; i++) s.history.push({ phase_id: `S19${i}M`, phase_type: 'movement', orders: [], dislodged: [], changes: {} });
+    const full = diplomacy.project(s, 0);
+    expect(full.messages_received).toHaveLength(30);
+    expect(full.messages_received_truncated).toBe(true);
+    expect(full.messages_received_omitted).toBe(10);
+    expect((full.messages_received as { content: string }[])[29]?.content).toBe('m39');
+    expect(full.public_history).toHaveLength(12);
+    expect(full.public_history_omitted).toBe(3);
+    const slim = diplomacy.projectSlim?.(s, 0) ?? {};
+    expect(slim.messages_received).toHaveLength(14);
+    expect(slim.messages_received_omitted).toBe(26);
+    expect(slim).not.toHaveProperty('public_history');
+  });
+});
