@@ -1,9 +1,12 @@
 // Claw Diplomacy on the game kit, driven through its rules object: phases, press visibility, sealed batches,
 // candidates, defaults, builds and the end of the match.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DiplomacyState } from '../../../games/diplomacy/game-state.js';
 import { diplomacy } from '../../../games/diplomacy/rules.js';
 import type { JsonObject } from '../../../games/kit/game.js';
+import { CONFORMANCE_ROOT } from '../../support/conformance.js';
 
 const seats = Array.from({ length: 7 }, (_, i) => ({ agentId: 100 + i, name: `p${i}` }));
 
@@ -263,5 +266,70 @@ describe('Claw Diplomacy turn structure', () => {
     expect(slim.messages_received).toHaveLength(14);
     expect(slim.messages_received_omitted).toBe(26);
     expect(slim).not.toHaveProperty('public_history');
+  });
+});
+
+describe('Claw Diplomacy wire shape', () => {
+  const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  const fixture = (phase: string) =>
+    JSON.parse(readFileSync(path.join(CONFORMANCE_ROOT, 'clawarena', 'fixtures', `diplomacy_${phase}.json`), 'utf8')) as {
+      state: Record<string, unknown>;
+      legal_actions: { action: string; params: Record<string, unknown>; hint: Record<string, unknown> }[];
+    };
+  function problems(ours: Record<string, unknown>, theirs: Record<string, unknown>, where: string): string[] {
+    return Object.entries(theirs).flatMap(([k, v]) =>
+      !(k in ours)
+        ? [`${where}.${k} missing`]
+        : v !== null && ours[k] !== null && kind(v) !== kind(ours[k])
+          ? [`${where}.${k}: ${kind(ours[k])} vs ${kind(v)}`]
+          : [],
+    );
+  }
+
+  it('every phase carries the state keys and hint keys of the published fixture, with the same JSON types', () => {
+    const phases: [string, DiplomacyState, number][] = [];
+    const s0 = start();
+    phases.push(['negotiation', s0, 0]);
+    const moving = playWindow(playWindow(start()));
+    phases.push(['movement', moving, 0]);
+    const retreat = position(
+      'SPRING',
+      'movement',
+      [
+        { power: 'FRANCE', type: 'A', at: 'BUR' },
+        { power: 'GERMANY', type: 'A', at: 'MUN' },
+        { power: 'GERMANY', type: 'A', at: 'RUH' },
+      ],
+      {},
+    );
+    let r = act(retreat, retreat.powers.indexOf('FRANCE'), 'submit_orders', { orders: [] }).state;
+    r = act(r, r.powers.indexOf('GERMANY'), 'submit_orders', {
+      orders: [
+        { type: 'MOVE', origin: 'MUN', destination: 'BUR' },
+        { type: 'SUPPORT', origin: 'RUH', target: 'MUN', destination: 'BUR' },
+      ],
+    }).state;
+    phases.push(['retreat', r, r.powers.indexOf('FRANCE')]);
+    const winter = position('FALL', 'movement', [{ power: 'ENGLAND', type: 'F', at: 'NTH' }], {
+      LON: 'ENGLAND',
+      EDI: 'ENGLAND',
+      LVP: 'ENGLAND',
+    });
+    const w = act(winter, winter.powers.indexOf('ENGLAND'), 'submit_orders', { orders: [] }).state;
+    phases.push(['adjustment', w, w.powers.indexOf('ENGLAND')]);
+    for (const [phase, state, seat] of phases) {
+      expect(state.phase, phase).toBe(phase);
+      const ref = fixture(phase);
+      const [ours] = diplomacy.legalActions(state, seat);
+      const theirs = ref.legal_actions[0];
+      expect(ours?.action).toBe(theirs?.action);
+      const found = [
+        // is_your_turn and turn_deadline are added to the state by the runtime's envelope.
+        ...problems({ ...diplomacy.project(state, seat), is_your_turn: true, turn_deadline: '' }, ref.state, `${phase}.state`),
+        ...problems(ours?.params ?? {}, theirs?.params ?? {}, `${phase}.params`),
+        ...problems((ours?.hint ?? {}) as Record<string, unknown>, theirs?.hint ?? {}, `${phase}.hint`),
+      ];
+      expect(found).toEqual([]);
+    }
   });
 });
