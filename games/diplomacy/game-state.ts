@@ -110,7 +110,8 @@ export function activePowers(state: DiplomacyState): Power[] {
     case 'movement':
       return state.powers.filter((p) => state.units.some((u) => u.power === p));
     case 'retreat':
-      return state.powers.filter((p) => state.dislodged.some((d) => d.unit.power === p));
+      // A dislodged unit with nowhere to go is disbanded without asking.
+      return state.powers.filter((p) => state.dislodged.some((d) => d.unit.power === p && d.retreats.length > 0));
     case 'adjustment': {
       const delta = adjustmentDelta(state.units, state.owners);
       return state.powers.filter((p) => {

@@ -333,3 +333,30 @@ describe('Claw Diplomacy wire shape', () => {
     }
   });
 });
+
+describe('Claw Diplomacy retreats without options', () => {
+  it('disbands a dislodged unit that has nowhere to go without opening a retreat window', () => {
+    // DATC 6.H.15's position: the fleet in Portugal is dislodged and has no retreat.
+    let s = position(
+      'SPRING',
+      'movement',
+      [
+        { power: 'ENGLAND', type: 'F', at: 'POR' },
+        { power: 'FRANCE', type: 'F', at: 'SPA/SC' },
+        { power: 'FRANCE', type: 'F', at: 'MAO' },
+      ],
+      {},
+    );
+    s = act(s, s.powers.indexOf('ENGLAND'), 'submit_orders', { orders: [{ type: 'HOLD', origin: 'POR' }] }).state;
+    s = act(s, s.powers.indexOf('FRANCE'), 'submit_orders', {
+      orders: [
+        { type: 'MOVE', origin: 'SPA', destination: 'POR' },
+        { type: 'SUPPORT', origin: 'MAO', target: 'SPA', destination: 'POR' },
+      ],
+    }).state;
+    expect(s.phase).toBe('negotiation');
+    expect(s.season).toBe('FALL');
+    expect(s.units.some((u) => u.power === 'ENGLAND')).toBe(false);
+    expect(s.history.at(-1)?.phase_type).toBe('retreat');
+  });
+});
