@@ -133,9 +133,38 @@ export function convoyChains(from: string, to: string, fleetSeas: ReadonlySet<st
   return chains;
 }
 
-/** Whether the fleet in `sea` is necessary for some convoy route from `from` to `to`. */
-export function onConvoyChain(from: string, to: string, fleetSeas: ReadonlySet<string>, sea: string): boolean {
-  return fleetSeas.has(sea) && convoyChains(from, to, fleetSeas, sea).length > 0;
+/**
+ * For an army in `from`: every coastal province it could be convoyed to through the given seas, with the seas that lie
+ * on some chordless chain to it (one search for all destinations; same chains as `convoyChains`).
+ */
+export function convoyReach(from: string, fleetSeas: ReadonlySet<string>): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  if (!isCoastal(from)) return out;
+  const startSeas = new Set(seasTouching(from));
+  const path: string[] = [];
+  const onPath = new Set<string>();
+  const touchedBefore = new Map<string, number>();
+  const coastsOf = (sea: string) => [...fleetNeighbours(sea)].map(provinceOf).filter((p) => isCoastal(p));
+  const visit = (sea: string) => {
+    for (let i = 0; i < path.length - 1; i += 1) if (fleetNeighbours(path[i] as string).has(sea)) return;
+    if (path.length > 0 && startSeas.has(sea)) return;
+    path.push(sea);
+    onPath.add(sea);
+    const coasts = coastsOf(sea);
+    for (const dest of coasts) {
+      if (dest === from || (touchedBefore.get(dest) ?? 0) > 0) continue;
+      const set = out.get(dest) ?? new Set<string>();
+      for (const s of path) set.add(s);
+      out.set(dest, set);
+    }
+    for (const dest of coasts) touchedBefore.set(dest, (touchedBefore.get(dest) ?? 0) + 1);
+    for (const n of fleetNeighbours(sea)) if (isSea(n) && fleetSeas.has(n) && !onPath.has(n)) visit(n);
+    for (const dest of coasts) touchedBefore.set(dest, (touchedBefore.get(dest) ?? 0) - 1);
+    path.pop();
+    onPath.delete(sea);
+  };
+  for (const sea of startSeas) if (fleetSeas.has(sea)) visit(sea);
+  return out;
 }
 
 /** Whether any chain of the given seas joins `from` and `to` (any chain contains a chordless one). */

@@ -2,7 +2,7 @@
 // whatever the others order, DATC 4.E.1) is ignored, and a unit left without a legal order holds. Two different legal
 // orders for one unit make it hold (DATC 4.D.3, choice c).
 import { indexUnits, type Unit, type UnitsByProvince } from './board.js';
-import { canReachProvince, convoyReachable, fleetTargets, isCoastal, isSea, onConvoyChain, province, provinceOf } from './map.js';
+import { canReachProvince, convoyReach, convoyReachable, fleetTargets, isCoastal, isSea, province, provinceOf } from './map.js';
 import { formatOrder, type PowerOrder } from './orders.js';
 
 export type Effective =
@@ -34,6 +34,43 @@ function fleetSeas(units: UnitsByProvince, except?: string): Set<string> {
   return seas;
 }
 
+// Legality is asked many times per board (every option of every unit): the convoy answers are cached per board.
+const convoyCache = new WeakMap<UnitsByProvince, Map<string, boolean>>();
+
+const reachCache = new WeakMap<UnitsByProvince, Map<string, Map<string, Set<string>>>>();
+
+/** The seas whose fleets are necessary for some convoy route `from` → `to` (one search per army and board). */
+function convoyCarriers(units: UnitsByProvince, from: string, to: string): ReadonlySet<string> {
+  let cache = reachCache.get(units);
+  if (!cache) {
+    cache = new Map();
+    reachCache.set(units, cache);
+  }
+  let reach = cache.get(from);
+  if (!reach) {
+    reach = convoyReach(from, fleetSeas(units));
+    cache.set(from, reach);
+  }
+  return reach.get(to) ?? EMPTY;
+}
+const EMPTY: ReadonlySet<string> = new Set();
+
+/** Whether an army could be convoyed `from` → `to` by the fleets now at sea, leaving out the one in `except`. */
+function convoyPossible(units: UnitsByProvince, from: string, to: string, except?: string): boolean {
+  let cache = convoyCache.get(units);
+  if (!cache) {
+    cache = new Map();
+    convoyCache.set(units, cache);
+  }
+  const key = `${from}>${to}>${except ?? ''}`;
+  let answer = cache.get(key);
+  if (answer === undefined) {
+    answer = convoyReachable(from, to, fleetSeas(units, except));
+    cache.set(key, answer);
+  }
+  return answer;
+}
+
 /** The exact location a fleet at `from` would enter for a written destination, or a reason it cannot. */
 function fleetDestination(from: string, written: string): { to: string } | { reason: string } {
   const dest = provinceOf(written);
@@ -56,7 +93,7 @@ function movePossible(units: UnitsByProvince, unit: Unit, toProvince: string, ex
   if (canReachProvince(unit.type, unit.at, toProvince)) {
     return unit.type === 'A' ? province(toProvince).kind !== 'sea' : province(toProvince).kind !== 'land';
   }
-  return unit.type === 'A' && convoyReachable(from, toProvince, fleetSeas(units, excludeFleet));
+  return unit.type === 'A' && convoyPossible(units, from, toProvince, excludeFleet);
 }
 
 /** Whether a movement-phase order is legal on this board, and what it means if so. */
@@ -84,7 +121,7 @@ export function checkMovementOrder(units: UnitsByProvince, po: PowerOrder): Chec
       }
       if (isSea(toProvince)) return { ok: false, reason: 'an army cannot enter a sea' };
       const byLand = canReachProvince('A', from, toProvince);
-      const bySea = convoyReachable(from, toProvince, fleetSeas(units));
+      const bySea = convoyPossible(units, from, toProvince);
       if (order.viaConvoy ? !bySea : !byLand && !bySea) {
         return { ok: false, reason: `no route from ${from} to ${toProvince}` };
       }
@@ -121,7 +158,7 @@ export function checkMovementOrder(units: UnitsByProvince, po: PowerOrder): Chec
       const army = units.get(target);
       if (army?.type !== 'A') return { ok: false, reason: `no army in ${target} to convoy` };
       const to = provinceOf(order.to);
-      if (!isCoastal(target) || !isCoastal(to) || !onConvoyChain(target, to, fleetSeas(units), from)) {
+      if (!isCoastal(target) || !isCoastal(to) || !convoyCarriers(units, target, to).has(from)) {
         return { ok: false, reason: `the fleet in ${from} is not on any convoy route from ${target} to ${to}` };
       }
       return { ok: true, order: { kind: 'convoy', unit, target, to } };

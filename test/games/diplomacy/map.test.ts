@@ -4,6 +4,7 @@ import {
   armyNeighbours,
   canReachProvince,
   convoyChains,
+  convoyReach,
   fleetNeighbours,
   POWERS,
   PROVINCES,
@@ -38,5 +39,19 @@ describe('standard map', () => {
   it('finds only chordless convoy chains (a fleet that could be skipped is on none)', () => {
     expect(convoyChains('MAR', 'SPA', new Set(['LYO', 'WES']))).toEqual([['LYO']]);
     expect(convoyChains('LON', 'TUN', new Set(['ENG', 'MAO', 'WES'])).length).toBe(1);
+  });
+});
+
+describe('convoy reach', () => {
+  it('agrees with the per-destination chain search on every army origin with all seas full', () => {
+    const seas = new Set([...PROVINCES.values()].filter((p) => p.kind === 'sea').map((p) => p.id));
+    const coastal = [...PROVINCES.values()].filter((p) => p.kind === 'coast').map((p) => p.id);
+    for (const from of ['LON', 'NAF', 'SYR', 'STP', 'BUL']) {
+      const reach = convoyReach(from, seas);
+      for (const to of coastal) {
+        const expected = new Set(convoyChains(from, to, seas).flat());
+        expect([...(reach.get(to) ?? [])].sort(), `${from}-${to}`).toEqual([...expected].sort());
+      }
+    }
   });
 });
