@@ -372,7 +372,8 @@ function submit(
     if (!auto) next.gameplaySealed = true;
   }
   // The sealed batch itself stays secret until the phase resolves.
-  const events: GameEvent[] = [{ type: 'phase_submission', visibility: 'public', data: { power, phase_key: key, action } }];
+  const agent_id = next.seats[seat]?.agentId ?? null;
+  const events: GameEvent[] = [{ type: 'phase_submission', visibility: 'public', data: { agent_id, power, phase_key: key, action } }];
   if (seatsWaiting(next).waiting.length === 0) events.push(...resolvePhase(next));
   return { ok: true, state: next, events };
 }
