@@ -2,6 +2,7 @@
 // one province, and the result does not depend on the order in which units or orders were submitted.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { adjudicateAdjustments } from '../../../games/diplomacy/adjustments.js';
 import type { Unit } from '../../../games/diplomacy/board.js';
 import { boardOptions, optionOrders } from '../../../games/diplomacy/legal-orders.js';
 import { POWERS, PROVINCES, provinceOf } from '../../../games/diplomacy/map.js';
@@ -149,6 +150,38 @@ describe('adjudicator properties', () => {
         expect(a.units.length + a.dislodged.length).toBe(units.length);
         for (const r of a.rejected) expect(typeof r).toBe('string');
         expect(orders.every((o) => parseOrder(formatOrder(o.order)) !== null)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('adjustment properties', () => {
+  it('random build and removal orders never crash and end with centres and units balanced as far as the rules allow', () => {
+    const owners = fc.dictionary(
+      fc.constantFrom(...[...PROVINCES.values()].filter((p) => p.supplyCentre).map((p) => p.id)),
+      fc.constantFrom(...POWERS),
+    );
+    const adjustmentOrder = fc
+      .record({
+        power: fc.constantFrom(...POWERS),
+        kind: fc.constantFrom('BUILD A', 'BUILD F', 'REMOVE A', 'REMOVE F', 'WAIVE'),
+        at: fc.constantFrom(...IDS, 'STP/NC', 'SPA/SC'),
+      })
+      .map(({ power, kind, at }) => ({ power, order: parseOrder(kind === 'WAIVE' ? 'WAIVE' : `${kind} ${at}`) }) as PowerOrder);
+    fc.assert(
+      fc.property(position, owners, fc.array(adjustmentOrder, { maxLength: 30 }), (units, own, orders) => {
+        const r = adjudicateAdjustments(units, own, orders);
+        expect(new Set(r.units.map((u) => provinceOf(u.at))).size).toBe(r.units.length);
+        for (const power of POWERS) {
+          const centres = Object.values(own).filter((o) => o === power).length;
+          const before = units.filter((u) => u.power === power).length;
+          const after = r.units.filter((u) => u.power === power).length;
+          // Removals bring a power down exactly to its centres; builds never take it above them.
+          if (before > centres) expect(after).toBe(centres);
+          else expect(after).toBeLessThanOrEqual(centres);
+          expect(after).toBeGreaterThanOrEqual(Math.min(before, centres));
+        }
       }),
       { numRuns: 300 },
     );

@@ -57,12 +57,12 @@ function ordersOf(perPower: PerPower): PowerOrder[] {
 }
 
 const sorted = (xs: readonly string[]) => [...xs].sort();
-const rejectedProvinces = (rejected: { text: string }[]) =>
-  rejected.map((r) => provinceOf(parseOrder(r.text).kind === 'waive' ? '' : unitAt(r.text)));
+/** The province of the unit a rejected order named. */
 function unitAt(text: string): string {
   const order = parseOrder(text);
   return order.kind === 'waive' ? '' : provinceOf(order.unit.at);
 }
+const rejectedProvinces = (rejected: { text: string }[]) => rejected.map((r) => unitAt(r.text));
 
 function runMovement(c: DatcCase) {
   const units = unitsOf(c.units);

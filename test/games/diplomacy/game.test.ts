@@ -360,3 +360,53 @@ describe('Claw Diplomacy retreats without options', () => {
     expect(s.history.at(-1)?.phase_type).toBe('retreat');
   });
 });
+
+describe('Claw Diplomacy proposals and strategy intent', () => {
+  it('numbers a proposal, offers it to its recipient as a reply target, and checks replies and intents', () => {
+    let s = start();
+    const austria = s.powers.indexOf('AUSTRIA');
+    const italy = s.powers.indexOf('ITALY');
+    s = act(s, austria, 'send_press', {
+      messages: [
+        {
+          to_power: 'ITALY',
+          content: 'Keep Tyrolia empty and I will too.',
+          proposal: { kind: 'dmz', provinces: ['TYR'], offers: [{ type: 'HOLD', origin: 'VIE' }] },
+        },
+      ],
+      strategy_intent: { risk_posture: 'conservative', trusted_powers: ['ITALY'], dmz_provinces: ['TYR'] },
+    }).state;
+    expect(diplomacy.project(s, austria).strategy_intent).toEqual({
+      risk_posture: 'conservative',
+      trusted_powers: ['ITALY'],
+      dmz_provinces: ['TYR'],
+    });
+    expect(diplomacy.project(s, italy).strategy_intent).toEqual({});
+    s = playWindow(s);
+    const [press] = diplomacy.legalActions(s, italy);
+    expect(press?.hint.valid_proposal_ids).toEqual(['P1']);
+    expect(diplomacy.legalActions(s, s.powers.indexOf('FRANCE'))[0]?.hint.valid_proposal_ids).toEqual([]);
+    const badReply = diplomacy.apply(
+      s,
+      italy,
+      'send_press',
+      { messages: [{ to_power: 'AUSTRIA', content: 'Agreed.', proposal: { kind: 'dmz', status: 'accept', reply_to: 'P9' } }] },
+      false,
+    );
+    expect(badReply.ok).toBe(false);
+    const badIntent = diplomacy.apply(s, italy, 'send_press', { messages: [], strategy_intent: { trusted_powers: ['ITALY'] } }, false);
+    expect(badIntent.ok).toBe(false);
+    s = act(s, italy, 'send_press', {
+      messages: [{ to_power: 'AUSTRIA', content: 'Agreed.', proposal: { kind: 'dmz', status: 'accept', reply_to: 'P1' } }],
+      strategy_intent: { accepted_proposal_ids: ['P1'] },
+    }).state;
+    s = playWindow(s);
+    const received = diplomacy.project(s, austria).messages_received as {
+      from_power: string;
+      proposal?: { reply_to?: string; proposal_id?: string };
+    }[];
+    expect(received.find((m) => m.from_power === 'ITALY')?.proposal).toEqual(
+      expect.objectContaining({ reply_to: 'P1', proposal_id: 'P2' }),
+    );
+  });
+});
