@@ -5,18 +5,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createAgentCatalog } from './agents/catalog.js';
-import { loadChallenges } from './challenges/registry.js';
+import { loadChallenges, specArenaPlayables } from './challenges/registry.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
+import { PlayableRegistry } from './core/playables.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { clawArenaPlayables } from './protocols/clawarena/playables.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
+import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
@@ -42,6 +46,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
+  trustedAgentDirs?: readonly string[];
 }
 
 export interface RunningEngine {
@@ -99,9 +105,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
+      sandbox,
       log: (message) => http?.log.warn(message),
     });
     http = await createHttpServer({
@@ -167,12 +175,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
     const tournamentService = createTournamentService({
       store,
-      engine,
-      challenges,
-      url: `http://${urlHost}:${port}`,
-      authSecret,
+      playables: new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]),
+      runners: {
+        specarena: specArenaRunner({ engine, url: `http://${urlHost}:${port}`, authSecret }),
+        clawarena: clawArenaRunner(clawarena),
+      },
       dataDir: options.dataDir,
-      clawarena,
+      clock,
+      sandbox,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

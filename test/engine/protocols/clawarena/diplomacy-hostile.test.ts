@@ -59,7 +59,7 @@ describe('a hostile Diplomacy agent', () => {
       gameType: 'diplomacy',
       seats: Array.from({ length: 7 }, (_, i) => ({ name: `dip-hostile-${i}` })),
       seed: 'hostile-diplomacy',
-      options: { max_year: 1901, timeouts_ms: { phase: 1000 } },
+      options: { max_year: 1901, timeouts_ms: { phase: 3000 } },
     });
     const baselines = created.seats.slice(0, 6).map((s, i) => {
       const env = service.agentEnvironment(s.token);

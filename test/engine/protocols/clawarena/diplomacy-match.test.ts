@@ -49,7 +49,7 @@ describe('Claw Diplomacy over HTTP', () => {
       gameType: 'diplomacy',
       seats: Array.from({ length: 7 }, (_, i) => ({ name: `dip-${i < 6 ? (i % 2 === 0 ? 'py' : 'node') : 'test'}-${i}` })),
       seed: 'full-diplomacy',
-      options: { max_year: 1902, timeouts_ms: { phase: 1500 } },
+      options: { max_year: 1902, timeouts_ms: { phase: 4000 } },
     });
     const agents = created.seats.slice(0, 6).map((s, i) => {
       const env = service.agentEnvironment(s.token);
