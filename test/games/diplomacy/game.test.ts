@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DiplomacyStateSchema } from '../../../engine/contract/clawarena.js';
 import type { DiplomacyState } from '../../../games/diplomacy/game-state.js';
 import { diplomacy } from '../../../games/diplomacy/rules.js';
 import type { JsonObject } from '../../../games/kit/game.js';
@@ -330,6 +331,8 @@ describe('Claw Diplomacy wire shape', () => {
         ...problems((ours?.hint ?? {}) as Record<string, unknown>, theirs?.hint ?? {}, `${phase}.hint`),
       ];
       expect(found).toEqual([]);
+      const read = DiplomacyStateSchema.safeParse(diplomacy.project(state, seat));
+      expect(read.success, read.error?.message).toBe(true);
     }
   });
 });
