@@ -125,7 +125,7 @@ export function mortgageValue(index: number): number {
 
 /** Unmortgaging costs principal plus 10% (rounded up). */
 export function unmortgageCost(index: number): number {
-  return Math.ceil(mortgageValue(index) * 1.1);
+  return Math.ceil((mortgageValue(index) * 11) / 10);
 }
 
 /** The group key used in trade summaries: the color, or `railroad` / `utility`. */

@@ -17,7 +17,7 @@ import { applyOp, type ManageOp } from './holdings.js';
 import { actor, availableActions, tradeableDeeds } from './legal.js';
 import { possibleCounterparties, projectFor, spectatorView, tradeOpenings } from './projection.js';
 import { agentOf, log, type MonopolyState, netWorth, seatOfAgent, setupState, type Trade } from './state.js';
-import { executeTrade, tradeProblem, tradeSummary } from './trades.js';
+import { executeTrade, MAX_TRADES_PER_TURN, tradeProblem, tradeSummary } from './trades.js';
 import { charge, declareBankruptcy, doRoll, endTurn, payBail, ranking, settleDebtIfPossible } from './turn.js';
 
 const TABLE_TALK = 'Optional. Everyone sees this. Negotiate, pressure, or mislead if useful.';
@@ -103,6 +103,18 @@ function readTrade(from: number, to: number, p: Record<string, unknown>, depth: 
   };
 }
 
+const MANAGEMENT = new Set<ActionName>(['build_house', 'sell_house', 'mortgage', 'unmortgage', 'manage_batch']);
+
+/**
+ * Management and trade offers are open all through one's own turn (and selling / mortgaging in debt) even when no
+ * example was listed, so that a wrong choice is refused with its specific reason rather than `action_not_legal`.
+ */
+function managementAllowed(state: MonopolyState, name: ActionName): boolean {
+  if (state.phase === 'turn') return MANAGEMENT.has(name) || (name === 'propose_trade' && state.tradesThisTurn < MAX_TRADES_PER_TURN);
+  if (state.phase === 'debt') return name === 'sell_house' || name === 'mortgage' || name === 'manage_batch';
+  return false;
+}
+
 function finishTrade(state: MonopolyState): void {
   state.trade = null;
   state.phase = 'turn';
@@ -121,7 +133,8 @@ function apply(
   if (!(ACTIONS as string[]).includes(action))
     return reject('unknown_action', `unknown action ${action}`, { allowed_values: [...legal.keys()] });
   const name = action as ActionName;
-  if (!legal.has(name)) return reject('action_not_legal', `${action} is not legal now`, { allowed_values: [...legal.keys()] });
+  if (!legal.has(name) && !managementAllowed(state0, name))
+    return reject('action_not_legal', `${action} is not legal now`, { allowed_values: [...legal.keys()] });
   const parsed = parseParams(name, params);
   if (!parsed.ok) return parsed;
   const p = parsed.value as Record<string, unknown>;
@@ -182,8 +195,8 @@ function apply(
         }
         if (state.phase === 'debt' && (op.action === 'build_house' || op.action === 'unmortgage'))
           return reject('action_not_legal', 'only sell_house and mortgage raise cash in debt', { field: `operations.${k}` });
-        const normalized = 'count' in op ? { ...op, count: op.count ?? 1 } : op;
-        const problem = applyOp(state, seat, normalized as ManageOp);
+        const normalized = op.action === 'build_house' || op.action === 'sell_house' ? { ...op, count: op.count ?? 1 } : op;
+        const problem = applyOp(state, seat, normalized);
         if (problem)
           return {
             ok: false,
@@ -198,7 +211,7 @@ function apply(
     }
     case 'propose_trade': {
       const to = seatOfAgent(state, p.to_agent_id as number);
-      if (to < 0 || !legal.has('propose_trade')) return reject('invalid_params', 'to_agent_id is not a player', { field: 'to_agent_id' });
+      if (to < 0) return reject('invalid_params', 'to_agent_id is not a player', { field: 'to_agent_id' });
       if (state.tradeBlocks.some((b) => b.blocker === to && b.proposer === seat))
         return reject('trade_blocked', 'that player refuses your offers until your turn ends', { field: 'to_agent_id' });
       const trade = readTrade(seat, to, p, 0);
