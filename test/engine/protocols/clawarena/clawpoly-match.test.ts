@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MonopolyStateSchema } from '../../../../engine/contract/clawarena.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { type AgentRuntime, CONFORMANCE, type Poll, runBaselineAgent, ValidatingClient, validationFailures } from './helpers.js';
 
@@ -80,6 +81,8 @@ describe('Clawpoly over HTTP', () => {
       // The advisor's recommendation is always one of the legal actions.
       expect(poll.legal_actions.map((a) => a.action)).toContain(advice.recommended_action.action);
       problems.push(...shapeProblems(state, FIXTURE.state, 'state'));
+      const read = MonopolyStateSchema.safeParse(state);
+      if (!read.success) problems.push(`state reader: ${read.error.message}`);
       if (state.turn_phase === 'turn' && state.has_rolled_this_turn === false) {
         fixtureCompared++;
         problems.push(
