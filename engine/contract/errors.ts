@@ -8,4 +8,8 @@ export const EngineErrorCode = {
   ForbiddenHost: 'FORBIDDEN_HOST',
   ForbiddenOrigin: 'FORBIDDEN_ORIGIN',
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  /** A caller claimed a name only the arena uses (`operator`), decision 11(j). */
+  ReservedSender: 'RESERVED_SENDER',
+  /** Player chat aimed at a session's operator channel, decision 11(j). */
+  OperatorChannel: 'OPERATOR_CHANNEL',
 } as const;
