@@ -16,6 +16,8 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createTournamentService, type TournamentService } from './protocols/tournament/service.js';
+import { registerSecret } from './runtime/known-secrets.js';
+import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 
@@ -78,7 +80,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const clock = options.clock ?? systemClock;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const store = openStore({ file: path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
@@ -86,6 +88,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const authSecret = loadOrCreateSecret(options.dataDir, 'auth');
     const live = createLiveBus();
     const token = randomBytes(32).toString('base64url');
+    // Scrubbed from whatever the engine stores or shows, should an agent ever get hold of one.
+    registerSecret('admin-token', token);
+    registerSecret('rng-key', rngSecret.toString('hex'));
+    registerSecret('auth-key', authSecret.toString('hex'));
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
     const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });

@@ -2,6 +2,7 @@
 // backoff, interpret the answer strictly, re-ask once with the error ("rethink"), and otherwise fall back to the
 // adapter's safe action. Every call and every fallback leaves an ARENA_MODEL_USAGE line, so reports can tell model
 // faults (unparsable, illegal, timeout) from provider faults.
+import { createScrubber, type Scrubber } from '../core/secret-scrub.js';
 import { backoffDelay, sleep } from './backoff.js';
 import type { ModelConfig } from './config.js';
 import { costOf, type PriceTable } from './price-table.js';
@@ -57,7 +58,11 @@ export class TurnEngine {
   /** Transcript characters written so far (see TRANSCRIPT_BUDGET_CHARS). */
   private transcriptChars = 0;
 
-  constructor(private readonly options: TurnEngineOptions) {}
+  private readonly scrubber: Scrubber;
+
+  constructor(private readonly options: TurnEngineOptions) {
+    this.scrubber = createScrubber(options.secrets ?? []);
+  }
 
   get turns(): number {
     return this.turn;
@@ -104,7 +109,7 @@ export class TurnEngine {
 
   private async fallBack<A>(spec: TurnSpec<A>, turn: number, cause: FallbackCause, detail: string): Promise<TurnResult<A>> {
     const { protocol, agentId } = this.options;
-    const safeDetail = this.scrub(detail).slice(0, 1000);
+    const safeDetail = this.scrubber.capped(detail, 1000);
     this.options.emit(
       formatUsageLine({
         kind: 'fallback',
@@ -232,8 +237,6 @@ export class TurnEngine {
   }
 
   private scrub(text: string): string {
-    let out = text;
-    for (const secret of this.options.secrets ?? []) if (secret.length >= 4) out = out.split(secret).join('<secret>');
-    return out;
+    return this.scrubber(text);
   }
 }

@@ -17,6 +17,7 @@ import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, redactAll, sessionIdOfChannel } from '../../core/redaction.js';
 import { fullSession, publicSession } from '../../core/sanitize.js';
 import type { Store, StoredSession } from '../../db/store.js';
+import { secretScrubber } from '../../runtime/known-secrets.js';
 import { ArenaError } from './arena-error.js';
 import { gameResultOf } from './game-result.js';
 import { recordGameScores } from './scoring-service.js';
@@ -270,7 +271,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
         }
         const now = clock.now();
         at = now;
-        const logged = messageType ? `(${messageType}) ${content}` : content;
+        const logged = secretScrubber()(messageType ? `(${messageType}) ${content}` : content);
         effects.messages.push(store.chat.append(operatorChannel(challengeId), from, logged, now, 'operator'));
         store.sessions.touch(challengeId, now);
         const operatorEffects: Effects = { messages: [], ended: null };
@@ -304,7 +305,8 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     /** Player chat (REST and MCP): any channel but an operator channel; `from` is an already resolved identity. */
     chatSend(channel: string, from: string, content: string, to?: string | null): ChatMessage {
       assertPlayerWritableChannel(channel);
-      return appendChat(channel, from, content, to);
+      // A player's words are stored and relayed without any secret the engine knows of (an agent's own key included).
+      return appendChat(channel, from, secretScrubber()(content), to);
     },
 
     /** Chat or operator-channel sync with the redaction rules of spec §5.4. */

@@ -7,6 +7,8 @@ import type { RunningGame, TournamentEvent } from '../../contract/tournament.js'
 import { isRated, TERMINATION_FAULT, type Termination } from '../../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
+import { grantedSecrets } from '../../runner/agent-env.js';
+import { registerSecrets, secretScrubber } from '../../runtime/known-secrets.js';
 import type { ClawArenaService } from '../clawarena/service.js';
 import type { ArenaEngine } from '../specarena/arena-engine.js';
 import { playClawGame } from './claw-game-runner.js';
@@ -68,6 +70,9 @@ export class TournamentExecutor {
     seatsOf: (challenge: string) => number,
   ) {
     this.source = createGameSource(spec, seatsOf);
+    // Granted secrets join the process-wide scrubber before any agent starts: whatever an agent prints or says is
+    // stored and shown without them.
+    for (const agent of agents) registerSecrets(grantedSecrets(agent.manifest, deps.hostEnv ?? process.env));
     this.points = agents.map(() => 0);
     this.played = agents.map(() => 0);
   }
@@ -152,7 +157,8 @@ export class TournamentExecutor {
     });
   }
 
-  private emit(event: TournamentEvent): void {
+  private emit(raw: TournamentEvent): void {
+    const event = secretScrubber().deep(raw);
     for (const listener of [...this.listeners]) {
       try {
         listener(event);
@@ -301,7 +307,7 @@ export class TournamentExecutor {
       if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') return this.pump();
       let row: StoredTournamentGame;
       try {
-        const record = {
+        const record = secretScrubber().deep({
           tournamentId: this.tournament.id,
           gameKey: key,
           gameIndex: game.gameIndex,
@@ -327,7 +333,7 @@ export class TournamentExecutor {
           endedAt: outcome.endedAt,
           transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
           usage: accounting?.usage ?? null,
-        };
+        });
         const seq = this.deps.store.tournaments.insertGame(record);
         row = { ...record, seq };
       } catch (error) {
