@@ -1,7 +1,7 @@
 // Bootstrap intervals for the Bradley–Terry fit (§6.2–6.4): resample whole units (pairs/sets when games are
 // paired, else games) with replacement within each stratum (challenge), refit, and read off the 2.5%, 50% and
 // 97.5% percentiles. The RNG is seeded, so the same data and seed give the same intervals.
-import { createRng } from '../../../challenges/kit/rng.js';
+import { createRng } from '../rng.js';
 import {
   addComparison,
   type BtData,

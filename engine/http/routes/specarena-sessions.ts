@@ -5,7 +5,7 @@ import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 
 interface ListQuery {
   limit?: string;

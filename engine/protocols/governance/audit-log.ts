@@ -10,9 +10,9 @@ import {
   type DefenseDecision,
   REDACTED,
 } from '../../contract/governance.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../runtime/private-files.js';
 import { pyJson } from './python-json.js';
-import { issueDetail } from './schema-issues.js';
 
 export function attemptJson(a: ArenaActionAttempt): ArenaActionAttempt {
   return {

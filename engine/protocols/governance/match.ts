@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { LoadedAgent } from '../../agents/manifest-loader.js';
 import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_PREFIX, type TrialSpec } from '../../contract/governance.js';
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
@@ -14,7 +15,6 @@ import { registerSecrets, secretScrubber } from '../../runtime/known-secrets.js'
 import { ensurePrivateDir, tightenIfPresent } from '../../runtime/private-files.js';
 import { AuditWriter, readAuditLog } from './audit-log.js';
 import { type ClientFactory, DEFAULT_DECIDE_TIMEOUT_MS, decideOnce } from './decision-client.js';
-import type { LoadedAgent } from './manifest-loader.js';
 import { parseMarkers } from './marker-parser.js';
 import { type GovernanceUsage, governanceUsage, MODEL_USAGE_JSON, MODEL_USAGE_MD, usageMarkdown } from './model-usage.js';
 import { AUDIT_JSONL, REPORT_JSON, REPORT_MD, refreshIndex, writeAtomic } from './report-index.js';

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startEngine } from '../../../engine/app.js';
-import { MILLIONAIRE, play, spec } from '../protocols/tournament/helpers.js';
+import { MILLIONAIRE, play, spec } from '../tournaments/helpers.js';
 
 const posix = process.platform !== 'win32';
 const temps: string[] = [];
