@@ -7,9 +7,9 @@ import { EngineErrorCode } from '../../contract/errors.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { readFieldBody } from '../body.js';
 
-function wrap<T>(fn: () => T): T {
+async function wrap<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
-    return fn();
+    return await fn();
   } catch (error) {
     if (error instanceof AgentCatalogError)
       throw new ArenaError(
@@ -41,6 +41,6 @@ export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentC
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
       throw new ArenaError(400, `Invalid query: ${where}${issue?.message}`, EngineErrorCode.ValidationFailed);
     }
-    return { runs: wrap(() => catalog.runs(q.data.manifest, q.data.limit)) };
+    return { runs: await wrap(() => catalog.runs(q.data.manifest, q.data.limit)) };
   });
 }
