@@ -9,6 +9,7 @@ import { loadChallenges } from './challenges/registry.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { openStore, type Store } from './db/store.js';
+import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
@@ -51,6 +52,8 @@ export interface RunningEngine {
   port: number;
   host: string;
   token: string;
+  /** A one-time code for a UI link: the page trades it once for the token (the token itself never goes in a URL). */
+  issueLaunchCode(ttlMs?: number): string;
   dataDir: string;
   engine: ArenaEngine;
   store: Store;
@@ -92,6 +95,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     registerSecret('admin-token', token);
     registerSecret('rng-key', rngSecret.toString('hex'));
     registerSecret('auth-key', authSecret.toString('hex'));
+    const launchCodes = createLaunchCodes(token, () => clock.now());
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
     const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });
@@ -121,6 +125,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()),
       admin: {
         token,
+        launchCodes,
         engine,
         version: APP_VERSION,
         authMode,
@@ -189,6 +194,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       port,
       host,
       token,
+      issueLaunchCode: (ttlMs?: number) => launchCodes.issue(ttlMs),
       dataDir: options.dataDir,
       engine,
       store,

@@ -2,7 +2,6 @@
 // manifest (paths relative to the spec file) and every challenge. All problems are collected, one line each.
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
 import { parseYamlText } from '../agents/yaml-file.js';
 import type { AgentManifest } from '../contract/manifest.js';
