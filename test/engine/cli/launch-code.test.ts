@@ -45,7 +45,9 @@ function serve(args: string[]) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  let stderr = '';
   readline.createInterface({ input: child.stdout }).on('line', (line) => lines.push(line));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   const waitFor = async (test: () => boolean, what: string) => {
     const deadline = Date.now() + 20_000;
@@ -54,7 +56,7 @@ function serve(args: string[]) {
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  return { child, lines, exited, waitFor };
+  return { child, lines, exited, waitFor, stderr: () => stderr };
 }
 
 describe.runIf(process.platform !== 'win32')('arena serve --open', () => {
@@ -93,8 +95,8 @@ describe.runIf(process.platform !== 'win32')('arena serve --open', () => {
     }
   }, 40_000);
 
-  it('prints a one-time link in human mode and never prints the token', async () => {
-    const s = serve(['--data-dir', path.join(dir, 'data-print')]);
+  it('prints a one-time link in human mode and never prints, logs or exposes the token', async () => {
+    const s = serve(['--data-dir', path.join(dir, 'data-print'), '--log-level', 'debug']);
     try {
       await s.waitFor(() => s.lines.some((l) => l.includes('#code=')), 'the printed link');
       const link = (s.lines.find((l) => l.includes('#code=')) as string).trim();
@@ -102,8 +104,19 @@ describe.runIf(process.platform !== 'win32')('arena serve --open', () => {
       const res = await exchange(url, code);
       expect(res.status).toBe(200);
       const { token } = (await res.json()) as { token: string };
+      // An admin call with the engine logging at debug level: the log never holds the credential.
+      expect((await fetch(`${url}/admin/api/v1/overview`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 200));
+      const output = `${s.lines.join('\n')}\n${s.stderr()}`;
+      expect(output).toContain('"level"');
+      expect(output).not.toContain(token);
       expect(s.lines.join('\n')).not.toContain(token);
       expect(s.lines.join('\n')).not.toContain('token=');
+      // What `ps` and /proc show other local users about the engine process.
+      if (process.platform === 'linux') {
+        expect(fs.readFileSync(`/proc/${s.child.pid}/cmdline`).toString('latin1')).not.toContain(token);
+        expect(fs.readFileSync(`/proc/${s.child.pid}/environ`).toString('latin1')).not.toContain(token);
+      }
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;
