@@ -19,3 +19,13 @@ export interface HttpDeps {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   version: string;
 }
+
+/** Who a SpecArena request comes from is resolved against the protocol engine and the identity settings. */
+export type IdentityDeps = Pick<HttpDeps, 'engine' | 'identity'>;
+export type ArenaRouteDeps = IdentityDeps;
+export type ChatRouteDeps = IdentityDeps & Pick<HttpDeps, 'pingIntervalMs'>;
+export type McpRouteDeps = IdentityDeps & Pick<HttpDeps, 'version'>;
+export type MiscRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;
+/** Invite lookups resolve a seat key, so a seat-key session's invites are shown to their holders only. */
+export type SessionRouteDeps = IdentityDeps;
+export type UserRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;

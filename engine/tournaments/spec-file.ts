@@ -4,21 +4,33 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
 import { parseYamlText } from '../agents/yaml-file.js';
+import { DomainError, EngineErrorCode, type ErrorIssue, issueLine } from '../contract/errors.js';
 import type { AgentManifest } from '../contract/manifest.js';
 import { agentId, parseTournamentSpec, type TournamentSpec, TournamentSpecSchema } from '../core/tournament/index.js';
 import { DefinitionReadError, readDefinitionText } from '../runtime/bounded-read.js';
 
 const SPEC_KEYS = Object.keys(TournamentSpecSchema.in.shape);
 
-export class TournamentSpecError extends Error {
+/** A definition that cannot run: every problem with the field it belongs to ('' for the file as a whole). */
+export class TournamentSpecError extends DomainError {
   override name = 'TournamentSpecError';
   constructor(
     readonly source: string,
-    readonly problems: readonly string[],
+    issues: readonly ErrorIssue[],
   ) {
-    super(`${source}: invalid tournament definition\n  ${problems.join('\n  ')}`);
+    super('invalid', `${source}: invalid tournament definition\n  ${issues.map(issueLine).join('\n  ')}`, {
+      code: EngineErrorCode.ValidationFailed,
+      issues,
+    });
+  }
+
+  /** One `path: message` line per problem, as the CLI prints them. */
+  get problems(): string[] {
+    return this.issues.map(issueLine);
   }
 }
+
+const whole = (message: string): ErrorIssue => ({ path: '', message });
 
 export interface TournamentAgent {
   /** The id the tournament knows it by (spec `id`, else the manifest path). */
@@ -48,7 +60,7 @@ export interface ChallengeLookup {
 export function parseSpecText(text: string, source: string): unknown {
   const parsed = parseYamlText(text);
   if ('problem' in parsed)
-    throw new TournamentSpecError(source, [`not valid YAML or JSON: ${parsed.problem.replace(/^invalid YAML:? ?/, '')}`]);
+    throw new TournamentSpecError(source, [whole(`not valid YAML or JSON: ${parsed.problem.replace(/^invalid YAML:? ?/, '')}`)]);
   return parsed.value;
 }
 
@@ -57,13 +69,13 @@ export function readSpecFile(file: string): { raw: unknown; specDir: string } {
   try {
     text = readDefinitionText(file);
   } catch (error) {
-    if (error instanceof DefinitionReadError) throw new TournamentSpecError(file, [error.message]);
+    if (error instanceof DefinitionReadError) throw new TournamentSpecError(file, [whole(error.message)]);
     throw error;
   }
   const raw = parseSpecText(text, file);
   // Some other file (a symlink to credentials, say) must not be echoed back through the schema's messages.
   if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !Object.keys(raw).some((key) => SPEC_KEYS.includes(key))) {
-    throw new TournamentSpecError(file, ['is not a tournament definition: none of its top-level keys is a known field']);
+    throw new TournamentSpecError(file, [whole('is not a tournament definition: none of its top-level keys is a known field')]);
   }
   return { raw, specDir: path.dirname(path.resolve(file)) };
 }
@@ -71,22 +83,23 @@ export function readSpecFile(file: string): { raw: unknown; specDir: string } {
 /** Validates a parsed definition against the schema, the agent manifests and the installed challenges. */
 export function resolveSpec(raw: unknown, specDir: string, challenges: ChallengeLookup, source = 'tournament'): LoadedSpec {
   const parsed = parseTournamentSpec(raw);
-  if (!parsed.ok) throw new TournamentSpecError(source, parsed.errors);
+  if (!parsed.ok) throw new TournamentSpecError(source, parsed.issues);
   const spec = parsed.spec;
-  const problems: string[] = [];
+  const problems: ErrorIssue[] = [];
+  const problem = (path: string, message: string) => problems.push({ path, message });
   for (const [i, challenge] of spec.challenges.entries()) {
     const seats = challenges.seatsOf(challenge);
     const where = spec.challenges.length === 1 ? 'challenge' : `challenges[${i}]`;
     if (seats === undefined) {
-      problems.push(`${where}: unknown challenge '${challenge}'`);
+      problem(where, `unknown challenge '${challenge}'`);
       continue;
     }
     if ((spec.format.kind === 'swiss' || spec.format.kind === 'knockout') && seats !== 2)
-      problems.push(`${where}: ${spec.format.kind} needs two-seat challenges; '${challenge}' has ${seats} seats`);
+      problem(where, `${spec.format.kind} needs two-seat challenges; '${challenge}' has ${seats} seats`);
     try {
       challenges.validateOptions?.(challenge, spec.options);
     } catch (error) {
-      problems.push(`options: ${(error as Error).message}`);
+      problem('options', (error as Error).message);
     }
   }
   const agents: TournamentAgent[] = [];
@@ -98,18 +111,17 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
       // Every challenge of the run must speak the agent's protocol (no mixed runs: one agent plays every game).
       const needed = [...new Set(spec.challenges.map((c) => challenges.protocolOf?.(c) ?? 'specarena'))];
       if (needed.length > 1) {
-        if (i === 0) problems.push('challenges: SpecArena challenges and ClawArena games cannot share a tournament');
+        if (i === 0) problem('challenges', 'SpecArena challenges and ClawArena games cannot share a tournament');
       } else if (manifest.protocol !== needed[0])
-        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
+        problem(`agents[${i}].manifest`, `protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
       else if (manifest.protocol === 'clawarena' && manifest.challenges.length > 0)
         for (const c of spec.challenges)
-          if (!manifest.challenges.includes(c)) problems.push(`agents[${i}].manifest: does not list '${c}' in its challenges`);
-      if (manifest.entrypoint.type !== 'command')
-        problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
+          if (!manifest.challenges.includes(c)) problem(`agents[${i}].manifest`, `does not list '${c}' in its challenges`);
+      if (manifest.entrypoint.type !== 'command') problem(`agents[${i}].manifest`, 'only command entrypoints can play tournaments for now');
       agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
-      problems.push(`agents[${i}].manifest: ${entry.manifest}: ${detail}`);
+      problem(`agents[${i}].manifest`, `${entry.manifest}: ${detail}`);
     }
   });
   if (problems.length > 0) throw new TournamentSpecError(source, problems);

@@ -5,7 +5,7 @@ import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { SessionRouteDeps } from '../deps.js';
 
 interface ListQuery {
   limit?: string;
@@ -35,7 +35,7 @@ function parseStatus(value: string | undefined): SessionStatus | undefined {
  * A seat-key session's invite is looked up or advertised only by the holder of that seat's key; anyone else gets the
  * unknown-invite answer, so the lookup neither lists nor confirms it (decision 11(j)).
  */
-function unusedInviteFor(req: FastifyRequest, deps: HttpDeps, invite: string) {
+function unusedInviteFor(req: FastifyRequest, deps: SessionRouteDeps, invite: string) {
   if (deps.engine.seatKeysRequired(invite)) {
     let holder: string | null = null;
     try {
@@ -53,7 +53,7 @@ function unusedInviteFor(req: FastifyRequest, deps: HttpDeps, invite: string) {
   return deps.engine.sessionForUnusedInvite(invite);
 }
 
-export function registerSessionRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): void {
   const { engine } = deps;
   app.get<{ Querystring: ListQuery }>('/api/challenges', async (req) => {
     const limit = parseLimit(req.query.limit, 50, 100);
