@@ -1,7 +1,10 @@
 // The one scrubber: exact values, fragments at a cut edge, scrub-before-cap, deep values; and the model agent's
 // provider errors, which used to be capped before the key was scrubbed (leaving its prefix).
+import { Writable } from 'node:stream';
+import Fastify from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { createScrubber, MIN_SECRET_LENGTH } from '../../../engine/core/secret-scrub.js';
+import { baseFastifyOptions } from '../../../engine/http/fastify-base.js';
 import { toProviderError } from '../../../engine/model-agent/provider.js';
 import { registerSecret, secretScrubber } from '../../../engine/runtime/known-secrets.js';
 
@@ -59,6 +62,28 @@ describe('the process-wide scrubber', () => {
     );
     // Extras are not remembered.
     expect(secretScrubber()('extra-value-123')).toBe('extra-value-123');
+  });
+});
+
+describe('engine logs', () => {
+  it('hold no registered secret, in messages or in logged errors', async () => {
+    registerSecret('LOG_TEST_KEY', 'log-secret-value-5e6f7a');
+    let out = '';
+    const stream = new Writable({
+      write(chunk, _enc, done) {
+        out += String(chunk);
+        done();
+      },
+    });
+    const options = baseFastifyOptions('info');
+    const app = Fastify({ ...options, logger: { ...options.logger, stream } });
+    await app.ready();
+    app.log.warn('agent said log-secret-value-5e6f7a');
+    app.log.error({ err: new Error('boom: log-secret-value-5e6f7a') }, 'scoring failed');
+    await app.close();
+    expect(out).toContain('<secret:LOG_TEST_KEY>');
+    expect(out).toContain('scoring failed');
+    expect(out).not.toContain('log-secret-value');
   });
 });
 
