@@ -11,6 +11,7 @@ import {
 } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawAgent, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
+import { secretScrubber } from '../../runtime/known-secrets.js';
 import { canonicalJson } from './canonical-json.js';
 import { buildEnvelope, type Located, seatView, windowId } from './envelope.js';
 import { ClawError } from './errors.js';
@@ -357,7 +358,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       const field = String(issue?.path[0] ?? 'body');
       throw ClawError.of('invalid_payload', `invalid ${field}: ${issue?.message ?? 'invalid'}`, { field });
     }
-    const body = parsed.data;
+    // What an agent submits (a Mafia speech, say) is stored and shown to the table without any secret the engine knows.
+    const body = { ...parsed.data, params: secretScrubber().deep(parsed.data.params) };
     // Only {action, params} identify a submission; unknown top-level keys are ignored and never hashed.
     const payload = canonicalJson({ action: body.action, params: body.params });
     repo.touchAgent(auth.agentId, clock.now());
