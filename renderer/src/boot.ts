@@ -12,7 +12,7 @@ export type BootState =
   | { phase: 'loaded'; connection: Connection; client: ArenaClient; overview: OverviewResponse };
 
 const OPEN_THE_LINK =
-  'Open a fresh link from arena serve (it looks like http://127.0.0.1:PORT/#code=…; each link works once, for a few minutes: press Enter in its terminal for a new one).';
+  'Open the link printed by arena serve (it looks like http://127.0.0.1:PORT/#code=…); each link works once, for two minutes: press Enter in its terminal for a new one.';
 
 export function bootError(error: unknown, connection: Connection): Extract<BootState, { phase: 'error' }> {
   if (error instanceof UnauthorizedError) {
