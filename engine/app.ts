@@ -18,6 +18,7 @@ import { type ClawArenaService, createClawArenaService } from './protocols/clawa
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
@@ -48,6 +49,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
+  trustedAgentDirs?: readonly string[];
 }
 
 export interface RunningEngine {
@@ -112,9 +115,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
+      sandbox,
       log: (message) => http?.log.warn(message),
     });
     http = await createHttpServer({
@@ -188,6 +193,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       },
       dataDir: options.dataDir,
       clock,
+      sandbox,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

@@ -1,4 +1,4 @@
-// Reads a YAML file that must hold a mapping.
+// Reads a YAML file that must hold a mapping, and the error of a definition file that cannot be used.
 import YAML from 'yaml';
 import { DefinitionReadError, readDefinitionText } from '../runtime/bounded-read.js';
 
@@ -75,4 +75,14 @@ export function where(error: unknown): string {
   const pos = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
   const code = (error as { code?: string }).code;
   return `${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${code ? ` (${code})` : ''}`;
+}
+
+/** A definition file (agent manifest, scenario, trial) that cannot be used: every problem, one line each. */
+export class DefinitionFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
+  }
 }
