@@ -105,7 +105,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
-    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs, () =>
+      store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
+    );
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
