@@ -18,6 +18,7 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
+import { builtinAgentFolders } from './runtime/package-root.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
@@ -105,7 +106,9 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
-    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs, () =>
+    // Where no OS sandbox exists (Windows), the app's own shipped agents count as trusted like the app itself.
+    const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
+    const sandbox = sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
       store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
     );
     const governance = createGovernanceRunner({
