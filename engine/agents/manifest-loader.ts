@@ -4,18 +4,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type AgentManifest, AgentManifestSchema } from '../contract/manifest.js';
 import { formatIssues } from '../contract/schema-issues.js';
-import { readYamlMapping } from './yaml-file.js';
+import { DefinitionFileError, readYamlMapping } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'agent.yaml';
+const MANIFEST_KEYS = Object.keys(AgentManifestSchema.in.shape);
 
-export class ManifestLoadError extends Error {
+export class ManifestLoadError extends DefinitionFileError {
   override name = 'ManifestLoadError';
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
-  }
 }
 
 export type AgentSource = 'official' | 'community';
@@ -29,7 +24,7 @@ export interface LoadedAgent {
 }
 
 export function loadManifest(file: string): AgentManifest {
-  const read = readYamlMapping(file);
+  const read = readYamlMapping(file, { kind: 'an agent manifest', knownKeys: MANIFEST_KEYS });
   if ('problem' in read) throw new ManifestLoadError(file, [read.problem]);
   const parsed = AgentManifestSchema.safeParse(read.value);
   if (!parsed.success) throw new ManifestLoadError(file, formatIssues(parsed.error));

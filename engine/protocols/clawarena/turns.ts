@@ -3,6 +3,7 @@
 import type { ActionRequest, HeartbeatRequest, PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
+import { secretScrubber } from '../../runtime/known-secrets.js';
 import type { AuthContext, ClawAgents } from './agents.js';
 import { canonicalJson } from './canonical-json.js';
 import type { Deadlines } from './deadlines.js';
@@ -86,6 +87,31 @@ export function createTurns(deps: TurnDeps) {
     return ClawError.of('not_your_turn', 'you have no decision to make right now');
   }
 
+  /**
+   * Games with sealed submissions (Diplomacy, spec §8.3): in a window the seat already acted in, an exact replay of its
+   * batch is acknowledged again and anything else is 409 phase_submission_sealed. Null for the other games.
+   */
+  function sealedReplay(match: StoredClawMatch, seat: StoredClawSeat, payload: string): Record<string, unknown> | null {
+    const sealed = runtime.gameOf(match).sealedSubmission?.(match.state, seat.seat);
+    if (sealed === undefined) return null;
+    if (sealed === null || canonicalJson(sealed) !== payload) {
+      throw ClawError.of('phase_submission_sealed', 'your batch for this phase is already sealed; only an exact replay is accepted');
+    }
+    return {
+      status: 'ok',
+      ack_type: `${match.gameType}_action_ack`,
+      action: sealed.action,
+      params: sealed.params,
+      match_id: match.matchId,
+      action_window_id: windowId(match),
+      action_pending: seatView(runtime, match, seat.seat).actionPending,
+      match_status: match.status,
+      replayed: true,
+      event_seq: repo.lastVisibleEventSeq(match.matchId, seat.seat),
+      accepted_at: isoUtc(clock.now()),
+    };
+  }
+
   return {
     /**
      * The caller's envelope; waits up to `wait` seconds (real time a connection is held, not game time) while the
@@ -116,7 +142,9 @@ export function createTurns(deps: TurnDeps) {
     },
 
     /** Applies one submission; a repeated idempotency key with the same action answers the first acknowledgement. */
-    submit(auth: AuthContext, request: ActionRequest): Record<string, unknown> {
+    submit(auth: AuthContext, submitted: ActionRequest): Record<string, unknown> {
+      // What an agent submits (a speech, a bid's message) reaches the table and the record without any known secret.
+      const request = { ...submitted, params: secretScrubber().deep(submitted.params) };
       // Only {action, params} identify a submission; unknown top-level keys are ignored and never hashed.
       const payload = canonicalJson({ action: request.action, params: request.params });
       repo.touchAgent(auth.agentId, clock.now());
@@ -142,6 +170,10 @@ export function createTurns(deps: TurnDeps) {
           throw ClawError.of('no_active_match', why);
         }
         const check = windowCheck(match, seat, request.action_window_id);
+        if (check?.code === 'action_already_queued') {
+          const sealed = sealedReplay(match, seat, payload);
+          if (sealed) return sealed;
+        }
         if (check) throw check;
         const game = runtime.gameOf(match);
         if (!game.actions.includes(request.action)) {

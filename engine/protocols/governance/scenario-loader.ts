@@ -2,20 +2,14 @@
 // resolved in the scenario's order; a registry root holds one scenario per subfolder.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readYamlMapping } from '../../agents/yaml-file.js';
+import { DefinitionFileError, readYamlMapping } from '../../agents/yaml-file.js';
 import { type ScenarioSpec, ScenarioSpecSchema, type TrialSpec, TrialSpecSchema } from '../../contract/governance.js';
 import { formatIssues } from '../../contract/schema-issues.js';
 
 export const SCENARIO_FILE = 'scenario.yaml';
 
-export class ScenarioLoadError extends Error {
+export class ScenarioLoadError extends DefinitionFileError {
   override name = 'ScenarioLoadError';
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
-  }
 }
 
 export interface LoadedScenario {
@@ -29,7 +23,7 @@ export function loadScenario(dir: string): LoadedScenario {
   const abs = path.resolve(dir);
   if (!isDirectory(abs)) throw new ScenarioLoadError(abs, ['scenario folder not found']);
   const file = path.join(abs, SCENARIO_FILE);
-  const read = readYamlMapping(file);
+  const read = readYamlMapping(file, { kind: 'a scenario', knownKeys: Object.keys(ScenarioSpecSchema.shape) });
   if ('problem' in read) throw new ScenarioLoadError(file, [read.problem]);
   const parsed = ScenarioSpecSchema.safeParse(read.value);
   if (!parsed.success) throw new ScenarioLoadError(file, formatIssues(parsed.error));
@@ -45,7 +39,7 @@ export function loadScenario(dir: string): LoadedScenario {
         .map((name) => path.join(trialsDir, name))
     : [];
   for (const trialFile of trialFiles) {
-    const trialRead = readYamlMapping(trialFile);
+    const trialRead = readYamlMapping(trialFile, { kind: 'a trial', knownKeys: Object.keys(TrialSpecSchema.shape) });
     if ('problem' in trialRead) throw new ScenarioLoadError(trialFile, [trialRead.problem]);
     const trial = TrialSpecSchema.safeParse(trialRead.value);
     if (!trial.success) throw new ScenarioLoadError(trialFile, formatIssues(trial.error));
