@@ -14,6 +14,7 @@ import { type ClawArenaMatchApi, createScheduledMatches, type MatchView } from '
 import { schemaDocument } from './schema-document.js';
 import { createTurns } from './turns.js';
 import { createWaiters } from './waiters.js';
+import { createWatcherFeed } from './watcher-feed.js';
 
 export type { AuthContext } from './agents.js';
 export type { FinishedMatch } from './match-signals.js';
@@ -56,6 +57,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   const agents = createAgents({ store, clock, games });
   const lobby = createLobby({ store, clock, runtime, games, agents, deadlines, signals, seed: options.seed });
   const turns = createTurns({ store, clock, runtime, agents, lobby, deadlines, signals, waiters });
+  const feed = createWatcherFeed({ store, clock, runtime, agents, lobby, waiters, closed: () => deadlines.closed });
   let baseUrls: { http: string | null; https: string | null } = { http: null, https: null };
   const matches = createScheduledMatches({
     store,
@@ -114,6 +116,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     poll: turns.poll,
     submitAction: turns.submit,
     heartbeat: turns.heartbeat,
+    /** The `/ws/watcher/` feed: status and wake frames, presence while connected. */
+    watcherFeed: feed,
     dailyBonus: (): Record<string, unknown> => ({ amount: '0', balance: 0 }),
 
     // the match API of the tournaments, and views for the CLI and tests
