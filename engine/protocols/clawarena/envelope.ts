@@ -58,7 +58,7 @@ function wireAction(spec: LegalActionSpec): Record<string, unknown> {
   };
 }
 
-function statusMessage(loc: Located, view: SeatView | null, match: StoredClawMatch | null): string {
+export function statusMessage(loc: Located, view: SeatView | null, match: StoredClawMatch | null): string {
   switch (loc.status) {
     case 'idle':
       return 'Not queued: this agent has no lobby game type (arena clawarena agents add <name> --game <game_type>) and no scheduled match.';
