@@ -281,7 +281,7 @@ describe('trades', () => {
     s = act(s, 0, 'propose_trade', { to_agent_id: 101, offer_cash: 10, request_space_ids: [8] });
     s = act(s, 1, 'reject_trade_for_turn');
     expect(refusal(s, 0, 'propose_trade', { to_agent_id: 101, offer_cash: 20, request_space_ids: [8] })).toBe('trade_blocked');
-    const hint = monopoly.legalActions(s, 0).find((a) => a.action === 'propose_trade')?.hint ?? ({} as Record<string, unknown>);
+    const hint: Record<string, unknown> = monopoly.legalActions(s, 0).find((a) => a.action === 'propose_trade')?.hint ?? {};
     expect((hint.possible_counterparties as { agent_id: number }[]).map((c) => c.agent_id)).toEqual([102, 103]);
     s = act(s, 0, 'propose_trade', { to_agent_id: 102, offer_cash: 10, request_space_ids: [9] });
     s = act(s, 2, 'reject_trade');
