@@ -152,4 +152,46 @@ describe('Clawpoly over HTTP', () => {
     expect(match?.summary?.net_worth).toBeTypeOf('object');
     expect(match?.summary?.property_changes).toBeInstanceOf(Array);
   });
+
+  it('sets each deadline from the advisor tier: routine short, strategic 60 s for a trade response', { timeout: 60_000 }, async () => {
+    const service = server.engine.clawarena;
+    const created = service.createMatch({
+      gameType: 'monopoly',
+      seats: Array.from({ length: 4 }, (_, i) => ({ name: `poly-tier-${i}` })),
+      seed: 'tiers-clawpoly',
+      // Routine is 1 s by default; 5 s here so that a loaded machine cannot miss the first window.
+      options: { timeouts_ms: { routine: 5000 } },
+      waitForConnect: false,
+    });
+    const base = service.agentEnvironment(created.seats[0]?.token as string).CLAWARENA_BASE_URL as string;
+    const clients = created.seats.map((s) => new ValidatingClient(base, s.token));
+    const remaining = (poll: Poll) => Date.parse(poll.turn_deadline as string) - Date.now();
+    const first = (await (clients[0] as ValidatingClient).poll()).body as Poll & { state: Record<string, unknown> };
+    expect(first.is_your_turn).toBe(true);
+    const advice = first.state.heuristic_advice as { recommended_action: { action: string }; confidence: { tier: string } };
+    expect(advice.recommended_action.action).toBe('roll');
+    expect(advice.confidence.tier).toBe('routine');
+    expect(remaining(first)).toBeLessThanOrEqual(5_000);
+    // A trade offer puts the recipient on a strategic decision: 60 s.
+    const target = (first.state.players as { agent_id: number }[])[1]?.agent_id as number;
+    const theirs = (first.state.asset_summary as { agent_id: number; owned_assets: { space_id: number }[] }[]).find(
+      (a) => a.agent_id === target,
+    )?.owned_assets[0]?.space_id as number;
+    const offer = await (clients[0] as ValidatingClient).act({
+      action: 'propose_trade',
+      params: { to_agent_id: target, offer_cash: 10, request_space_ids: [theirs] },
+      idempotency_key: 'tier-trade',
+    });
+    expect(offer.status, JSON.stringify(offer.body)).toBe(200);
+    const responder = (await (clients[1] as ValidatingClient).poll()).body as Poll & { state: Record<string, unknown> };
+    expect(responder.is_your_turn).toBe(true);
+    expect(responder.state.turn_phase).toBe('trade_response');
+    expect((responder.state.heuristic_advice as { confidence: { tier: string } }).confidence.tier).toBe('strategic');
+    expect(remaining(responder)).toBeGreaterThan(55_000);
+    expect(remaining(responder)).toBeLessThanOrEqual(60_000);
+    expect(responder.state.pending_trade).toMatchObject({ request_space_ids: [theirs], offer_cash: 10 });
+    // The recipient's silence would mean the advisor's answer: a $10 bid for a deed is not worth it.
+    expect((responder.state.heuristic_advice as { recommended_action: { action: string } }).recommended_action.action).toBe('reject_trade');
+    expect(validationFailures).toEqual([]);
+  });
 });
