@@ -52,6 +52,8 @@ export interface EngineOptions {
   resumeTournaments?: boolean;
   /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
   trustedAgentDirs?: readonly string[];
+  /** Lobby game of agents created by the legacy `POST /agents/provision/` (`--clawarena-default-game`). */
+  clawarenaDefaultGame?: string;
 }
 
 export interface RunningEngine {
@@ -105,7 +107,13 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const launchCodes = createLaunchCodes(token, () => clock.now());
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
-    const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });
+    const clawarena = createClawArenaService({
+      store,
+      clock,
+      seed: createSeeder(rngSecret),
+      version: APP_VERSION,
+      ...(options.clawarenaDefaultGame ? { defaultGameType: options.clawarenaDefaultGame } : {}),
+    });
     const engine = createArenaEngine({
       store,
       challenges,

@@ -40,6 +40,11 @@ export function AgentsPage() {
       />
       <AddFolderForm onAdded={setFresh} />
       {catalog.error && !data ? <ErrorNotice error={catalog.error} onRetry={catalog.reload} /> : null}
+      {data?.incomplete ? (
+        <div className="notice" role="status" data-testid="scan-incomplete">
+          The list is partial: {data.incomplete}. Add a smaller folder (the one that holds the agents) to see them all.
+        </div>
+      ) : null}
       {!data ? (
         catalog.error ? null : (
           <Loading label="Scanning agent folders…" />
