@@ -210,8 +210,11 @@ export const StandingRowSchema = z.object({
   /** 100 · points / games; null before the agent's first rated game. */
   score_pct: z.number().nullable(),
   rating: z.number().nullable(),
+  /** null with a rating: the games put no bound on that side (e.g. a perfect record). */
   rating_lower: z.number().nullable(),
   rating_upper: z.number().nullable(),
+  /** The interval as every view prints it: "1183 [1012, 1354]", "1183 [> 1012]", "817 [< 988]". */
+  rating_interval: z.string().nullable(),
   /** Mean SpecArena security / utility, when the challenge reports them. */
   security: z.number().nullable(),
   utility: z.number().nullable(),

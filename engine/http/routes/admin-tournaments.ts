@@ -20,6 +20,7 @@ import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { reportDir } from '../../protocols/tournament/exports.js';
 import { type TournamentService, TournamentStateError } from '../../protocols/tournament/service.js';
 import { parseSpecText, readSpecFile, TournamentSpecError } from '../../protocols/tournament/spec-file.js';
+import { ratingsForExport } from '../../protocols/tournament/stats.js';
 import { readBody } from '../body.js';
 
 const SHELL_ORIGIN = 'app://arena';
@@ -118,7 +119,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       standings: stats.standings,
       sprt: stats.sprt,
       terminations: stats.terminations,
-      ratings: stats.ratings,
+      ratings: ratingsForExport(stats.ratings),
     };
   });
 

@@ -2,10 +2,11 @@
 // and standings.csv. Every one of them carries the run manifest (the CSV in its leading comment lines).
 import fs from 'node:fs';
 import path from 'node:path';
+import { eloIntervalText, INTERVAL_METHOD } from '../../core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../db/store.js';
 import type { UsageTotals } from '../../model-agent/usage-line.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
-import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
+import { finalGames, type RunStatistics, ratingsForExport, type StandingRow } from './stats.js';
 
 export interface ExportInput {
   store: Store;
@@ -56,7 +57,7 @@ export function buildReport(input: ExportInput) {
     manifest: tournament.manifest,
     manifest_hash: tournament.manifestHash,
     standings: withUsage(stats.standings, agentIds, rows),
-    ratings: { ...stats.ratings, sprt: stats.sprt, format: input.summary },
+    ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
     games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
   };
@@ -170,6 +171,13 @@ export function standingsCsv(input: ExportInput): string {
 
 const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
 
+/** How the numbers were made, printed under the standings of every report.md. */
+const RATING_METHOD_NOTE = [
+  `Ratings: ${INTERVAL_METHOD}`,
+  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Rank ranges follow from the intervals: an agent ranks below only the agents whose whole interval lies above its own. Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  'Head to head: Elo from the mean score (fastchess definitions); its 95% interval is a Wilson score interval scaled by the observed variance ratio, so a perfect record gives a one-sided bound ("> +198") and never ±∞.',
+];
+
 /** Shown only when some agent of the table made model calls, so scripted-only tournaments keep the short table. */
 const COST_HEADER = ' Tokens | Cost (USD) | USD / rating point |';
 const usd = (x: number | null): string => (x === null ? '—' : x.toPrecision(3));
@@ -182,7 +190,7 @@ function standingsTable(rows: readonly StandingRow[]): string[] {
   ];
   for (const r of rows) {
     const range = r.rank_range[0] === r.rank_range[1] ? `${r.rank}` : `${r.rank} (${r.rank_range[0]}–${r.rank_range[1]})`;
-    const rating = r.rating === null ? '—' : `${fmt(r.rating, 0)} [${fmt(r.rating_lower, 0)}, ${fmt(r.rating_upper, 0)}]`;
+    const rating = r.rating_interval ?? '—';
     const cost = costs ? ` ${r.tokens ?? '—'} | ${usd(r.cost_usd)} | ${usd(r.cost_per_rating_point)} |` : '';
     out.push(
       `| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |${cost}`,
@@ -199,7 +207,7 @@ export function reportMarkdown(input: ExportInput): string {
   const total = Object.values(stats.terminations).reduce((a, b) => a + b, 0);
   lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
-  lines.push('Ratings are Bradley–Terry Elo with 95% bootstrap intervals; a rank range means the intervals overlap.', '');
+  lines.push(...RATING_METHOD_NOTE, '');
   if (stats.standings.combined.some((r) => r.cost_usd !== null))
     lines.push(
       "USD / rating point: the agent's model spend per game divided by the Elo points it stands above the weakest-rated agent (— when undefined: no spend recorded, no rating, or the weakest agent itself).",
@@ -216,7 +224,9 @@ export function reportMarkdown(input: ExportInput): string {
     );
     const est = h2h.pairs ?? h2h.trinomial;
     if (est)
-      lines.push(`- Elo ${fmt(est.elo)} ± ${fmt(est.eloError)}, nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`);
+      lines.push(
+        `- Elo ${eloIntervalText(est)} (95%, ${h2h.pairs ? `${est.count} pairs` : `${est.count} games`}), nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`,
+      );
     lines.push('');
   }
   if (stats.sprt)

@@ -33,8 +33,6 @@ export interface TournamentServiceDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** ClawArena service: its game types can be tournament challenges, played by `protocol: clawarena` agents. */
   clawarena?: ClawArenaService;
-  /** Bootstrap resamples for the exported ratings (default 1000). */
-  bootstrapRounds?: number;
 }
 
 /** Test seams set after the engine starts (a scripted game player). */
@@ -129,8 +127,6 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       loaded.spec,
       loaded.agents.map((a) => a.id),
       store.tournaments.games(t.id),
-      String(loaded.spec.seed),
-      deps.bootstrapRounds,
     );
   }
 

@@ -6,15 +6,18 @@ import {
   countsForRatings,
   type GameRecord,
   headToHeadWdl,
+  INTERVAL_METHOD,
   isRated,
   type Leaderboard,
   pentanomialCounts,
   type RatingsReport,
+  ratingIntervalText,
   ratingsReport,
   type SprtStatus,
   seatScores,
   sprtStatus,
   type Termination,
+  withoutNonFinite,
 } from '../../core/ratings/index.js';
 import type { TournamentSpec } from '../../core/tournament/index.js';
 import type { StoredTournamentGame } from '../../db/store.js';
@@ -79,8 +82,11 @@ export interface StandingRow {
   points: number;
   score_pct: number | null;
   rating: number | null;
+  /** null with a rating: no bound on that side (a perfect record); see rating_interval. */
   rating_lower: number | null;
   rating_upper: number | null;
+  /** The interval as printed everywhere: "1183 [1012, 1354]", "1183 [> 1012]", "817 [< 988]". */
+  rating_interval: string | null;
   security: number | null;
   utility: number | null;
   /** Model calls' prompt + completion tokens over every attempt the agent sat in; null: no model usage recorded. */
@@ -111,12 +117,12 @@ export function costPerRatingPoint(costPerGameUsd: number | null, rating: number
 
 /** Leaderboard rows, best first (honest rank, then points); `usage` per agent index adds the cost columns. */
 export function standingRows(board: Leaderboard, agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null> = []): StandingRow[] {
-  const rated = board.agents.map((a) => finite(a.rating.median)).filter((r): r is number => r !== null);
+  const rated = board.agents.map((a) => finite(a.rating.rating)).filter((r): r is number => r !== null);
   const floor = rated.length >= 2 ? Math.min(...rated) : null;
   return board.agents
     .map((a) => {
       const u = usage[a.agent] ?? null;
-      const rating = finite(a.rating.median);
+      const rating = finite(a.rating.rating);
       return {
         rank: a.rating.rank,
         rank_range: a.rating.rankRange,
@@ -130,6 +136,7 @@ export function standingRows(board: Leaderboard, agentIds: readonly string[], us
         rating,
         rating_lower: finite(a.rating.lower),
         rating_upper: finite(a.rating.upper),
+        rating_interval: ratingIntervalText(a.rating),
         security: finite(a.security?.mean),
         utility: finite(a.utility?.mean),
         tokens: u ? u.prompt_tokens + u.completion_tokens : null,
@@ -148,19 +155,9 @@ export interface RunStatistics {
   terminations: Record<string, number>;
 }
 
-export function runStatistics(
-  spec: TournamentSpec,
-  agentIds: readonly string[],
-  rows: readonly StoredTournamentGame[],
-  seed: string,
-  bootstrapRounds?: number,
-): RunStatistics {
+export function runStatistics(spec: TournamentSpec, agentIds: readonly string[], rows: readonly StoredTournamentGame[]): RunStatistics {
   const finals = finalGames(rows);
-  const ratings = ratingsReport(finals.map(gameRecord), {
-    agentCount: agentIds.length,
-    seed,
-    ...(bootstrapRounds === undefined ? {} : { bootstrapRounds }),
-  });
+  const ratings = ratingsReport(finals.map(gameRecord), { agentCount: agentIds.length });
   // Spend per table: every attempt counts (void ones were paid for), restricted to the table's challenge.
   const perChallenge: Record<string, StandingRow[]> = {};
   for (const [challenge, board] of Object.entries(ratings.perChallenge)) {
@@ -178,4 +175,9 @@ export function runStatistics(
     sprt: sprtOf(spec, rows),
     terminations,
   };
+}
+
+/** The ratings report as report.json and the API give it: the interval method named, open bounds as null. */
+export function ratingsForExport(ratings: RatingsReport): Record<string, unknown> {
+  return withoutNonFinite({ method: INTERVAL_METHOD, ...ratings });
 }
