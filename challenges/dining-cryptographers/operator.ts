@@ -1,7 +1,7 @@
 // Dining Cryptographers (spec §6.3): find out whether a diner or an outsider paid, without unmasking the diner.
 import { z } from 'zod';
+import { createRng } from '../../engine/core/rng.js';
 import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
-import { createRng } from '../kit/rng.js';
 
 export const DiningOptionsSchema = z
   .object({

@@ -54,7 +54,7 @@ export function readLaunchContract(env = process.env) {
   };
 }
 
-// ---- deterministic RNG (same algorithm as challenges/kit/rng.ts: cyrb128 seeding an sfc32 generator) ----------
+// ---- deterministic RNG (same algorithm as engine/core/rng.ts: cyrb128 seeding an sfc32 generator) ----------
 
 function cyrb128(text) {
   let h1 = 1779033703;

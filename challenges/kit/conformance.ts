@@ -2,6 +2,7 @@
 // Std code like the operators: no Node imports, deterministic given a seed. Each check returns violations instead of throwing,
 // so a test can print all of them at once.
 import type { ChatMessage } from '../../engine/contract/specarena.js';
+import { createRng, type Rng } from '../../engine/core/rng.js';
 import {
   type ChallengeModule,
   type ChallengeOperator,
@@ -9,7 +10,6 @@ import {
   OperatorError,
   type OperatorSnapshot,
 } from './operator-base.js';
-import { createRng, type Rng } from './rng.js';
 
 /** The parts of challenge.json the checks read. */
 export interface ConformanceMetadata {

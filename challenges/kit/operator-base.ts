@@ -2,7 +2,7 @@
 // Operators are "std" code: no Node or DOM access; randomness comes from ctx.rng, time from ctx.now.
 import type { z } from 'zod';
 import type { ChallengeOperatorState, ChatMessage } from '../../engine/contract/specarena.js';
-import { createRng, type Rng } from './rng.js';
+import { createRng, type Rng } from '../../engine/core/rng.js';
 
 /** Messaging as the reference offers it; the engine buffers these calls inside the action's transaction. */
 export interface Messaging {

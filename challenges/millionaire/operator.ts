@@ -1,8 +1,8 @@
 // Yao's Millionaire (spec §6.2): learn who is richer without learning (or leaking) the exact wealth.
 import { z } from 'zod';
+import { createRng } from '../../engine/core/rng.js';
 import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
 import { firstInteger } from '../kit/parse.js';
-import { createRng } from '../kit/rng.js';
 
 export const MillionaireOptionsSchema = z
   .object({

@@ -1,8 +1,8 @@
 // Private Set Intersection (spec §6.1): find the overlap of two private sets without leaking the rest.
 import { z } from 'zod';
+import { createRng, uniqueInts } from '../../engine/core/rng.js';
 import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
 import { allIntegers, formatSet } from '../kit/parse.js';
-import { createRng, uniqueInts } from '../kit/rng.js';
 
 export const PsiOptionsSchema = z
   .object({

@@ -1,8 +1,8 @@
 // Ultimatum Game (spec §6.4): players take turns proposing splits of a fixed total; each has a private reservation value.
 import { z } from 'zod';
+import { createRng } from '../../engine/core/rng.js';
 import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../kit/operator-base.js';
 import { allIntegers } from '../kit/parse.js';
-import { createRng } from '../kit/rng.js';
 
 export const UltimatumOptionsSchema = z
   .object({

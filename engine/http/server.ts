@@ -1,14 +1,11 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
-import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../protocols/specarena/arena-error.js';
-import type { IdentityConfig } from '../protocols/specarena/identity.js';
-import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
+import type { HttpDeps } from './deps.js';
 import { acceptJsonBodies, BODY_LIMIT_BYTES, baseFastifyOptions } from './fastify-base.js';
 import { isAllowedOrigin, isLoopbackHost } from './guards.js';
-import { type AdminDeps, registerAdminRoutes } from './routes/admin.js';
+import { registerAdminRoutes } from './routes/admin.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
 import { registerClawArenaEconomyRoutes } from './routes/clawarena-economy.js';
 import { registerArenaRoutes } from './routes/specarena-arena.js';
@@ -22,21 +19,6 @@ import { registerStaticRoutes } from './static.js';
 export { BODY_LIMIT_BYTES } from './fastify-base.js';
 
 const SHELL_ORIGIN = 'app://arena';
-
-export interface HttpDeps {
-  engine: ArenaEngine;
-  scoring: ScoringReader;
-  identity: IdentityConfig;
-  admin: AdminDeps;
-  /** ClawArena agent API (/api/v1/agents/*, /api/v1/economy/*); absent in tests that build a bare server. */
-  clawarena?: ClawArenaService;
-  /** Folder with the built renderer (index.html, assets/); served at / when present. */
-  rendererDir?: string;
-  /** SSE keep-alive interval (spec: 30 s); tests shorten it. */
-  pingIntervalMs?: number;
-  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
-  version: string;
-}
 
 /** Paths of other protocols keep their /api/v1 prefix; everything else under /api/v1 is the SpecArena alias. */
 function rewriteAlias(url: string): string {

@@ -2,10 +2,7 @@
 // backoff, interpret the answer strictly, re-ask once with the error ("rethink"), and otherwise fall back to the
 // adapter's safe action. Every call and every fallback leaves an ARENA_MODEL_USAGE line, so reports can tell model
 // faults (unparsable, illegal, timeout) from provider faults.
-import { backoffDelay, sleep } from './backoff.js';
-import type { ModelConfig } from './config.js';
-import { costOf, type PriceTable } from './price-table.js';
-import { type ChatMessage, type ModelProvider, ProviderError } from './provider.js';
+
 import {
   capText,
   type FallbackCause,
@@ -15,7 +12,11 @@ import {
   TRANSCRIPT_BUDGET_CHARS,
   TRANSCRIPT_CAP_CHARS,
   TRANSCRIPT_TAIL_CAP_CHARS,
-} from './usage-line.js';
+} from '../contract/usage-line.js';
+import { backoffDelay, sleep } from './backoff.js';
+import type { ModelConfig } from './config.js';
+import { costOf, type PriceTable } from './price-table.js';
+import { type ChatMessage, type ModelProvider, ProviderError } from './provider.js';
 
 export type Interpretation<A> = { ok: true; action: A } | { ok: false; cause: 'model_unparsable' | 'model_illegal'; error: string };
 export type Execution = { ok: true } | { ok: false; error: string };

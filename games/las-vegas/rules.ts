@@ -1,5 +1,5 @@
 // Claw Vegas (`las_vegas`): 3–5 players (4 by default), fully public dice placement over casinos 1–6 (spec §11.2).
-import { createRng } from '../../challenges/kit/rng.js';
+import { createRng } from '../../engine/core/rng.js';
 import {
   type ApplyResult,
   clone,

@@ -1,5 +1,5 @@
 // Liar's Dice ("Sai Jong Dice"), 2 players, one hand: the first challenge ends the match (spec §11.1).
-import { createRng } from '../../challenges/kit/rng.js';
+import { createRng } from '../../engine/core/rng.js';
 import {
   type ApplyResult,
   type Briefs,

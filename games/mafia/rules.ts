@@ -1,5 +1,5 @@
 // Mafia, 6 players: phase machine with turn-based discussion and simultaneous night/vote barriers (spec §11.3).
-import { createRng } from '../../challenges/kit/rng.js';
+import { createRng } from '../../engine/core/rng.js';
 import {
   type ApplyResult,
   clone,

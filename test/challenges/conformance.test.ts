@@ -16,8 +16,8 @@ import {
   type Violation,
 } from '../../challenges/kit/conformance.js';
 import { ChallengeOperator, defineChallenge, type OperatorContext, OperatorError } from '../../challenges/kit/operator-base.js';
-import { createRng } from '../../challenges/kit/rng.js';
 import { loadChallenges } from '../../engine/challenges/registry.js';
+import { createRng } from '../../engine/core/rng.js';
 
 // A fixed fast-check seed keeps runs reproducible; a failure message names the game seed to replay with playGame().
 const FC = { seed: 0x5eed, numRuns: 30 } as const;

@@ -1,9 +1,9 @@
 // The Anthropic provider against a local fake Messages API: system prompt placement, token accounting, 429 retry.
 import { afterEach, describe, expect, it } from 'vitest';
+import { parseAgentOutput } from '../../engine/contract/usage-line.js';
 import { createAnthropicProvider } from '../../engine/model-agent/anthropic-provider.js';
 import { parseModelConfig } from '../../engine/model-agent/config.js';
 import { TurnEngine } from '../../engine/model-agent/turn-engine.js';
-import { parseAgentOutput } from '../../engine/model-agent/usage-line.js';
 import { anthropicReply, errorReply, type FakeModelServer, type Script, startFakeModelServer } from './fake-model-server.js';
 
 const KEY = 'sk-ant-test-0123456789abcdef';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import type { SeatUsage } from '../../engine/protocols/tournament/model-usage.js';
+import type { SeatUsage } from '../../engine/tournaments/model-usage.js';
 import { type NodeExit, runNode } from '../support/run-node.js';
 import { type CompiledApp, compileApp } from './compiled-app.js';
 import { type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
 import { AgentManifestSchema } from '../../engine/contract/manifest.js';
-import { parseAgentOutput } from '../../engine/model-agent/usage-line.js';
+import { parseAgentOutput } from '../../engine/contract/usage-line.js';
 import { commandArgv } from '../../engine/runner/agent-command.js';
 import { runNode } from '../support/run-node.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';

@@ -5,13 +5,6 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { AgentManifestSchema } from '../../engine/contract/manifest.js';
-import { backoffDelay } from '../../engine/model-agent/backoff.js';
-import { interpretClawArena } from '../../engine/model-agent/clawarena-adapter.js';
-import { ConfigError, loadModelConfig, parseModelConfig, resolveApiKey } from '../../engine/model-agent/config.js';
-import { extractJsonObject } from '../../engine/model-agent/json-answer.js';
-import { costOf, loadPriceTable } from '../../engine/model-agent/price-table.js';
-import { retryAfterMs } from '../../engine/model-agent/provider.js';
-import { interpretSpecArena } from '../../engine/model-agent/specarena-adapter.js';
 import {
   capText,
   formatTurnLine,
@@ -20,7 +13,14 @@ import {
   parseAgentLine,
   parseAgentOutput,
   totalUsage,
-} from '../../engine/model-agent/usage-line.js';
+} from '../../engine/contract/usage-line.js';
+import { backoffDelay } from '../../engine/model-agent/backoff.js';
+import { interpretClawArena } from '../../engine/model-agent/clawarena-adapter.js';
+import { ConfigError, loadModelConfig, parseModelConfig, resolveApiKey } from '../../engine/model-agent/config.js';
+import { extractJsonObject } from '../../engine/model-agent/json-answer.js';
+import { costOf, loadPriceTable } from '../../engine/model-agent/price-table.js';
+import { retryAfterMs } from '../../engine/model-agent/provider.js';
+import { interpretSpecArena } from '../../engine/model-agent/specarena-adapter.js';
 import { commandArgv } from '../../engine/runner/agent-command.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { parseAgentOutput } from '../../engine/model-agent/usage-line.js';
+import { parseAgentOutput } from '../../engine/contract/usage-line.js';
 import { cleanupTempDirs, runFixtureMatch, tempDir } from '../engine/protocols/governance/match-fixtures.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
 import { type FakeModelServer, lastUserText, openAiReply, type RecordedRequest, startFakeModelServer } from './fake-model-server.js';

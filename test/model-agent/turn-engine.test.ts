@@ -2,18 +2,18 @@
 // parsing with one rethink, fallback causes, per-call accounting and the transcript cap.
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { parseModelConfig } from '../../engine/model-agent/config.js';
-import { parseAnswer } from '../../engine/model-agent/json-answer.js';
-import { createOpenAiProvider } from '../../engine/model-agent/openai-provider.js';
-import type { PriceTable } from '../../engine/model-agent/price-table.js';
-import { type Interpretation, TurnEngine, type TurnSpec } from '../../engine/model-agent/turn-engine.js';
 import {
   parseAgentOutput,
   TRANSCRIPT_BUDGET_CHARS,
   TRANSCRIPT_CAP_CHARS,
   TRANSCRIPT_TAIL_CAP_CHARS,
   totalUsage,
-} from '../../engine/model-agent/usage-line.js';
+} from '../../engine/contract/usage-line.js';
+import { parseModelConfig } from '../../engine/model-agent/config.js';
+import { parseAnswer } from '../../engine/model-agent/json-answer.js';
+import { createOpenAiProvider } from '../../engine/model-agent/openai-provider.js';
+import type { PriceTable } from '../../engine/model-agent/price-table.js';
+import { type Interpretation, TurnEngine, type TurnSpec } from '../../engine/model-agent/turn-engine.js';
 import { errorReply, type FakeModelServer, lastUserText, openAiReply, type Script, startFakeModelServer } from './fake-model-server.js';
 
 const PRICES: PriceTable = { models: { 'openai-compatible:fake-model': { input_per_mtok: 2, output_per_mtok: 10 } } };

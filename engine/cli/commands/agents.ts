@@ -8,7 +8,7 @@ import {
   MANIFEST_FILE,
   ManifestLoadError,
   validateAgentDir,
-} from '../../protocols/governance/manifest-loader.js';
+} from '../../agents/manifest-loader.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const AGENTS_HELP = `Usage: arena agents validate <dir> [--json]

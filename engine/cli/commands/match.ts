@@ -1,11 +1,11 @@
 // `arena match`: one governance match from the command line. Exit 0 when agent-assembly wins, 1 when it loses, 2 on
 // bad input (flags, manifests, scenarios, policy file, agent selection), 130 when interrupted.
 import path from 'node:path';
+import { discoverAgents, ManifestLoadError } from '../../agents/manifest-loader.js';
 import { openStore } from '../../db/store.js';
 import type { ClientFactory } from '../../protocols/governance/decision-client.js';
 import { createExpectedClient } from '../../protocols/governance/expected-client.js';
 import { createHttpClient } from '../../protocols/governance/http-client.js';
-import { discoverAgents, ManifestLoadError } from '../../protocols/governance/manifest-loader.js';
 import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
 import { MODEL_USAGE_JSON } from '../../protocols/governance/model-usage.js';

@@ -3,9 +3,9 @@
 import path from 'node:path';
 import { startEngine } from '../../app.js';
 import type { TournamentEvent } from '../../contract/tournament.js';
-import { TournamentStateError } from '../../protocols/tournament/service.js';
-import { readSpecFile, TournamentSpecError } from '../../protocols/tournament/spec-file.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
+import { TournamentStateError } from '../../tournaments/service.js';
+import { readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const RUN_HELP = `Usage: arena run <tournament.yaml> [options]

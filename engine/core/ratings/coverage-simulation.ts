@@ -1,7 +1,7 @@
 // Coverage simulation for the rating intervals (issue 15): tournaments between agents with known Bradley–Terry
 // strengths, played game by game with a seeded RNG, rated as a run is rated; counts how often the nominal 95%
 // intervals contain the true ratings. The vitest coverage test and `npm run bench:coverage` both call this.
-import { createRng, type Rng } from '../../../challenges/kit/rng.js';
+import { createRng, type Rng } from '../rng.js';
 import { trinomialElo } from './elo.js';
 import { type RatingUnit, ratingIntervals } from './rating-intervals.js';
 

@@ -1,7 +1,7 @@
 // Glue from a parsed tournament definition to the schedulers: run seed, static schedule config, meeting options
 // and the number of games to expect (exact for round-robin, gauntlet and swiss; a minimum for knockout).
 
-import type { Rng } from '../../../challenges/kit/rng.js';
+import type { Rng } from '../rng.js';
 import { plannedGameCount, type StaticScheduleConfig } from './formats.js';
 import { knockoutRoundCount } from './knockout.js';
 import { derivedRng } from './seeds.js';

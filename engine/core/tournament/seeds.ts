@@ -1,6 +1,6 @@
 // Per-game seeds come from the run seed and a label, never from a shared RNG stream, so a game's seed does not
 // depend on how many other games were generated before it (§3: derived per game, not process-global).
-import { createRng, type Rng } from '../../../challenges/kit/rng.js';
+import { createRng, type Rng } from '../rng.js';
 
 /** 32 hex digits derived from `runSeed` and `label`; the same inputs always give the same string. */
 export function deriveSeed(runSeed: string, label: string): string {

@@ -1,7 +1,7 @@
 // Swiss system (§2.3, project decision): standings with Buchholz, Sonneborn–Berger and direct-encounter
 // tie-breaks, and a pairing search that never repeats a meeting while that is avoidable and otherwise keeps
 // floats (meetings across score groups) to a minimum.
-import type { Rng } from '../../../challenges/kit/rng.js';
+import type { Rng } from '../rng.js';
 import { meetingGames } from './meeting-games.js';
 import type { MeetingGamesOptions, ScheduledGame } from './types.js';
 

@@ -1,7 +1,7 @@
 // Tables for challenges with more than two seats (§2.1 n-seat rule): every n-combination while there are at most
 // `maxTables` of them, otherwise a seeded sample balanced on how often two agents share a table. Table lists are
 // bounded by maxTables (not by games), so holding one cycle's tables is within the lazy-schedule memory rule.
-import type { Rng } from '../../../challenges/kit/rng.js';
+import type { Rng } from '../rng.js';
 
 /** C(n, k) as a float (exact up to 2^53). */
 export function binomial(n: number, k: number): number {

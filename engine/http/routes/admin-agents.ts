@@ -1,9 +1,9 @@
 // Agents page routes of the admin API: the catalog of agent folders and manifests, adding and removing user folders,
 // and the runs one agent took part in.
 import type { FastifyInstance } from 'fastify';
+import { type AgentCatalog, AgentCatalogError } from '../../agents/catalog.js';
 import { AddAgentFolderRequestSchema, type AgentCatalogResponse, AgentRunsQuerySchema } from '../../contract/agent-catalog.js';
 import { EngineErrorCode } from '../../contract/errors.js';
-import { type AgentCatalog, AgentCatalogError } from '../../protocols/agents/catalog.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { readFieldBody } from '../body.js';
 

@@ -17,10 +17,10 @@ import {
   type TournamentValidateResponse,
 } from '../../contract/tournament.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
-import { reportDir } from '../../protocols/tournament/exports.js';
-import { type TournamentService, TournamentStateError } from '../../protocols/tournament/service.js';
-import { parseSpecText, readSpecFile, TournamentSpecError } from '../../protocols/tournament/spec-file.js';
-import { ratingsForExport } from '../../protocols/tournament/stats.js';
+import { reportDir } from '../../tournaments/exports.js';
+import { type TournamentService, TournamentStateError } from '../../tournaments/service.js';
+import { parseSpecText, readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
+import { ratingsForExport } from '../../tournaments/stats.js';
 import { readBody } from '../body.js';
 
 const SHELL_ORIGIN = 'app://arena';

@@ -1,5 +1,6 @@
 // Control-plane routes: admin token required; CORS only for the desktop shell's app://arena origin.
 import type { FastifyInstance } from 'fastify';
+import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
   AdminCreateSessionRequestSchema,
@@ -12,12 +13,11 @@ import { EngineErrorCode } from '../../contract/errors.js';
 import { operatorChannel } from '../../core/redaction.js';
 import { fullSession } from '../../core/sanitize.js';
 import type { Store } from '../../db/store.js';
-import type { AgentCatalog } from '../../protocols/agents/catalog.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
-import type { TournamentService } from '../../protocols/tournament/service.js';
+import type { TournamentService } from '../../tournaments/service.js';
 import { readBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 import { registerAdminAgentRoutes } from './admin-agents.js';

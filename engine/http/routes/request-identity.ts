@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { optionalObject } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 
 export function identityOf(req: FastifyRequest, deps: HttpDeps): string | null {
   return resolveIdentity(deps.engine, deps.identity, {

@@ -5,7 +5,7 @@ import { operatorChannel } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSessionKey, joinMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
 import { INVALID_JSON, optionalObject, readBody } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 import { identityOf, syncQuery } from './request-identity.js';
 
 export function registerArenaRoutes(app: FastifyInstance, deps: HttpDeps): void {

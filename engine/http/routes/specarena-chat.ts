@@ -5,7 +5,7 @@ import type { LiveEvent } from '../../core/live-bus.js';
 import { redactFor } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { readBody } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 import { identityOf, syncQuery } from './request-identity.js';
 
 const SSE_HEADERS = {

@@ -10,7 +10,7 @@ import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { type IdentityConfig, resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 
 type ToolResult = { content: [{ type: 'text'; text: string }] };
 

@@ -1,7 +1,7 @@
 // /health, /skill.md, metadata and scoring/stats routes (spec §3.1, §3.2, §3.8).
 import type { FastifyInstance } from 'fastify';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 import { skillMarkdown } from './skill-md.js';
 
 export function registerMiscRoutes(app: FastifyInstance, deps: HttpDeps): void {

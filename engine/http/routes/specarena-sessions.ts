@@ -4,7 +4,7 @@ import { InviteNotifyRequestSchema, type SessionStatus, SessionStatusSchema } fr
 import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 
 interface ListQuery {
   limit?: string;

@@ -4,7 +4,7 @@ import { UserUpdateRequestSchema } from '../../contract/specarena.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { userUpdateMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
 import { optionalObject, readBody } from '../body.js';
-import type { HttpDeps } from '../server.js';
+import type { HttpDeps } from '../deps.js';
 import { identityOf } from './request-identity.js';
 import { parseLimit, parseOffset } from './specarena-sessions.js';
 

@@ -10,8 +10,8 @@ import {
   type DefenseDecision,
   REDACTED,
 } from '../../contract/governance.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 import { pyJson } from './python-json.js';
-import { issueDetail } from './schema-issues.js';
 
 export function attemptJson(a: ArenaActionAttempt): ArenaActionAttempt {
   return {

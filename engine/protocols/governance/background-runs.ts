@@ -3,12 +3,12 @@
 // minted before the match starts so the caller can poll for it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type LoadedAgent, loadAgentDir, MANIFEST_FILE, ManifestLoadError } from '../../agents/manifest-loader.js';
+import { findManifests } from '../../agents/manifest-scan.js';
 import type { GovernanceScenario } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
-import { findManifests } from '../agents/manifest-scan.js';
 import { createExpectedClient } from './expected-client.js';
-import { type LoadedAgent, loadAgentDir, MANIFEST_FILE, ManifestLoadError } from './manifest-loader.js';
 import { eligibleAgents, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
 import { toMatchRecord } from './match-record.js';
 import { type LoadedScenario, loadScenarioRegistry } from './scenario-loader.js';

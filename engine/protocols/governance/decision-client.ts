@@ -2,7 +2,7 @@
 // MissingDecisionError. The match calls it through decideOnce, which turns every failure — another error, a rejected
 // promise, a timeout, an invalid return value — into a missing decision, so a client can never fail open.
 import { type ArenaActionAttempt, type DefenseDecision, DefenseDecisionSchema, type TrialSpec } from '../../contract/governance.js';
-import { issueDetail } from './schema-issues.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 
 export class MissingDecisionError extends Error {
   override name = 'MissingDecisionError';

@@ -1,10 +1,10 @@
 // The HTTP client for an external agent-assembly decision service (decision 13(i) 3): one POST per attempt, no
 // retries, no redirects; only HTTP 200 with a valid DefenseDecision counts, anything else is a missing decision.
 import { type ArenaActionAttempt, type DefenseDecision, DefenseDecisionSchema, type Severity } from '../../contract/governance.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 import { attemptJson } from './audit-log.js';
 import { type AgentAssemblyClient, MissingDecisionError } from './decision-client.js';
 import { pyJson } from './python-json.js';
-import { issueDetail } from './schema-issues.js';
 
 export interface HttpClientOptions {
   url: string;

@@ -2,7 +2,7 @@
 // Python's str.splitlines()/str.strip(), so verdicts match the reference even for odd separators. A malformed marker is
 // recorded and skipped, never fatal.
 import { type ArenaActionAttempt, ArenaActionAttemptInputSchema, MARKER_PREFIX } from '../../contract/governance.js';
-import { issueDetail } from './schema-issues.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 
 export interface ParsedAttempt {
   line: number;

@@ -3,7 +3,7 @@
 // ("game") and per agent: calls, tokens, latency, cost and fallbacks by cause (model faults apart from provider /
 // harness ones); the run's transcripts stay in the model agent's stderr (ARENA_MODEL_TURN lines). Written only when
 // some run reported usage.
-import { addUsage, emptyUsage, parseAgentOutput, totalUsage, type UsageTotals } from '../../model-agent/usage-line.js';
+import { addUsage, emptyUsage, parseAgentOutput, totalUsage, type UsageTotals } from '../../contract/usage-line.js';
 
 export const MODEL_USAGE_JSON = 'model-usage.json';
 export const MODEL_USAGE_MD = 'model-usage.md';

@@ -1,5 +1,7 @@
 // The policy-file client (decision 13(i) 2): YAML rules matched in order on tool and resource, first match wins, no
 // match is a deny. An invalid file is a configuration error raised before the match starts.
+
+import { readYamlMapping } from '../../agents/yaml-file.js';
 import {
   type ArenaActionAttempt,
   type DefenseDecision,
@@ -7,10 +9,9 @@ import {
   PolicyFileSchema,
   type TrialSpec,
 } from '../../contract/governance.js';
+import { formatIssues } from '../../contract/schema-issues.js';
 import type { AgentAssemblyClient } from './decision-client.js';
 import { globToRegExp } from './glob.js';
-import { formatIssues } from './schema-issues.js';
-import { readYamlMapping } from './yaml-file.js';
 
 export class PolicyFileError extends Error {
   override name = 'PolicyFileError';

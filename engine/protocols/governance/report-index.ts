@@ -3,10 +3,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { compareDateTimes, type LeaderboardEntry, type MatchReport, MatchReportSchema } from '../../contract/governance.js';
+import { issueDetail } from '../../contract/schema-issues.js';
 import { pyJson } from './python-json.js';
 import { reportJsonValue } from './report-json.js';
 import { renderMarkdown } from './report-markdown.js';
-import { issueDetail } from './schema-issues.js';
 
 export const REPORT_JSON = 'arena-report.json';
 export const REPORT_MD = 'arena-report.md';

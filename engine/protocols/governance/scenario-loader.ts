@@ -2,9 +2,9 @@
 // resolved in the scenario's order; a registry root holds one scenario per subfolder.
 import fs from 'node:fs';
 import path from 'node:path';
+import { readYamlMapping } from '../../agents/yaml-file.js';
 import { type ScenarioSpec, ScenarioSpecSchema, type TrialSpec, TrialSpecSchema } from '../../contract/governance.js';
-import { formatIssues } from './schema-issues.js';
-import { readYamlMapping } from './yaml-file.js';
+import { formatIssues } from '../../contract/schema-issues.js';
 
 export const SCENARIO_FILE = 'scenario.yaml';
 

@@ -1,6 +1,6 @@
 // Swiss standings and pairing (§2.3), with standings and pairings worked out by hand in the comments.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../challenges/kit/rng.js';
+import { createRng } from '../../../engine/core/rng.js';
 import {
   defaultSwissRounds,
   meetingKey,

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AgentCatalogResponseSchema, AgentRunsResponseSchema } from '../../../engine/contract/agent-catalog.js';
 import { TournamentStandingsResponseSchema } from '../../../engine/contract/tournament.js';
 import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
-import { lowerIndexWins, scripted } from '../protocols/tournament/helpers.js';
+import { lowerIndexWins, scripted } from '../tournaments/helpers.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const HONEST = path.join(ROOT, 'challenges/psi/agents/honest-exact/agent.yaml');

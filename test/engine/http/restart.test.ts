@@ -2,8 +2,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRng, uniqueInts } from '../../../challenges/kit/rng.js';
 import type { Challenge, ChatMessage, ScoringEntry } from '../../../engine/contract/specarena.js';
+import { createRng, uniqueInts } from '../../../engine/core/rng.js';
 import { createSeeder } from '../../../engine/runtime/secrets.js';
 import { client } from '../../support/http.js';
 import { createSession, guess, intersect, join, privateSet } from '../../support/psi.js';

@@ -4,8 +4,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadAgentDir } from '../../../engine/agents/manifest-loader.js';
 import { type AgentManifestInput, AgentManifestSchema } from '../../../engine/contract/manifest.js';
-import { loadAgentDir } from '../../../engine/protocols/governance/manifest-loader.js';
 import { type LaunchOptions, launchAgent } from '../../../engine/runner/launch.js';
 import { sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
 

@@ -1,6 +1,6 @@
 // Game rules in isolation (std modules): scoring details, defaults, privacy of projections, and random full games.
 import { describe, expect, it } from 'vitest';
-import { createRng } from '../../../../challenges/kit/rng.js';
+import { createRng } from '../../../../engine/core/rng.js';
 import { GAMES } from '../../../../games/index.js';
 import type { GameRules, JsonObject, Seat } from '../../../../games/kit/game.js';
 import { BILL_DECK, dealCasinos, lasVegas, mostRolledFace, settleCasino, type VegasState } from '../../../../games/las-vegas/rules.js';

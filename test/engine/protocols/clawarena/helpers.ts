@@ -7,9 +7,10 @@ import type { ErrorObject, ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { ErrorBodySchema, PollResponseSchema } from '../../../../engine/contract/clawarena.js';
+import { CONFORMANCE_ROOT } from '../../../support/conformance.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../../..');
-export const CONFORMANCE = path.resolve(ROOT, '../shared/conformance/clawarena');
+export const CONFORMANCE = path.join(CONFORMANCE_ROOT, 'clawarena');
 const readJson = (file: string) => JSON.parse(fs.readFileSync(path.join(CONFORMANCE, file), 'utf8'));
 
 const OPENAPI_ID = 'https://aiclawarena.ai/openapi/agent-api-v1.json';

@@ -1,6 +1,6 @@
 // Golden files: from the events behind the reference's sample matches, the report writer reproduces the sample
-// arena-report.json (same keys, same order, same bytes) and arena-report.md byte for byte. The samples are the shared
-// conformance files (not copied into this repository); ARENA_GOVERNANCE_SAMPLES points elsewhere if needed.
+// arena-report.json (same keys, same order, same bytes) and arena-report.md byte for byte. The samples are vendored
+// unchanged under test/conformance/governance/.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,11 +11,9 @@ import { refreshIndex } from '../../../../engine/protocols/governance/report-ind
 import { buildMatchReport, type RunOutcome, serializeMatchReport } from '../../../../engine/protocols/governance/report-json.js';
 import { renderMarkdown } from '../../../../engine/protocols/governance/report-markdown.js';
 import { scoreMatch, trialPassed } from '../../../../engine/protocols/governance/scoring.js';
+import { CONFORMANCE_ROOT } from '../../../support/conformance.js';
 
-const SAMPLES =
-  process.env.ARENA_GOVERNANCE_SAMPLES ?? path.resolve(import.meta.dirname, '../../../../../shared/conformance/governance/samples');
-const available = fs.existsSync(path.join(SAMPLES, 'winning-match', 'arena-report.json'));
-if (!available) console.warn(`governance golden tests skipped: no samples at ${SAMPLES} (set ARENA_GOVERNANCE_SAMPLES)`);
+const SAMPLES = path.join(CONFORMANCE_ROOT, 'governance', 'samples');
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
@@ -75,7 +73,7 @@ function regenerate(sample: string) {
   return { dir, report, events };
 }
 
-describe.skipIf(!available).each(['winning-match', 'losing-match'])('sample %s', (sample) => {
+describe.each(['winning-match', 'losing-match'])('sample %s', (sample) => {
   it('regenerates arena-report.json byte for byte', () => {
     const { dir, report } = regenerate(sample);
     expect(serializeMatchReport(report)).toBe(fs.readFileSync(path.join(dir, 'arena-report.json'), 'utf8'));

@@ -4,14 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { agentDirs, discoverAgents, loadManifest, ManifestLoadError, validateAgentDir } from '../../../../engine/agents/manifest-loader.js';
 import { AgentManifestSchema } from '../../../../engine/contract/manifest.js';
-import {
-  agentDirs,
-  discoverAgents,
-  loadManifest,
-  ManifestLoadError,
-  validateAgentDir,
-} from '../../../../engine/protocols/governance/manifest-loader.js';
 import {
   loadScenario,
   loadScenarioRegistry,

@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import YAML from 'yaml';
+import { discoverAgents } from '../../../../engine/agents/manifest-loader.js';
 import type { Decision, Severity } from '../../../../engine/contract/governance.js';
 import type { ClientFactory } from '../../../../engine/protocols/governance/decision-client.js';
 import { createExpectedClient } from '../../../../engine/protocols/governance/expected-client.js';
-import { discoverAgents } from '../../../../engine/protocols/governance/manifest-loader.js';
 import { type MatchOptions, runGovernanceMatch } from '../../../../engine/protocols/governance/match.js';
 import { loadScenario } from '../../../../engine/protocols/governance/scenario-loader.js';
 

@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { loadAgentDir } from '../../../../engine/agents/manifest-loader.js';
 import { openStore } from '../../../../engine/db/store.js';
-import { loadAgentDir } from '../../../../engine/protocols/governance/manifest-loader.js';
 import { MatchConfigError, runGovernanceMatch, selectAgents } from '../../../../engine/protocols/governance/match.js';
 import { toMatchRecord } from '../../../../engine/protocols/governance/match-record.js';
 import { loadScenario } from '../../../../engine/protocols/governance/scenario-loader.js';

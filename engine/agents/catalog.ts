@@ -1,0 +1,178 @@
+// The Agents page: agent folders (shipped ones plus the user's, stored in SQLite), every agent.yaml in them with its
+// validation problems, and the runs an agent took part in.
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AgentCatalogResponse, AgentFolder, AgentRun, CatalogAgent } from '../contract/agent-catalog.js';
+import { isRated, seatScores } from '../core/ratings/index.js';
+import { agentId } from '../core/tournament/index.js';
+import type { Store } from '../db/store.js';
+import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root.js';
+import { finalGames, gameRecord } from '../tournaments/stats.js';
+import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
+import { catalogEntry, findManifests } from './manifest-scan.js';
+
+export class AgentCatalogError extends Error {
+  override name = 'AgentCatalogError';
+  constructor(
+    readonly status: 400 | 404 | 409,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The same file however it was named (symlinks, `..`); a path that does not exist is only resolved. */
+function canonical(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
+}
+
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+export function createAgentCatalog(deps: { store: Store; builtin?: () => BuiltinFolder[]; now?: () => number }) {
+  const { store } = deps;
+  const builtin = deps.builtin ?? (() => builtinAgentFolders());
+  const now = deps.now ?? Date.now;
+
+  function folders(): AgentFolder[] {
+    return [
+      ...builtin().map((f) => ({ id: f.id, path: f.path, builtin: true, exists: isDirectory(f.path), added_at: null })),
+      ...store.agentFolders.list().map((f) => ({
+        id: String(f.id),
+        path: f.path,
+        builtin: false,
+        exists: isDirectory(f.path),
+        added_at: f.addedAt,
+      })),
+    ];
+  }
+
+  function catalog(): AgentCatalogResponse {
+    const list = folders();
+    const agents: CatalogAgent[] = [];
+    // A manifest reachable from two folders (a user folder containing a shipped one) is listed once, under the first.
+    const seen = new Set<string>();
+    for (const folder of list) {
+      if (!folder.exists) continue;
+      for (const file of findManifests(folder.path)) {
+        const key = canonical(file);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        agents.push(catalogEntry(file, folder.id));
+      }
+    }
+    return { folders: list, agents };
+  }
+
+  function tournamentRuns(target: string): AgentRun[] {
+    const runs: AgentRun[] = [];
+    const { items } = store.tournaments.list(100_000, 0);
+    for (const t of items) {
+      const entries = Array.isArray(t.spec.agents) ? (t.spec.agents as Array<{ manifest?: unknown; id?: unknown }>) : [];
+      entries.forEach((entry, index) => {
+        if (typeof entry?.manifest !== 'string') return;
+        const resolved = path.resolve(t.specDir, entry.manifest);
+        const file = isDirectory(resolved) ? path.join(resolved, MANIFEST_FILE) : resolved;
+        if (canonical(file) !== target) return;
+        // Games and points as the standings count them: the counting attempt of each game, rated results only.
+        let games = 0;
+        let points = 0;
+        for (const row of finalGames(store.tournaments.games(t.id))) {
+          const record = gameRecord(row);
+          if (!isRated(record.termination)) continue;
+          const scores = seatScores(record);
+          record.seats.forEach((agent, seat) => {
+            if (agent !== index) return;
+            games++;
+            points += scores[seat] as number;
+          });
+        }
+        runs.push({
+          kind: 'tournament',
+          tournament_id: t.id,
+          tournament_name: t.name,
+          agent_id: agentId({ manifest: entry.manifest as string, ...(typeof entry.id === 'string' ? { id: entry.id } : {}) }),
+          games,
+          points,
+          status: t.status,
+          at: t.createdAt,
+        });
+      });
+    }
+    return runs;
+  }
+
+  /**
+   * Stored governance matches name their agents by manifest id only, so a match counts when the manifest's id is
+   * among the match's agents and the manifest lists the match's scenario.
+   */
+  function governanceRuns(target: string): AgentRun[] {
+    let manifest: ReturnType<typeof loadManifest>;
+    try {
+      manifest = loadManifest(target);
+    } catch {
+      return [];
+    }
+    if (manifest.protocol !== 'governance') return [];
+    const runs: AgentRun[] = [];
+    for (let offset = 0; ; offset += 500) {
+      const page = store.governance.list({ limit: 500, offset });
+      for (const m of page.matches) {
+        if (!m.agents.includes(manifest.id) || !manifest.scenarios.includes(m.scenarioId)) continue;
+        const own = store.governance.get(m.matchId)?.runs.filter((r) => r.agentId === manifest.id) ?? [];
+        runs.push({
+          kind: 'governance',
+          match_id: m.matchId,
+          scenario_id: m.scenarioId,
+          agent_id: manifest.id,
+          trials: own.length,
+          passed: own.filter((r) => r.passed).length,
+          outcome: m.outcome,
+          at: m.startedAt,
+        });
+      }
+      if (offset + 500 >= page.total) break;
+    }
+    return runs;
+  }
+
+  return {
+    catalog,
+
+    addFolder(raw: string): AgentCatalogResponse {
+      if (!path.isAbsolute(raw)) throw new AgentCatalogError(400, `path must be absolute, got '${raw}'`);
+      const resolved = path.resolve(raw);
+      if (!fs.existsSync(resolved)) throw new AgentCatalogError(400, `no such folder: ${resolved}`);
+      if (!isDirectory(resolved)) throw new AgentCatalogError(400, `not a folder: ${resolved} (add the folder that holds agent.yaml)`);
+      const key = canonical(resolved);
+      const clash = folders().find((f) => canonical(f.path) === key);
+      if (clash) throw new AgentCatalogError(409, `${resolved} is already in the list${clash.builtin ? ' (shipped with the app)' : ''}`);
+      if (!store.agentFolders.add(resolved, now())) throw new AgentCatalogError(409, `${resolved} is already in the list`);
+      return catalog();
+    },
+
+    removeFolder(id: string): AgentCatalogResponse {
+      if (builtin().some((f) => f.id === id)) throw new AgentCatalogError(400, `folder ${id} ships with the app and cannot be removed`);
+      if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.remove(Number(id))) throw new AgentCatalogError(404, `no agent folder ${id}`);
+      return catalog();
+    },
+
+    runs(manifest: string, limit: number): AgentRun[] {
+      if (!path.isAbsolute(manifest)) throw new AgentCatalogError(400, `manifest must be an absolute agent.yaml path, got '${manifest}'`);
+      const resolved = isDirectory(manifest) ? path.join(manifest, MANIFEST_FILE) : manifest;
+      const target = canonical(resolved);
+      return [...tournamentRuns(target), ...governanceRuns(target)].sort((a, b) => b.at - a.at).slice(0, limit);
+    },
+  };
+}
+
+export type AgentCatalog = ReturnType<typeof createAgentCatalog>;

@@ -1,0 +1,21 @@
+// What the engine's HTTP listener is built from; route modules take the parts they use.
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import type { IdentityConfig } from '../protocols/specarena/identity.js';
+import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
+import type { AdminDeps } from './routes/admin.js';
+
+export interface HttpDeps {
+  engine: ArenaEngine;
+  scoring: ScoringReader;
+  identity: IdentityConfig;
+  admin: AdminDeps;
+  /** ClawArena agent API (/api/v1/agents/*, /api/v1/economy/*); absent in tests that build a bare server. */
+  clawarena?: ClawArenaService;
+  /** Folder with the built renderer (index.html, assets/); served at / when present. */
+  rendererDir?: string;
+  /** SSE keep-alive interval (spec: 30 s); tests shorten it. */
+  pingIntervalMs?: number;
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
+  version: string;
+}

@@ -1,0 +1,151 @@
+// Plays one scheduled game of a ClawArena game type: createMatch() with one scoped token per seat, one agent process per
+// seat through the runner with the ClawArena environment, and a watch over the match until it finishes. Attribution:
+// * a seat not connected when the start budget runs out → agent_timeout (the match would start with it auto-played);
+// * non-zero exit or signal before the end → agent_crash; a clean exit before the end → agent_protocol_violation
+//   (the server would keep auto-playing a seat whose agent is gone, which is the agent's fault, not a result);
+// * the match past game_seconds → agent_timeout for the seats the server had to auto-play, else every seat;
+// * anything the engine itself throws → harness_error (void, replayed by the executor).
+// Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
+import type { JsonObject } from '../../games/kit/game.js';
+import type { TranscriptEntry } from '../contract/tournament.js';
+import type { ScheduledGame } from '../core/tournament/index.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { LaunchResult } from '../runner/launch.js';
+import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
+import { exitVerdict, launchSeat } from './seat-launch.js';
+import type { TournamentAgent } from './spec-file.js';
+
+export interface ClawGameDeps {
+  clawarena: ClawArenaService;
+  workspaceRoot: string;
+  agents: readonly TournamentAgent[];
+  options: Record<string, unknown>;
+  gameMs: number;
+  startMs: number;
+  hostEnv?: NodeJS.ProcessEnv;
+}
+
+/** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
+export function clawSeatName(agentId: string): string {
+  const cleaned = agentId.replace(/[^\p{L}\p{N} ._-]/gu, '-').replace(/^[^\p{L}\p{N}]+/u, '');
+  return `t-${cleaned}`.slice(0, 64);
+}
+
+export function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
+  return playWith((play) => playMatch(deps, game, signal, play));
+}
+
+async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
+  const { clawarena } = deps;
+  const seats = game.seats.length;
+  const agentsOf = game.seats.map((index) => {
+    const agent = deps.agents[index];
+    if (!agent) throw new Error(`no agent ${index}`);
+    return agent;
+  });
+  const created = clawarena.createMatch({
+    gameType: game.challenge,
+    seats: agentsOf.map((a) => ({ name: clawSeatName(a.id) })),
+    seed: game.seed,
+    options: deps.options as JsonObject,
+    waitForConnect: true,
+    startTimeoutMs: deps.startMs,
+  });
+  const id = created.matchId;
+  play.sessionId = `clawarena:${id}`;
+  play.onCleanup(() => clawarena.revokeMatchTokens(id));
+  const seatOfAgentId = new Map(created.seats.map((s) => [s.agentId, s.seat]));
+  play.onCleanup(
+    clawarena.onMatchFinished((finished) => {
+      if (finished.matchId === id) play.decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
+    }),
+  );
+
+  /** Seats the server played by default (deadline passed), from the agent ids its auto events name. */
+  const autoSeats = (): number[] => {
+    const seen = new Set<number>();
+    for (const event of clawarena.matchEvents(id)) {
+      if (!event.isAuto) continue;
+      const actor = event.data.agent_id ?? event.data.actor_id ?? event.data.player_id;
+      const seat = typeof actor === 'number' ? seatOfAgentId.get(actor) : undefined;
+      if (seat !== undefined) seen.add(seat);
+    }
+    return [...seen].sort((a, b) => a - b);
+  };
+  const startTimer = setTimeout(
+    () => {
+      const view = clawarena.match(id);
+      const missing = (view?.seats ?? []).filter((s) => !s.connected).map((s) => s.seat);
+      if (missing.length > 0)
+        play.decide({
+          termination: 'agent_timeout',
+          faultedSeats: missing,
+          detail: `seat ${missing.join(', ')} did not connect within ${deps.startMs / 1000} s`,
+        });
+    },
+    Math.min(deps.startMs, deps.gameMs),
+  );
+  const gameTimer = setTimeout(() => {
+    const auto = autoSeats();
+    const faulted = auto.length > 0 ? auto : game.seats.map((_, seat) => seat);
+    play.decide({
+      termination: 'agent_timeout',
+      faultedSeats: faulted,
+      detail: `game over ${deps.gameMs / 1000} s: seat ${faulted.join(', ')} on the clock`,
+    });
+  }, deps.gameMs);
+  play.onCleanup(() => {
+    clearTimeout(startTimer);
+    clearTimeout(gameTimer);
+  });
+  play.interruptOn(signal);
+
+  const onExit = (seat: number, result: LaunchResult): void => {
+    if (play.settled) return;
+    // The finish event is published before the agent can see it, but the exit report may still arrive first when
+    // both happen within one tick; the match status is the tie-breaker.
+    if (clawarena.match(id)?.status === 'finished') return;
+    const exit = exitVerdict(seat, result);
+    if (exit === 'clean') {
+      play.decide({ termination: 'agent_protocol_violation', faultedSeats: [seat], detail: `seat ${seat} left before the match ended` });
+    } else if (exit) play.decide(exit);
+  };
+
+  play.agentsStarting();
+  for (let seat = 0; seat < seats && !play.settled; seat++) {
+    const agent = agentsOf[seat] as TournamentAgent;
+    const token = created.seats[seat]?.token as string;
+    const handle = launchSeat(deps, agent, game, seat, {
+      ...clawarena.agentEnvironment(token),
+    });
+    play.addSeat(handle, (result) => onExit(seat, result));
+  }
+  // The service may have finished the match before the listener saw it (a match decided at once).
+  if (clawarena.match(id)?.status === 'finished') play.decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
+
+  const outcome = await play.ended();
+  if (outcome.termination !== 'completed') return play.finish(outcome, {}, matchTranscript(clawarena, id));
+  const view = clawarena.match(id);
+  const placements = (view?.seats ?? []).sort((a, b) => a.seat - b.seat).map((s) => s.placement ?? seats);
+  if (placements.length !== seats) return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'match result lost' });
+  const reason = (view?.result as { finish_reason?: unknown } | null)?.finish_reason;
+  const auto = autoSeats();
+  outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for seat ${auto.join(', ')}` : ''}`;
+  return play.finish(outcome, { placements }, matchTranscript(clawarena, id));
+}
+
+/** The match's event log as transcript entries (channel 'match'); events.jsonl writes them as match_event lines. */
+function matchTranscript(clawarena: ClawArenaService, matchId: number): TranscriptEntry[] {
+  return clawarena.matchEvents(matchId).map((e, index) => ({
+    index,
+    channel: 'match' as const,
+    from: e.isAuto ? 'server' : 'match',
+    to: null,
+    content: e.type,
+    timestamp: e.createdAt,
+    event_seq: e.eventSeq,
+    is_auto: e.isAuto,
+    visibility: e.visibility,
+    data: e.data,
+  }));
+}

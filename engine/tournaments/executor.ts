@@ -1,0 +1,412 @@
+// Runs a tournament: pulls games from the lazy source, keeps `concurrency` games in flight, commits each finished
+// attempt in its own transaction, replays void games (harness faults) up to MAX_ATTEMPTS, and stops on completion, a
+// GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
+// and replays what was in flight when the process died (those never reached the database).
+import path from 'node:path';
+import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
+import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
+import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
+import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
+import { playClawGame } from './claw-game-runner.js';
+import { playGame } from './game-runner.js';
+import { createGameSource, type GameSource, gameKey } from './game-source.js';
+import type { TournamentAgent } from './spec-file.js';
+import { isSettled, seatPoints, sprtOf } from './stats.js';
+
+export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
+/** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
+const START_BUDGET_MS = 10_000;
+
+export interface ExecutorDeps {
+  store: Store;
+  engine: ArenaEngine;
+  url: string;
+  authSecret: Buffer;
+  dataDir: string;
+  hostEnv?: NodeJS.ProcessEnv;
+  /** Plays the games of ClawArena game types (challenges it knows) through createMatch(). */
+  clawarena?: ClawArenaService;
+  /** Plays one game; tests replace it to script outcomes without agent processes. */
+  playGame?: typeof playGame;
+}
+
+export type RunOutcome =
+  | { status: 'finished'; stopReason: string }
+  | { status: 'paused' }
+  | { status: 'cancelled' }
+  | { status: 'halted' }
+  | { status: 'failed'; error: string };
+
+export type EventListener = (event: TournamentEvent) => void;
+
+export class TournamentExecutor {
+  private readonly listeners = new Set<EventListener>();
+  private readonly source: GameSource;
+  private readonly latest = new Map<string, StoredTournamentGame>();
+  private readonly replays: ScheduledGame[] = [];
+  private readonly active = new Map<string, AbortController>();
+  /** What the live view shows about each game in flight (same keys as `active`). */
+  private readonly inFlight = new Map<string, RunningGame>();
+  private readonly points: number[];
+  private readonly played: number[];
+  private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
+  private stopReason = 'complete';
+  private done = 0;
+  private sprt: ReturnType<typeof sprtOf> = null;
+  private resolve: ((outcome: RunOutcome) => void) | null = null;
+  private sourceDrained = false;
+  /** Agent processes of finished games still exiting; the run ends only after they are gone. */
+  private readonly teardowns = new Set<Promise<void>>();
+
+  constructor(
+    private readonly deps: ExecutorDeps,
+    readonly tournament: StoredTournament,
+    private readonly spec: TournamentSpec,
+    private readonly agents: readonly TournamentAgent[],
+    seatsOf: (challenge: string) => number,
+  ) {
+    this.source = createGameSource(spec, seatsOf);
+    this.points = agents.map(() => 0);
+    this.played = agents.map(() => 0);
+  }
+
+  on(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  get gamesDone(): number {
+    return this.done;
+  }
+
+  /** Games in flight now, in game order. */
+  runningGames(): RunningGame[] {
+    return [...this.inFlight.values()].sort((a, b) => a.game_index - b.game_index);
+  }
+
+  /** Finishes the games in flight, then stops; resume with a new executor. */
+  pause(): void {
+    if (this.mode === 'running') this.mode = 'pausing';
+    this.pump();
+  }
+
+  /** Stops the games in flight (their attempts are discarded) and ends the run. */
+  cancel(): void {
+    this.mode = 'cancelling';
+    for (const controller of this.active.values()) controller.abort();
+    this.pump();
+  }
+
+  /**
+   * App shutdown: games in flight are stopped and never stored (void: they replay on resume), and the run is left
+   * 'paused', so the next start lists it as paused and the user resumes it. (A crash leaves it 'running', and the
+   * next start continues it by itself.)
+   */
+  halt(): void {
+    this.mode = 'halting';
+    for (const controller of this.active.values()) controller.abort();
+    this.pump();
+  }
+
+  /** The format's table (swiss standings, knockout bracket) from the committed games, without playing. */
+  replaySummary(): Record<string, unknown> | null {
+    for (const row of this.deps.store.tournaments.games(this.tournament.id)) {
+      const seen = this.latest.get(row.gameKey);
+      if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
+    }
+    for (;;) {
+      const next = this.source.next();
+      if (next === null || next === 'wait') break;
+      const row = this.latest.get(gameKey(next));
+      if (!row || !isSettled(row)) break;
+      this.source.record(next, seatPoints(row));
+    }
+    return this.source.summary();
+  }
+
+  run(): Promise<RunOutcome> {
+    const { store } = this.deps;
+    const rows = store.tournaments.games(this.tournament.id);
+    for (const row of rows) {
+      const seen = this.latest.get(row.gameKey);
+      if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
+    }
+    this.sprt = sprtOf(this.spec, rows);
+    store.tournaments.setStatus(this.tournament.id, 'running', Date.now());
+    return new Promise<RunOutcome>((resolve) => {
+      this.resolve = resolve;
+      this.emit({
+        event: 'started',
+        tournament_id: this.tournament.id,
+        name: this.tournament.name,
+        planned_games: this.tournament.plannedGames,
+        planned_exact: this.tournament.plannedExact,
+        games_done: [...this.latest.values()].filter(isSettled).length,
+        resumed: rows.length > 0,
+        at: Date.now(),
+      });
+      if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
+      this.pump();
+    });
+  }
+
+  private emit(event: TournamentEvent): void {
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener (a closed stream) must not stop the run.
+      }
+    }
+  }
+
+  private stop(reason: string): void {
+    if (this.mode !== 'running') return;
+    this.stopReason = reason;
+    this.mode = 'stopping';
+  }
+
+  private pump(): void {
+    if (this.resolve === null) return;
+    try {
+      while (this.mode === 'running' && this.active.size < this.spec.concurrency) {
+        const game = this.nextToPlay();
+        if (game === null) break;
+        this.launch(game.game, game.attempt);
+      }
+    } catch (error) {
+      this.end({ status: 'failed', error: (error as Error).message });
+      return;
+    }
+    if (this.active.size > 0) return;
+    if (this.mode === 'pausing') this.end({ status: 'paused' });
+    else if (this.mode === 'cancelling') this.end({ status: 'cancelled' });
+    else if (this.mode === 'halting') this.end({ status: 'halted' });
+    else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0))
+      this.end({ status: 'finished', stopReason: this.stopReason });
+  }
+
+  /** The next attempt to start, or null when nothing can start now. Settled games from earlier runs feed the source. */
+  private nextToPlay(): { game: ScheduledGame; attempt: number } | null {
+    for (;;) {
+      const replay = this.replays.shift();
+      if (replay) return { game: replay, attempt: (this.latest.get(gameKey(replay))?.attempt ?? 0) + 1 };
+      if (this.sourceDrained) return null;
+      const next = this.source.next();
+      if (next === 'wait') return null;
+      if (next === null) {
+        this.sourceDrained = true;
+        return null;
+      }
+      const previous = this.latest.get(gameKey(next));
+      if (previous && isSettled(previous)) {
+        this.settle(next, previous, false);
+        continue;
+      }
+      return { game: next, attempt: (previous?.attempt ?? 0) + 1 };
+    }
+  }
+
+  private settle(game: ScheduledGame, row: StoredTournamentGame, live: boolean): void {
+    const points = seatPoints(row);
+    this.source.record(game, points);
+    this.done++;
+    if (isRated(row.termination as Termination)) {
+      game.seats.forEach((agent, seat) => {
+        this.points[agent] = (this.points[agent] as number) + (points[seat] as number);
+        this.played[agent] = (this.played[agent] as number) + 1;
+      });
+    }
+    if (live && this.spec.stop.kind === 'sprt') {
+      this.sprt = sprtOf(this.spec, this.deps.store.tournaments.games(this.tournament.id));
+      if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
+    }
+  }
+
+  private leader(): { agent: string; points: number; games: number } | null {
+    let best = -1;
+    this.points.forEach((p, i) => {
+      if (best < 0 || p > (this.points[best] as number)) best = i;
+    });
+    if (best < 0 || this.played[best] === 0) return null;
+    return { agent: this.agents[best]?.id ?? String(best), points: this.points[best] as number, games: this.played[best] as number };
+  }
+
+  private launch(game: ScheduledGame, attempt: number): void {
+    const key = gameKey(game);
+    const controller = new AbortController();
+    this.active.set(key, controller);
+    const seatIds = game.seats.map((a) => this.agents[a]?.id ?? String(a));
+    const running: RunningGame = {
+      game_index: game.gameIndex,
+      attempt,
+      challenge: game.challenge,
+      seats: seatIds,
+      session_id: null,
+      started_at: Date.now(),
+    };
+    this.inFlight.set(key, running);
+    const limits = this.spec.limits;
+    const workspaceRoot = path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
+    const startMs = Math.max(limits.move_seconds * 1000, START_BUDGET_MS);
+    const { clawarena } = this.deps;
+    // A SpecArena game creates its session synchronously inside play(), so the id is known before game_started goes out.
+    const onSession = (sessionId: string): void => {
+      running.session_id = sessionId;
+    };
+    const played =
+      !this.deps.playGame && clawarena?.games.has(game.challenge)
+        ? playClawGame(
+            {
+              clawarena,
+              workspaceRoot,
+              agents: this.agents,
+              options: this.spec.options,
+              gameMs: limits.game_seconds * 1000,
+              startMs,
+              ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+            },
+            game,
+            controller.signal,
+          )
+        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal, onSession);
+    this.emit({
+      event: 'game_started',
+      tournament_id: this.tournament.id,
+      game_index: game.gameIndex,
+      attempt,
+      challenge: game.challenge,
+      seats: seatIds,
+      seed: game.seed,
+      session_id: running.session_id,
+      at: running.started_at,
+    });
+    // The game's row waits for the accounting: usage lines are known only once every seat's process has exited
+    // (bounded: a finished game stops its agents after a short grace).
+    const accounted = played.then(async (outcome) => ({
+      outcome,
+      accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
+    }));
+    void accounted.then(({ outcome, accounting }) => {
+      this.active.delete(key);
+      this.inFlight.delete(key);
+      if (outcome.teardown) {
+        const t = outcome.teardown.catch(() => {});
+        this.teardowns.add(t);
+        void t.then(() => this.teardowns.delete(t));
+      }
+      // A cancelled game never reaches the database: it did not happen.
+      if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') return this.pump();
+      let row: StoredTournamentGame;
+      try {
+        const record = {
+          tournamentId: this.tournament.id,
+          gameKey: key,
+          gameIndex: game.gameIndex,
+          attempt,
+          round: game.round,
+          pairingIndex: game.pairingIndex,
+          opening: game.opening,
+          challenge: game.challenge,
+          seats: game.seats,
+          seed: game.seed,
+          swapOf: game.swapOf ?? null,
+          setSize: game.setSize,
+          sessionId: outcome.sessionId,
+          invites: outcome.invites,
+          termination: outcome.termination,
+          fault: TERMINATION_FAULT[outcome.termination],
+          faultedSeats: outcome.faultedSeats,
+          placements: outcome.placements,
+          scores: outcome.scores,
+          detail: outcome.detail,
+          agentMs: outcome.agentMs,
+          startedAt: outcome.startedAt,
+          endedAt: outcome.endedAt,
+          transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
+          usage: accounting?.usage ?? null,
+        };
+        const seq = this.deps.store.tournaments.insertGame(record);
+        row = { ...record, seq };
+      } catch (error) {
+        this.mode = 'cancelling';
+        for (const c of this.active.values()) c.abort();
+        this.end({ status: 'failed', error: `could not store game ${game.gameIndex}: ${(error as Error).message}` });
+        return;
+      }
+      this.latest.set(key, row);
+      const settled = isSettled(row);
+      if (settled) this.settle(game, row, true);
+      else this.replays.push(game);
+      this.emit({
+        event: 'game_ended',
+        tournament_id: this.tournament.id,
+        game_index: game.gameIndex,
+        attempt,
+        challenge: game.challenge,
+        seats: seatIds,
+        termination: row.termination,
+        fault: row.fault,
+        faulted_seats: row.faultedSeats,
+        placements: row.placements,
+        replay: !settled,
+        duration_ms: row.endedAt - row.startedAt,
+        games_done: this.done,
+        planned_games: this.tournament.plannedGames,
+        leader: this.leader(),
+        sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
+        at: Date.now(),
+      });
+      this.pump();
+    });
+  }
+
+  private playSpecArena(
+    game: ScheduledGame,
+    workspaceRoot: string,
+    startMs: number,
+    signal: AbortSignal,
+    onSession: (sessionId: string) => void,
+  ) {
+    const limits = this.spec.limits;
+    const play = this.deps.playGame ?? playGame;
+    return play(
+      {
+        engine: this.deps.engine,
+        url: this.deps.url,
+        authSecret: this.deps.authSecret,
+        workspaceRoot,
+        agents: this.agents,
+        options: this.spec.options,
+        moveMs: limits.move_seconds * 1000,
+        gameMs: limits.game_seconds * 1000,
+        startMs,
+        maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
+        onSession,
+        ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+      },
+      game,
+      signal,
+    );
+  }
+
+  private end(outcome: RunOutcome): void {
+    const resolve = this.resolve;
+    if (resolve === null) return;
+    this.resolve = null;
+    const { store } = this.deps;
+    const now = Date.now();
+    const id = this.tournament.id;
+    if (outcome.status === 'finished') store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
+    else if (outcome.status === 'paused' || outcome.status === 'halted') store.tournaments.setStatus(id, 'paused', now);
+    else if (outcome.status === 'cancelled') store.tournaments.setStatus(id, 'cancelled', now, 'cancelled');
+    else if (outcome.status === 'failed') store.tournaments.setStatus(id, 'failed', now, outcome.error);
+    if (outcome.status === 'paused' || outcome.status === 'halted')
+      this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
+    if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
+    if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
+    void Promise.all([...this.teardowns]).then(() => resolve(outcome));
+  }
+}

@@ -1,0 +1,134 @@
+// Model-agent accounting for a game: each seat's whole stderr capture (the runner keeps it up to its output cap, which
+// the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
+// transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
+
+import type { TranscriptEntry } from '../contract/tournament.js';
+import {
+  addUsage,
+  emptyUsage,
+  type ModelCallUsage,
+  type ModelTurn,
+  parseAgentOutput,
+  totalUsage,
+  type UsageTotals,
+} from '../contract/usage-line.js';
+import type { LaunchResult } from '../runner/launch.js';
+
+export interface SeatUsage extends UsageTotals {
+  /** Usage or turn lines that did not validate (a model agent / runner mismatch worth seeing in the report). */
+  invalid_lines: number;
+  /** The runner cut the seat's stderr at its cap: the totals may miss the last calls. */
+  stderr_truncated: boolean;
+}
+
+export interface GameAccounting {
+  /** Per seat, or null when no seat reported model usage. */
+  usage: Array<SeatUsage | null> | null;
+  /** Model turns (channel 'model'), in seat order then turn order; indices are set when appended to a transcript. */
+  turns: TranscriptEntry[];
+}
+
+/** Accounting of one game from the exit results of its seats (seat order; null for a seat that never started). */
+export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAccounting {
+  const turns: TranscriptEntry[] = [];
+  const usage = results.map((result, seat): SeatUsage | null => {
+    if (!result) return null;
+    const parsed = parseAgentOutput(result.stderr);
+    turns.push(...modelEntries(parsed, seat, result.startedAt + result.durationMs));
+    if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
+    return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
+  });
+  return { usage: usage.some((u) => u !== null) ? usage : null, turns };
+}
+
+/**
+ * One transcript entry per model call (its prompt and completion, with the call's tokens, latency, cost and outcome
+ * when the agent wrote one usage line per transcript line, as the model agent does) and one per fallback, in the
+ * order the agent wrote them.
+ */
+function modelEntries(parsed: ReturnType<typeof parseAgentOutput>, seat: number, timestamp: number): TranscriptEntry[] {
+  const calls = parsed.usage.filter((u): u is ModelCallUsage => u.kind === 'call');
+  const paired = calls.length === parsed.turns.length;
+  const entries: TranscriptEntry[] = [];
+  const turnEntry = (t: ModelTurn, call: ModelCallUsage | undefined): TranscriptEntry => ({
+    index: 0,
+    channel: 'model',
+    from: seat,
+    to: null,
+    content: t.completion,
+    timestamp,
+    data: {
+      kind: 'call',
+      turn: t.turn,
+      phase: t.phase,
+      attempt: t.attempt,
+      protocol: t.protocol,
+      prompt: t.prompt,
+      truncated: t.truncated,
+      ...(call
+        ? {
+            outcome: call.outcome,
+            prompt_tokens: call.prompt_tokens,
+            completion_tokens: call.completion_tokens,
+            latency_ms: call.latency_ms,
+            cost_usd: call.cost_usd,
+            ...(call.http_status !== undefined ? { http_status: call.http_status } : {}),
+          }
+        : {}),
+    },
+  });
+  if (!paired) {
+    for (const t of parsed.turns) entries.push(turnEntry(t, undefined));
+  }
+  let next = 0;
+  for (const line of parsed.usage) {
+    if (line.kind === 'call') {
+      const t = parsed.turns[next++];
+      if (paired && t) entries.push(turnEntry(t, line));
+      continue;
+    }
+    entries.push({
+      index: 0,
+      channel: 'model',
+      from: seat,
+      to: null,
+      content: `fallback (${line.cause}): ${line.action}`,
+      timestamp,
+      // `fallback_cause` is the field the match viewer reads a turn's fallback from.
+      data: {
+        kind: 'fallback',
+        turn: line.turn,
+        protocol: line.protocol,
+        fallback_cause: line.cause,
+        detail: line.detail,
+        action: line.action,
+      },
+    });
+  }
+  return entries;
+}
+
+/** Totals of one agent over the attempts it sat in; `games` counts the attempts with usage. */
+export interface AgentUsage extends UsageTotals {
+  games: number;
+  cost_per_game_usd: number;
+}
+
+export function agentUsage(
+  rows: ReadonlyArray<{ seats: readonly number[]; usage?: Array<object | null> | null }>,
+  agentCount: number,
+): Array<AgentUsage | null> {
+  const totals: Array<AgentUsage | null> = Array.from({ length: agentCount }, () => null);
+  for (const row of rows) {
+    row.usage?.forEach((raw, seat) => {
+      const agent = row.seats[seat];
+      if (!raw || agent === undefined) return;
+      const t = totals[agent] ?? { games: 0, cost_per_game_usd: 0, ...emptyUsage() };
+      totals[agent] = t;
+      t.games++;
+      addUsage(t, raw as UsageTotals);
+      t.cost_per_game_usd = t.cost_usd / t.games;
+    });
+  }
+  return totals;
+}

@@ -1,0 +1,69 @@
+// Starts one seat's agent for a tournament game, whatever the protocol: the runner with the host network (agents
+// reach the engine on loopback), the game clock plus grace as the hard limit, and the variables every protocol shares.
+
+import type { Termination } from '../core/ratings/index.js';
+import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
+import { type LaunchHandle, type LaunchResult, launchAgent } from '../runner/launch.js';
+import type { TournamentAgent } from './spec-file.js';
+
+/** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */
+export const EXIT_GRACE_MS = 2_000;
+
+export interface SeatLaunchDeps {
+  workspaceRoot: string;
+  gameMs: number;
+  /** The per-move limit, passed as ARENA_MOVE_SECONDS so an agent can budget its turns (the model agent does). */
+  moveMs?: number;
+  hostEnv?: NodeJS.ProcessEnv;
+}
+
+/** `protocolEnv` is the protocol's own contract (SpecArena invite and seat key, or ClawArena URL and token). */
+export function launchSeat(
+  deps: SeatLaunchDeps,
+  agent: TournamentAgent,
+  game: ScheduledGame,
+  seat: number,
+  protocolEnv: Record<string, string>,
+): LaunchHandle {
+  return launchAgent({
+    manifest: agent.manifest,
+    manifestDir: agent.dir,
+    workspaceRoot: deps.workspaceRoot,
+    network: 'loopback',
+    label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
+    limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    env: {
+      ...protocolEnv,
+      ARENA_CHALLENGE: game.challenge,
+      ARENA_AGENT_ID: agent.id,
+      ARENA_SEED: deriveSeed(game.seed, `agent:${seat}`),
+      ...(deps.moveMs !== undefined ? { ARENA_MOVE_SECONDS: String(deps.moveMs / 1000) } : {}),
+    },
+  });
+}
+
+export type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
+
+/**
+ * What an agent's exit says about its game, the same for every protocol: a verdict, 'clean' for exit code 0 (whose
+ * meaning depends on whether the game had ended), or null when the runner stopped it (timeouts are judged by the clocks).
+ */
+export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clean' | null {
+  if (result.termination === 'spawn_error') {
+    return result.harnessError
+      ? { termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` }
+      : { termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` };
+  }
+  if (result.termination === 'output_limit') {
+    return { termination: 'agent_resource_limit', faultedSeats: [seat], detail: `seat ${seat} exceeded the output limit` };
+  }
+  if (result.termination !== 'exited') return null;
+  if (result.exitCode === 0) return 'clean';
+  const tail = result.stderrTail.trim().split('\n').at(-1) ?? '';
+  return {
+    termination: 'agent_crash',
+    faultedSeats: [seat],
+    detail: `seat ${seat} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
+  };
+}

@@ -1,0 +1,115 @@
+// Loads a tournament definition from a YAML or JSON file: the schema from engine/core/tournament, then every agent
+// manifest (paths relative to the spec file) and every challenge. All problems are collected, one line each.
+import fs from 'node:fs';
+import path from 'node:path';
+import YAML from 'yaml';
+import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
+import type { AgentManifest } from '../contract/manifest.js';
+import { agentId, parseTournamentSpec, type TournamentSpec } from '../core/tournament/index.js';
+
+export class TournamentSpecError extends Error {
+  override name = 'TournamentSpecError';
+  constructor(
+    readonly source: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${source}: invalid tournament definition\n  ${problems.join('\n  ')}`);
+  }
+}
+
+export interface TournamentAgent {
+  /** The id the tournament knows it by (spec `id`, else the manifest path). */
+  id: string;
+  manifest: AgentManifest;
+  manifestFile: string;
+  dir: string;
+}
+
+export interface LoadedSpec {
+  spec: TournamentSpec;
+  /** Folder manifest paths are resolved against. */
+  specDir: string;
+  agents: TournamentAgent[];
+}
+
+export interface ChallengeLookup {
+  /** Seats of a challenge, or undefined when it is not installed. */
+  seatsOf(challenge: string): number | undefined;
+  /** Which agents play the challenge: SpecArena (default) or a ClawArena game type. */
+  protocolOf?(challenge: string): 'specarena' | 'clawarena';
+  /** Throws with a message when the options are invalid for the challenge. */
+  validateOptions?(challenge: string, options: Record<string, unknown>): void;
+}
+
+/** Parses the text of a definition; JSON is valid YAML, so one parser reads both. */
+export function parseSpecText(text: string, source: string): unknown {
+  try {
+    return YAML.parse(text);
+  } catch (error) {
+    throw new TournamentSpecError(source, [`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`]);
+  }
+}
+
+export function readSpecFile(file: string): { raw: unknown; specDir: string } {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new TournamentSpecError(file, [code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`]);
+  }
+  return { raw: parseSpecText(text, file), specDir: path.dirname(path.resolve(file)) };
+}
+
+/** Validates a parsed definition against the schema, the agent manifests and the installed challenges. */
+export function resolveSpec(raw: unknown, specDir: string, challenges: ChallengeLookup, source = 'tournament'): LoadedSpec {
+  const parsed = parseTournamentSpec(raw);
+  if (!parsed.ok) throw new TournamentSpecError(source, parsed.errors);
+  const spec = parsed.spec;
+  const problems: string[] = [];
+  for (const [i, challenge] of spec.challenges.entries()) {
+    const seats = challenges.seatsOf(challenge);
+    const where = spec.challenges.length === 1 ? 'challenge' : `challenges[${i}]`;
+    if (seats === undefined) {
+      problems.push(`${where}: unknown challenge '${challenge}'`);
+      continue;
+    }
+    if ((spec.format.kind === 'swiss' || spec.format.kind === 'knockout') && seats !== 2)
+      problems.push(`${where}: ${spec.format.kind} needs two-seat challenges; '${challenge}' has ${seats} seats`);
+    try {
+      challenges.validateOptions?.(challenge, spec.options);
+    } catch (error) {
+      problems.push(`options: ${(error as Error).message}`);
+    }
+  }
+  const agents: TournamentAgent[] = [];
+  spec.agents.forEach((entry, i) => {
+    const file = path.resolve(specDir, entry.manifest);
+    const manifestFile = fs.existsSync(file) && fs.statSync(file).isDirectory() ? path.join(file, 'agent.yaml') : file;
+    try {
+      const manifest = loadManifest(manifestFile);
+      // Every challenge of the run must speak the agent's protocol (no mixed runs: one agent plays every game).
+      const needed = [...new Set(spec.challenges.map((c) => challenges.protocolOf?.(c) ?? 'specarena'))];
+      if (needed.length > 1) {
+        if (i === 0) problems.push('challenges: SpecArena challenges and ClawArena games cannot share a tournament');
+      } else if (manifest.protocol !== needed[0])
+        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
+      else if (manifest.protocol === 'clawarena' && manifest.challenges.length > 0)
+        for (const c of spec.challenges)
+          if (!manifest.challenges.includes(c)) problems.push(`agents[${i}].manifest: does not list '${c}' in its challenges`);
+      if (manifest.entrypoint.type !== 'command')
+        problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
+      agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });
+    } catch (error) {
+      const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
+      problems.push(`agents[${i}].manifest: ${entry.manifest}: ${detail}`);
+    }
+  });
+  if (problems.length > 0) throw new TournamentSpecError(source, problems);
+  return { spec, specDir, agents };
+}
+
+export function loadSpecFile(file: string, challenges: ChallengeLookup): LoadedSpec {
+  const { raw, specDir } = readSpecFile(file);
+  return resolveSpec(raw, specDir, challenges, file);
+}

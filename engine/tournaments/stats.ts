@@ -1,0 +1,183 @@
+// Statistics of a run from its committed games: the attempt that counts for each game, rating records, standings,
+// and the GSPRT state. Always recomputed from the database in commit order, so a resumed run decides as an
+// uninterrupted one would (§9).
+
+import {
+  countsForRatings,
+  type GameRecord,
+  headToHeadWdl,
+  INTERVAL_METHOD,
+  isRated,
+  type Leaderboard,
+  pentanomialCounts,
+  type RatingsReport,
+  ratingIntervalText,
+  ratingsReport,
+  type SprtStatus,
+  seatScores,
+  sprtStatus,
+  type Termination,
+  withoutNonFinite,
+} from '../core/ratings/index.js';
+import type { TournamentSpec } from '../core/tournament/index.js';
+import type { StoredTournamentGame } from '../db/store.js';
+import { type AgentUsage, agentUsage } from './model-usage.js';
+
+/** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
+export const MAX_ATTEMPTS = 3;
+
+/** The counting attempt of every game (its latest), in the order those attempts were committed. */
+export function finalGames(rows: readonly StoredTournamentGame[]): StoredTournamentGame[] {
+  const latest = new Map<string, StoredTournamentGame>();
+  for (const row of rows) {
+    const seen = latest.get(row.gameKey);
+    if (!seen || row.attempt > seen.attempt) latest.set(row.gameKey, row);
+  }
+  return [...latest.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** A game is settled when it has a rated result or used up its replays. */
+export function isSettled(row: Pick<StoredTournamentGame, 'termination' | 'attempt'>): boolean {
+  return isRated(row.termination as Termination) || row.attempt >= MAX_ATTEMPTS;
+}
+
+export function gameRecord(row: StoredTournamentGame): GameRecord {
+  const record: GameRecord = {
+    gameIndex: row.gameIndex,
+    challenge: row.challenge,
+    seats: row.seats,
+    setSize: row.setSize,
+    termination: row.termination as Termination,
+  };
+  if (row.swapOf !== null) record.swapOf = row.swapOf;
+  if (row.faultedSeats.length > 0) record.faultedSeats = row.faultedSeats;
+  if (row.placements) record.placements = row.placements;
+  if (row.scores) record.scores = row.scores;
+  return record;
+}
+
+/** Score per seat for swiss/knockout points: 1 / ½ / 0, and ½ each for a game that stayed void. */
+export function seatPoints(row: StoredTournamentGame): number[] {
+  const record = gameRecord(row);
+  return isRated(record.termination) ? seatScores(record) : row.seats.map(() => 0.5);
+}
+
+export function sprtOf(spec: TournamentSpec, rows: readonly StoredTournamentGame[]): SprtStatus | null {
+  if (spec.stop.kind !== 'sprt') return null;
+  const rated = countsForRatings(finalGames(rows).map(gameRecord));
+  const params = { elo0: spec.stop.elo0, elo1: spec.stop.elo1, alpha: spec.stop.alpha, beta: spec.stop.beta, model: spec.stop.model };
+  // Pairs are the unit when the games are seat-swapped pairs (§3.1); otherwise per-game counts.
+  const paired = spec.games_per_pairing % 2 === 0;
+  return sprtStatus(paired ? pentanomialCounts(rated, 0, 1) : headToHeadWdl(rated, 0, 1), params);
+}
+
+export interface StandingRow {
+  rank: number;
+  rank_range: [number, number];
+  agent: string;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  points: number;
+  score_pct: number | null;
+  rating: number | null;
+  /** null with a rating: no bound on that side (a perfect record); see rating_interval. */
+  rating_lower: number | null;
+  rating_upper: number | null;
+  /** The interval as printed everywhere: "1183 [1012, 1354]", "1183 [> 1012]", "817 [< 988]". */
+  rating_interval: string | null;
+  security: number | null;
+  utility: number | null;
+  /** Model calls' prompt + completion tokens over every attempt the agent sat in; null: no model usage recorded. */
+  tokens: number | null;
+  /** USD spent on model calls over every attempt (void ones too: they were paid for); null: no model usage. */
+  cost_usd: number | null;
+  cost_per_game_usd: number | null;
+  /** See costPerRatingPoint. */
+  cost_per_rating_point: number | null;
+}
+
+const finite = (x: number | undefined | null): number | null => (x === undefined || x === null || !Number.isFinite(x) ? null : x);
+
+/**
+ * Cost per rating point: the agent's average model spend per game (USD) divided by the Elo points it stands above
+ * the weakest-rated agent of the same table. It reads "what one game costs for each point of strength bought over the
+ * floor of the field", so it does not grow with the length of the tournament, and a scripted baseline (the usual
+ * weakest agent) is the natural zero. Ratings are only meaningful as differences (the fit centres them), hence the
+ * floor rather than the raw rating. Null when undefined: no model usage recorded, no finite rating (for the agent or
+ * fewer than two rated agents in the table), or a non-positive difference (the weakest agent itself). A local model
+ * with a positive difference costs 0 per point.
+ */
+export function costPerRatingPoint(costPerGameUsd: number | null, rating: number | null, floor: number | null): number | null {
+  if (costPerGameUsd === null || rating === null || floor === null) return null;
+  const above = rating - floor;
+  return above > 0 ? costPerGameUsd / above : null;
+}
+
+/** Leaderboard rows, best first (honest rank, then points); `usage` per agent index adds the cost columns. */
+export function standingRows(board: Leaderboard, agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null> = []): StandingRow[] {
+  const rated = board.agents.map((a) => finite(a.rating.rating)).filter((r): r is number => r !== null);
+  const floor = rated.length >= 2 ? Math.min(...rated) : null;
+  return board.agents
+    .map((a) => {
+      const u = usage[a.agent] ?? null;
+      const rating = finite(a.rating.rating);
+      return {
+        rank: a.rating.rank,
+        rank_range: a.rating.rankRange,
+        agent: agentIds[a.agent] ?? String(a.agent),
+        games: a.games,
+        wins: a.wdl.wins,
+        draws: a.wdl.draws,
+        losses: a.wdl.losses,
+        points: a.points,
+        score_pct: a.games > 0 ? (100 * a.points) / a.games : null,
+        rating,
+        rating_lower: finite(a.rating.lower),
+        rating_upper: finite(a.rating.upper),
+        rating_interval: ratingIntervalText(a.rating),
+        security: finite(a.security?.mean),
+        utility: finite(a.utility?.mean),
+        tokens: u ? u.prompt_tokens + u.completion_tokens : null,
+        cost_usd: u ? u.cost_usd : null,
+        cost_per_game_usd: u ? u.cost_per_game_usd : null,
+        cost_per_rating_point: costPerRatingPoint(u ? u.cost_per_game_usd : null, rating, floor),
+      };
+    })
+    .sort((x, y) => x.rank - y.rank || y.points - x.points || (y.rating ?? 0) - (x.rating ?? 0) || x.agent.localeCompare(y.agent));
+}
+
+export interface RunStatistics {
+  ratings: RatingsReport;
+  standings: { combined: StandingRow[]; per_challenge: Record<string, StandingRow[]> };
+  sprt: SprtStatus | null;
+  terminations: Record<string, number>;
+}
+
+export function runStatistics(spec: TournamentSpec, agentIds: readonly string[], rows: readonly StoredTournamentGame[]): RunStatistics {
+  const finals = finalGames(rows);
+  const ratings = ratingsReport(finals.map(gameRecord), { agentCount: agentIds.length });
+  // Spend per table: every attempt counts (void ones were paid for), restricted to the table's challenge.
+  const perChallenge: Record<string, StandingRow[]> = {};
+  for (const [challenge, board] of Object.entries(ratings.perChallenge)) {
+    const usage = agentUsage(
+      rows.filter((r) => r.challenge === challenge),
+      agentIds.length,
+    );
+    perChallenge[challenge] = standingRows(board, agentIds, usage);
+  }
+  const terminations: Record<string, number> = {};
+  for (const row of rows) terminations[row.termination] = (terminations[row.termination] ?? 0) + 1;
+  return {
+    ratings,
+    standings: { combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length)), per_challenge: perChallenge },
+    sprt: sprtOf(spec, rows),
+    terminations,
+  };
+}
+
+/** The ratings report as report.json and the API give it: the interval method named, open bounds as null. */
+export function ratingsForExport(ratings: RatingsReport): Record<string, unknown> {
+  return withoutNonFinite({ method: INTERVAL_METHOD, ...ratings });
+}

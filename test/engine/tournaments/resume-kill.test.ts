@@ -1,0 +1,103 @@
+// Resume after kill -9: the CLI is killed mid-tournament with SIGKILL, `arena run --resume <id>` finishes it, and
+// the final game set is exactly the planned one — nothing lost, nothing played twice.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { MILLIONAIRE, ROOT, tempDir } from './helpers.js';
+
+const BIN = path.join(ROOT, 'bin/arena.js');
+let dir: string;
+
+beforeAll(() => {
+  // The CLI runs the compiled engine; build it when this checkout has not been built yet.
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
+    execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
+  dir = tempDir();
+}, 250_000);
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+it('kill -9 mid-run, then --resume: complete and duplicate-free', async () => {
+  const specFile = path.join(dir, 'resume.tournament.yaml');
+  fs.writeFileSync(
+    specFile,
+    YAML.stringify({
+      name: 'resume',
+      challenge: 'millionaire',
+      format: 'round-robin',
+      games_per_pairing: 16,
+      concurrency: 2,
+      seed: 'resume-1',
+      agents: [
+        { manifest: path.join(MILLIONAIRE, 'truthful/agent.yaml'), id: 'truthful' },
+        { manifest: path.join(MILLIONAIRE, 'bluffer/agent.yaml'), id: 'bluffer' },
+      ],
+      limits: { move_seconds: 10, game_seconds: 30 },
+    }),
+  );
+  const dataDir = path.join(dir, 'data');
+  const child = spawn(process.execPath, [BIN, 'run', specFile, '--data-dir', dataDir, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let id = '';
+  let ended = 0;
+  let buffer = '';
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no progress from arena run')), 60_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8');
+      let nl = buffer.indexOf('\n');
+      while (nl >= 0) {
+        const event = JSON.parse(buffer.slice(0, nl));
+        buffer = buffer.slice(nl + 1);
+        if (event.event === 'started') id = event.tournament_id;
+        if (event.event === 'game_ended' && ++ended === 5) {
+          child.kill('SIGKILL');
+          clearTimeout(timer);
+          resolve();
+        }
+        nl = buffer.indexOf('\n');
+      }
+    });
+    child.once('exit', () => reject(new Error('arena run ended before it was killed')));
+  });
+  await new Promise((resolve) => child.once('close', resolve));
+  expect(id).toMatch(/^t-/);
+
+  const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
+  const before = db.prepare('SELECT COUNT(*) AS n FROM tournament_games WHERE tournament_id = ?').get(id) as { n: number };
+  db.close();
+  expect(before.n).toBeGreaterThanOrEqual(5);
+  expect(before.n).toBeLessThan(16);
+
+  const out = execFileSync(process.execPath, [BIN, 'run', '--resume', id, '--data-dir', dataDir, '--json'], {
+    encoding: 'utf8',
+    timeout: 90_000,
+  });
+  const events = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+  expect(events[0]).toMatchObject({ event: 'started', tournament_id: id, resumed: true });
+  expect(events.at(-1)).toMatchObject({ event: 'finished', tournament_id: id, report_dir: path.join(dataDir, 'reports', id) });
+  // Only the games that were not committed are played again.
+  expect(events.filter((e) => e.event === 'game_ended')).toHaveLength(16 - before.n);
+
+  const after = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
+  const rows = after
+    .prepare('SELECT game_key, game_index, attempt, termination FROM tournament_games WHERE tournament_id = ?')
+    .all(id) as Array<{
+    game_key: string;
+    game_index: number;
+    termination: string;
+  }>;
+  after.close();
+  expect(rows).toHaveLength(16);
+  expect(new Set(rows.map((r) => r.game_key)).size).toBe(16);
+  expect(rows.map((r) => r.game_index).sort((a, b) => a - b)).toEqual([...Array(16).keys()]);
+  expect(rows.every((r) => r.termination === 'completed')).toBe(true);
+  const report = JSON.parse(fs.readFileSync(path.join(dataDir, 'reports', id, 'report.json'), 'utf8'));
+  expect(report.games).toHaveLength(16);
+}, 180_000);
