@@ -95,7 +95,9 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     termination: z.string(),
     fault: z.string(),
     faulted_seats: z.array(z.number().int()),
+    /** The counted result, as in the games list: a forfeit's faulted seats last, the others first. */
     placements: z.array(z.number()).nullable(),
+    forfeit: z.boolean(),
     /** True when the game was void and will be replayed. */
     replay: z.boolean(),
     duration_ms: z.number(),
@@ -237,6 +239,8 @@ export const TournamentStandingsResponseSchema = z.object({
   standings: z.object({ combined: z.array(StandingRowSchema), per_challenge: z.record(z.string(), z.array(StandingRowSchema)) }),
   sprt: SprtStatusSchema.nullable(),
   terminations: z.record(z.string(), z.number().int()),
+  /** Harness faults above 1% of attempts, agents whose games mostly ended in their own faults; empty when none. */
+  warnings: z.array(z.string()),
   ratings: z.record(z.string(), z.unknown()),
 });
 export type TournamentStandingsResponse = z.infer<typeof TournamentStandingsResponseSchema>;
@@ -263,7 +267,12 @@ export const TournamentGameSchema = z.object({
   termination: z.string(),
   fault: z.string(),
   faultedSeats: z.array(z.number().int()),
+  /** The placements the game counts with (a forfeit: faulted seats last, the others first); null for a void game. */
   placements: z.array(z.number()).nullable(),
+  /** True when `placements` come from a forfeit rather than from the game's own end. */
+  forfeit: z.boolean(),
+  /** What the challenge itself reported (null for a forfeit or a void game). */
+  reported_placements: z.array(z.number()).nullable(),
   scores: z.array(z.object({ security: z.number(), utility: z.number() })).nullable(),
   detail: z.string(),
   agentMs: z.number(),

@@ -59,6 +59,7 @@ export function buildReport(input: ExportInput) {
     standings: withUsage(stats.standings, agentIds, rows),
     ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
+    warnings: stats.warnings,
     games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
   };
 }
@@ -206,6 +207,7 @@ export function reportMarkdown(input: ExportInput): string {
   lines.push(`- Run manifest: \`${tournament.manifestHash}\``, `- Seed: \`${String(tournament.spec.seed)}\``);
   const total = Object.values(stats.terminations).reduce((a, b) => a + b, 0);
   lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
+  if (stats.warnings.length > 0) lines.push('## Warnings', '', ...stats.warnings.map((w) => `- ⚠ ${w}`), '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
   lines.push(...RATING_METHOD_NOTE, '');
   if (stats.standings.combined.some((r) => r.cost_usd !== null))

@@ -11,7 +11,7 @@ import type {
   TournamentSummary,
 } from '../contract/tournament.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
-import { FORMAT_KINDS } from '../core/tournament/index.js';
+import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
@@ -69,10 +69,29 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
   };
   /** Seats per game: a `players` option (challenges with a variable table) wins over the metadata's count. */
+  // The seats a game has: `options.players` when set; a ClawArena game otherwise seats its default table, or all the
+  // agents when there are fewer (down to its minimum), so a game the catalogue lists for "3–5 players" plays with 3.
   const seatsFor =
     (spec: LoadedSpec['spec']) =>
-    (id: string): number =>
-      typeof spec.options.players === 'number' ? spec.options.players : (lookup.seatsOf(id) ?? 2);
+    (id: string): number => {
+      if (typeof spec.options.players === 'number') return spec.options.players;
+      const claw = clawGame(id);
+      if (claw) return Math.max(claw.players.min, Math.min(claw.players.default, spec.agents.length));
+      return lookup.seatsOf(id) ?? 2;
+    };
+  /** The catalogue's seat range of a challenge (what the builder shows). */
+  const seatRange = (id: string): { min: number; max: number } | undefined => {
+    const claw = clawGame(id);
+    if (claw) return { min: claw.players.min, max: claw.players.max };
+    const players = challenges.get(id)?.metadata.players;
+    return players === undefined ? undefined : { min: players, max: players };
+  };
+  /** A definition that resolves but cannot be played (seats cannot be filled, 0 games) is refused before Start. */
+  const playable = (loaded: LoadedSpec, source: string): LoadedSpec => {
+    const problems = scheduleProblems(loaded.spec, seatsFor(loaded.spec), seatRange);
+    if (problems.length > 0) throw new TournamentSpecError(source, problems);
+    return loaded;
+  };
   const overrides: TournamentServiceOverrides = {};
 
   function emit(id: string, event: TournamentEvent): void {
@@ -144,7 +163,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     dataDir: deps.dataDir,
 
     validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec & { planned: { count: number; exact: boolean } } {
-      const loaded = resolveSpec(raw, specDir, lookup, source);
+      const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
       // The same numbers create() stores.
       return { ...loaded, planned: plannedGames(loaded.spec, seatsFor(loaded.spec)) };
     },
@@ -194,7 +213,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
 
     create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
-      const loaded = resolveSpec(raw, specDir, lookup, source);
+      const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
       const manifest = manifestOf(loaded, raw as Record<string, unknown>);
       const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
       const id = `t-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
@@ -228,7 +247,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
-      if (t.status === 'finished' || t.status === 'cancelled') throw new TournamentStateError(`tournament ${id} is ${t.status}`);
+      // A failed run is final too: what failed it (storage, a schedule that cannot be played) would fail it again.
+      if (t.status === 'finished' || t.status === 'cancelled' || t.status === 'failed')
+        throw new TournamentStateError(
+          `tournament ${id} is ${t.status}${t.status === 'failed' && t.stopReason ? `: ${t.stopReason}` : ''}`,
+        );
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)

@@ -7,6 +7,7 @@ import {
   type GameRecord,
   headToHeadWdl,
   INTERVAL_METHOD,
+  isForfeit,
   isRated,
   type Leaderboard,
   pentanomialCounts,
@@ -54,6 +55,36 @@ export function gameRecord(row: StoredTournamentGame): GameRecord {
   if (row.placements) record.placements = row.placements;
   if (row.scores) record.scores = row.scores;
   return record;
+}
+
+/**
+ * The placements a game counts with, the one reading of a result every view and export uses: the reported
+ * placements of a normal end, or for a forfeit the faulted seats last and every other seat first (as the standings
+ * score it); null for a void game. `forfeit` marks the second case.
+ */
+export function countedResult(row: Pick<StoredTournamentGame, 'termination' | 'faultedSeats' | 'placements' | 'seats'>): {
+  placements: number[] | null;
+  forfeit: boolean;
+} {
+  const termination = row.termination as Termination;
+  if (!isRated(termination)) return { placements: null, forfeit: false };
+  if (isForfeit(termination) && row.faultedSeats.length > 0) {
+    const faulted = new Set(row.faultedSeats);
+    return { placements: row.seats.map((_, seat) => (faulted.has(seat) ? 2 : 1)), forfeit: true };
+  }
+  return { placements: row.placements, forfeit: false };
+}
+
+/** A stored game as the API and the exports give it: seat agents named, the counted result in `placements`. */
+export function gameView<T extends StoredTournamentGame>(row: T, agentNames: readonly string[]) {
+  const result = countedResult(row);
+  return {
+    ...row,
+    seat_agents: row.seats.map((a) => agentNames[a] ?? String(a)),
+    placements: result.placements,
+    forfeit: result.forfeit,
+    reported_placements: row.placements,
+  };
 }
 
 /** Score per seat for swiss/knockout points: 1 / ½ / 0, and ½ each for a game that stayed void. */
@@ -153,6 +184,36 @@ export interface RunStatistics {
   standings: { combined: StandingRow[]; per_challenge: Record<string, StandingRow[]> };
   sprt: SprtStatus | null;
   terminations: Record<string, number>;
+  /** Reasons not to take the numbers at face value (harness faults, agents that mostly forfeit); empty when none. */
+  warnings: string[];
+}
+
+/** Share of game attempts ending in a harness fault above which a run is flagged (§8.1). */
+export const HARNESS_FAULT_WARN_SHARE = 0.01;
+
+/**
+ * The audit warnings of §8.1 and issue 15: harness faults above 1% of game attempts, and every agent most of whose
+ * counted games ended in its own fault (its standing then says more about its set-up than about its play).
+ */
+export function runWarnings(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+  const out: string[] = [];
+  const harness = rows.filter((r) => r.fault === 'harness').length;
+  if (rows.length > 0 && harness / rows.length > HARNESS_FAULT_WARN_SHARE)
+    out.push(
+      `${harness} of ${rows.length} game attempts (${((100 * harness) / rows.length).toFixed(1)}%) ended in a harness fault (engine, runner or built-in adapter); they are replayed and not rated, but check the set-up before trusting this run.`,
+    );
+  const finals = finalGames(rows).filter((r) => isRated(r.termination as Termination));
+  agentIds.forEach((id, agent) => {
+    const mine = finals.filter((r) => r.seats.includes(agent));
+    const own = mine.filter((r) => r.faultedSeats.some((seat) => r.seats[seat] === agent));
+    if (mine.length > 0 && own.length * 2 > mine.length) {
+      const causes = new Map<string, number>();
+      for (const r of own) causes.set(r.termination, (causes.get(r.termination) ?? 0) + 1);
+      const list = [...causes].map(([t, n]) => `${t} ${n}`).join(', ');
+      out.push(`${id}: ${own.length} of its ${mine.length} games ended in its own fault (${list}); its results are forfeits, not play.`);
+    }
+  });
+  return out;
 }
 
 export function runStatistics(spec: TournamentSpec, agentIds: readonly string[], rows: readonly StoredTournamentGame[]): RunStatistics {
@@ -174,6 +235,7 @@ export function runStatistics(spec: TournamentSpec, agentIds: readonly string[],
     standings: { combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length)), per_challenge: perChallenge },
     sprt: sprtOf(spec, rows),
     terminations,
+    warnings: runWarnings(agentIds, rows),
   };
 }
 

@@ -20,7 +20,7 @@ import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { reportDir } from '../../tournaments/exports.js';
 import { type TournamentService, TournamentStateError } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
-import { ratingsForExport } from '../../tournaments/stats.js';
+import { gameView, ratingsForExport } from '../../tournaments/stats.js';
 import { readBody } from '../body.js';
 
 const SHELL_ORIGIN = 'app://arena';
@@ -119,6 +119,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       standings: stats.standings,
       sprt: stats.sprt,
       terminations: stats.terminations,
+      warnings: stats.warnings,
       ratings: ratingsForExport(stats.ratings),
     };
   });
@@ -147,7 +148,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       limit: q.data.limit,
       offset: q.data.offset,
     });
-    return { games: page.items.map((g) => ({ ...g, seat_agents: g.seats.map((a) => ids[a] ?? String(a)) })), total: page.total };
+    return { games: page.items.map((g) => gameView(g, ids)), total: page.total };
   });
 
   admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index', async (req) => {
@@ -155,7 +156,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     const game = service().store.tournaments.game(req.params.id, Number(req.params.index));
     if (!game) throw new ArenaError(404, `No game ${req.params.index} in tournament ${req.params.id}`, EngineErrorCode.NotFound);
     return {
-      game: { ...game, seat_agents: game.seats.map((a) => ids[a] ?? String(a)) },
+      game: gameView(game, ids),
       transcript: service().store.tournaments.transcript(req.params.id, game.seq),
     };
   });

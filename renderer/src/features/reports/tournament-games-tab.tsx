@@ -176,7 +176,7 @@ function GamesTable({ id, name }: { id: string; name: string }) {
                     </td>
                     <td>{g.challenge}</td>
                     <td>{g.seat_agents.join(' vs ')}</td>
-                    <td>{resultText(g.seat_agents, g.placements)}</td>
+                    <td>{resultText(g.seat_agents, g.placements, g.forfeit)}</td>
                     <td>
                       <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
                     </td>
