@@ -121,7 +121,8 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
 ]);
 export type TournamentEvent = z.infer<typeof TournamentEventSchema>;
 
-export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv'] as const;
+/** A run's report folder: the reports, the two CSVs (header row first) and the run manifest beside them. */
+export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv', 'games.csv', 'manifest.json'] as const;
 export const ExportFileSchema = z.enum(EXPORT_FILES);
 
 /**
@@ -203,7 +204,10 @@ export type TournamentListResponse = z.infer<typeof TournamentListResponseSchema
 export const StandingRowSchema = z.object({
   rank: z.number().int(),
   rank_range: z.tuple([z.number().int(), z.number().int()]),
+  /** The manifest id (with "@hash" when two versions of one id play), or the definition's own id; never a path. */
   agent: z.string(),
+  /** The manifest's name. */
+  agent_name: z.string(),
   games: z.number().int(),
   wins: z.number().int(),
   draws: z.number().int(),

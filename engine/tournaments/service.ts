@@ -18,6 +18,7 @@ import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import { plannedGames } from './game-source.js';
+import { localRoots } from './path-redaction.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
@@ -146,6 +147,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       loaded.spec,
       loaded.agents.map((a) => a.id),
       store.tournaments.games(t.id),
+      loaded.agents.map((a) => a.name),
     );
   }
 
@@ -333,6 +335,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         agentIds: loaded.agents.map((a) => a.id),
         stats: statistics(t, loaded),
         summary: formatSummary(loaded, t),
+        roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
       });
     },
 

@@ -105,7 +105,10 @@ export function sprtOf(spec: TournamentSpec, rows: readonly StoredTournamentGame
 export interface StandingRow {
   rank: number;
   rank_range: [number, number];
+  /** The agent's id in this run: the manifest id (plus "@hash" for two versions of one id), or the spec's own id. */
   agent: string;
+  /** The manifest's name. */
+  agent_name: string;
   games: number;
   wins: number;
   draws: number;
@@ -147,7 +150,12 @@ export function costPerRatingPoint(costPerGameUsd: number | null, rating: number
 }
 
 /** Leaderboard rows, best first (honest rank, then points); `usage` per agent index adds the cost columns. */
-export function standingRows(board: Leaderboard, agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null> = []): StandingRow[] {
+export function standingRows(
+  board: Leaderboard,
+  agentIds: readonly string[],
+  usage: ReadonlyArray<AgentUsage | null> = [],
+  agentNames: readonly string[] = agentIds,
+): StandingRow[] {
   const rated = board.agents.map((a) => finite(a.rating.rating)).filter((r): r is number => r !== null);
   const floor = rated.length >= 2 ? Math.min(...rated) : null;
   return board.agents
@@ -158,6 +166,7 @@ export function standingRows(board: Leaderboard, agentIds: readonly string[], us
         rank: a.rating.rank,
         rank_range: a.rating.rankRange,
         agent: agentIds[a.agent] ?? String(a.agent),
+        agent_name: agentNames[a.agent] ?? agentIds[a.agent] ?? String(a.agent),
         games: a.games,
         wins: a.wdl.wins,
         draws: a.wdl.draws,
@@ -216,7 +225,12 @@ export function runWarnings(agentIds: readonly string[], rows: readonly StoredTo
   return out;
 }
 
-export function runStatistics(spec: TournamentSpec, agentIds: readonly string[], rows: readonly StoredTournamentGame[]): RunStatistics {
+export function runStatistics(
+  spec: TournamentSpec,
+  agentIds: readonly string[],
+  rows: readonly StoredTournamentGame[],
+  agentNames: readonly string[] = agentIds,
+): RunStatistics {
   const finals = finalGames(rows);
   const ratings = ratingsReport(finals.map(gameRecord), { agentCount: agentIds.length });
   // Spend per table: every attempt counts (void ones were paid for), restricted to the table's challenge.
@@ -226,13 +240,16 @@ export function runStatistics(spec: TournamentSpec, agentIds: readonly string[],
       rows.filter((r) => r.challenge === challenge),
       agentIds.length,
     );
-    perChallenge[challenge] = standingRows(board, agentIds, usage);
+    perChallenge[challenge] = standingRows(board, agentIds, usage, agentNames);
   }
   const terminations: Record<string, number> = {};
   for (const row of rows) terminations[row.termination] = (terminations[row.termination] ?? 0) + 1;
   return {
     ratings,
-    standings: { combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length)), per_challenge: perChallenge },
+    standings: {
+      combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length), agentNames),
+      per_challenge: perChallenge,
+    },
     sprt: sprtOf(spec, rows),
     terminations,
     warnings: runWarnings(agentIds, rows),

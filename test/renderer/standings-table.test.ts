@@ -13,6 +13,7 @@ const row = (agent: string, rank: number, over: Partial<StandingRow> = {}): Stan
   rank,
   rank_range: [rank, rank],
   agent,
+  agent_name: `Agent ${agent}`,
   games: 4,
   wins: 2,
   draws: 0,

@@ -7,9 +7,11 @@ import {
   fieldOf,
   formFromSpec,
   localPlannedGames,
+  matchCatalogAgent,
   mergeErrors,
   parseRemoteErrors,
   parseSpecYaml,
+  portableSpec,
   randomSeed,
   resolveManifest,
   specFromForm,
@@ -333,5 +335,31 @@ describe('manifest paths and agent ids', () => {
     expect(uniqueAgentId('honest-exact', ['honest-exact', 'honest-exact-2'])).toBe('honest-exact-3');
     expect(uniqueAgentId('My Agent!', [])).toBe('My-Agent-');
     expect(uniqueAgentId('***', [])).toBe('agent');
+  });
+
+  it('imports the shipped example from any folder: relative paths match the catalogue by their tail', () => {
+    const catalog = [
+      '/srv/arena/challenges/psi/agents/honest-exact/agent.yaml',
+      '/srv/arena/challenges/psi/agents/greedy-overclaim/agent.yaml',
+      '/home/u/mine/honest-exact/agent.yaml',
+    ];
+    // examples/quickstart.tournament.yaml names its agents relative to its own folder; the engine runs elsewhere.
+    expect(matchCatalogAgent('../challenges/psi/agents/honest-exact/agent.yaml', catalog, '/somewhere/else')).toBe(catalog[0]);
+    expect(matchCatalogAgent('../challenges/psi/agents/greedy-overclaim', catalog, '/somewhere/else')).toBe(catalog[1]);
+    // An exact resolution wins; an ambiguous tail matches nothing rather than the wrong agent.
+    expect(matchCatalogAgent('challenges/psi/agents/honest-exact/agent.yaml', catalog, '/srv/arena')).toBe(catalog[0]);
+    expect(matchCatalogAgent('../honest-exact/agent.yaml', catalog, '/x')).toBeNull();
+    expect(matchCatalogAgent('/elsewhere/agent.yaml', catalog, '/x')).toBeNull();
+  });
+
+  it('exports manifests inside the base folder relative to it', () => {
+    const spec = {
+      name: 'x',
+      agents: [{ manifest: '/srv/arena/challenges/psi/agents/honest-exact/agent.yaml' }, { manifest: '/opt/a/agent.yaml' }],
+    };
+    expect(portableSpec(spec, '/srv/arena').agents).toEqual([
+      { manifest: 'challenges/psi/agents/honest-exact/agent.yaml' },
+      { manifest: '/opt/a/agent.yaml' },
+    ]);
   });
 });

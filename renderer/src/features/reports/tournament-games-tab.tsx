@@ -105,8 +105,20 @@ function GamesTable({ id, name }: { id: string; name: string }) {
               load: () => tournamentExport(client, id, 'standings.csv'),
             },
             {
-              label: 'Export shown games (CSV)',
+              label: 'Export all game attempts (CSV)',
               fileName: `${slug}-games.csv`,
+              filter: { name: 'CSV', extensions: ['csv'] },
+              load: () => tournamentExport(client, id, 'games.csv'),
+            },
+            {
+              label: 'Export run manifest (JSON)',
+              fileName: `${slug}-manifest.json`,
+              filter: { name: 'JSON', extensions: ['json'] },
+              load: () => tournamentExport(client, id, 'manifest.json'),
+            },
+            {
+              label: 'Export shown games (CSV)',
+              fileName: `${slug}-shown-games.csv`,
               filter: { name: 'CSV', extensions: ['csv'] },
               load: async () => gamesCsv(shown),
             },

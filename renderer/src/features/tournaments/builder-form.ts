@@ -13,7 +13,7 @@ export type SprtModel = (typeof SPRT_MODELS)[number];
 export interface FormAgent {
   /** As the definition names it: absolute for catalog agents, possibly relative for imported definitions. */
   manifest: string;
-  /** The id standings show; empty = the manifest path (the engine's default). */
+  /** The id standings show; empty = the manifest's own id (the engine's default). */
   id: string;
 }
 
@@ -386,6 +386,20 @@ export function localPlannedGames(
   return { ...planned, exact: planned.exact && parsed.data.stop.kind === 'fixed' };
 }
 
+/**
+ * The definition as Export YAML writes it: manifests inside the base folder relative to it (the same text on every
+ * machine with the same checkout), others as they are.
+ */
+export function portableSpec(spec: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  if (!Array.isArray(spec.agents)) return spec;
+  return {
+    ...spec,
+    agents: spec.agents.map((a) =>
+      isRecord(a) && typeof a.manifest === 'string' ? { ...a, manifest: displayPath(baseDir, a.manifest) } : a,
+    ),
+  };
+}
+
 export function specToYaml(spec: Record<string, unknown>): string {
   return YAML.stringify(spec, { lineWidth: 0 });
 }
@@ -414,6 +428,23 @@ export function resolveManifest(baseDir: string, manifest: string): string {
     else parts.push(part);
   }
   return parts.join('/');
+}
+
+/**
+ * The catalogue manifest an imported definition's entry means. An absolute path, or a relative one that resolves
+ * against the base folder, matches exactly. A relative path is written relative to the definition file, whose folder a
+ * browser never learns, so otherwise it matches the one catalogue manifest that ends with its path below the leading
+ * `../` segments (`../challenges/psi/agents/x/agent.yaml` → `…/challenges/psi/agents/x/agent.yaml`).
+ */
+export function matchCatalogAgent(manifest: string, catalog: readonly string[], baseDir: string): string | null {
+  const exact = resolveManifest(baseDir, manifest);
+  const direct = catalog.find((c) => resolveManifest('', c) === exact);
+  if (direct) return direct;
+  if (/^([A-Za-z]:[\\/]|[\\/])/.test(manifest)) return null;
+  const tail = manifest.replace(/\\/g, '/').replace(/^(\.\.?\/)+/, '');
+  const file = /(^|\/)agent\.ya?ml$/.test(tail) ? tail : `${tail.replace(/\/+$/, '')}/agent.yaml`;
+  const hits = catalog.filter((c) => `/${resolveManifest('', c)}`.endsWith(`/${file}`));
+  return hits.length === 1 ? (hits[0] as string) : null;
 }
 
 /** A spec id for a newly ticked agent: the manifest's id, made unique among the agents already picked. */

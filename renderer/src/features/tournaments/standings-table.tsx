@@ -59,7 +59,10 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
               >
                 {row.rank}
               </td>
-              <td className="strong">{row.agent}</td>
+              <td>
+                <span className="strong">{row.agent}</span>
+                {row.agent_name && row.agent_name !== row.agent ? <span className="muted small"> {row.agent_name}</span> : null}
+              </td>
               <td className="num" data-testid="standing-games">
                 {row.games}
               </td>
