@@ -20,7 +20,7 @@ export function localRoots(input: { agents: ReadonlyArray<{ id: string; dir: str
   ];
 }
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** A function replacing every listed folder (and its JSON-escaped spelling) by its label; the filesystem root is never a root. */
 export function pathRedactor(roots: readonly LocalRoot[]): (text: string) => string {
@@ -39,7 +39,7 @@ export function pathRedactor(roots: readonly LocalRoot[]): (text: string) => str
         ];
   });
   // A folder only counts where it ends: "/home/ann" must not eat the front of "/home/anna".
-  const pattern = new RegExp(`(${spellings.map((s) => escape(s.from)).join('|')})(?![A-Za-z0-9._-])`, 'g');
+  const pattern = new RegExp(`(${spellings.map((s) => escapeRegExp(s.from)).join('|')})(?![A-Za-z0-9._-])`, 'g');
   const labels = new Map(spellings.map((s) => [s.from, s.to]));
   return (text) => text.replace(pattern, (match) => labels.get(match) ?? match);
 }

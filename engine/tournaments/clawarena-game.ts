@@ -11,18 +11,12 @@ import type { TranscriptEntry } from '../contract/tournament.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { LaunchResult } from '../runner/launch.js';
-import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
-export interface ClawGameDeps {
+export interface ClawGameDeps extends GameContext {
   clawarena: ClawArenaService;
-  workspaceRoot: string;
-  agents: readonly TournamentAgent[];
-  options: Record<string, unknown>;
-  gameMs: number;
-  startMs: number;
-  hostEnv?: NodeJS.ProcessEnv;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
@@ -32,7 +26,7 @@ export function clawSeatName(agentId: string): string {
 }
 
 export function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
-  return playWith((play) => playMatch(deps, game, signal, play));
+  return playWith(deps.clock, (play) => playMatch(deps, game, signal, play));
 }
 
 async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
