@@ -37,6 +37,10 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
     swap_of: row.swapOf,
     set_size: row.setSize,
     session_id: row.sessionId,
+    /** What the game counts as (a forfeit: faulted seats last), as the standings and every view read it. */
+    placements: countedResult(row).placements,
+    forfeit: countedResult(row).forfeit,
+    /** The raw record: what the challenge reported and who was at fault. */
     result: { placements: row.placements, faulted_seats: row.faultedSeats },
     scores: row.scores,
     model_usage: row.usage ?? null,

@@ -1,19 +1,24 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { DomainError } from '../contract/errors.js';
-import type {
-  RunningGame,
-  TournamentCatalogResponse,
-  TournamentChartsResponse,
-  TournamentEvent,
-  TournamentSummary,
+import {
+  EXPORT_FILES,
+  type RunningGame,
+  type TournamentCatalogResponse,
+  type TournamentChartsResponse,
+  type TournamentEvent,
+  type TournamentSummary,
 } from '../contract/tournament.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
 import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
+import { buildBundle } from './bundle.js';
+import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import type { GameRunners } from './game-runner.js';
@@ -321,6 +326,44 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         stats: statistics(t, loaded),
         summary: formatSummary(loaded, t),
         roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
+      });
+    },
+
+    /** report.json of a run, from its exports (written now when missing). */
+    report(id: string): ComparableReport {
+      const file = path.join(service.exportReports(id), 'report.json');
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as ComparableReport;
+    },
+
+    /** The comparison of two runs by their reports (see compare.ts). */
+    compare(a: string, b: string): Comparison {
+      return compareRuns(service.report(a), service.report(b));
+    },
+
+    /** The audit bundle of a run: fresh exports, the definition and, with `withFiles`, every agent's files. */
+    bundle(id: string, options: { withFiles?: boolean } = {}): Buffer {
+      const t = get(id);
+      const dir = service.exportReports(id);
+      const reports = EXPORT_FILES.map((name) => ({ name, data: fs.readFileSync(path.join(dir, name)) }));
+      const recorded = ((t.manifest as { agents?: Array<{ id: string; entry_file: string | null }> }).agents ?? []) as Array<{
+        id: string;
+        entry_file: string | null;
+      }>;
+      const agentFiles = options.withFiles
+        ? loadStored(t).agents.flatMap((a) => {
+            const entry = recorded.find((r) => r.id === a.id)?.entry_file ?? null;
+            const out = [{ agent: a.id, name: 'agent.yaml', data: fs.readFileSync(a.manifestFile) }];
+            const file = entry === null ? null : path.join(a.dir, entry);
+            if (file && fs.existsSync(file)) out.push({ agent: a.id, name: entry as string, data: fs.readFileSync(file) });
+            return out;
+          })
+        : undefined;
+      return buildBundle({
+        tournamentId: t.id,
+        manifestHash: t.manifestHash,
+        manifest: t.manifest,
+        reports,
+        ...(agentFiles ? { agentFiles } : {}),
       });
     },
 

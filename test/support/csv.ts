@@ -2,6 +2,8 @@
 // and Python's csv module through python3, both giving the header row as the column names.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 
 export interface Csv {
   header: string[];
@@ -64,4 +66,16 @@ export function pythonCsv(file: string): Csv {
     'print(json.dumps({"header": header, "rows": [dict(zip(header, r)) for r in rows]}))',
   ].join('\n');
   return JSON.parse(execFileSync('python3', ['-c', script, file], { encoding: 'utf8' })) as Csv;
+}
+
+/** Python's csv module on CSV text (written to a temporary file). */
+export function pythonCsvText(text: string): Csv {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-csv-'));
+  try {
+    const file = path.join(dir, 'data.csv');
+    fs.writeFileSync(file, text);
+    return pythonCsv(file);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
