@@ -309,3 +309,56 @@ export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;
 /** GET /tournaments/:id/games/:index: the attempt that counts (the latest) and its transcript. */
 export const TournamentGameDetailResponseSchema = z.object({ game: TournamentGameSchema, transcript: z.array(TranscriptEntrySchema) });
 export type TournamentGameDetailResponse = z.infer<typeof TournamentGameDetailResponseSchema>;
+
+// ---- Comparing two runs (GET /tournaments/compare?a=&b=, `arena compare`) ---------------------------------------
+
+const RunRefSchema = z.object({ id: z.string(), name: z.string(), manifest_hash: z.string() });
+
+export const RatingDeltaSchema = z.object({
+  agent: z.string(),
+  /** The agent's manifest or entry file differs between the runs. */
+  changed: z.boolean(),
+  rating_a: z.number().nullable(),
+  rating_b: z.number().nullable(),
+  /** B − A; each run centres its field on 1000, so this is a change relative to each run's field. */
+  delta: z.number().nullable(),
+  /** 95% interval (runs independent); null on a side either run leaves open. */
+  delta_lower: z.number().nullable(),
+  delta_upper: z.number().nullable(),
+  games_a: z.number().int(),
+  games_b: z.number().int(),
+});
+export type RatingDelta = z.infer<typeof RatingDeltaSchema>;
+
+export const PairedResultSchema = z.object({
+  agent: z.string(),
+  /** Games of B whose challenge, seed and seat agents equal a game of A (one paired difference each). */
+  pairs: z.number().int(),
+  better: z.number().int(),
+  same: z.number().int(),
+  worse: z.number().int(),
+  /** Mean of B's score minus A's score (1 / ½ / 0, or placement percentiles). */
+  mean_difference: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+  /** Exact two-sided sign test over the pairs that differ. */
+  sign_test_p: z.number().nullable(),
+});
+export type PairedResult = z.infer<typeof PairedResultSchema>;
+
+export const TournamentComparisonSchema = z.object({
+  a: RunRefSchema,
+  b: RunRefSchema,
+  agents: z.array(RatingDeltaSchema),
+  paired: z.array(PairedResultSchema),
+  only_in_a: z.array(z.string()),
+  only_in_b: z.array(z.string()),
+  method: z.string(),
+});
+export type TournamentComparison = z.infer<typeof TournamentComparisonSchema>;
+
+export const TournamentCompareQuerySchema = z.object({
+  a: z.string().min(1, 'a: the first tournament id'),
+  b: z.string().min(1, 'b: the second tournament id'),
+  format: z.enum(['json', 'md', 'csv']).default('json'),
+});

@@ -2,6 +2,7 @@
 // and, where the runs share openings (same challenge, same seed, same agents in the same seats), a paired analysis of
 // that agent's game scores: same seed, same seat → one paired difference. Works on report.json, so shared reports can
 // be compared without the database they came from.
+import type { PairedResult, RatingDelta, TournamentComparison } from '../contract/tournament.js';
 import { studentTQuantile, Z95 } from '../core/ratings/index.js';
 
 /** The parts of a report.json a comparison reads. */
@@ -36,46 +37,8 @@ export interface ComparableGame {
   result: { placements: number[] | null; faulted_seats: number[] };
 }
 
-export interface RatingDelta {
-  agent: string;
-  /** The agent's manifest or entry file differs between the runs. */
-  changed: boolean;
-  rating_a: number | null;
-  rating_b: number | null;
-  /** B − A; both runs centre their field on 1000, so this is a change relative to each run's field. */
-  delta: number | null;
-  /** 95% interval of the delta (runs independent); null on a side either run leaves open. */
-  delta_lower: number | null;
-  delta_upper: number | null;
-  games_a: number;
-  games_b: number;
-}
-
-export interface PairedResult {
-  agent: string;
-  /** Openings (challenge, seed, seat assignment) both runs played with this agent in the same seat. */
-  pairs: number;
-  better: number;
-  same: number;
-  worse: number;
-  /** Mean of B's score minus A's score over the pairs (scores 1 / ½ / 0, or placement percentiles). */
-  mean_difference: number | null;
-  /** 95% t-interval of the mean difference. */
-  lower: number | null;
-  upper: number | null;
-  /** Two-sided exact sign test over the pairs that differ (null without any). */
-  sign_test_p: number | null;
-}
-
-export interface Comparison {
-  a: { id: string; name: string; manifest_hash: string };
-  b: { id: string; name: string; manifest_hash: string };
-  agents: RatingDelta[];
-  paired: PairedResult[];
-  only_in_a: string[];
-  only_in_b: string[];
-  method: string;
-}
+export type Comparison = TournamentComparison;
+export type { PairedResult, RatingDelta };
 
 export const COMPARE_METHOD =
   'Rating delta = B − A of each run’s posterior mode; the runs are independent, so its 95% interval is ±1.96·√(sd_A² + sd_B²). Each run centres its field on 1000, so the delta is relative to the field. Paired: each game of B whose challenge, seed and seat agents equal a game of A pairs the agent’s two scores in its seat; the interval is a t-interval of the mean difference and the p-value an exact two-sided sign test.';

@@ -10,12 +10,14 @@ import {
   type RunningGamesResponse,
   type TournamentCatalogResponse,
   type TournamentChartsResponse,
+  TournamentCompareQuerySchema,
   TournamentCreateRequestSchema,
   type TournamentEvent,
   TournamentGamesQuerySchema,
   TournamentListQuerySchema,
   type TournamentValidateResponse,
 } from '../../contract/tournament.js';
+import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';
 import { reportDir } from '../../tournaments/exports.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
@@ -54,6 +56,14 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       planned_games: loaded.planned.count,
       planned_exact: loaded.planned.exact,
     };
+  });
+
+  admin.get('/tournaments/compare', async (req, reply) => {
+    const q = readAdminQuery(TournamentCompareQuerySchema, req.query);
+    const comparison = service().compare(q.a, q.b);
+    if (q.format === 'md') return reply.type('text/markdown; charset=utf-8').send(comparisonMarkdown(comparison));
+    if (q.format === 'csv') return reply.type('text/csv; charset=utf-8').send(comparisonCsv(comparison));
+    return comparison;
   });
 
   // Registered before /tournaments/:id (find-my-way prefers static segments anyway; the order keeps that obvious).

@@ -70,6 +70,15 @@ it('compares two runs on the same seed: rating deltas by id and paired games by 
   expect(csv.header.slice(0, 5)).toEqual(['agent', 'changed', 'rating_a', 'rating_b', 'delta']);
   expect(csv.rows.map((r) => r.agent)).toEqual(['candidate', 'opponent']);
   expect(csv.rows[0]?.paired_games).toBe('4');
+
+  // The admin API serves the same comparison (the Compare view reads it) and its Markdown and CSV exports.
+  const api = (q: string) =>
+    fetch(`${ctx.engine.url}/admin/api/v1/tournaments/compare?${q}`, { headers: { authorization: `Bearer ${ctx.engine.token}` } });
+  expect(await (await api(`a=${a.id}&b=${b.id}`)).json()).toEqual(JSON.parse(JSON.stringify(c)));
+  expect(await (await api(`a=${a.id}&b=${b.id}&format=md`)).text()).toBe(comparisonMarkdown(c));
+  expect(await (await api(`a=${a.id}&b=${b.id}&format=csv`)).text()).toBe(comparisonCsv(c));
+  expect((await api(`a=${a.id}&b=t-nope`)).status).toBe(404);
+  expect((await api(`a=${a.id}`)).status).toBe(400);
 }, 90_000);
 
 it('verify passes on a fresh bundle and fails naming the file when a byte changes', async () => {
