@@ -349,6 +349,8 @@ describe('manifest paths and agent ids', () => {
     // examples/quickstart.tournament.yaml names its agents relative to its own folder; the engine runs elsewhere.
     expect(matchCatalogAgent('../challenges/psi/agents/honest-exact/agent.yaml', catalog, '/somewhere/else')).toBe(catalog[0]);
     expect(matchCatalogAgent('../challenges/psi/agents/greedy-overclaim', catalog, '/somewhere/else')).toBe(catalog[1]);
+    // A report's definition shortens paths outside its folder to "…/<folder>/agent.yaml"; "start from this one" still finds them.
+    expect(matchCatalogAgent('…/greedy-overclaim/agent.yaml', catalog, '/x')).toBe(catalog[1]);
     // An exact resolution wins; an ambiguous tail matches nothing rather than the wrong agent.
     expect(matchCatalogAgent('challenges/psi/agents/honest-exact/agent.yaml', catalog, '/srv/arena')).toBe(catalog[0]);
     expect(matchCatalogAgent('../honest-exact/agent.yaml', catalog, '/x')).toBeNull();

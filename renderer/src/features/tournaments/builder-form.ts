@@ -437,7 +437,7 @@ export function matchCatalogAgent(manifest: string, catalog: readonly string[], 
   const direct = catalog.find((c) => resolveManifest('', c) === exact);
   if (direct) return direct;
   if (/^([A-Za-z]:[\\/]|[\\/])/.test(manifest)) return null;
-  const tail = manifest.replace(/\\/g, '/').replace(/^(\.\.?\/)+/, '');
+  const tail = manifest.replace(/\\/g, '/').replace(/^(…\/|\.\.?\/)+/, '');
   const file = /(^|\/)agent\.ya?ml$/.test(tail) ? tail : `${tail.replace(/\/+$/, '')}/agent.yaml`;
   const hits = catalog.filter((c) => `/${resolveManifest('', c)}`.endsWith(`/${file}`));
   return hits.length === 1 ? (hits[0] as string) : null;
