@@ -2,6 +2,9 @@
 // until --games games, at --concurrency (default 2). Prints games/s, harness overhead per game and the rate of
 // harness-caused terminations. Overhead = a game's wall time minus the time its agents were running the game
 // (first agent start → end of game): session set-up, seat keys, process launch preparation, teardown and commit.
+// First, the OS sandbox's cost per agent launch: --launches (default 60) launches of a trivial agent, interleaved,
+// without the sandbox (a trusted folder), in the sandbox, and in the sandbox with one forwarded arena endpoint; wall
+// and CPU ms (engine process + its children) per launch, and the overhead against the unsandboxed baseline.
 // Needs `npm run build`. Quick run: npm run bench:tournament -- --games=40
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,6 +14,7 @@ import YAML from 'yaml';
 const root = path.resolve(import.meta.dirname, '..');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const GAMES = Number(args.get('games') ?? 2000);
+const LAUNCHES = Number(args.get('launches') ?? 60);
 const CONCURRENCY = Number(args.get('concurrency') ?? 2);
 const app = path.join(root, 'dist/engine/app.js');
 if (!fs.existsSync(app)) {
@@ -18,6 +22,65 @@ if (!fs.existsSync(app)) {
   process.exit(1);
 }
 const { startEngine } = await import(app);
+const { launchAgent } = await import(path.join(root, 'dist/engine/runner/launch.js'));
+const { AgentManifestSchema } = await import(path.join(root, 'dist/engine/contract/manifest.js'));
+
+/** CPU ms of this process and of its waited-for children so far (children from /proc/self/stat, in clock ticks). */
+function cpuMs() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {}
+  return (own.user + own.system) / 1000 + children;
+}
+
+async function launchOverhead(arenaPort) {
+  const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-launch-'));
+  const manifest = AgentManifestSchema.parse({
+    id: 'bench-true',
+    name: 'Bench',
+    framework: 'other',
+    protocol: 'specarena',
+    entrypoint: { command: ['true'] },
+  });
+  const modes = {
+    unsandboxed: { trusted: true, network: 'loopback' },
+    sandbox: {},
+    sandbox_with_endpoint: { arenaEndpoints: [`127.0.0.1:${arenaPort}`] },
+  };
+  const totals = Object.fromEntries(Object.keys(modes).map((m) => [m, { wall: [], cpu: 0 }]));
+  for (let i = 0; i < LAUNCHES; i++) {
+    for (const [mode, extra] of Object.entries(modes)) {
+      const cpu0 = cpuMs();
+      const t0 = performance.now();
+      const run = await launchAgent({
+        manifest,
+        manifestDir: agentDir,
+        workspaceRoot: agentDir,
+        hostEnv: { PATH: process.env.PATH },
+        ...extra,
+      }).result;
+      totals[mode].wall.push(performance.now() - t0);
+      totals[mode].cpu += cpuMs() - cpu0;
+      if (run.exitCode !== 0) throw new Error(`${mode} launch failed: ${run.termination} ${run.detail ?? run.stderr}`);
+      fs.rmSync(run.workspace, { recursive: true, force: true });
+    }
+  }
+  fs.rmSync(agentDir, { recursive: true, force: true });
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const out = {};
+  for (const [mode, t] of Object.entries(totals))
+    out[mode] = { wall_ms_median: Number(median(t.wall).toFixed(1)), cpu_ms_mean: Number((t.cpu / LAUNCHES).toFixed(1)) };
+  for (const mode of ['sandbox', 'sandbox_with_endpoint'])
+    out[`${mode}_overhead`] = {
+      wall_ms: Number((out[mode].wall_ms_median - out.unsandboxed.wall_ms_median).toFixed(1)),
+      cpu_ms: Number((out[mode].cpu_ms_mean - out.unsandboxed.cpu_ms_mean).toFixed(1)),
+      wall_ratio: Number((out[mode].wall_ms_median / out.unsandboxed.wall_ms_median).toFixed(2)),
+    };
+  return { launches_per_mode: LAUNCHES, ...out };
+}
 
 const quickstart = path.join(root, 'examples/quickstart.tournament.yaml');
 const raw = YAML.parse(fs.readFileSync(quickstart, 'utf8'));
@@ -28,6 +91,8 @@ const spec = { ...raw, format: { kind: 'round-robin', cycles: Math.max(1, Math.c
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-tournament-'));
 const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
 try {
+  const launches = await launchOverhead(engine.port);
+  process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
   const t = engine.tournaments.create(spec, path.dirname(quickstart));
   let done = 0;
   engine.tournaments.subscribe(t.id, (e) => {
@@ -59,6 +124,7 @@ try {
     harness_terminations: harness,
     harness_termination_rate: games.length ? harness / games.length : 0,
     terminations: byTermination,
+    sandbox_per_launch: launches,
   };
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
 } finally {

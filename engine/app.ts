@@ -17,6 +17,7 @@ import { type ClawArenaService, createClawArenaService } from './protocols/clawa
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
@@ -45,6 +46,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
+  trustedAgentDirs?: readonly string[];
 }
 
 export interface RunningEngine {
@@ -102,9 +105,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
+      sandbox,
       log: (message) => http?.log.warn(message),
     });
     http = await createHttpServer({
@@ -177,6 +182,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       },
       dataDir: options.dataDir,
       clock,
+      sandbox,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

@@ -9,14 +9,14 @@
 import type { JsonObject } from '../../games/kit/game.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { LaunchResult } from '../runner/launch.js';
 import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 
 export interface ClawGameDeps extends GameContext {
-  clawarena: ClawArenaService;
+  clawarena: ClawArenaMatchApi;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
@@ -129,7 +129,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
 }
 
 /** The match's event log as transcript entries (channel 'match'); events.jsonl writes them as match_event lines. */
-function matchTranscript(clawarena: ClawArenaService, matchId: number): TranscriptEntry[] {
+function matchTranscript(clawarena: ClawArenaMatchApi, matchId: number): TranscriptEntry[] {
   return clawarena.matchEvents(matchId).map((e, index) => ({
     index,
     channel: 'match' as const,

@@ -2,13 +2,17 @@
 // attempt in its own transaction, replays void games (harness faults) up to MAX_ATTEMPTS, and stops on completion, a
 // GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
 // and replays what was in flight when the process died (those never reached the database).
+
 import path from 'node:path';
+import type { Isolation } from '../contract/isolation.js';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
 import type { Clock } from '../core/clock.js';
+import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
 import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
 import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
@@ -28,6 +32,8 @@ export interface ExecutorDeps {
   /** One runner per protocol; tests put scripted ones here. */
   runners: GameRunners;
   hostEnv?: NodeJS.ProcessEnv;
+  /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
+  sandbox?: SandboxPolicy;
 }
 
 export type RunOutcome =
@@ -40,7 +46,7 @@ export type RunOutcome =
 export type EventListener = (event: TournamentEvent) => void;
 
 export class TournamentExecutor {
-  private readonly listeners = new Set<EventListener>();
+  private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
@@ -71,8 +77,7 @@ export class TournamentExecutor {
   }
 
   on(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   get gamesDone(): number {
@@ -151,13 +156,7 @@ export class TournamentExecutor {
   }
 
   private emit(event: TournamentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener (a closed stream) must not stop the run.
-      }
-    }
+    this.listeners.emit(event);
   }
 
   private stop(reason: string): void {
@@ -257,6 +256,7 @@ export class TournamentExecutor {
         running.session_id = sessionId;
       },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+      sandbox: this.deps.sandbox ?? sandboxPolicy(this.deps.dataDir),
     };
   }
 
@@ -292,8 +292,9 @@ export class TournamentExecutor {
     const accounted = played.then(async (outcome) => ({
       outcome,
       accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
+      isolation: outcome.isolation ? await outcome.isolation.catch(() => null) : null,
     }));
-    void accounted.then(({ outcome, accounting }) => this.finishGame(game, attempt, seatIds, outcome, accounting));
+    void accounted.then(({ outcome, accounting, isolation }) => this.finishGame(game, attempt, seatIds, outcome, accounting, isolation));
   }
 
   /** A game's outcome is committed, settles or queues a replay, and is announced; then more games may start. */
@@ -303,6 +304,7 @@ export class TournamentExecutor {
     seatIds: string[],
     outcome: GameOutcome,
     accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    isolation: Isolation[] | null,
   ): void {
     const key = gameKey(game);
     this.active.delete(key);
@@ -317,7 +319,7 @@ export class TournamentExecutor {
       this.pump();
       return;
     }
-    const row = this.commit(game, attempt, outcome, accounting);
+    const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
     this.latest.set(key, row);
     const settled = isSettled(row);
@@ -351,9 +353,10 @@ export class TournamentExecutor {
     attempt: number,
     outcome: GameOutcome,
     accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    isolation: Isolation[] | null,
   ): StoredTournamentGame | null {
     try {
-      const record = gameRow(this.tournament.id, game, attempt, outcome, accounting);
+      const record = { ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation };
       const seq = this.deps.store.tournaments.insertGame(record);
       return { ...record, seq };
     } catch (error) {
