@@ -95,4 +95,44 @@ test.describe('results in a browser', () => {
     await expect(page.getByTestId('compare-exports').getByRole('button', { name: 'Export CSV' })).toBeVisible();
     await expect(page.getByTestId('compare-page')).not.toContainText(/Infinity|NaN/);
   });
+
+  test('forfeits read the same in the live view, the games list and the match viewer, with a warning', async ({ page }) => {
+    test.setTimeout(90_000);
+    const spec = {
+      name: 'sleeper',
+      challenge: 'millionaire',
+      format: 'round-robin',
+      games_per_pairing: 2,
+      concurrency: 2,
+      seed: 5,
+      agents: [
+        { manifest: path.join(ROOT, 'challenges/millionaire/agents/truthful/agent.yaml') },
+        { manifest: path.join(ROOT, 'test/fixtures/agents/tournament/sleeper-bot/agent.yaml') },
+      ],
+      limits: { move_seconds: 5, game_seconds: 20 },
+    };
+    const res = await admin('/tournaments', { method: 'POST', body: JSON.stringify({ spec, base_dir: ROOT, start: true }) });
+    const { id } = (await res.json()) as { id: string };
+    await expect
+      .poll(async () => ((await (await admin(`/tournaments/${id}`)).json()) as { status: string }).status, {
+        timeout: 60_000,
+        intervals: [1000],
+      })
+      .toBe('finished');
+    const app = new ArenaApp(page);
+    await page.goto(`${url}/#/tournaments/${id}&token=${token}`);
+    await app.waitLoaded();
+    // Agents are named by their manifest ids; the sleeper's own faults end all its games, and the view says so.
+    await expect(page.getByTestId('run-warnings')).toContainText('sleeper-bot: 2 of its 2 games ended in its own fault (agent_timeout 2)');
+    const standings = page.getByTestId('standings-table');
+    await expect(standings.locator('tr[data-agent="truthful"]')).toContainText('2 / 0 / 0');
+    const recent = page.getByTestId('recent-games');
+    await expect(recent.locator('tbody tr')).toHaveCount(2);
+    for (const row of await recent.locator('tbody tr').all()) {
+      await expect(row).toContainText('forfeit');
+      await expect(row.locator('.t-winner')).toHaveText('truthful');
+    }
+    await recent.getByRole('link', { name: 'Open game 0' }).click();
+    await expect(page.getByTestId('game-result')).toHaveText('truthful wins by forfeit');
+  });
 });
