@@ -194,6 +194,36 @@ export function rowsFromReport(games: readonly ReportGame[], agentIds: readonly 
   }));
 }
 
+/** RFC 4180 records (quoted fields, doubled quotes, LF or CRLF). */
+function csvRecords(text: string): string[][] {
+  const records: string[][] = [];
+  let record: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i] as string;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else field += c;
+    } else if (c === '"' && field === '') quoted = true;
+    else if (c === ',') {
+      record.push(field);
+      field = '';
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      record.push(field);
+      records.push(record);
+      record = [];
+      field = '';
+    } else field += c;
+  }
+  if (field !== '' || record.length > 0) records.push([...record, field]);
+  return records;
+}
+
 const STANDING_FIELDS: Array<keyof StandingRow> = [
   'rank',
   'games',
@@ -330,11 +360,9 @@ export function verifyBundle(archive: Buffer): Verification {
       }
       const csv = files.get('reports/standings.csv')?.toString('utf8');
       if (csv !== undefined) {
-        const [head = '', ...lines] = csv.trim().split('\n');
-        const cols = head.split(',');
+        const [cols = [], ...lines] = csvRecords(csv);
         for (const row of stats.standings.combined) {
-          const line = lines.find((l) => l.startsWith(`combined,`) && l.split(',')[cols.indexOf('agent')] === row.agent);
-          const cells = line?.split(',') ?? [];
+          const cells = lines.find((l) => l[0] === 'combined' && l[cols.indexOf('agent')] === row.agent) ?? [];
           for (const field of ['games', 'wins', 'draws', 'losses'] as const) {
             if (cells[cols.indexOf(field)] !== String(row[field])) {
               problems.push(

@@ -139,4 +139,24 @@ it('verify passes on a fresh bundle and fails naming the file when a byte change
   const v = verifyBundle(reindexed);
   expect(v.ok).toBe(false);
   expect(v.problems).toEqual([expect.stringMatching(/^reports\/report\.json: \S+ wins is \d+, the game records give \d+$/)]);
+
+  // The same for standings.csv: its combined rows must agree with the game records too.
+  const csvForged = tamper(archive, 'reports/standings.csv', (d) => {
+    const lines = d.toString('utf8').split('\n');
+    const header = (lines[0] as string).split(',');
+    const at = lines.findIndex((l) => l.startsWith('combined,'));
+    const cells = (lines[at] as string).split(',');
+    cells[header.indexOf('losses')] = String(Number(cells[header.indexOf('losses')]) + 7);
+    lines[at] = cells.join(',');
+    return Buffer.from(lines.join('\n'));
+  });
+  const csvIndexed = tamper(csvForged, 'bundle.json', (d) => {
+    const index = JSON.parse(d.toString('utf8'));
+    const changed = readTarGz(csvForged).get('reports/standings.csv') as Buffer;
+    for (const f of index.files) if (f.path === 'reports/standings.csv') f.sha256 = createHash('sha256').update(changed).digest('hex');
+    return Buffer.from(JSON.stringify(index));
+  });
+  expect(verifyBundle(csvIndexed).problems).toEqual([
+    expect.stringMatching(/^reports\/standings\.csv: \S+ losses is \d+, the game records give \d+$/),
+  ]);
 }, 90_000);
