@@ -126,9 +126,10 @@ it('the quickstart finishes and writes its exports with the run manifest', async
     expect(new Set([g.seat0_agent, g.seat1_agent]).size).toBe(2);
   }
 
-  // Nothing names a folder of this machine: not the temp or home folder, not the checkout.
+  // Nothing names a folder of this machine: not the temp or home folder, not the checkout; no Infinity or NaN.
   for (const name of fs.readdirSync(out)) {
     const text = fs.readFileSync(path.join(out, name), 'utf8');
+    expect({ name, nonFinite: /Infinity|NaN/.test(text) }).toEqual({ name, nonFinite: false });
     for (const local of [os.tmpdir(), os.homedir(), ROOT, ctx.dir])
       expect({ name, leaks: text.includes(local) }).toEqual({ name, leaks: false });
   }
