@@ -38,6 +38,8 @@ export type CatalogAgent = z.infer<typeof CatalogAgentSchema>;
 export const AgentCatalogResponseSchema = z.object({
   folders: z.array(AgentFolderSchema),
   agents: z.array(CatalogAgentSchema),
+  /** Present when the scan hit one of its bounds (time, folders, manifests): the list is partial. */
+  incomplete: z.string().optional(),
 });
 export type AgentCatalogResponse = z.infer<typeof AgentCatalogResponseSchema>;
 

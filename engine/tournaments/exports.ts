@@ -7,6 +7,7 @@ import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
 import { eloIntervalText, INTERVAL_METHOD } from '../core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../runtime/private-files.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
 import { type LocalRoot, pathRedactor } from './path-redaction.js';
 import { countedResult, finalGames, type RunStatistics, ratingsForExport, type StandingRow, seatPoints } from './stats.js';
@@ -384,7 +385,7 @@ export function reportMarkdown(input: ExportInput): string {
 
 /** One line per event: run manifest first, then per game its start, every message with indices, and its end. */
 export function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string = (t) => t): void {
-  const fd = fs.openSync(file, 'w');
+  const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
   try {
     const write = (value: unknown) => fs.writeSync(fd, redact(`${JSON.stringify(value)}\n`));
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
@@ -455,11 +456,13 @@ export function writeEventsJsonl(file: string, input: ExportInput, redact: (text
 
 export function writeExports(dataDir: string, input: ExportInput): string {
   const dir = reportDir(dataDir, input.tournament.id);
-  fs.mkdirSync(dir, { recursive: true });
+  ensurePrivateDir(path.dirname(dir));
+  ensurePrivateDir(dir);
   const redact = pathRedactor(input.roots ?? []);
-  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), redact(text));
+  const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
   write('report.json', `${JSON.stringify(buildReport(input), null, 2)}\n`);
   writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
+  tightenIfPresent(path.join(dir, 'events.jsonl'));
   write('report.md', reportMarkdown(input));
   write('standings.csv', standingsCsv(input));
   write('games.csv', gamesCsv(input));

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
+import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { parseFlags, parseMinutes, parsePort, takeRepeated, UsageError } from '../args.js';
 
@@ -22,7 +23,7 @@ Options:
   --tls-port N           port of the HTTPS listener (default: a free one)
   --tls-cert FILE        with --tls-key: use this certificate instead of the generated one
   --tls-key FILE         private key of --tls-cert
-  --open                 open the UI in the default browser
+  --open                 open the UI in the default browser (with a one-time code, never the admin token)
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
 `;
@@ -76,7 +77,9 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     tlsPort: flags.tls ? parsePort(flags['tls-port']) : undefined,
     trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
   });
-  const uiUrl = `${running.url}/#token=${running.token}`;
+  // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
+  const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;
+  const interactive = !flags.json && process.stdin.isTTY === true;
   if (flags.json) {
     const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
     process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ...tlsInfo })}\n`);
@@ -89,11 +92,15 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
             `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
             `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
           : '') +
-        `Open the UI (the token in this link is the admin credential for this launch):\n  ${uiUrl}\n` +
+        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes${interactive ? '; press Enter for a new one' : ''}):\n  ${uiLink()}\n` +
         'Press Ctrl-C to stop.\n',
     );
   }
-  if (flags.open) openBrowser(uiUrl);
+  if (flags.open) openBrowser(uiLink());
+  if (interactive) {
+    process.stdin.on('data', () => process.stdout.write(`  ${uiLink()}\n`));
+    process.stdin.unref();
+  }
 
   await new Promise<void>((resolve) => {
     let stopping = false;
