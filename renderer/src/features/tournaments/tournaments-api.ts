@@ -32,7 +32,7 @@ export type {
 } from '../../../../engine/contract/tournament.js';
 export type SprtState = z.infer<typeof SprtStatusSchema>;
 
-/** report.json carries the definition as it was submitted; the builder's "start from this one" reads it. */
+/** report.json carries the definition as the run manifest holds it (portable manifest paths); "start from this one" reads it. */
 const ReportSpecSchema = z.object({ spec: z.record(z.string(), z.unknown()) });
 
 export type TournamentAction = 'start' | 'pause' | 'resume' | 'cancel';
