@@ -16,6 +16,7 @@ import { registerMiscRoutes } from './routes/specarena-misc.js';
 import { registerSessionRoutes } from './routes/specarena-sessions.js';
 import { registerUserRoutes } from './routes/specarena-users.js';
 import { registerStaticRoutes } from './static.js';
+import { attachWatcherSocket } from './watcher-socket.js';
 
 export { BODY_LIMIT_BYTES } from './fastify-base.js';
 
@@ -70,5 +71,6 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   registerAdminRoutes(app, deps.admin);
   if (!deps.identity.authMode) await registerMcpRoutes(app, deps);
   if (deps.rendererDir) registerStaticRoutes(app, deps.rendererDir);
+  if (deps.clawarena) attachWatcherSocket(app, deps.clawarena, { checkOrigin: true });
   return app;
 }

@@ -7,7 +7,7 @@ import zlib from 'node:zlib';
 import YAML from 'yaml';
 import { parseTournamentSpec } from '../core/tournament/index.js';
 import type { StoredTournamentGame } from '../db/store.js';
-import { canonicalJson, sha256Hex } from '../protocols/clawarena/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { runStatistics, type StandingRow } from './stats.js';
 

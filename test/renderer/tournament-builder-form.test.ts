@@ -1,22 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
+import { displayPath, matchCatalogAgent, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
 import {
-  displayPath,
   emptyForm,
   errorsByField,
   fieldOf,
   formFromSpec,
   localPlannedGames,
-  matchCatalogAgent,
   mergeErrors,
   parseSpecYaml,
   portableSpec,
   randomSeed,
   remoteErrors,
-  resolveManifest,
   specFromForm,
   specToYaml,
-  uniqueAgentId,
   validateLocally,
 } from '../../renderer/src/features/tournaments/builder-form.js';
 

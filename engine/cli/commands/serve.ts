@@ -1,6 +1,7 @@
 // `arena serve`: the engine under plain Node, bound to loopback, with a graceful shutdown on Ctrl-C / SIGTERM.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { GAMES } from '../../../games/index.js';
 import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
 import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
@@ -26,6 +27,9 @@ Options:
   --open                 open the UI in the default browser (with a one-time code, never the admin token)
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
+  --clawarena-default-game GAME
+                         lobby game of agents created by POST /api/v1/agents/provision/
+                         (default: the first game the schema lists, liars_dice)
 `;
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'silent']);
@@ -45,6 +49,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     'tls-key': 'string',
     open: 'boolean',
     'log-level': 'string',
+    'clawarena-default-game': 'string',
     help: 'boolean',
   });
   if (flags.help) {
@@ -65,6 +70,10 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError('--tls-cert and --tls-key go together');
   }
   if ((tlsFiles || flags['tls-port'] !== undefined) && !flags.tls) throw new UsageError('--tls-port, --tls-cert and --tls-key need --tls');
+  const defaultGame = flags['clawarena-default-game'];
+  if (typeof defaultGame === 'string' && !GAMES.has(defaultGame)) {
+    throw new UsageError(`--clawarena-default-game must be one of ${[...GAMES.keys()].join(', ')}; got ${defaultGame}`);
+  }
   const running = await startEngine({
     host,
     port: parsePort(flags.port),
@@ -76,6 +85,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     tls: flags.tls ? (tlsFiles ? { certFile: flags['tls-cert'] as string, keyFile: flags['tls-key'] as string } : true) : undefined,
     tlsPort: flags.tls ? parsePort(flags['tls-port']) : undefined,
     trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
+    ...(typeof defaultGame === 'string' ? { clawarenaDefaultGame: defaultGame } : {}),
   });
   // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
   const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;

@@ -10,6 +10,7 @@ import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
+import { matchCatalogAgent } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
 import {
   AgentPicker,
@@ -28,7 +29,6 @@ import {
   type FormAgent,
   formFromSpec,
   localPlannedGames,
-  matchCatalogAgent,
   mergeErrors,
   randomSeed,
   specFromForm,
