@@ -18,6 +18,7 @@ import { createScoringReader, recomputeScores } from './protocols/specarena/scor
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
+import { WarmDesk } from './tournaments/warm-desk.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
 const CLOSE_GRACE_MS = 2000;
@@ -99,6 +100,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const warmDesk = new WarmDesk();
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
@@ -109,6 +111,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       scoring: createScoringReader(store),
       identity,
       clawarena,
+      warmDesk,
       version: APP_VERSION,
       pingIntervalMs: options.pingIntervalMs,
       logLevel: options.logLevel,
@@ -173,6 +176,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       authSecret,
       dataDir: options.dataDir,
       clawarena,
+      warmDesk,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

@@ -14,6 +14,7 @@ import { registerMcpRoutes } from './routes/specarena-mcp.js';
 import { registerMiscRoutes } from './routes/specarena-misc.js';
 import { registerSessionRoutes } from './routes/specarena-sessions.js';
 import { registerUserRoutes } from './routes/specarena-users.js';
+import { registerWarmRoutes } from './routes/specarena-warm.js';
 import { registerStaticRoutes } from './static.js';
 
 export { BODY_LIMIT_BYTES } from './fastify-base.js';
@@ -82,6 +83,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   registerMiscRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerArenaRoutes(app, deps);
+  if (deps.warmDesk) registerWarmRoutes(app, deps.warmDesk);
   registerChatRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerAdminRoutes(app, deps.admin);

@@ -14,6 +14,7 @@ import type { LaunchResult } from '../runner/launch.js';
 import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
+import type { WarmPool } from './warm-pool.js';
 
 export interface ClawGameDeps {
   clawarena: ClawArenaService;
@@ -23,6 +24,8 @@ export interface ClawGameDeps {
   gameMs: number;
   startMs: number;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Warm agents' processes: their seats go to a slot's own ClawArena agent, which plays match after match. */
+  warm?: WarmPool;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
@@ -43,9 +46,14 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
     if (!agent) throw new Error(`no agent ${index}`);
     return agent;
   });
+  // Warm seats are leased first: createMatch seats the chosen process's own ClawArena agent.
+  const leased = game.seats.map((index, seat) => (deps.warm?.has(index) ? deps.warm.leaseClaw(index, play.verdict, seat) : null));
   const created = clawarena.createMatch({
     gameType: game.challenge,
-    seats: agentsOf.map((a) => ({ name: clawSeatName(a.id) })),
+    seats: agentsOf.map((a, seat) => {
+      const agentId = leased[seat]?.clawAgentId;
+      return agentId != null ? { agentId } : { name: clawSeatName(a.id) };
+    }),
     seed: game.seed,
     options: deps.options as JsonObject,
     waitForConnect: true,
@@ -115,9 +123,11 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
   for (let seat = 0; seat < seats && !play.settled; seat++) {
     const agent = agentsOf[seat] as TournamentAgent;
     const token = created.seats[seat]?.token as string;
-    const handle = launchSeat(deps, agent, game, seat, {
-      ...clawarena.agentEnvironment(token),
-    });
+    const handle =
+      leased[seat]?.handle ??
+      launchSeat(deps, agent, game, seat, {
+        ...clawarena.agentEnvironment(token),
+      });
     play.addSeat(handle, (result) => onExit(seat, result));
   }
   // The service may have finished the match before the listener saw it (a match decided at once).

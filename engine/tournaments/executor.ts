@@ -9,11 +9,14 @@ import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js'
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
-import { playClawGame } from './claw-game-runner.js';
+import { clawSeatName, playClawGame } from './claw-game-runner.js';
 import { playGame } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
+import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { isSettled, seatPoints, sprtOf } from './stats.js';
+import type { WarmDesk } from './warm-desk.js';
+import { type AgentLifecycleStats, DEFAULT_MAX_RESTARTS, WarmPool } from './warm-pool.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -30,6 +33,8 @@ export interface ExecutorDeps {
   clawarena?: ClawArenaService;
   /** Plays one game; tests replace it to script outcomes without agent processes. */
   playGame?: typeof playGame;
+  /** Where warm agents' next-seat polls are answered (the engine's HTTP route); needed for persistent agents. */
+  warmDesk?: WarmDesk;
 }
 
 export type RunOutcome =
@@ -50,6 +55,7 @@ export class TournamentExecutor {
   /** What the live view shows about each game in flight (same keys as `active`). */
   private readonly inFlight = new Map<string, RunningGame>();
   private readonly points: number[];
+  private readonly seatsMax: number;
   private readonly played: number[];
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
@@ -59,6 +65,8 @@ export class TournamentExecutor {
   private sourceDrained = false;
   /** Agent processes of finished games still exiting; the run ends only after they are gone. */
   private readonly teardowns = new Set<Promise<void>>();
+  /** Processes of the persistent agents, started with run() and closed when it ends. */
+  private warm: WarmPool | null = null;
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -68,6 +76,7 @@ export class TournamentExecutor {
     seatsOf: (challenge: string) => number,
   ) {
     this.source = createGameSource(spec, seatsOf);
+    this.seatsMax = Math.max(1, ...spec.challenges.map(seatsOf));
     this.points = agents.map(() => 0);
     this.played = agents.map(() => 0);
   }
@@ -79,6 +88,20 @@ export class TournamentExecutor {
 
   get gamesDone(): number {
     return this.done;
+  }
+
+  /** Each agent's lifecycle, processes started and restarts so far. */
+  lifecycles(): AgentLifecycleStats[] {
+    return (
+      this.warm?.stats() ??
+      this.agents.map((a) => ({
+        agent: a.id,
+        lifecycle: a.manifest.lifecycle,
+        processes: 0,
+        restarts: 0,
+        retired: null,
+      }))
+    );
   }
 
   /** Games in flight now, in game order. */
@@ -134,6 +157,7 @@ export class TournamentExecutor {
       if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
     }
     this.sprt = sprtOf(this.spec, rows);
+    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
     store.tournaments.setStatus(this.tournament.id, 'running', Date.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
@@ -150,6 +174,41 @@ export class TournamentExecutor {
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
       this.pump();
     });
+  }
+
+  private startWarmPool(): WarmPool {
+    const { warmDesk, clawarena } = this.deps;
+    if (!warmDesk) throw new Error("persistent agents need the engine's next-seat route (no warm desk)");
+    const workspaceRoot = this.workspaceRoot();
+    const hostEnv = this.deps.hostEnv;
+    return new WarmPool({
+      desk: warmDesk,
+      agents: this.agents,
+      launch: (agent, slot, env) => launchWarmSlot({ workspaceRoot, ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env),
+      ...(clawarena
+        ? {
+            clawSlot: (agent, slot) => {
+              // One ClawArena agent per slot, reused across runs; a fresh unscoped token replaces its old ones.
+              const name = `${clawSeatName(agent.id).slice(0, 58)}.w${slot}`;
+              const clawAgent = clawarena.agentByName(name) ?? clawarena.createAgent({ name }).agent;
+              const token = clawarena.issueToken(clawAgent.agentId, null);
+              return { env: clawarena.agentEnvironment(token), clawAgentId: clawAgent.agentId };
+            },
+          }
+        : {}),
+      url: this.deps.url,
+      maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
+      maxSlots: this.spec.concurrency * this.seatsMax,
+      startMs: this.startMs(),
+    });
+  }
+
+  private workspaceRoot(): string {
+    return path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
+  }
+
+  private startMs(): number {
+    return Math.max(this.spec.limits.move_seconds * 1000, START_BUDGET_MS);
   }
 
   private emit(event: TournamentEvent): void {
@@ -249,8 +308,9 @@ export class TournamentExecutor {
     };
     this.inFlight.set(key, running);
     const limits = this.spec.limits;
-    const workspaceRoot = path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
-    const startMs = Math.max(limits.move_seconds * 1000, START_BUDGET_MS);
+    const workspaceRoot = this.workspaceRoot();
+    const startMs = this.startMs();
+    const warm = this.warm ? { warm: this.warm } : {};
     const { clawarena } = this.deps;
     // A SpecArena game creates its session synchronously inside play(), so the id is known before game_started goes out.
     const onSession = (sessionId: string): void => {
@@ -266,6 +326,7 @@ export class TournamentExecutor {
               options: this.spec.options,
               gameMs: limits.game_seconds * 1000,
               startMs,
+              ...warm,
               ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
             },
             game,
@@ -385,6 +446,7 @@ export class TournamentExecutor {
         startMs,
         maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
         onSession,
+        ...(this.warm ? { warm: this.warm } : {}),
         ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       },
       game,
@@ -407,6 +469,7 @@ export class TournamentExecutor {
       this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
-    void Promise.all([...this.teardowns]).then(() => resolve(outcome));
+    const warm = this.warm?.close() ?? Promise.resolve();
+    void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }
 }

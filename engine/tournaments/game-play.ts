@@ -38,6 +38,8 @@ export async function playWith(play: (game: GamePlay) => Promise<GameOutcome>): 
   try {
     return await play(game);
   } catch (error) {
+    // The verdict is what warm seats end with; a game that threw must still end for them.
+    game.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` });
     game.runCleanups();
     await stopAgents(game.handles, 0);
     return game.finish({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` });
@@ -150,7 +152,8 @@ export class GamePlay {
   }
 
   private removeWorkspaces(): void {
-    for (const handle of this.handles) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+    // Warm seats have no workspace of the game's (their process keeps its own).
+    for (const handle of this.handles) if (handle.workspace) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
   }
 }
 

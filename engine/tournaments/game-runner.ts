@@ -10,7 +10,7 @@ import type { ChatMessage } from '../contract/specarena.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { SeatScore } from '../core/ratings/index.js';
 import { operatorChannel } from '../core/redaction.js';
-import type { ScheduledGame } from '../core/tournament/index.js';
+import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../protocols/specarena/auth.js';
 import type { LaunchResult } from '../runner/launch.js';
@@ -18,6 +18,7 @@ import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { placementsFromScores } from './placements.js';
 import { exitVerdict, launchSeat as launchSeatAgent } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
+import type { WarmPool } from './warm-pool.js';
 
 // Scripted test games build outcomes without agents; they know the type as playGame's.
 export type { GameOutcome } from './game-play.js';
@@ -44,6 +45,8 @@ export interface GameDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** Told the session id as soon as the game's session exists (the live view follows it). */
   onSession?: (sessionId: string) => void;
+  /** Warm (persistent) agents' processes; their seats are handed over the next-seat poll instead of launched. */
+  warm?: WarmPool;
 }
 
 export function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
@@ -176,12 +179,33 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     const agentIndex = game.seats[seat] as number;
     const agent = deps.agents[agentIndex];
     if (!agent) throw new Error(`no agent ${agentIndex}`);
-    const handle = launchSeatAgent(deps, agent, game, seat, {
-      ARENA_URL: deps.url,
-      ARENA_INVITE: invites[seat] as string,
-      ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, Date.now()),
-      ARENA_MCP_URL: mcpUrl,
-    });
+    const seatKey = issueSeatKey(deps.authSecret, id, seat, Date.now());
+    const handle = deps.warm?.has(agentIndex)
+      ? deps.warm.lease(
+          agentIndex,
+          {
+            invite: invites[seat] as string,
+            seat_key: seatKey,
+            challenge: game.challenge,
+            seed: deriveSeed(game.seed, `agent:${seat}`),
+            move_seconds: deps.moveMs / 1000,
+            game_seconds: deps.gameMs / 1000,
+            deadline: play.startedAt + deps.gameMs,
+            agent_id: agent.id,
+            game_index: game.gameIndex,
+            seat,
+            url: deps.url,
+            mcp_url: mcpUrl,
+          },
+          play.verdict,
+          seat,
+        )
+      : launchSeatAgent(deps, agent, game, seat, {
+          ARENA_URL: deps.url,
+          ARENA_INVITE: invites[seat] as string,
+          ARENA_SESSION_KEY: seatKey,
+          ARENA_MCP_URL: mcpUrl,
+        });
     play.addSeat(handle, (result) => onExit(seat, result));
   };
   void (async () => {

@@ -43,6 +43,29 @@ export function launchSeat(
   });
 }
 
+/** A warm process lives for the tournament: its clocks are the games' (the pool's health handling), not the runner's. */
+const WARM_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+const WARM_CPU_SECONDS = 7 * 24 * 60 * 60;
+
+/** Starts one warm slot of a persistent agent; `protocolEnv` carries the agent key (or ClawArena token) and the slot. */
+export function launchWarmSlot(
+  deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv'>,
+  agent: TournamentAgent,
+  slot: number,
+  protocolEnv: Record<string, string>,
+): LaunchHandle {
+  return launchAgent({
+    manifest: agent.manifest,
+    manifestDir: agent.dir,
+    workspaceRoot: deps.workspaceRoot,
+    network: 'loopback',
+    label: `${agent.manifest.id}-warm-${slot}`,
+    limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },
+  });
+}
+
 export type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
 
 /**

@@ -21,6 +21,7 @@ import { plannedGames } from './game-source.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
+import type { WarmDesk } from './warm-desk.js';
 
 export interface TournamentServiceDeps {
   store: Store;
@@ -33,6 +34,8 @@ export interface TournamentServiceDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** ClawArena service: its game types can be tournament challenges, played by `protocol: clawarena` agents. */
   clawarena?: ClawArenaService;
+  /** Answers warm agents' next-seat polls; persistent agents need it. */
+  warmDesk?: WarmDesk;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }

@@ -99,7 +99,8 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
           if (!manifest.challenges.includes(c)) problems.push(`agents[${i}].manifest: does not list '${c}' in its challenges`);
       if (manifest.entrypoint.type !== 'command')
         problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
-      agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });
+      const lifecycle = entry.lifecycle ?? manifest.lifecycle;
+      agents.push({ id: agentId(entry), manifest: { ...manifest, lifecycle }, manifestFile, dir: path.dirname(manifestFile) });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
       problems.push(`agents[${i}].manifest: ${entry.manifest}: ${detail}`);

@@ -1,0 +1,131 @@
+// Warm agents (manifest `lifecycle: persistent`) with real processes: one process plays game after game (checked by
+// the pids the agent logs), a crash or a hang loses only the game in progress and the next game gets a fresh process,
+// the restart cap turns the remaining games into forfeits, and a per-game agent plays beside a warm one.
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
+
+const ctx = engineForFile();
+const WARM_BOT = path.join(FIXTURES, 'warm-bot/agent.mjs');
+
+/** A warm-bot manifest in its own folder, with its pid log and misbehaviour; returns the manifest and the log. */
+function warmBot(name: string, mode: string, extra = ''): { manifest: string; log: string } {
+  const dir = path.join(ctx.dir, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const log = path.join(dir, 'pids.log');
+  const yaml = [
+    `id: ${name}`,
+    'name: Warm bot',
+    'framework: node',
+    'entrypoint:',
+    `  command: ["node", ${JSON.stringify(WARM_BOT)}]`,
+    '  env:',
+    `    PID_LOG: ${JSON.stringify(log)}`,
+    `    MARK_FILE: ${JSON.stringify(path.join(dir, 'mark'))}`,
+    `    WARM_MODE: ${JSON.stringify(mode)}`,
+    'protocol: specarena',
+    'challenges: [millionaire]',
+    'lifecycle: persistent',
+    extra,
+  ].join('\n');
+  fs.writeFileSync(path.join(dir, 'agent.yaml'), `${yaml}\n`);
+  return { manifest: path.join(dir, 'agent.yaml'), log };
+}
+
+/** [pid, game number in that process] per seat the warm bot took, in order. */
+function pidLog(file: string): Array<[number, number]> {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' ').map(Number) as [number, number]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const versus = (warm: string, extra: Record<string, unknown> = {}) =>
+  spec({
+    agents: [
+      { manifest: warm, id: 'warm' },
+      // The per-game baseline beside the warm one: a fresh process per game.
+      { manifest: path.join(MILLIONAIRE, 'truthful/agent.yaml'), id: 'truthful', lifecycle: 'per-game' },
+    ],
+    concurrency: 1,
+    ...extra,
+  });
+
+/** The warm agent's seat in a game (agent 0). */
+const warmSeat = (g: { seats: number[] }) => g.seats.indexOf(0);
+
+describe('warm agents', () => {
+  it('one process plays every game; the per-game agent beside it gets a fresh process each game', async () => {
+    const bot = warmBot('warm-ok', 'ok');
+    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 8 }));
+    expect(r.outcome.status).toBe('finished');
+    expect(r.games).toHaveLength(8);
+    expect(r.games.map((g) => g.termination)).toEqual(Array(8).fill('completed'));
+    const seats = pidLog(bot.log);
+    expect(seats).toHaveLength(8);
+    expect(new Set(seats.map(([pid]) => pid)).size).toBe(1);
+    expect(seats.map(([, n]) => n)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // The run is over only once the warm process is gone.
+    expect(alive(seats[0]?.[0] as number)).toBe(false);
+  }, 120_000);
+
+  it('a crash loses only the game in progress; the next game is played by a restarted process', async () => {
+    const bot = warmBot('warm-crash', 'crash-once:2');
+    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 4 }));
+    expect(r.outcome.status).toBe('finished');
+    const terminations = r.games.map((g) => g.termination);
+    expect(terminations).toEqual(['completed', 'agent_crash', 'completed', 'completed']);
+    const crashed = r.games[1] as (typeof r.games)[number];
+    expect(crashed.faultedSeats).toEqual([warmSeat(crashed)]);
+    expect(crashed.detail).toMatch(/exited with code 3/);
+    const seats = pidLog(bot.log);
+    expect(seats.map(([, n]) => n)).toEqual([1, 2, 1, 2]);
+    expect(seats[1]?.[0]).toBe(seats[0]?.[0]);
+    expect(seats[2]?.[0]).not.toBe(seats[1]?.[0]);
+    expect(seats[3]?.[0]).toBe(seats[2]?.[0]);
+    for (const [pid] of seats) expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it('a hang is cut by the move clock, lost by the warm seat, and the process replaced', async () => {
+    const bot = warmBot('warm-hang', 'hang-once:2');
+    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 3, limits: { move_seconds: 8, game_seconds: 40 } }));
+    expect(r.outcome.status).toBe('finished');
+    expect(r.games.map((g) => g.termination)).toEqual(['completed', 'agent_timeout', 'completed']);
+    const hung = r.games[1] as (typeof r.games)[number];
+    expect(hung.faultedSeats).toEqual([warmSeat(hung)]);
+    expect(hung.detail).toMatch(/no move within 8 s/);
+    const seats = pidLog(bot.log);
+    expect(seats.map(([, n]) => n)).toEqual([1, 2, 1]);
+    expect(seats[2]?.[0]).not.toBe(seats[1]?.[0]);
+    for (const [pid] of seats) expect(alive(pid)).toBe(false);
+  }, 120_000);
+
+  it('past the restart cap the remaining games are forfeits with the reason', async () => {
+    const bot = warmBot('warm-cap', 'crash-every');
+    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 6, max_restarts: 1 }));
+    expect(r.outcome.status).toBe('finished');
+    expect(r.games).toHaveLength(6);
+    for (const g of r.games) {
+      expect(g.termination).toBe('agent_crash');
+      expect(g.faultedSeats).toEqual([warmSeat(g)]);
+    }
+    expect(r.games.slice(0, 2).every((g) => /exited with code 3/.test(g.detail))).toBe(true);
+    for (const g of r.games.slice(2)) expect(g.detail).toMatch(/retired after 1 restart\(s\) \(cap 1/);
+    // Two processes: the first and its one restart; none is left.
+    const seats = pidLog(bot.log);
+    expect(new Set(seats.map(([pid]) => pid)).size).toBe(2);
+    for (const [pid] of seats) expect(alive(pid)).toBe(false);
+  }, 120_000);
+});
