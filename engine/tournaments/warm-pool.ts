@@ -271,7 +271,10 @@ class WarmAgent {
   private settle(lease: Lease, verdict: Verdict): void {
     if (lease.done) return;
     const slot = lease.slot;
-    if (verdict.termination === 'completed') return this.finishLease(lease, standIn(slot, 'exited', 0));
+    if (verdict.termination === 'completed') {
+      this.finishLease(lease, standIn(slot, 'exited', 0));
+      return;
+    }
     const faulted = verdict.faultedSeats.includes(lease.seatNo);
     if (!lease.taken) {
       // Never asked for: the process is stalled (or still starting) — it is replaced when that cost the game.
