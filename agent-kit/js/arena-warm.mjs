@@ -18,7 +18,11 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
  * game_index, seat, url, mcp_url}`, `{finished: true, reason}` when the tournament is over for this process (also
  * when the key is refused: the harness replaced it), or null when no seat came within the wait.
  */
-export async function nextSeat({ url = process.env.ARENA_URL, agentKey = process.env.ARENA_AGENT_KEY, wait = NEXT_SEAT_WAIT_SECONDS } = {}) {
+export async function nextSeat({
+  url = process.env.ARENA_URL,
+  agentKey = process.env.ARENA_AGENT_KEY,
+  wait = NEXT_SEAT_WAIT_SECONDS,
+} = {}) {
   if (!url || !agentKey) throw new Error('ARENA_URL and ARENA_AGENT_KEY must be set (manifest lifecycle: persistent)');
   const res = await fetch(`${url.replace(/\/+$/, '')}/api/arena/next-seat?wait=${wait}`, {
     headers: { authorization: `Bearer ${agentKey}`, accept: 'application/json' },

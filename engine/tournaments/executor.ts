@@ -55,7 +55,6 @@ export class TournamentExecutor {
   /** What the live view shows about each game in flight (same keys as `active`). */
   private readonly inFlight = new Map<string, RunningGame>();
   private readonly points: number[];
-  private readonly seatsMax: number;
   private readonly played: number[];
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
@@ -76,7 +75,6 @@ export class TournamentExecutor {
     seatsOf: (challenge: string) => number,
   ) {
     this.source = createGameSource(spec, seatsOf);
-    this.seatsMax = Math.max(1, ...spec.challenges.map(seatsOf));
     this.points = agents.map(() => 0);
     this.played = agents.map(() => 0);
   }
@@ -198,7 +196,6 @@ export class TournamentExecutor {
         : {}),
       url: this.deps.url,
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
-      maxSlots: this.spec.concurrency * this.seatsMax,
       startMs: this.startMs(),
     });
   }

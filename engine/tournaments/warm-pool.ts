@@ -35,8 +35,6 @@ export interface WarmPoolOptions {
   /** Base URL SpecArena warm agents reach the engine at. */
   url: string;
   maxRestarts: number;
-  /** Per agent: more processes than this would never be busy at once. */
-  maxSlots: number;
   /** A slot that has not asked for its seat this long after it was handed one is stalled. */
   startMs: number;
 }
@@ -191,7 +189,7 @@ class WarmAgent {
     const waiting = open.find((s) => s.parked.length > 0);
     if (waiting) return waiting;
     const leastBusy = open.sort((a, b) => a.leases.size - b.leases.size)[0];
-    if (leastBusy && (leastBusy.leases.size === 0 || this.slots.length >= this.options.maxSlots)) return leastBusy;
+    if (leastBusy) return leastBusy;
     return this.startSlot();
   }
 

@@ -107,3 +107,49 @@ export function manyAgents(n: number): Array<{ manifest: string; id: string }> {
     id: `a${i}`,
   }));
 }
+
+const WARM_BOT = path.join(FIXTURES, 'warm-bot/agent.mjs');
+
+/** A warm-bot manifest (lifecycle: persistent) in its own folder under `dir`, with its pid log and misbehaviour. */
+export function warmBotManifest(dir: string, name: string, mode: string, extra: string[] = []): { manifest: string; log: string } {
+  const folder = path.join(dir, name);
+  fs.mkdirSync(folder, { recursive: true });
+  const log = path.join(folder, 'pids.log');
+  const yaml = [
+    `id: ${name}`,
+    'name: Warm bot',
+    'framework: node',
+    'entrypoint:',
+    `  command: ["node", ${JSON.stringify(WARM_BOT)}]`,
+    '  env:',
+    `    PID_LOG: ${JSON.stringify(log)}`,
+    `    MARK_FILE: ${JSON.stringify(path.join(folder, 'mark'))}`,
+    `    WARM_MODE: ${JSON.stringify(mode)}`,
+    'protocol: specarena',
+    'challenges: [millionaire]',
+    'lifecycle: persistent',
+    ...extra,
+  ].join('\n');
+  fs.writeFileSync(path.join(folder, 'agent.yaml'), `${yaml}\n`);
+  return { manifest: path.join(folder, 'agent.yaml'), log };
+}
+
+/** [pid, game number in that process] for every seat a warm bot took, in order. */
+export function pidLog(file: string): Array<[number, number]> {
+  if (!fs.existsSync(file)) return [];
+  return fs
+    .readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .filter((line) => line.length > 0)
+    .map((line) => line.split(' ').map(Number) as [number, number]);
+}
+
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

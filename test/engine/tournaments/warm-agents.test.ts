@@ -1,56 +1,12 @@
 // Warm agents (manifest `lifecycle: persistent`) with real processes: one process plays game after game (checked by
 // the pids the agent logs), a crash or a hang loses only the game in progress and the next game gets a fresh process,
 // the restart cap turns the remaining games into forfeits, and a per-game agent plays beside a warm one.
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
+import { alive, engineForFile, MILLIONAIRE, pidLog, play, spec, warmBotManifest } from './helpers.js';
 
 const ctx = engineForFile();
-const WARM_BOT = path.join(FIXTURES, 'warm-bot/agent.mjs');
-
-/** A warm-bot manifest in its own folder, with its pid log and misbehaviour; returns the manifest and the log. */
-function warmBot(name: string, mode: string, extra = ''): { manifest: string; log: string } {
-  const dir = path.join(ctx.dir, name);
-  fs.mkdirSync(dir, { recursive: true });
-  const log = path.join(dir, 'pids.log');
-  const yaml = [
-    `id: ${name}`,
-    'name: Warm bot',
-    'framework: node',
-    'entrypoint:',
-    `  command: ["node", ${JSON.stringify(WARM_BOT)}]`,
-    '  env:',
-    `    PID_LOG: ${JSON.stringify(log)}`,
-    `    MARK_FILE: ${JSON.stringify(path.join(dir, 'mark'))}`,
-    `    WARM_MODE: ${JSON.stringify(mode)}`,
-    'protocol: specarena',
-    'challenges: [millionaire]',
-    'lifecycle: persistent',
-    extra,
-  ].join('\n');
-  fs.writeFileSync(path.join(dir, 'agent.yaml'), `${yaml}\n`);
-  return { manifest: path.join(dir, 'agent.yaml'), log };
-}
-
-/** [pid, game number in that process] per seat the warm bot took, in order. */
-function pidLog(file: string): Array<[number, number]> {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .map((line) => line.split(' ').map(Number) as [number, number]);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const warmBot = (name: string, mode: string, extra: string[] = []) => warmBotManifest(ctx.dir, name, mode, extra);
 
 const versus = (warm: string, extra: Record<string, unknown> = {}) =>
   spec({
@@ -128,4 +84,33 @@ describe('warm agents', () => {
     expect(new Set(seats.map(([pid]) => pid)).size).toBe(2);
     for (const [pid] of seats) expect(alive(pid)).toBe(false);
   }, 120_000);
+
+  it('max_concurrent_games: 2 — one process plays two games at once', async () => {
+    const a = warmBot('warm-two-a', 'ok', ['max_concurrent_games: 2']);
+    const b = warmBot('warm-two-b', 'ok', ['max_concurrent_games: 2']);
+    const r = await play(
+      ctx.engine,
+      spec({
+        agents: [
+          { manifest: a.manifest, id: 'a' },
+          { manifest: b.manifest, id: 'b' },
+        ],
+        games_per_pairing: 6,
+        concurrency: 2,
+      }),
+    );
+    expect(r.games.map((g) => g.termination)).toEqual(Array(6).fill('completed'));
+    // Games overlapped, yet each agent used a single process.
+    const overlapped = r.games.some((g, i) => r.games.some((h, j) => i !== j && h.startedAt < g.endedAt && g.startedAt < h.endedAt));
+    expect(overlapped).toBe(true);
+    for (const log of [a.log, b.log]) expect(new Set(pidLog(log).map(([pid]) => pid)).size).toBe(1);
+  }, 120_000);
+
+  it('the next-seat poll refuses a missing or unknown agent key', async () => {
+    const url = `${ctx.engine.url}/api/arena/next-seat?wait=0`;
+    expect((await fetch(url)).status).toBe(401);
+    const forged = await fetch(url, { headers: { authorization: `Bearer k_${'0'.repeat(48)}` } });
+    expect(forged.status).toBe(401);
+    expect(await forged.json()).toMatchObject({ error: expect.stringMatching(/agent key/) });
+  });
 });
