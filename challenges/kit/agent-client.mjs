@@ -5,8 +5,8 @@
 /** Hard cap on an agent's runtime, so a stuck game never leaves a process behind. */
 export const DEFAULT_DEADLINE_MS = 60_000;
 // Polling starts fast and slows down while nothing happens, so idle agents cost the engine little.
-const POLL_MIN_MS = 50;
-const POLL_MAX_MS = 300;
+const POLL_MIN_MS = 20;
+const POLL_MAX_MS = 100;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 export class AgentError extends Error {
