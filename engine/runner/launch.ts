@@ -74,6 +74,8 @@ export interface LaunchOptions {
   hostEnv?: NodeJS.ProcessEnv;
   /** Used in the docker container name. */
   label?: string;
+  /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */
+  onStderr?: (chunk: Buffer) => void;
   dockerBinary?: string;
 }
 
@@ -243,6 +245,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err.push(chunk);
+      options.onStderr?.(chunk);
       if (overLimit()) terminate('output_limit');
     });
 

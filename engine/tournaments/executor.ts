@@ -182,7 +182,8 @@ export class TournamentExecutor {
     return new WarmPool({
       desk: warmDesk,
       agents: this.agents,
-      launch: (agent, slot, env) => launchWarmSlot({ workspaceRoot, ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env),
+      launch: (agent, slot, env, onStderr) =>
+        launchWarmSlot({ workspaceRoot, ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
       ...(clawarena
         ? {
             clawSlot: (agent, slot) => {

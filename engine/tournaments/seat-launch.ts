@@ -53,6 +53,7 @@ export function launchWarmSlot(
   agent: TournamentAgent,
   slot: number,
   protocolEnv: Record<string, string>,
+  onStderr: (chunk: Buffer) => void,
 ): LaunchHandle {
   return launchAgent({
     manifest: agent.manifest,
@@ -60,6 +61,7 @@ export function launchWarmSlot(
     workspaceRoot: deps.workspaceRoot,
     network: 'loopback',
     label: `${agent.manifest.id}-warm-${slot}`,
+    onStderr,
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },

@@ -17,6 +17,8 @@ import type { NextSeatReply, WarmDesk } from './warm-desk.js';
 export const DEFAULT_MAX_RESTARTS = 5;
 /** How long warm processes get to exit by themselves once told the tournament is finished. */
 const FINISH_GRACE_MS = 2_000;
+/** Stderr kept per seat for its game's accounting (model usage lines), like a per-game agent's capture. */
+const SEAT_STDERR_BYTES = 1024 * 1024;
 
 export interface WarmSlotLaunch {
   /** Extra variables of the protocol: the SpecArena agent key, or the ClawArena URL and slot token. */
@@ -29,7 +31,7 @@ export interface WarmPoolOptions {
   desk: WarmDesk;
   agents: readonly TournamentAgent[];
   /** Starts one slot's process (through the runner) with the warm contract's variables. */
-  launch: (agent: TournamentAgent, slot: number, env: Record<string, string>) => LaunchHandle;
+  launch: (agent: TournamentAgent, slot: number, env: Record<string, string>, onStderr: (chunk: Buffer) => void) => LaunchHandle;
   /** ClawArena agents: the identity and token of a new slot (one ClawArena agent per slot). */
   clawSlot?: (agent: TournamentAgent, slot: number) => WarmSlotLaunch;
   /** Base URL SpecArena warm agents reach the engine at. */
@@ -55,6 +57,9 @@ interface Lease {
   taken: boolean;
   done: boolean;
   resolve: (result: LaunchResult) => void;
+  /** The process's stderr while it held this seat: the game's share of its usage lines. */
+  stderr: Buffer[];
+  stderrBytes: number;
 }
 
 interface Parked {
@@ -159,7 +164,7 @@ class WarmAgent {
     const result = new Promise<LaunchResult>((r) => {
       resolve = r;
     });
-    const lease: Lease = { seat, seatNo, slot, taken: seat === null, done: false, resolve };
+    const lease: Lease = { seat, seatNo, slot, taken: seat === null, done: false, resolve, stderr: [], stderrBytes: 0 };
     this.assign(lease, slot);
     void verdict.then((v) => this.settle(lease, v));
     const handle: LaunchHandle = {
@@ -170,7 +175,7 @@ class WarmAgent {
       },
       result,
       // The game gave up waiting for this seat: the process is replaced once its other seats are done.
-      stop: () => this.release(lease, standIn(lease.slot, 'cancelled'), false),
+      stop: () => this.release(lease, standIn(lease.slot, 'cancelled', null, lease), false),
     };
     return { handle, clawAgentId: slot.claw?.clawAgentId ?? null };
   }
@@ -221,7 +226,13 @@ class WarmAgent {
       env.ARENA_URL = this.options.url;
       env.ARENA_MCP_URL = `${this.options.url}/api/arena/mcp`;
     }
-    slot.handle = this.options.launch(this.agent, id, env);
+    slot.handle = this.options.launch(this.agent, id, env, (chunk) => {
+      for (const lease of slot.leases) {
+        if (!lease.taken || lease.stderrBytes >= SEAT_STDERR_BYTES) continue;
+        lease.stderr.push(chunk);
+        lease.stderrBytes += chunk.length;
+      }
+    });
     slot.exited = slot.handle.result;
     this.processes++;
     this.slots.push(slot);
@@ -270,17 +281,17 @@ class WarmAgent {
     if (lease.done) return;
     const slot = lease.slot;
     if (verdict.termination === 'completed') {
-      this.finishLease(lease, standIn(slot, 'exited', 0));
+      this.finishLease(lease, standIn(slot, 'exited', 0, lease));
       return;
     }
     const faulted = verdict.faultedSeats.includes(lease.seatNo);
     if (!lease.taken) {
       // Never asked for: the process is stalled (or still starting) — it is replaced when that cost the game.
-      this.finishLease(lease, standIn(slot, 'cancelled'));
+      this.finishLease(lease, standIn(slot, 'cancelled', null, lease));
       if (faulted && slot.leases.size === 0) this.replace(slot, `slot ${slot.id} did not ask for its seat`);
       return;
     }
-    this.release(lease, standIn(slot, 'cancelled'), faulted, verdict.detail);
+    this.release(lease, standIn(slot, 'cancelled', null, lease), faulted, verdict.detail);
   }
 
   /** Ends a taken lease whose game did not complete: the process is replaced (now on a fault, else once idle). */
@@ -350,7 +361,7 @@ class WarmAgent {
         slot.leases.delete(lease);
         this.assign(lease, this.pickSlot());
       } else if (!lease.taken && this.retired !== null) this.finishLease(lease, forfeitResult(this.retired));
-      else this.finishLease(lease, result);
+      else this.finishLease(lease, lease.taken ? { ...result, ...seatStderr(lease) } : result);
     }
   }
 
@@ -389,16 +400,24 @@ function finished(reason: string): NextSeatReply {
   return { status: 200, body: { finished: true, reason } };
 }
 
-/** What a game sees of a warm seat once its part is over: no output of its own (the process keeps running). */
-function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCode: number | null = null): LaunchResult {
+/** What a game sees of a warm seat once its part is over: the stderr of its time in the game (the process keeps running). */
+function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCode: number | null, lease: Lease): LaunchResult {
   return {
     ...emptyResult(),
+    ...seatStderr(lease),
     pid: slot.handle.pid ?? null,
     termination,
     exitCode,
     startedAt: slot.startedAt,
     durationMs: Date.now() - slot.startedAt,
   };
+}
+
+/** The seat's share of the process's stderr, in LaunchResult's fields. */
+function seatStderr(lease: Lease): Pick<LaunchResult, 'stderr' | 'stderrTail' | 'stderrBytes' | 'stderrTruncated' | 'truncated'> {
+  const stderr = Buffer.concat(lease.stderr).toString('utf8');
+  const cut = lease.stderrBytes >= SEAT_STDERR_BYTES;
+  return { stderr, stderrTail: stderr.slice(-64 * 1024), stderrBytes: lease.stderrBytes, stderrTruncated: cut, truncated: cut };
 }
 
 function forfeitResult(detail: string): LaunchResult {

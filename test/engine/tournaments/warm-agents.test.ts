@@ -113,4 +113,15 @@ describe('warm agents', () => {
     expect(forged.status).toBe(401);
     expect(await forged.json()).toMatchObject({ error: expect.stringMatching(/agent key/) });
   });
+
+  it('each game accounts only the usage lines its warm process wrote during that game', async () => {
+    const bot = warmBot('warm-usage', 'usage');
+    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 4 }));
+    expect(r.games.map((g) => g.termination)).toEqual(Array(4).fill('completed'));
+    expect(new Set(pidLog(bot.log).map(([pid]) => pid)).size).toBe(1);
+    // The process's n-th game reported 100·n prompt tokens: one call per game, never the sum of earlier games.
+    const prompt = r.games.map((g) => (g.usage?.[warmSeat(g)] as { prompt_tokens?: number } | null)?.prompt_tokens);
+    expect(prompt).toEqual([100, 200, 300, 400]);
+    for (const g of r.games) expect(g.usage?.[warmSeat(g)]).toMatchObject({ calls: 1, completion_tokens: 10 });
+  }, 120_000);
 });
