@@ -1,9 +1,10 @@
 // Warm agents (manifest `lifecycle: persistent`) with real processes: one process plays game after game (checked by
 // the pids the agent logs), a crash or a hang loses only the game in progress and the next game gets a fresh process,
 // the restart cap turns the remaining games into forfeits, and a per-game agent plays beside a warm one.
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive, engineForFile, MILLIONAIRE, pidLog, play, spec, warmBotManifest } from './helpers.js';
+import { alive, engineForFile, FIXTURES, MILLIONAIRE, pidLog, play, spec, warmBotManifest } from './helpers.js';
 
 const ctx = engineForFile();
 const warmBot = (name: string, mode: string, extra: string[] = []) => warmBotManifest(ctx.dir, name, mode, extra);
@@ -123,5 +124,22 @@ describe('warm agents', () => {
     const prompt = r.games.map((g) => (g.usage?.[warmSeat(g)] as { prompt_tokens?: number } | null)?.prompt_tokens);
     expect(prompt).toEqual([100, 200, 300, 400]);
     for (const g of r.games) expect(g.usage?.[warmSeat(g)]).toMatchObject({ calls: 1, completion_tokens: 10 });
+  }, 120_000);
+
+  it('the Python agent-kit helper: one Python process plays every seat', async () => {
+    const dir = path.join(ctx.dir, 'warm-python');
+    fs.mkdirSync(dir, { recursive: true });
+    const log = path.join(dir, 'pids.log');
+    const script = path.join(FIXTURES, 'warm-python/agent.py');
+    fs.writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      `id: warm-python\nname: Warm Python\nframework: python\nentrypoint:\n  command: ["python3", ${JSON.stringify(script)}]\n  env:\n    PID_LOG: ${JSON.stringify(log)}\nprotocol: specarena\nchallenges: [millionaire]\nlifecycle: persistent\n`,
+    );
+    const r = await play(ctx.engine, versus(path.join(dir, 'agent.yaml'), { games_per_pairing: 4 }));
+    expect(r.games.map((g) => `${g.termination} ${g.detail}`)).toEqual(Array(4).fill('completed game ended'));
+    const seats = pidLog(log);
+    expect(seats.map(([, n]) => n)).toEqual([1, 2, 3, 4]);
+    expect(new Set(seats.map(([pid]) => pid)).size).toBe(1);
+    expect(alive(seats[0]?.[0] as number)).toBe(false);
   }, 120_000);
 });
