@@ -1,6 +1,7 @@
 // Tournament admin API and event feed (issue 5): request bodies, list queries and the events the executor emits —
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
+import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;
 export const TournamentStatusSchema = z.enum(TOURNAMENT_STATUSES);
@@ -103,6 +104,8 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     planned_games: z.number().int(),
     leader: LeaderSchema,
     sprt: SprtSchema.nullable(),
+    /** Runs with warm agents: every agent's lifecycle and restart count so far. */
+    lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
     at: z.number(),
   }),
   z.object({ event: z.literal('paused'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),

@@ -35,3 +35,14 @@ export type WarmFinished = z.infer<typeof WarmFinishedSchema>;
 
 export const NextSeatResponseSchema = z.union([WarmSeatSchema, WarmFinishedSchema]);
 export type NextSeatResponse = z.infer<typeof NextSeatResponseSchema>;
+
+/** Per agent of a running tournament: its lifecycle, warm processes started, restarts after faults, and retirement. */
+export const AgentLifecycleStatsSchema = z.object({
+  agent: z.string(),
+  lifecycle: z.enum(['per-game', 'persistent']),
+  processes: z.number().int(),
+  restarts: z.number().int(),
+  /** Why the agent's remaining games are forfeits (restart cap reached), else null. */
+  retired: z.string().nullable(),
+});
+export type AgentLifecycleStats = z.infer<typeof AgentLifecycleStatsSchema>;

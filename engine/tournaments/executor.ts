@@ -16,7 +16,7 @@ import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { isSettled, seatPoints, sprtOf } from './stats.js';
 import type { WarmDesk } from './warm-desk.js';
-import { type AgentLifecycleStats, DEFAULT_MAX_RESTARTS, WarmPool } from './warm-pool.js';
+import { DEFAULT_MAX_RESTARTS, WarmPool } from './warm-pool.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -86,20 +86,6 @@ export class TournamentExecutor {
 
   get gamesDone(): number {
     return this.done;
-  }
-
-  /** Each agent's lifecycle, processes started and restarts so far. */
-  lifecycles(): AgentLifecycleStats[] {
-    return (
-      this.warm?.stats() ??
-      this.agents.map((a) => ({
-        agent: a.id,
-        lifecycle: a.manifest.lifecycle,
-        processes: 0,
-        restarts: 0,
-        retired: null,
-      }))
-    );
   }
 
   /** Games in flight now, in game order. */
@@ -416,6 +402,7 @@ export class TournamentExecutor {
         planned_games: this.tournament.plannedGames,
         leader: this.leader(),
         sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
+        ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
         at: Date.now(),
       });
       this.pump();

@@ -7,7 +7,7 @@
 // game that ended without its fault (the opponent forfeited, a stop) is replaced too, without counting: its process is
 // still inside a session that will never end.
 import type { AgentLifecycle } from '../contract/manifest.js';
-import type { WarmSeat } from '../contract/warm-agent.js';
+import type { AgentLifecycleStats, WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import type { Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
@@ -39,15 +39,6 @@ export interface WarmPoolOptions {
   maxRestarts: number;
   /** A slot that has not asked for its seat this long after it was handed one is stalled. */
   startMs: number;
-}
-
-/** What the run manifest and the live view report per agent. */
-export interface AgentLifecycleStats {
-  agent: string;
-  lifecycle: AgentLifecycle;
-  processes: number;
-  restarts: number;
-  retired: string | null;
 }
 
 interface Lease {

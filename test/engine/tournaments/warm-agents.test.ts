@@ -53,6 +53,12 @@ describe('warm agents', () => {
     expect(seats[2]?.[0]).not.toBe(seats[1]?.[0]);
     expect(seats[3]?.[0]).toBe(seats[2]?.[0]);
     for (const [pid] of seats) expect(alive(pid)).toBe(false);
+    // The live feed reports each agent's lifecycle and restarts.
+    const last = r.events.filter((e) => e.event === 'game_ended').at(-1);
+    expect(last && 'lifecycles' in last ? last.lifecycles : null).toEqual([
+      { agent: 'warm', lifecycle: 'persistent', processes: 2, restarts: 1, retired: null },
+      { agent: 'truthful', lifecycle: 'per-game', processes: 0, restarts: 0, retired: null },
+    ]);
   }, 120_000);
 
   it('a hang is cut by the move clock, lost by the warm seat, and the process replaced', async () => {
