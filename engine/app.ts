@@ -5,18 +5,22 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createAgentCatalog } from './agents/catalog.js';
-import { loadChallenges } from './challenges/registry.js';
+import { loadChallenges, specArenaPlayables } from './challenges/registry.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
+import { PlayableRegistry } from './core/playables.js';
 import { openStore, type Store } from './db/store.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { clawArenaPlayables } from './protocols/clawarena/playables.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
+import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
+import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
 import { WarmDesk } from './tournaments/warm-desk.js';
 
@@ -170,13 +174,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
     const tournamentService = createTournamentService({
       store,
-      engine,
-      challenges,
-      url: `http://${urlHost}:${port}`,
-      authSecret,
+      playables: new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]),
+      runners: {
+        specarena: specArenaRunner({ engine, url: `http://${urlHost}:${port}`, authSecret }),
+        clawarena: clawArenaRunner(clawarena),
+      },
       dataDir: options.dataDir,
-      clawarena,
-      warmDesk,
+      clock,
+      warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentCatalogResponse, AgentFolder, AgentRun, CatalogAgent } from '../contract/agent-catalog.js';
+import { DomainError } from '../contract/errors.js';
 import { isRated, seatScores } from '../core/ratings/index.js';
 import { agentId } from '../core/tournament/index.js';
 import type { Store } from '../db/store.js';
@@ -11,13 +12,10 @@ import { finalGames, gameRecord } from '../tournaments/stats.js';
 import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
 import { catalogEntry, findManifests } from './manifest-scan.js';
 
-export class AgentCatalogError extends Error {
+export class AgentCatalogError extends DomainError {
   override name = 'AgentCatalogError';
-  constructor(
-    readonly status: 400 | 404 | 409,
-    message: string,
-  ) {
-    super(message);
+  constructor(kind: 'invalid' | 'not_found' | 'conflict', message: string) {
+    super(kind, message);
   }
 }
 
@@ -149,25 +147,30 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
     catalog,
 
     addFolder(raw: string): AgentCatalogResponse {
-      if (!path.isAbsolute(raw)) throw new AgentCatalogError(400, `path must be absolute, got '${raw}'`);
+      if (!path.isAbsolute(raw)) throw new AgentCatalogError('invalid', `path must be absolute, got '${raw}'`);
       const resolved = path.resolve(raw);
-      if (!fs.existsSync(resolved)) throw new AgentCatalogError(400, `no such folder: ${resolved}`);
-      if (!isDirectory(resolved)) throw new AgentCatalogError(400, `not a folder: ${resolved} (add the folder that holds agent.yaml)`);
+      if (!fs.existsSync(resolved)) throw new AgentCatalogError('invalid', `no such folder: ${resolved}`);
+      if (!isDirectory(resolved))
+        throw new AgentCatalogError('invalid', `not a folder: ${resolved} (add the folder that holds agent.yaml)`);
       const key = canonical(resolved);
       const clash = folders().find((f) => canonical(f.path) === key);
-      if (clash) throw new AgentCatalogError(409, `${resolved} is already in the list${clash.builtin ? ' (shipped with the app)' : ''}`);
-      if (!store.agentFolders.add(resolved, now())) throw new AgentCatalogError(409, `${resolved} is already in the list`);
+      if (clash)
+        throw new AgentCatalogError('conflict', `${resolved} is already in the list${clash.builtin ? ' (shipped with the app)' : ''}`);
+      if (!store.agentFolders.add(resolved, now())) throw new AgentCatalogError('conflict', `${resolved} is already in the list`);
       return catalog();
     },
 
     removeFolder(id: string): AgentCatalogResponse {
-      if (builtin().some((f) => f.id === id)) throw new AgentCatalogError(400, `folder ${id} ships with the app and cannot be removed`);
-      if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.remove(Number(id))) throw new AgentCatalogError(404, `no agent folder ${id}`);
+      if (builtin().some((f) => f.id === id))
+        throw new AgentCatalogError('invalid', `folder ${id} ships with the app and cannot be removed`);
+      if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.remove(Number(id)))
+        throw new AgentCatalogError('not_found', `no agent folder ${id}`);
       return catalog();
     },
 
     runs(manifest: string, limit: number): AgentRun[] {
-      if (!path.isAbsolute(manifest)) throw new AgentCatalogError(400, `manifest must be an absolute agent.yaml path, got '${manifest}'`);
+      if (!path.isAbsolute(manifest))
+        throw new AgentCatalogError('invalid', `manifest must be an absolute agent.yaml path, got '${manifest}'`);
       const resolved = isDirectory(manifest) ? path.join(manifest, MANIFEST_FILE) : manifest;
       const target = canonical(resolved);
       return [...tournamentRuns(target), ...governanceRuns(target)].sort((a, b) => b.at - a.at).slice(0, limit);

@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { ChallengeModule } from '../../challenges/kit/operator-base.js';
 import { type ChallengeMetadata, ChallengeMetadataSchema } from '../contract/specarena.js';
+import type { PlayableEntry } from '../core/playables.js';
 
 const ArenaSectionSchema = z
   .object({
@@ -76,4 +77,22 @@ export async function loadChallenges(dir = defaultChallengesDir()): Promise<Chal
   }
   found.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
   return new ChallengeRegistry(found.map((c) => [c.id, c]));
+}
+
+/** The challenges as playable entries, in registration order. */
+export function specArenaPlayables(registry: ChallengeRegistry): PlayableEntry[] {
+  return [...registry.values()].map((c) => ({
+    id: c.id,
+    protocol: 'specarena',
+    name: c.metadata.name,
+    description: c.metadata.description,
+    seats: { min: c.metadata.players, max: c.metadata.players, default: c.metadata.players },
+    defaultOptions: registry.defaultOptions(c.id),
+    dir: c.dir,
+    optionsProblem(options) {
+      const parsed = c.module.optionsSchema.safeParse({ ...registry.defaultOptions(c.id), ...options });
+      if (parsed.success) return null;
+      return parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    },
+  }));
 }

@@ -1,5 +1,7 @@
 // Request bodies: parsed leniently (any content type, like the reference), then validated with zod-3 wording (spec §2.2).
 import type { z } from 'zod';
+import { DomainError, EngineErrorCode } from '../contract/errors.js';
+import { zodIssues } from '../contract/schema-issues.js';
 import { ArenaError } from '../protocols/specarena/arena-error.js';
 
 /** Marker for a body that was sent but is not JSON (or was empty): routes that read a body answer 400. */
@@ -52,16 +54,45 @@ export function readBody<S extends z.ZodType>(schema: S, body: unknown): z.infer
   return parsed.data;
 }
 
-/** Like readBody, but the message names the field ("agents.0: ..."), for admin routes the UI shows verbatim. */
-export function readFieldBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
-  if (body === INVALID_JSON || body === undefined) throw new ArenaError(400, 'Invalid JSON in request body');
+/** The body's problems for the admin API: every issue by path, so the UI can show each next to its field. */
+function adminBodyError(parsedError: z.ZodError, body: unknown, named: boolean): DomainError {
+  const issue = parsedError.issues[0];
+  const where = named && issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  const message = issue ? `${where}${zod3Message(issue, body)}` : 'Invalid request body';
+  return new DomainError('invalid', message, {
+    code: EngineErrorCode.ValidationFailed,
+    issues: zodIssues(parsedError, (i) => zod3Message(i, body)),
+  });
+}
+
+function readAdmin<S extends z.ZodType>(schema: S, body: unknown, named: boolean): z.infer<S> {
+  if (body === INVALID_JSON || body === undefined)
+    throw new DomainError('invalid', 'Invalid JSON in request body', { code: EngineErrorCode.InvalidJson });
   const parsed = schema.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
-    throw new ArenaError(400, issue ? `${where}${zod3Message(issue, body)}` : 'Invalid request body', 'VALIDATION_FAILED');
-  }
+  if (!parsed.success) throw adminBodyError(parsed.error, body, named);
   return parsed.data;
+}
+
+/** readBody for the admin API: the same message, thrown as a domain error with every issue. */
+export function readAdminBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  return readAdmin(schema, body, false);
+}
+
+/** Like readAdminBody, but the message names the field ("agents.0: ..."), for routes whose message the UI shows verbatim. */
+export function readFieldBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  return readAdmin(schema, body, true);
+}
+
+/** An admin query string that fails its schema: `Invalid query: <first problem>`, every issue by path. */
+export function readAdminQuery<S extends z.ZodType>(schema: S, query: unknown, options: { named?: boolean } = {}): z.infer<S> {
+  const parsed = schema.safeParse(query);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = options.named && issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : '';
+  throw new DomainError('invalid', `Invalid query: ${where}${issue?.message}`, {
+    code: EngineErrorCode.ValidationFailed,
+    issues: zodIssues(parsed.error),
+  });
 }
 
 /** A body that may be absent (create ignores its body): never throws. */

@@ -22,3 +22,12 @@ export interface HttpDeps {
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   version: string;
 }
+
+/** Who a SpecArena request comes from is resolved against the protocol engine and the identity settings. */
+export type IdentityDeps = Pick<HttpDeps, 'engine' | 'identity'>;
+export type ArenaRouteDeps = IdentityDeps;
+export type ChatRouteDeps = IdentityDeps & Pick<HttpDeps, 'pingIntervalMs'>;
+export type McpRouteDeps = IdentityDeps & Pick<HttpDeps, 'version'>;
+export type MiscRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;
+export type SessionRouteDeps = Pick<HttpDeps, 'engine'>;
+export type UserRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;

@@ -1,9 +1,9 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
-import { ArenaError } from '../protocols/specarena/arena-error.js';
 import type { HttpDeps } from './deps.js';
-import { acceptJsonBodies, BODY_LIMIT_BYTES, baseFastifyOptions } from './fastify-base.js';
+import { installErrorHandler } from './error-reply.js';
+import { acceptJsonBodies, baseFastifyOptions } from './fastify-base.js';
 import { isAllowedOrigin, isLoopbackHost } from './guards.js';
 import { registerAdminRoutes } from './routes/admin.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
@@ -26,10 +26,6 @@ function rewriteAlias(url: string): string {
   if (!url.startsWith('/api/v1/')) return url;
   if (url.startsWith('/api/v1/agents') || url.startsWith('/api/v1/economy')) return url;
   return `/api/${url.slice('/api/v1/'.length)}`;
-}
-
-export function sendError(reply: FastifyReply, error: ArenaError): FastifyReply {
-  return reply.code(error.status).type('application/json').send(error.body);
 }
 
 export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance> {
@@ -57,19 +53,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
     }
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number; code?: string }, request, reply) => {
-    if (error instanceof ArenaError) return sendError(reply, error);
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply
-        .code(413)
-        .send({ error: `Request body too large (limit ${BODY_LIMIT_BYTES} bytes)`, code: EngineErrorCode.PayloadTooLarge });
-    }
-    if (error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.code(error.statusCode).send({ error: error.message, code: error.code ?? 'BAD_REQUEST' });
-    }
-    request.log.error({ err: error, path: request.url.split('?')[0] }, 'unhandled error');
-    return reply.code(500).send({ error: 'Internal server error' });
-  });
+  installErrorHandler(app);
 
   app.setNotFoundHandler((_request: FastifyRequest, reply: FastifyReply) =>
     reply.code(404).send({ error: 'Not Found', code: EngineErrorCode.NotFound }),

@@ -8,6 +8,7 @@ import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { EngineErrorCode } from '../contract/errors.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import { installErrorHandler } from './error-reply.js';
 import { acceptJsonBodies, baseFastifyOptions } from './fastify-base.js';
 import { isLoopbackHost } from './guards.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
@@ -210,6 +211,7 @@ export interface TlsListenerOptions {
 export async function startTlsAgentListener(options: TlsListenerOptions): Promise<{ app: FastifyInstance; port: number }> {
   const app = Fastify({ ...baseFastifyOptions(options.logLevel), https: { cert: options.certificate.cert, key: options.certificate.key } });
   acceptJsonBodies(app);
+  installErrorHandler(app);
   app.addHook('onRequest', async (request, reply) => {
     if (!isLoopbackHost(request.headers.host)) {
       return reply

@@ -4,19 +4,18 @@
 // and replays what was in flight when the process died (those never reached the database).
 import path from 'node:path';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
+import type { Clock } from '../core/clock.js';
+import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
-import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
-import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
-import { clawSeatName, playClawGame } from './claw-game-runner.js';
-import { playGame } from './game-runner.js';
+import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import type { GameOutcome } from './game-play.js';
+import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { isSettled, seatPoints, sprtOf } from './stats.js';
-import type { WarmDesk } from './warm-desk.js';
-import { DEFAULT_MAX_RESTARTS, WarmPool } from './warm-pool.js';
+import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -24,17 +23,15 @@ const START_BUDGET_MS = 10_000;
 
 export interface ExecutorDeps {
   store: Store;
-  engine: ArenaEngine;
-  url: string;
-  authSecret: Buffer;
   dataDir: string;
+  clock: Clock;
+  /** What each challenge of the run is: its protocol picks the runner. */
+  playables: PlayableRegistry;
+  /** One runner per protocol; tests put scripted ones here. */
+  runners: GameRunners;
   hostEnv?: NodeJS.ProcessEnv;
-  /** Plays the games of ClawArena game types (challenges it knows) through createMatch(). */
-  clawarena?: ClawArenaService;
-  /** Plays one game; tests replace it to script outcomes without agent processes. */
-  playGame?: typeof playGame;
-  /** Where warm agents' next-seat polls are answered (the engine's HTTP route); needed for persistent agents. */
-  warmDesk?: WarmDesk;
+  /** Where warm agents' processes get their seats (the engine's next-seat route); needed for persistent agents. */
+  warm?: WarmHooks;
 }
 
 export type RunOutcome =
@@ -142,7 +139,7 @@ export class TournamentExecutor {
     }
     this.sprt = sprtOf(this.spec, rows);
     if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
-    store.tournaments.setStatus(this.tournament.id, 'running', Date.now());
+    store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
       this.emit({
@@ -153,7 +150,7 @@ export class TournamentExecutor {
         planned_exact: this.tournament.plannedExact,
         games_done: [...this.latest.values()].filter(isSettled).length,
         resumed: rows.length > 0,
-        at: Date.now(),
+        at: this.deps.clock.now(),
       });
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
       this.pump();
@@ -161,27 +158,15 @@ export class TournamentExecutor {
   }
 
   private startWarmPool(): WarmPool {
-    const { warmDesk, clawarena } = this.deps;
-    if (!warmDesk) throw new Error("persistent agents need the engine's next-seat route (no warm desk)");
+    const { warm } = this.deps;
+    if (!warm) throw new Error("persistent agents need the engine's next-seat route (no warm desk)");
     const workspaceRoot = this.workspaceRoot();
     const hostEnv = this.deps.hostEnv;
     return new WarmPool({
-      desk: warmDesk,
+      ...warm,
       agents: this.agents,
       launch: (agent, slot, env, onStderr) =>
         launchWarmSlot({ workspaceRoot, ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
-      ...(clawarena
-        ? {
-            clawSlot: (agent, slot) => {
-              // One ClawArena agent per slot, reused across runs; a fresh unscoped token replaces its old ones.
-              const name = `${clawSeatName(agent.id).slice(0, 58)}.w${slot}`;
-              const clawAgent = clawarena.agentByName(name) ?? clawarena.createAgent({ name }).agent;
-              const token = clawarena.issueToken(clawAgent.agentId, null);
-              return { env: clawarena.agentEnvironment(token), clawAgentId: clawAgent.agentId };
-            },
-          }
-        : {}),
-      url: this.deps.url,
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       startMs: this.startMs(),
     });
@@ -277,6 +262,35 @@ export class TournamentExecutor {
     return { agent: this.agents[best]?.id ?? String(best), points: this.points[best] as number, games: this.played[best] as number };
   }
 
+  /** The runner of the game's protocol; a challenge no runner plays is the engine's fault, not a game result. */
+  private runnerFor(challenge: string): GameRunner {
+    const entry = this.deps.playables.get(challenge);
+    if (!entry) throw new Error(`challenge ${challenge} is not installed`);
+    const runner = this.deps.runners[entry.protocol];
+    if (!runner) throw new Error(`no game runner for the ${entry.protocol} protocol (challenge ${challenge})`);
+    return runner;
+  }
+
+  /** What every game of this run gets; `onSession` tells the live view where the game can be followed. */
+  private contextFor(running: RunningGame): GameContext {
+    const limits = this.spec.limits;
+    return {
+      clock: this.deps.clock,
+      workspaceRoot: this.workspaceRoot(),
+      agents: this.agents,
+      options: this.spec.options,
+      moveMs: limits.move_seconds * 1000,
+      gameMs: limits.game_seconds * 1000,
+      startMs: this.startMs(),
+      maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
+      onSession: (sessionId) => {
+        running.session_id = sessionId;
+      },
+      ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
+      ...(this.warm ? { warm: this.warm } : {}),
+    };
+  }
+
   private launch(game: ScheduledGame, attempt: number): void {
     const key = gameKey(game);
     const controller = new AbortController();
@@ -288,35 +302,11 @@ export class TournamentExecutor {
       challenge: game.challenge,
       seats: seatIds,
       session_id: null,
-      started_at: Date.now(),
+      started_at: this.deps.clock.now(),
     };
     this.inFlight.set(key, running);
-    const limits = this.spec.limits;
-    const workspaceRoot = this.workspaceRoot();
-    const startMs = this.startMs();
-    const warm = this.warm ? { warm: this.warm } : {};
-    const { clawarena } = this.deps;
-    // A SpecArena game creates its session synchronously inside play(), so the id is known before game_started goes out.
-    const onSession = (sessionId: string): void => {
-      running.session_id = sessionId;
-    };
-    const played =
-      !this.deps.playGame && clawarena?.games.has(game.challenge)
-        ? playClawGame(
-            {
-              clawarena,
-              workspaceRoot,
-              agents: this.agents,
-              options: this.spec.options,
-              gameMs: limits.game_seconds * 1000,
-              startMs,
-              ...warm,
-              ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
-            },
-            game,
-            controller.signal,
-          )
-        : this.playSpecArena(game, workspaceRoot, startMs, controller.signal, onSession);
+    // A runner that creates its live session synchronously inside play() has reported it before game_started goes out.
+    const played = this.runnerFor(game.challenge).play(this.contextFor(running), game, controller.signal);
     this.emit({
       event: 'game_started',
       tournament_id: this.tournament.id,
@@ -334,109 +324,76 @@ export class TournamentExecutor {
       outcome,
       accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
     }));
-    void accounted.then(({ outcome, accounting }) => {
-      this.active.delete(key);
-      this.inFlight.delete(key);
-      if (outcome.teardown) {
-        const t = outcome.teardown.catch(() => {});
-        this.teardowns.add(t);
-        void t.then(() => this.teardowns.delete(t));
-      }
-      // A cancelled game never reaches the database: it did not happen.
-      if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') return this.pump();
-      let row: StoredTournamentGame;
-      try {
-        const record = {
-          tournamentId: this.tournament.id,
-          gameKey: key,
-          gameIndex: game.gameIndex,
-          attempt,
-          round: game.round,
-          pairingIndex: game.pairingIndex,
-          opening: game.opening,
-          challenge: game.challenge,
-          seats: game.seats,
-          seed: game.seed,
-          swapOf: game.swapOf ?? null,
-          setSize: game.setSize,
-          sessionId: outcome.sessionId,
-          invites: outcome.invites,
-          termination: outcome.termination,
-          fault: TERMINATION_FAULT[outcome.termination],
-          faultedSeats: outcome.faultedSeats,
-          placements: outcome.placements,
-          scores: outcome.scores,
-          detail: outcome.detail,
-          agentMs: outcome.agentMs,
-          startedAt: outcome.startedAt,
-          endedAt: outcome.endedAt,
-          transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
-          usage: accounting?.usage ?? null,
-        };
-        const seq = this.deps.store.tournaments.insertGame(record);
-        row = { ...record, seq };
-      } catch (error) {
-        this.mode = 'cancelling';
-        for (const c of this.active.values()) c.abort();
-        this.end({ status: 'failed', error: `could not store game ${game.gameIndex}: ${(error as Error).message}` });
-        return;
-      }
-      this.latest.set(key, row);
-      const settled = isSettled(row);
-      if (settled) this.settle(game, row, true);
-      else this.replays.push(game);
-      this.emit({
-        event: 'game_ended',
-        tournament_id: this.tournament.id,
-        game_index: game.gameIndex,
-        attempt,
-        challenge: game.challenge,
-        seats: seatIds,
-        termination: row.termination,
-        fault: row.fault,
-        faulted_seats: row.faultedSeats,
-        placements: row.placements,
-        replay: !settled,
-        duration_ms: row.endedAt - row.startedAt,
-        games_done: this.done,
-        planned_games: this.tournament.plannedGames,
-        leader: this.leader(),
-        sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
-        ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
-        at: Date.now(),
-      });
-      this.pump();
-    });
+    void accounted.then(({ outcome, accounting }) => this.finishGame(game, attempt, seatIds, outcome, accounting));
   }
 
-  private playSpecArena(
+  /** A game's outcome is committed, settles or queues a replay, and is announced; then more games may start. */
+  private finishGame(
     game: ScheduledGame,
-    workspaceRoot: string,
-    startMs: number,
-    signal: AbortSignal,
-    onSession: (sessionId: string) => void,
-  ) {
-    const limits = this.spec.limits;
-    const play = this.deps.playGame ?? playGame;
-    return play(
-      {
-        engine: this.deps.engine,
-        url: this.deps.url,
-        authSecret: this.deps.authSecret,
-        workspaceRoot,
-        agents: this.agents,
-        options: this.spec.options,
-        moveMs: limits.move_seconds * 1000,
-        gameMs: limits.game_seconds * 1000,
-        startMs,
-        maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
-        onSession,
-        ...(this.warm ? { warm: this.warm } : {}),
-        ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
-      },
-      game,
-      signal,
-    );
+    attempt: number,
+    seatIds: string[],
+    outcome: GameOutcome,
+    accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+  ): void {
+    const key = gameKey(game);
+    this.active.delete(key);
+    this.inFlight.delete(key);
+    if (outcome.teardown) {
+      const t = outcome.teardown.catch(() => {});
+      this.teardowns.add(t);
+      void t.then(() => this.teardowns.delete(t));
+    }
+    // A cancelled game never reaches the database: it did not happen.
+    if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') {
+      this.pump();
+      return;
+    }
+    const row = this.commit(game, attempt, outcome, accounting);
+    if (!row) return;
+    this.latest.set(key, row);
+    const settled = isSettled(row);
+    if (settled) this.settle(game, row, true);
+    else this.replays.push(game);
+    this.emit({
+      event: 'game_ended',
+      tournament_id: this.tournament.id,
+      game_index: game.gameIndex,
+      attempt,
+      challenge: game.challenge,
+      seats: seatIds,
+      termination: row.termination,
+      fault: row.fault,
+      faulted_seats: row.faultedSeats,
+      placements: row.placements,
+      replay: !settled,
+      duration_ms: row.endedAt - row.startedAt,
+      games_done: this.done,
+      planned_games: this.tournament.plannedGames,
+      leader: this.leader(),
+      sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
+      ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
+      at: this.deps.clock.now(),
+    });
+    this.pump();
+  }
+
+  /** Stores the attempt; a database that refuses it fails the run (null), since results would be lost. */
+  private commit(
+    game: ScheduledGame,
+    attempt: number,
+    outcome: GameOutcome,
+    accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+  ): StoredTournamentGame | null {
+    try {
+      const record = gameRow(this.tournament.id, game, attempt, outcome, accounting);
+      const seq = this.deps.store.tournaments.insertGame(record);
+      return { ...record, seq };
+    } catch (error) {
+      this.mode = 'cancelling';
+      for (const c of this.active.values()) c.abort();
+      this.end({ status: 'failed', error: `could not store game ${game.gameIndex}: ${(error as Error).message}` });
+      return null;
+    }
   }
 
   private end(outcome: RunOutcome): void {
@@ -444,7 +401,7 @@ export class TournamentExecutor {
     if (resolve === null) return;
     this.resolve = null;
     const { store } = this.deps;
-    const now = Date.now();
+    const now = this.deps.clock.now();
     const id = this.tournament.id;
     if (outcome.status === 'finished') store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
     else if (outcome.status === 'paused' || outcome.status === 'halted') store.tournaments.setStatus(id, 'paused', now);
@@ -457,4 +414,41 @@ export class TournamentExecutor {
     const warm = this.warm?.close() ?? Promise.resolve();
     void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }
+}
+
+/** The stored row of one attempt: the schedule's facts, the outcome, and the model agents' turns after the transcript. */
+function gameRow(
+  tournamentId: string,
+  game: ScheduledGame,
+  attempt: number,
+  outcome: GameOutcome,
+  accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+): NewTournamentGame {
+  return {
+    tournamentId,
+    gameKey: gameKey(game),
+    gameIndex: game.gameIndex,
+    attempt,
+    round: game.round,
+    pairingIndex: game.pairingIndex,
+    opening: game.opening,
+    challenge: game.challenge,
+    seats: game.seats,
+    seed: game.seed,
+    swapOf: game.swapOf ?? null,
+    setSize: game.setSize,
+    sessionId: outcome.sessionId,
+    invites: outcome.invites,
+    termination: outcome.termination,
+    fault: TERMINATION_FAULT[outcome.termination],
+    faultedSeats: outcome.faultedSeats,
+    placements: outcome.placements,
+    scores: outcome.scores,
+    detail: outcome.detail,
+    agentMs: outcome.agentMs,
+    startedAt: outcome.startedAt,
+    endedAt: outcome.endedAt,
+    transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
+    usage: accounting?.usage ?? null,
+  };
 }

@@ -4,10 +4,32 @@
 // and where scores, placements and the transcript come from.
 import fs from 'node:fs';
 import type { TranscriptEntry } from '../contract/tournament.js';
+import type { Clock } from '../core/clock.js';
 import type { SeatScore, Termination } from '../core/ratings/index.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
+import type { TournamentAgent } from './spec-file.js';
+import type { WarmPool } from './warm-pool.js';
+
+/** What every game of a run gets, whatever its protocol. */
+export interface GameContext {
+  clock: Clock;
+  /** Agent workspaces are created (and removed) under this folder. */
+  workspaceRoot: string;
+  agents: readonly TournamentAgent[];
+  options: Record<string, unknown>;
+  moveMs: number;
+  gameMs: number;
+  /** Budget for every seat's process to start and join. */
+  startMs: number;
+  maxIllegalActions: number;
+  hostEnv?: NodeJS.ProcessEnv;
+  /** Told the live session id as soon as it exists (the live view follows it). */
+  onSession(sessionId: string): void;
+  /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
+  warm?: WarmPool;
+}
 
 export interface GameOutcome {
   sessionId: string | null;
@@ -33,8 +55,8 @@ export interface GameOutcome {
  * Runs `play` with a fresh GamePlay; anything it throws is the engine's fault (harness_error, void and replayed), and
  * the agents' workspaces go once play is over unless a finished game's agents are still exiting (they go after).
  */
-export async function playWith(play: (game: GamePlay) => Promise<GameOutcome>): Promise<GameOutcome> {
-  const game = new GamePlay();
+export async function playWith(clock: Clock, play: (game: GamePlay) => Promise<GameOutcome>): Promise<GameOutcome> {
+  const game = new GamePlay(clock);
   try {
     return await play(game);
   } catch (error) {
@@ -49,7 +71,7 @@ export async function playWith(play: (game: GamePlay) => Promise<GameOutcome>): 
 }
 
 export class GamePlay {
-  readonly startedAt = Date.now();
+  readonly startedAt: number;
   /** Reported in the outcome; set by the runner once the session (or match) exists. */
   sessionId: string | null = null;
   invites: string[] = [];
@@ -63,7 +85,8 @@ export class GamePlay {
   private decidedAt: number | null = null;
   private teardown: Promise<void> | undefined;
 
-  constructor() {
+  constructor(private readonly clock: Clock) {
+    this.startedAt = clock.now();
     this.verdict = new Promise<Verdict>((resolve) => {
       this.settleVerdict = resolve;
     });
@@ -78,7 +101,7 @@ export class GamePlay {
   decide(verdict: Verdict): void {
     if (this.decided) return;
     this.decided = true;
-    this.decidedAt = Date.now();
+    this.decidedAt = this.clock.now();
     this.settleVerdict(verdict);
   }
 
@@ -97,7 +120,7 @@ export class GamePlay {
 
   /** Marks the start of the time the game spends on its agents (agentMs). */
   agentsStarting(): void {
-    this.agentsStartedAt = Date.now();
+    this.agentsStartedAt = this.clock.now();
   }
 
   /** Keeps a started seat's process (stopped, accounted and its workspace removed with the game) and hears its exit. */
@@ -133,9 +156,9 @@ export class GamePlay {
       placements: completed ? (result.placements ?? null) : null,
       scores: result.scores ?? null,
       detail: verdict.detail,
-      agentMs: this.agentsStartedAt === null ? 0 : (this.decidedAt ?? Date.now()) - this.agentsStartedAt,
+      agentMs: this.agentsStartedAt === null ? 0 : (this.decidedAt ?? this.clock.now()) - this.agentsStartedAt,
       startedAt: this.startedAt,
-      endedAt: Date.now(),
+      endedAt: this.clock.now(),
       transcript,
       ...(this.teardown ? { teardown: this.teardown } : {}),
       ...(this.handles.length > 0 ? { accounting: accountingOf(this.handles) } : {}),

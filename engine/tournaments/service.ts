@@ -1,8 +1,7 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import type { ChallengeRegistry } from '../challenges/registry.js';
+import { DomainError } from '../contract/errors.js';
 import type {
   RunningGame,
   TournamentCatalogResponse,
@@ -10,67 +9,60 @@ import type {
   TournamentEvent,
   TournamentSummary,
 } from '../contract/tournament.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
 import { FORMAT_KINDS } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
-import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
+import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
-import type { WarmDesk } from './warm-desk.js';
+import type { WarmHooks } from './warm-pool.js';
 
 export interface TournamentServiceDeps {
   store: Store;
-  engine: ArenaEngine;
-  challenges: ChallengeRegistry;
-  /** Engine URL the agents connect to. */
-  url: string;
-  authSecret: Buffer;
+  /** Every challenge and game a definition may name, with its protocol. */
+  playables: PlayableRegistry;
+  /** The runner of each protocol the engine serves. */
+  runners: GameRunners;
   dataDir: string;
+  clock?: Clock;
   hostEnv?: NodeJS.ProcessEnv;
-  /** ClawArena service: its game types can be tournament challenges, played by `protocol: clawarena` agents. */
-  clawarena?: ClawArenaService;
-  /** Answers warm agents' next-seat polls; persistent agents need it. */
-  warmDesk?: WarmDesk;
+  /** Where warm agents' processes get their seats; persistent agents need it. */
+  warm?: WarmHooks;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }
 
-/** Test seams set after the engine starts (a scripted game player). */
+/** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
 export interface TournamentServiceOverrides {
-  playGame?: ExecutorDeps['playGame'];
+  runners?: GameRunners;
 }
 
-export class TournamentStateError extends Error {
+/** A tournament that does not exist (`not_found`) or is not in a state for the request (`conflict`). */
+export class TournamentStateError extends DomainError {
   override name = 'TournamentStateError';
+  constructor(kind: 'not_found' | 'conflict', message: string) {
+    super(kind, message);
+  }
 }
 
 export function createTournamentService(deps: TournamentServiceDeps) {
-  const { store, challenges } = deps;
+  const { store, playables } = deps;
+  const clock = deps.clock ?? systemClock;
   const running = new Map<string, { executor: TournamentExecutor; done: Promise<RunOutcome> }>();
   const feeds = new Map<string, Set<EventListener>>();
 
-  const clawGame = (id: string) => (challenges.get(id) ? undefined : deps.clawarena?.games.get(id));
   const lookup: ChallengeLookup = {
-    seatsOf: (id) => challenges.get(id)?.metadata.players ?? clawGame(id)?.players.default,
-    protocolOf: (id) => (clawGame(id) ? 'clawarena' : 'specarena'),
+    seatsOf: (id) => playables.get(id)?.seats.default,
+    protocolOf: (id) => playables.get(id)?.protocol ?? 'specarena',
     validateOptions(id, options) {
-      const claw = clawGame(id);
-      if (claw) {
-        const players = options.players;
-        if (players !== undefined && (typeof players !== 'number' || players < claw.players.min || players > claw.players.max))
-          throw new Error(`invalid for ${id}: players must be ${claw.players.min}-${claw.players.max}`);
-        return;
-      }
-      const challenge = challenges.get(id);
-      if (!challenge) return;
-      const parsed = challenge.module.optionsSchema.safeParse({ ...challenges.defaultOptions(id), ...options });
-      if (!parsed.success)
-        throw new Error(`invalid for ${id}: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`);
+      const problem = playables.get(id)?.optionsProblem(options);
+      if (problem) throw new Error(`invalid for ${id}: ${problem}`);
     },
   };
   /** Seats per game: a `players` option (challenges with a variable table) wins over the metadata's count. */
@@ -79,6 +71,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     (id: string): number =>
       typeof spec.options.players === 'number' ? spec.options.players : (lookup.seatsOf(id) ?? 2);
   const overrides: TournamentServiceOverrides = {};
+  const executorDeps = (): ExecutorDeps => ({
+    store,
+    dataDir: deps.dataDir,
+    clock,
+    playables,
+    runners: { ...deps.runners, ...overrides.runners },
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    ...(deps.warm ? { warm: deps.warm } : {}),
+  });
 
   function emit(id: string, event: TournamentEvent): void {
     for (const listener of [...(feeds.get(id) ?? [])]) {
@@ -97,15 +98,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
     return buildRunManifest(
       loaded,
-      (id) => challenges.get(id)?.dir ?? (clawGame(id) ? clawGameDir(id) : id),
+      (id) => playables.get(id)?.dir ?? id,
       raw,
-      (id) => !!clawGame(id),
+      (id) => playables.get(id)?.protocol === 'clawarena',
     );
   }
 
   function get(id: string): StoredTournament {
     const t = store.tournaments.get(id);
-    if (!t) throw new TournamentStateError(`no tournament ${id}`);
+    if (!t) throw new TournamentStateError('not_found', `no tournament ${id}`);
     return t;
   }
 
@@ -140,7 +141,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
   function formatSummary(loaded: LoadedSpec, t: StoredTournament): Record<string, unknown> | null {
     if (loaded.spec.format.kind !== 'swiss' && loaded.spec.format.kind !== 'knockout') return null;
-    const executor = new TournamentExecutor({ ...deps }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+    const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
     return executor.replaySummary();
   }
 
@@ -158,26 +159,14 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */
     catalog(baseDir: string): TournamentCatalogResponse {
-      const list: TournamentCatalogResponse['challenges'] = [...challenges.values()].map((c) => ({
-        id: c.id,
-        protocol: 'specarena',
-        name: c.metadata.name,
-        description: c.metadata.description,
-        players: { min: c.metadata.players, max: c.metadata.players },
-        default_options: challenges.defaultOptions(c.id),
+      const list: TournamentCatalogResponse['challenges'] = playables.values().map((p) => ({
+        id: p.id,
+        protocol: p.protocol,
+        name: p.name,
+        description: p.description,
+        players: { min: p.seats.min, max: p.seats.max },
+        default_options: { ...p.defaultOptions },
       }));
-      for (const [id, game] of deps.clawarena?.games ?? []) {
-        if (challenges.has(id)) continue;
-        const { min, max } = game.players;
-        list.push({
-          id,
-          protocol: 'clawarena',
-          name: game.title,
-          description: `ClawArena game for ${min === max ? min : `${min}–${max}`} players (default ${game.players.default}).`,
-          players: { min, max },
-          default_options: { players: game.players.default },
-        });
-      }
       return { challenges: list, formats: [...FORMAT_KINDS], base_dir: baseDir };
     },
 
@@ -204,7 +193,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const loaded = resolveSpec(raw, specDir, lookup, source);
       const manifest = manifestOf(loaded, raw as Record<string, unknown>);
       const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
-      const id = `t-${new Date().toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
+      const id = `t-${new Date(clock.now()).toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
       store.tournaments.insert(
         {
           id,
@@ -216,10 +205,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           plannedGames: planned.count,
           plannedExact: planned.exact,
         },
-        Date.now(),
+        clock.now(),
       );
       // Created paused until start() runs it.
-      store.tournaments.setStatus(id, 'paused', Date.now());
+      store.tournaments.setStatus(id, 'paused', clock.now());
       return get(id);
     },
 
@@ -235,14 +224,16 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
-      if (t.status === 'finished' || t.status === 'cancelled') throw new TournamentStateError(`tournament ${id} is ${t.status}`);
+      if (t.status === 'finished' || t.status === 'cancelled')
+        throw new TournamentStateError('conflict', `tournament ${id} is ${t.status}`);
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)
         throw new TournamentStateError(
+          'conflict',
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
-      const executor = new TournamentExecutor({ ...deps, ...overrides }, t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+      const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));
       const done = executor.run().then((outcome) => {
         running.delete(id);
@@ -251,7 +242,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           try {
             dir = service.exportReports(id);
           } catch (error) {
-            emit(id, { event: 'failed', tournament_id: id, error: `exports: ${(error as Error).message}`, at: Date.now() });
+            emit(id, { event: 'failed', tournament_id: id, error: `exports: ${(error as Error).message}`, at: clock.now() });
           }
           emit(id, {
             event: 'finished',
@@ -259,7 +250,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
             stop_reason: outcome.stopReason,
             games_done: executor.gamesDone,
             report_dir: dir,
-            at: Date.now(),
+            at: clock.now(),
           });
         }
         return outcome;
@@ -270,7 +261,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     pause(id: string): void {
       const run = running.get(id);
-      if (!run) throw new TournamentStateError(`tournament ${id} is not running`);
+      if (!run) throw new TournamentStateError('conflict', `tournament ${id} is not running`);
       run.executor.pause();
     },
 
@@ -279,8 +270,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if (run) run.executor.cancel();
       else {
         const t = get(id);
-        if (t.status === 'finished') throw new TournamentStateError(`tournament ${id} is finished`);
-        store.tournaments.setStatus(id, 'cancelled', Date.now(), 'cancelled');
+        if (t.status === 'finished') throw new TournamentStateError('conflict', `tournament ${id} is finished`);
+        store.tournaments.setStatus(id, 'cancelled', clock.now(), 'cancelled');
       }
     },
 
@@ -328,7 +319,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           void service.start(t.id).catch(() => {});
           ids.push(t.id);
         } catch (error) {
-          store.tournaments.setStatus(t.id, 'failed', Date.now(), (error as Error).message);
+          store.tournaments.setStatus(t.id, 'failed', clock.now(), (error as Error).message);
         }
       }
       return ids;
@@ -340,11 +331,6 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
   };
   return service;
-}
-
-/** The folder of a ClawArena game's rules (`liars_dice` → games/liars-dice), hashed into the run manifest. */
-function clawGameDir(gameType: string): string {
-  return fileURLToPath(new URL(`../../games/${gameType.replaceAll('_', '-')}/`, import.meta.url));
 }
 
 export type TournamentService = ReturnType<typeof createTournamentService>;

@@ -4,18 +4,30 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
+import { DomainError, EngineErrorCode, type ErrorIssue, issueLine } from '../contract/errors.js';
 import type { AgentManifest } from '../contract/manifest.js';
 import { agentId, parseTournamentSpec, type TournamentSpec } from '../core/tournament/index.js';
 
-export class TournamentSpecError extends Error {
+/** A definition that cannot run: every problem with the field it belongs to ('' for the file as a whole). */
+export class TournamentSpecError extends DomainError {
   override name = 'TournamentSpecError';
   constructor(
     readonly source: string,
-    readonly problems: readonly string[],
+    issues: readonly ErrorIssue[],
   ) {
-    super(`${source}: invalid tournament definition\n  ${problems.join('\n  ')}`);
+    super('invalid', `${source}: invalid tournament definition\n  ${issues.map(issueLine).join('\n  ')}`, {
+      code: EngineErrorCode.ValidationFailed,
+      issues,
+    });
+  }
+
+  /** One `path: message` line per problem, as the CLI prints them. */
+  get problems(): string[] {
+    return this.issues.map(issueLine);
   }
 }
+
+const whole = (message: string): ErrorIssue => ({ path: '', message });
 
 export interface TournamentAgent {
   /** The id the tournament knows it by (spec `id`, else the manifest path). */
@@ -46,7 +58,7 @@ export function parseSpecText(text: string, source: string): unknown {
   try {
     return YAML.parse(text);
   } catch (error) {
-    throw new TournamentSpecError(source, [`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`]);
+    throw new TournamentSpecError(source, [whole(`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`)]);
   }
 }
 
@@ -56,7 +68,7 @@ export function readSpecFile(file: string): { raw: unknown; specDir: string } {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new TournamentSpecError(file, [code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`]);
+    throw new TournamentSpecError(file, [whole(code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`)]);
   }
   return { raw: parseSpecText(text, file), specDir: path.dirname(path.resolve(file)) };
 }
@@ -64,22 +76,23 @@ export function readSpecFile(file: string): { raw: unknown; specDir: string } {
 /** Validates a parsed definition against the schema, the agent manifests and the installed challenges. */
 export function resolveSpec(raw: unknown, specDir: string, challenges: ChallengeLookup, source = 'tournament'): LoadedSpec {
   const parsed = parseTournamentSpec(raw);
-  if (!parsed.ok) throw new TournamentSpecError(source, parsed.errors);
+  if (!parsed.ok) throw new TournamentSpecError(source, parsed.issues);
   const spec = parsed.spec;
-  const problems: string[] = [];
+  const problems: ErrorIssue[] = [];
+  const problem = (path: string, message: string) => problems.push({ path, message });
   for (const [i, challenge] of spec.challenges.entries()) {
     const seats = challenges.seatsOf(challenge);
     const where = spec.challenges.length === 1 ? 'challenge' : `challenges[${i}]`;
     if (seats === undefined) {
-      problems.push(`${where}: unknown challenge '${challenge}'`);
+      problem(where, `unknown challenge '${challenge}'`);
       continue;
     }
     if ((spec.format.kind === 'swiss' || spec.format.kind === 'knockout') && seats !== 2)
-      problems.push(`${where}: ${spec.format.kind} needs two-seat challenges; '${challenge}' has ${seats} seats`);
+      problem(where, `${spec.format.kind} needs two-seat challenges; '${challenge}' has ${seats} seats`);
     try {
       challenges.validateOptions?.(challenge, spec.options);
     } catch (error) {
-      problems.push(`options: ${(error as Error).message}`);
+      problem('options', (error as Error).message);
     }
   }
   const agents: TournamentAgent[] = [];
@@ -91,19 +104,18 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
       // Every challenge of the run must speak the agent's protocol (no mixed runs: one agent plays every game).
       const needed = [...new Set(spec.challenges.map((c) => challenges.protocolOf?.(c) ?? 'specarena'))];
       if (needed.length > 1) {
-        if (i === 0) problems.push('challenges: SpecArena challenges and ClawArena games cannot share a tournament');
+        if (i === 0) problem('challenges', 'SpecArena challenges and ClawArena games cannot share a tournament');
       } else if (manifest.protocol !== needed[0])
-        problems.push(`agents[${i}].manifest: protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
+        problem(`agents[${i}].manifest`, `protocol is '${manifest.protocol}', these challenges need '${needed[0]}'`);
       else if (manifest.protocol === 'clawarena' && manifest.challenges.length > 0)
         for (const c of spec.challenges)
-          if (!manifest.challenges.includes(c)) problems.push(`agents[${i}].manifest: does not list '${c}' in its challenges`);
-      if (manifest.entrypoint.type !== 'command')
-        problems.push(`agents[${i}].manifest: only command entrypoints can play tournaments for now`);
+          if (!manifest.challenges.includes(c)) problem(`agents[${i}].manifest`, `does not list '${c}' in its challenges`);
+      if (manifest.entrypoint.type !== 'command') problem(`agents[${i}].manifest`, 'only command entrypoints can play tournaments for now');
       const lifecycle = entry.lifecycle ?? manifest.lifecycle;
       agents.push({ id: agentId(entry), manifest: { ...manifest, lifecycle }, manifestFile, dir: path.dirname(manifestFile) });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
-      problems.push(`agents[${i}].manifest: ${entry.manifest}: ${detail}`);
+      problem(`agents[${i}].manifest`, `${entry.manifest}: ${detail}`);
     }
   });
   if (problems.length > 0) throw new TournamentSpecError(source, problems);

@@ -6,7 +6,6 @@
 // game; after `maxRestarts` such faults the agent is retired and its remaining games are forfeits. A slot left in a
 // game that ended without its fault (the opponent forfeited, a stop) is replaced too, without counting: its process is
 // still inside a session that will never end.
-import type { AgentLifecycle } from '../contract/manifest.js';
 import type { AgentLifecycleStats, WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import type { Verdict } from './seat-launch.js';
@@ -27,15 +26,19 @@ export interface WarmSlotLaunch {
   clawAgentId?: number;
 }
 
-export interface WarmPoolOptions {
+/** What the engine gives a tournament for its warm agents: the next-seat desk, its URL, ClawArena slot identities. */
+export interface WarmHooks {
   desk: WarmDesk;
+  /** Base URL SpecArena warm agents reach the engine at. */
+  url: string;
+  /** ClawArena agents: the identity and token of a new slot (one ClawArena agent per slot). */
+  clawSlot?: (agent: TournamentAgent, slot: number) => WarmSlotLaunch;
+}
+
+export interface WarmPoolOptions extends WarmHooks {
   agents: readonly TournamentAgent[];
   /** Starts one slot's process (through the runner) with the warm contract's variables. */
   launch: (agent: TournamentAgent, slot: number, env: Record<string, string>, onStderr: (chunk: Buffer) => void) => LaunchHandle;
-  /** ClawArena agents: the identity and token of a new slot (one ClawArena agent per slot). */
-  clawSlot?: (agent: TournamentAgent, slot: number) => WarmSlotLaunch;
-  /** Base URL SpecArena warm agents reach the engine at. */
-  url: string;
   maxRestarts: number;
   /** A slot that has not asked for its seat this long after it was handed one is stalled. */
   startMs: number;

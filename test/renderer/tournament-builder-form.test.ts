@@ -8,9 +8,9 @@ import {
   formFromSpec,
   localPlannedGames,
   mergeErrors,
-  parseRemoteErrors,
   parseSpecYaml,
   randomSeed,
+  remoteErrors,
   resolveManifest,
   specFromForm,
   specToYaml,
@@ -150,9 +150,9 @@ describe('tournament builder form → definition', () => {
   });
 
   it("shows a challenge's own complaint about the options next to the options field", () => {
-    // The engine's 400 when psi's options schema rejects the object (see the tournament service's validateOptions).
-    const message = 'tournament: invalid tournament definition\n  options: invalid for psi: setSize: Too small: expected number to be >=1';
-    const byField = errorsByField(parseRemoteErrors(message));
+    // The engine's 400 issues when psi's options schema rejects the object (see the tournament service's validateOptions).
+    const issues = [{ path: 'options', message: 'invalid for psi: setSize: Too small: expected number to be >=1' }];
+    const byField = errorsByField(remoteErrors(issues));
     expect(byField).toEqual({ options: ['invalid for psi: setSize: Too small: expected number to be >=1'] });
   });
 
@@ -181,15 +181,18 @@ describe('tournament builder form → definition', () => {
     expect(errorsByField({ 'agents[1].manifest': ['x: file not found'] }).agents).toEqual(['agents[1].manifest: x: file not found']);
   });
 
-  it("reads the engine's 400 message into per-field errors", () => {
-    const message =
-      "tournament: invalid tournament definition\n  challenge: unknown challenge 'nope'\n  agents[0].manifest: /x/agent.yaml: file not found\n  something odd";
-    expect(parseRemoteErrors(message)).toEqual({
+  it("reads the engine's 400 issues into per-field errors", () => {
+    const issues = [
+      { path: 'challenge', message: "unknown challenge 'nope'" },
+      { path: 'agents[0].manifest', message: '/x/agent.yaml: file not found' },
+      { path: '', message: 'something odd' },
+    ];
+    expect(remoteErrors(issues)).toEqual({
       challenge: ["unknown challenge 'nope'"],
       'agents[0].manifest': ['/x/agent.yaml: file not found'],
       '(root)': ['something odd'],
     });
-    expect(parseRemoteErrors('name: must be non-empty')).toEqual({ name: ['must be non-empty'] });
+    expect(remoteErrors([{ path: 'name', message: 'must be non-empty' }])).toEqual({ name: ['must be non-empty'] });
   });
 
   it('counts planned games with the engine formula once the definition is valid', () => {

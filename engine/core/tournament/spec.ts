@@ -2,6 +2,8 @@
 // always carries `challenges: string[]` (a single `challenge` is folded in). Challenge options are kept opaque
 // here and validated later by the challenge itself.
 import { z } from 'zod';
+import { type ErrorIssue, issueLine } from '../../contract/errors.js';
+import { zodIssues } from '../../contract/schema-issues.js';
 
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -154,37 +156,27 @@ export type TournamentSpec = z.output<typeof TournamentSpecSchema>;
 export type TournamentFormat = TournamentSpec['format'];
 export type StopRule = TournamentSpec['stop'];
 
-/** `agents[1].manifest`-style path; the root is `(root)`. */
-export function formatIssuePath(path: ReadonlyArray<PropertyKey>): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out === '' ? String(key) : `.${String(key)}`;
-  }
-  return out === '' ? '(root)' : out;
+/** Every problem as {path, message}; unknown fields get one each. */
+export function specIssues(error: z.ZodError): ErrorIssue[] {
+  // Zod's default wording for a missing field is "expected X, received undefined"; say what the user must do.
+  return zodIssues(error, (issue) =>
+    issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'Required' : issue.message,
+  );
 }
 
-/** One line per problem, `path: message`; unknown fields get a line each. */
+/** One line per problem, `path: message`. */
 export function formatSpecErrors(error: z.ZodError): string[] {
-  const lines: string[] = [];
-  for (const issue of error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) lines.push(`${formatIssuePath([...issue.path, key])}: unknown field`);
-      continue;
-    }
-    // Zod's default wording for a missing field is "expected X, received undefined"; say what the user must do.
-    const message = issue.code === 'invalid_type' && /received undefined$/.test(issue.message) ? 'Required' : issue.message;
-    lines.push(`${formatIssuePath(issue.path)}: ${message}`);
-  }
-  return lines;
+  return specIssues(error).map(issueLine);
 }
 
-export type SpecParseResult = { ok: true; spec: TournamentSpec } | { ok: false; errors: string[] };
+export type SpecParseResult = { ok: true; spec: TournamentSpec } | { ok: false; errors: string[]; issues: ErrorIssue[] };
 
 /** Validates a parsed YAML/JSON document. */
 export function parseTournamentSpec(input: unknown): SpecParseResult {
   const result = TournamentSpecSchema.safeParse(input, {
     error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'Required' : undefined),
   });
-  return result.success ? { ok: true, spec: result.data } : { ok: false, errors: formatSpecErrors(result.error) };
+  if (result.success) return { ok: true, spec: result.data };
+  const issues = specIssues(result.error);
+  return { ok: false, errors: issues.map(issueLine), issues };
 }

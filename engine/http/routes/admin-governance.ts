@@ -1,7 +1,7 @@
 // Governance report browser routes of the admin API: stored matches, their parsed reports and raw files, the scenarios
 // the engine can run, and starting a match in the background.
 import type { FastifyInstance } from 'fastify';
-import { EngineErrorCode } from '../../contract/errors.js';
+import { DomainError } from '../../contract/errors.js';
 import { MatchReportSchema } from '../../contract/governance.js';
 import {
   GovernanceFileSchema,
@@ -11,10 +11,9 @@ import {
 } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
 import { auditLine } from '../../protocols/governance/audit-log.js';
-import { GovernanceRunError, type GovernanceRunner } from '../../protocols/governance/background-runs.js';
+import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import { trialsCsv } from '../../protocols/governance/trials-csv.js';
-import { ArenaError } from '../../protocols/specarena/arena-error.js';
-import { readFieldBody } from '../body.js';
+import { readAdminQuery, readFieldBody } from '../body.js';
 
 const CONTENT_TYPES = {
   'arena-report.json': 'application/json; charset=utf-8',
@@ -36,17 +35,12 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
         : failure
           ? `match ${id} failed and was not stored: ${failure}`
           : `No governance match ${id}`;
-    throw new ArenaError(404, why, EngineErrorCode.NotFound);
+    throw new DomainError('not_found', why);
   };
 
   admin.get('/governance/matches', async (req) => {
-    const q = GovernanceMatchListQuerySchema.safeParse(req.query);
-    if (!q.success) throw new ArenaError(400, `Invalid query: ${q.error.issues[0]?.message}`, EngineErrorCode.ValidationFailed);
-    return store.governance.list({
-      ...(q.data.scenario ? { scenarioId: q.data.scenario } : {}),
-      limit: q.data.limit,
-      offset: q.data.offset,
-    });
+    const q = readAdminQuery(GovernanceMatchListQuerySchema, req.query);
+    return store.governance.list({ ...(q.scenario ? { scenarioId: q.scenario } : {}), limit: q.limit, offset: q.offset });
   });
 
   admin.get<{ Params: { id: string } }>('/governance/matches/:id', async (req): Promise<GovernanceMatchDetail> => {
@@ -57,11 +51,10 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
 
   admin.get<{ Params: { id: string; file: string } }>('/governance/matches/:id/files/:file', async (req, reply) => {
     const file = GovernanceFileSchema.safeParse(req.params.file);
-    if (!file.success)
-      throw new ArenaError(404, `No file ${req.params.file} (files: ${GovernanceFileSchema.options.join(', ')})`, EngineErrorCode.NotFound);
+    if (!file.success) throw new DomainError('not_found', `No file ${req.params.file} (files: ${GovernanceFileSchema.options.join(', ')})`);
     const { runs, events } = stored(req.params.id);
     const report = store.governance.report(req.params.id);
-    if (!report) throw new ArenaError(404, `No governance match ${req.params.id}`, EngineErrorCode.NotFound);
+    if (!report) throw new DomainError('not_found', `No governance match ${req.params.id}`);
     let body: string;
     if (file.data === 'arena-report.json') body = report.json;
     else if (file.data === 'arena-report.md') body = report.markdown;
@@ -79,12 +72,6 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
 
   admin.post('/governance/matches', async (req) => {
     const body = readFieldBody(GovernanceRunRequestSchema, req.body);
-    try {
-      return { match_id: runner.start(body), status: 'running' as const };
-    } catch (error) {
-      if (error instanceof GovernanceRunError)
-        throw new ArenaError(error.status, error.message, error.status === 400 ? EngineErrorCode.ValidationFailed : undefined);
-      throw error;
-    }
+    return { match_id: runner.start(body), status: 'running' as const };
   });
 }

@@ -1,5 +1,5 @@
 // Control-plane routes: admin token required; CORS only for the desktop shell's app://arena origin.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
@@ -9,16 +9,15 @@ import {
   AdminSessionListQuerySchema,
   type OverviewResponse,
 } from '../../contract/admin.js';
-import { EngineErrorCode } from '../../contract/errors.js';
+import { DomainError, EngineErrorCode } from '../../contract/errors.js';
 import { operatorChannel } from '../../core/redaction.js';
 import { fullSession } from '../../core/sanitize.js';
 import type { Store } from '../../db/store.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
-import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../tournaments/service.js';
-import { readBody } from '../body.js';
+import { readAdminBody, readAdminQuery } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 import { registerAdminAgentRoutes } from './admin-agents.js';
 import { registerAdminGovernanceRoutes } from './admin-governance.js';
@@ -43,18 +42,21 @@ export interface AdminDeps {
   reset?: () => void;
 }
 
+/** The one admin-token check: the admin plugin and the test hooks both run it before anything else. */
+function requireAdminToken(token: string) {
+  return async (req: FastifyRequest): Promise<void> => {
+    if (!tokenMatches(bearerToken(req.headers.authorization), token)) {
+      throw new DomainError('unauthorized', 'Admin token required (Authorization: Bearer <token>)', { code: EngineErrorCode.Unauthorized });
+    }
+  };
+}
+
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const { engine } = deps;
 
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', async (req, reply) => {
-        if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
-          return reply
-            .code(401)
-            .send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
-        }
-      });
+      admin.addHook('onRequest', requireAdminToken(deps.token));
 
       admin.get(
         '/overview',
@@ -68,20 +70,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       );
 
       admin.get('/sessions', async (req) => {
-        const query = AdminSessionListQuerySchema.safeParse(req.query);
-        if (!query.success) throw new ArenaError(400, `Invalid query: ${query.error.issues[0]?.message}`, EngineErrorCode.ValidationFailed);
-        const page = engine.adminList({
-          challengeType: query.data.type,
-          status: query.data.status,
-          limit: query.data.limit,
-          offset: query.data.offset,
-        });
+        const query = readAdminQuery(AdminSessionListQuerySchema, req.query);
+        const page = engine.adminList({ challengeType: query.type, status: query.status, limit: query.limit, offset: query.offset });
         return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
       });
 
       admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
         const session = engine.session(req.params.id);
-        if (!session) throw new ArenaError(404, `No session ${req.params.id}`, EngineErrorCode.NotFound);
+        if (!session) throw new DomainError('not_found', `No session ${req.params.id}`);
         return {
           session: fullSession(session),
           options: session.options,
@@ -92,8 +88,11 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       });
 
       admin.post('/sessions', async (req): Promise<AdminCreateSessionResponse> => {
-        const body = readBody(AdminCreateSessionRequestSchema, req.body);
-        if (!engine.hasChallenge(body.challengeType)) throw new ArenaError(400, `Unknown challenge type: ${body.challengeType}`);
+        const body = readAdminBody(AdminCreateSessionRequestSchema, req.body);
+        if (!engine.hasChallenge(body.challengeType)) {
+          const message = `Unknown challenge type: ${body.challengeType}`;
+          throw new DomainError('invalid', message, { issues: [{ path: 'challengeType', message }] });
+        }
         const session = engine.createSession(body.challengeType, body.options, { seatKeysRequired: body.seatKeys });
         const response: AdminCreateSessionResponse = { session: fullSession(session) };
         if (body.seatKeys) response.seatKeys = session.invites.map((_, slot) => issueSeatKey(deps.secret, session.id, slot, deps.now()));
@@ -111,10 +110,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
   if (deps.reset) {
     const reset = deps.reset;
-    app.post('/__test__/reset', async (req, reply) => {
-      if (!tokenMatches(bearerToken(req.headers.authorization), deps.token)) {
-        return reply.code(401).send({ error: 'Admin token required (Authorization: Bearer <token>)', code: EngineErrorCode.Unauthorized });
-      }
+    app.post('/__test__/reset', { onRequest: requireAdminToken(deps.token) }, async () => {
       reset();
       return { ok: true };
     });

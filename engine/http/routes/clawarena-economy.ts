@@ -1,14 +1,13 @@
 // ClawArena economy route kept for the starter kit's start-up call: local play has no chips (spec §3).
 import type { FastifyInstance } from 'fastify';
 import type { ClawArenaService } from '../../protocols/clawarena/service.js';
-import { CLAWARENA_BASE, sendClaw } from './clawarena-agents.js';
+import { sendClaw } from '../error-reply.js';
+import { CLAWARENA_BASE, noClawRoute } from './clawarena-agents.js';
 
 export function registerClawArenaEconomyRoutes(app: FastifyInstance, service: ClawArenaService): void {
   app.post(`${CLAWARENA_BASE}/economy/agent-daily-bonus/`, async (_req, reply) => {
     const result = service.dailyBonus();
     return sendClaw(reply, result.status, result.body);
   });
-  app.all(`${CLAWARENA_BASE}/economy/*`, async (req, reply) =>
-    sendClaw(reply, 404, { status: 'error', code: 'not_found', message: `No ClawArena route ${req.method} ${req.url.split('?')[0]}` }),
-  );
+  app.all(`${CLAWARENA_BASE}/economy/*`, async (req) => noClawRoute(req));
 }

@@ -3,9 +3,9 @@ import type { FastifyRequest } from 'fastify';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { optionalObject } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { IdentityDeps } from '../deps.js';
 
-export function identityOf(req: FastifyRequest, deps: HttpDeps): string | null {
+export function identityOf(req: FastifyRequest, deps: IdentityDeps): string | null {
   return resolveIdentity(deps.engine, deps.identity, {
     authorization: req.headers.authorization,
     query: optionalObject(req.query),

@@ -5,10 +5,10 @@ import { operatorChannel } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { issueSessionKey, joinMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
 import { INVALID_JSON, optionalObject, readBody } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { ArenaRouteDeps } from '../deps.js';
 import { identityOf, syncQuery } from './request-identity.js';
 
-export function registerArenaRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function registerArenaRoutes(app: FastifyInstance, deps: ArenaRouteDeps): void {
   const { engine, identity } = deps;
 
   app.post('/api/arena/join', async (req) => {

@@ -5,7 +5,7 @@ import type { LiveEvent } from '../../core/live-bus.js';
 import { redactFor } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { readBody } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { ChatRouteDeps } from '../deps.js';
 import { identityOf, syncQuery } from './request-identity.js';
 
 const SSE_HEADERS = {
@@ -32,7 +32,7 @@ export function resumeCursor(req: FastifyRequest): number {
   return Math.max(header ?? 0, query ?? 0);
 }
 
-export function registerChatRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const { engine } = deps;
 
   app.post('/api/chat/send', async (req) => {

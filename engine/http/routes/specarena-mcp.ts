@@ -10,7 +10,7 @@ import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { type IdentityConfig, resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { McpRouteDeps } from '../deps.js';
 
 type ToolResult = { content: [{ type: 'text'; text: string }] };
 
@@ -108,7 +108,7 @@ function chatServer(engine: ArenaEngine, version: string, who: ToolIdentity): Mc
   return server;
 }
 
-export async function registerMcpRoutes(app: FastifyInstance, deps: HttpDeps): Promise<void> {
+export async function registerMcpRoutes(app: FastifyInstance, deps: McpRouteDeps): Promise<void> {
   const endpoint = (build: (who: ToolIdentity) => McpServer) => async (req: FastifyRequest, reply: FastifyReply) => {
     if (req.method !== 'POST') {
       return reply

@@ -1,10 +1,10 @@
 // /health, /skill.md, metadata and scoring/stats routes (spec §3.1, §3.2, §3.8).
 import type { FastifyInstance } from 'fastify';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
-import type { HttpDeps } from '../deps.js';
+import type { MiscRouteDeps } from '../deps.js';
 import { skillMarkdown } from './skill-md.js';
 
-export function registerMiscRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function registerMiscRoutes(app: FastifyInstance, deps: MiscRouteDeps): void {
   const { engine, scoring } = deps;
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/skill.md', async (_req, reply) =>

@@ -4,7 +4,7 @@ import { InviteNotifyRequestSchema, type SessionStatus, SessionStatusSchema } fr
 import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { INVALID_JSON } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { SessionRouteDeps } from '../deps.js';
 
 interface ListQuery {
   limit?: string;
@@ -30,7 +30,7 @@ function parseStatus(value: string | undefined): SessionStatus | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export function registerSessionRoutes(app: FastifyInstance, { engine }: HttpDeps): void {
+export function registerSessionRoutes(app: FastifyInstance, { engine }: SessionRouteDeps): void {
   app.get<{ Querystring: ListQuery }>('/api/challenges', async (req) => {
     const limit = parseLimit(req.query.limit, 50, 100);
     const offset = parseOffset(req.query.offset);

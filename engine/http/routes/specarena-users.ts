@@ -4,11 +4,11 @@ import { UserUpdateRequestSchema } from '../../contract/specarena.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { userUpdateMessage, verifySignedBody } from '../../protocols/specarena/auth.js';
 import { optionalObject, readBody } from '../body.js';
-import type { HttpDeps } from '../deps.js';
+import type { UserRouteDeps } from '../deps.js';
 import { identityOf } from './request-identity.js';
 import { parseLimit, parseOffset } from './specarena-sessions.js';
 
-export function registerUserRoutes(app: FastifyInstance, deps: HttpDeps): void {
+export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDeps): void {
   const { engine, scoring, identity } = deps;
 
   app.get('/api/users', async () => engine.users.list());

@@ -1,38 +1,43 @@
 // The ClawArena error shape {status:"error", code, message, field?, invalid_value?, allowed_values?} (spec §8.4).
-// Game-logic rejections are 400 or 409, never 401/403: clients treat those as a dead credential.
+// Game-logic rejections are invalid or conflict (400/409), never unauthorized/forbidden: clients treat those as a
+// dead credential.
+import { DomainError, type ErrorKind } from '../../contract/errors.js';
 
-export const CLAW_ERROR_STATUS: Record<string, number> = {
-  unauthorized: 401,
-  not_found: 404,
-  manual_reflection_only: 410,
-  invalid_payload: 400,
-  unknown_action: 400,
-  invalid_params: 400,
-  invalid_bid: 400,
-  bid_not_higher: 400,
-  nothing_to_challenge: 400,
-  idempotency_key_reused: 409,
-  action_already_queued: 409,
-  not_your_turn: 409,
-  stale_action_window: 409,
-  no_active_match: 409,
-  name_taken: 409,
+/** The kind of each documented code; codes not listed (a game's own, such as `invalid_bid`) are `invalid`. */
+export const CLAW_ERROR_KIND: Record<string, ErrorKind> = {
+  unauthorized: 'unauthorized',
+  not_found: 'not_found',
+  manual_reflection_only: 'gone',
+  invalid_payload: 'invalid',
+  unknown_action: 'invalid',
+  invalid_params: 'invalid',
+  invalid_bid: 'invalid',
+  bid_not_higher: 'invalid',
+  nothing_to_challenge: 'invalid',
+  idempotency_key_reused: 'conflict',
+  action_already_queued: 'conflict',
+  not_your_turn: 'conflict',
+  stale_action_window: 'conflict',
+  no_active_match: 'conflict',
+  name_taken: 'conflict',
 };
 
-export class ClawError extends Error {
+export type ClawErrorExtra = { field?: string; invalid_value?: unknown; allowed_values?: unknown[] };
+
+export class ClawError extends DomainError {
+  override name = 'ClawError';
   constructor(
-    readonly status: number,
-    readonly code: string,
+    kind: ErrorKind,
+    code: string,
     message: string,
-    readonly extra: { field?: string; invalid_value?: unknown; allowed_values?: unknown[] } = {},
+    readonly extra: ClawErrorExtra = {},
   ) {
-    super(message);
-    this.name = 'ClawError';
+    super(kind, message, { code });
   }
 
-  /** Builds the error with the status its code is documented with (400 for codes not listed). */
-  static of(code: string, message: string, extra: ClawError['extra'] = {}): ClawError {
-    return new ClawError(CLAW_ERROR_STATUS[code] ?? 400, code, message, extra);
+  /** Builds the error with the kind its code is documented with. */
+  static of(code: string, message: string, extra: ClawErrorExtra = {}): ClawError {
+    return new ClawError(CLAW_ERROR_KIND[code] ?? 'invalid', code, message, extra);
   }
 
   get body(): Record<string, unknown> {

@@ -24,9 +24,6 @@ export interface NewMatch {
 
 export type SubmitResult = { ok: true; match: StoredClawMatch } | { ok: false; error: ClawError };
 
-/** Codes that describe the timing of a submission rather than its content. */
-const CONFLICT_CODES = new Set(['not_your_turn', 'no_active_match', 'stale_action_window', 'action_already_queued']);
-
 export function createMatchRuntime(deps: RuntimeDeps) {
   const repo = deps.store.clawarena;
 
@@ -147,7 +144,7 @@ export function createMatchRuntime(deps: RuntimeDeps) {
       const result = game.apply(match.state, seat.seat, action, params, false);
       if (!result.ok) {
         const { code, message, ...extra } = result.error;
-        return { ok: false, error: new ClawError(CONFLICT_CODES.has(code) ? 409 : 400, code, message, extra) };
+        return { ok: false, error: ClawError.of(code, message, extra) };
       }
       const actedIn = match.windowSeq;
       match.state = result.state;

@@ -75,10 +75,6 @@ type Reply = { status: number; body: Record<string, unknown> };
 
 const NAME_PATTERN = /^[\p{L}\p{N}][\p{L}\p{N} ._-]{0,63}$/u;
 
-function errorReply(error: ClawError): Reply {
-  return { status: error.status, body: error.body };
-}
-
 function parseWindowId(value: unknown, matchId: number): number | 'other' | undefined {
   if (value === undefined) return undefined;
   const text = String(value);
@@ -326,13 +322,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   }
 
   async function poll(auth: AuthContext, rawQuery: unknown, signal?: AbortSignal): Promise<Reply> {
-    let query: PollQuery;
-    try {
-      query = parseQuery(rawQuery);
-    } catch (error) {
-      if (error instanceof ClawError) return errorReply(error);
-      throw error;
-    }
+    const query = parseQuery(rawQuery);
     repo.touchAgent(auth.agentId, clock.now());
     const waitMs = Number(query.wait ?? MAX_WAIT_SECONDS) * 1000;
     let loc = locateAndNotify(auth);
@@ -359,13 +349,13 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
 
   function submitAction(auth: AuthContext, rawBody: unknown): Reply {
     if (rawBody === null || typeof rawBody !== 'object' || Array.isArray(rawBody)) {
-      return errorReply(ClawError.of('invalid_payload', 'the body must be a JSON object {action, params, idempotency_key?}'));
+      throw ClawError.of('invalid_payload', 'the body must be a JSON object {action, params, idempotency_key?}');
     }
     const parsed = ActionRequestSchema.safeParse(rawBody);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       const field = String(issue?.path[0] ?? 'body');
-      return errorReply(ClawError.of('invalid_payload', `invalid ${field}: ${issue?.message ?? 'invalid'}`, { field }));
+      throw ClawError.of('invalid_payload', `invalid ${field}: ${issue?.message ?? 'invalid'}`, { field });
     }
     const body = parsed.data;
     // Only {action, params} identify a submission; unknown top-level keys are ignored and never hashed.
@@ -382,35 +372,31 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
         const previous = repo.idempotency(auth.agentId, key);
         if (previous) {
           if (previous.payload === payload) return { status: 200, body: JSON.parse(previous.response) };
-          return errorReply(
-            ClawError.of('idempotency_key_reused', 'this idempotency_key was already used for a different action', {
-              field: 'idempotency_key',
-            }),
-          );
+          throw ClawError.of('idempotency_key_reused', 'this idempotency_key was already used for a different action', {
+            field: 'idempotency_key',
+          });
         }
       }
       const seat = auth.scopeMatchId !== null ? repo.seatOfAgent(auth.scopeMatchId, auth.agentId) : repo.latestSeatOfAgent(auth.agentId);
       const match = seat ? repo.match(seat.matchId) : undefined;
       if (!seat || !match || match.status !== 'playing') {
         const why = match?.status === 'matched' ? 'the match has not started yet' : 'there is no match in progress for this agent';
-        return errorReply(ClawError.of('no_active_match', why));
+        throw ClawError.of('no_active_match', why);
       }
       const check = windowCheck(match, seat, body.action_window_id);
-      if (check) return errorReply(check);
+      if (check) throw check;
       const game = runtime.gameOf(match);
       if (!game.actions.includes(body.action)) {
         const allowed = seatView(runtime, match, seat.seat).legal.map((a) => a.action);
-        return errorReply(
-          ClawError.of('unknown_action', `unknown action ${body.action}`, {
-            field: 'action',
-            invalid_value: body.action,
-            allowed_values: allowed,
-          }),
-        );
+        throw ClawError.of('unknown_action', `unknown action ${body.action}`, {
+          field: 'action',
+          invalid_value: body.action,
+          allowed_values: allowed,
+        });
       }
       const actedIn = windowId(match);
       const result = runtime.submit(match, seat, body.action, body.params);
-      if (!result.ok) return errorReply(result.error);
+      if (!result.ok) throw result.error;
       touched = result.match;
       const after = seatView(runtime, result.match, seat.seat);
       const ack: Record<string, unknown> = {
@@ -467,7 +453,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     const parsed = HeartbeatRequestSchema.safeParse(input);
     if (!parsed.success) {
       const field = String(parsed.error.issues[0]?.path[0] ?? 'body');
-      return errorReply(ClawError.of('invalid_payload', `invalid heartbeat field ${field}`, { field }));
+      throw ClawError.of('invalid_payload', `invalid heartbeat field ${field}`, { field });
     }
     const body = parsed.data;
     const now = clock.now();
@@ -512,9 +498,9 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     const parsed = ProvisionRequestSchema.safeParse(rawBody === undefined || rawBody === null ? {} : rawBody);
     if (!parsed.success) {
       const field = String(parsed.error.issues[0]?.path[0] ?? 'body');
-      return errorReply(ClawError.of('invalid_payload', `invalid provision request (${field})`, { field }));
+      throw ClawError.of('invalid_payload', `invalid provision request (${field})`, { field });
     }
-    try {
+    {
       const name = parsed.data.name ?? `agent-${repo.agents().length + 1}-${Math.floor(clock.now() % 100000)}`;
       const preferences: Record<string, unknown> = parsed.data.color ? { color: parsed.data.color } : {};
       const { agent, token } = createAgent({ name, runtimeKind: parsed.data.runtime_kind ?? null, preferences });
@@ -528,9 +514,6 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
       };
       if (agent.runtimeKind) body.runtime_kind = agent.runtimeKind;
       return { status: 201, body };
-    } catch (error) {
-      if (error instanceof ClawError) return errorReply(error);
-      throw error;
     }
   }
 

@@ -1,10 +1,12 @@
 // Governance matches started from the admin API: the same runGovernanceMatch the CLI uses, with the CLI's default
 // decision client (the scenario's expected decisions), stored in the engine's SQLite. One match at a time; the id is
 // minted before the match starts so the caller can poll for it.
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { type LoadedAgent, loadAgentDir, MANIFEST_FILE, ManifestLoadError } from '../../agents/manifest-loader.js';
 import { findManifests } from '../../agents/manifest-scan.js';
+import { DomainError } from '../../contract/errors.js';
 import type { GovernanceScenario } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
@@ -16,13 +18,11 @@ import { type LoadedScenario, loadScenarioRegistry } from './scenario-loader.js'
 /** The decision client `arena match` uses when --client is not given. */
 export const DEFAULT_CLIENT = 'expected';
 
-export class GovernanceRunError extends Error {
+/** A match request that cannot start: `invalid` input, or `conflict` with the match already running. */
+export class GovernanceRunError extends DomainError {
   override name = 'GovernanceRunError';
-  constructor(
-    readonly status: 400 | 409,
-    message: string,
-  ) {
-    super(message);
+  constructor(kind: 'invalid' | 'conflict', message: string) {
+    super(kind, message);
   }
 }
 
@@ -66,22 +66,25 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
   function loadChosen(paths: readonly string[], scenarioId: string): LoadedAgent[] {
     const agents: LoadedAgent[] = [];
     for (const p of paths) {
-      if (!path.isAbsolute(p)) throw new GovernanceRunError(400, `agents: ${p} is not an absolute path to an agent.yaml`);
+      if (!path.isAbsolute(p)) throw new GovernanceRunError('invalid', `agents: ${p} is not an absolute path to an agent.yaml`);
       const dir = fs.existsSync(p) && fs.statSync(p).isDirectory() ? p : path.dirname(p);
-      if (!fs.existsSync(path.join(dir, MANIFEST_FILE))) throw new GovernanceRunError(400, `agents: no ${MANIFEST_FILE} at ${p}`);
+      if (!fs.existsSync(path.join(dir, MANIFEST_FILE))) throw new GovernanceRunError('invalid', `agents: no ${MANIFEST_FILE} at ${p}`);
       let agent: LoadedAgent;
       try {
         agent = loadAgentDir(dir);
       } catch (error) {
         const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
-        throw new GovernanceRunError(400, `agents: ${p}: ${detail}`);
+        throw new GovernanceRunError('invalid', `agents: ${p}: ${detail}`);
       }
       if (agent.manifest.protocol !== 'governance')
-        throw new GovernanceRunError(400, `agents: ${agent.manifest.id} is a ${agent.manifest.protocol} agent, not a governance agent`);
+        throw new GovernanceRunError(
+          'invalid',
+          `agents: ${agent.manifest.id} is a ${agent.manifest.protocol} agent, not a governance agent`,
+        );
       if (!agent.manifest.scenarios.includes(scenarioId))
-        throw new GovernanceRunError(400, `agents: ${agent.manifest.id} does not list scenario '${scenarioId}' in its manifest`);
+        throw new GovernanceRunError('invalid', `agents: ${agent.manifest.id} does not list scenario '${scenarioId}' in its manifest`);
       if (agents.some((a) => a.manifest.id === agent.manifest.id))
-        throw new GovernanceRunError(400, `agents: agent id '${agent.manifest.id}' given twice`);
+        throw new GovernanceRunError('invalid', `agents: agent id '${agent.manifest.id}' given twice`);
       agents.push(agent);
     }
     return agents;
@@ -108,20 +111,20 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
 
     /** Validates, then runs in the background; returns the id the stored match will have. */
     start(request: { scenario: string; agents?: string[] | undefined }): string {
-      if (current) throw new GovernanceRunError(409, `match ${current.matchId} is still running; wait for it to finish`);
+      if (current) throw new GovernanceRunError('conflict', `match ${current.matchId} is still running; wait for it to finish`);
       const all = scenarios();
       const scenario = all.find((s) => s.spec.id === request.scenario);
       if (!scenario)
         throw new GovernanceRunError(
-          400,
+          'invalid',
           `unknown scenario '${request.scenario}' (known: ${all.map((s) => s.spec.id).join(', ') || 'none'}; GET /governance/scenarios)`,
         );
       const agents = request.agents ? loadChosen(request.agents, scenario.spec.id) : shippedAgents(scenario.spec.id);
       try {
         if (selectAgents({ scenario, agents }).length === 0)
-          throw new GovernanceRunError(400, `no agent to run: none lists scenario '${scenario.spec.id}'`);
+          throw new GovernanceRunError('invalid', `no agent to run: none lists scenario '${scenario.spec.id}'`);
       } catch (error) {
-        if (error instanceof MatchConfigError) throw new GovernanceRunError(400, error.message);
+        if (error instanceof MatchConfigError) throw new GovernanceRunError('invalid', error.message);
         throw error;
       }
       const matchId = newMatchId(scenario.spec.id, Date.now());

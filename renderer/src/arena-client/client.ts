@@ -13,6 +13,7 @@ import {
   OverviewResponseSchema,
   RecomputeResponseSchema,
 } from '../../../engine/contract/admin.js';
+import { AdminErrorBodySchema } from '../../../engine/contract/errors.js';
 import {
   ErrorBodySchema,
   ScoringByTypeResponseSchema,
@@ -84,6 +85,9 @@ async function errorFromResponse(response: Response): Promise<Error> {
   const parsed = ErrorBodySchema.safeParse(body);
   const message = parsed.success ? parsed.data.error : `HTTP ${response.status} ${response.statusText}`.trim();
   if (response.status === 401) return new UnauthorizedError(message);
+  // Admin routes add the error's kind and its per-field issues; other routes answer {error, code?} only.
+  const admin = AdminErrorBodySchema.safeParse(body);
+  if (admin.success) return new ApiError(response.status, message, admin.data.code, admin.data.kind, admin.data.issues ?? []);
   return new ApiError(response.status, message, parsed.success ? parsed.data.code : undefined);
 }
 

@@ -1,4 +1,5 @@
 // Error kinds the UI tells apart: each maps to a different message and a different fix.
+import type { ErrorIssue, ErrorKind } from '../../../engine/contract/errors.js';
 
 /** Network failure or timeout: the engine is not running or not on this address. */
 export class EngineUnreachableError extends Error {
@@ -10,13 +11,15 @@ export class UnauthorizedError extends Error {
   override name = 'UnauthorizedError';
 }
 
-/** Any other non-2xx answer, with the engine's own message and code. */
+/** Any other non-2xx answer, with the engine's own message and code (and, from admin routes, kind and issues). */
 export class ApiError extends Error {
   override name = 'ApiError';
   constructor(
     readonly status: number,
     message: string,
     readonly code?: string,
+    readonly kind?: ErrorKind,
+    readonly issues: readonly ErrorIssue[] = [],
   ) {
     super(message);
   }

@@ -1,8 +1,8 @@
 // Tournament definition schema: defaults, cross-field rules and the per-field error lines users see.
 import { describe, expect, it } from 'vitest';
+import { formatIssuePath } from '../../../engine/contract/schema-issues.js';
 import {
   expectedGameCount,
-  formatIssuePath,
   formatSpecErrors,
   parseTournamentSpec,
   runSeed,

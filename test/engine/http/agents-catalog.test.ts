@@ -144,7 +144,7 @@ describe('the catalog', () => {
 
 describe("an agent's runs", () => {
   it('lists the tournaments that used the manifest with the standings games and points', async () => {
-    server.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+    server.engine.tournaments.overrides.runners = scripted(lowerIndexWins);
     const spec = {
       name: 'runs',
       challenge: 'psi',

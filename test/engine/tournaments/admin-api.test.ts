@@ -3,7 +3,7 @@ import { expect, it } from 'vitest';
 import { engineForFile, lowerIndexWins, manyAgents, scripted, spec } from './helpers.js';
 
 const ctx = engineForFile((e) => {
-  e.tournaments.overrides.playGame = scripted(lowerIndexWins);
+  e.tournaments.overrides.runners = scripted(lowerIndexWins);
 });
 const api = (p: string) => `${ctx.engine.url}/admin/api/v1${p}`;
 const auth = () => ({ authorization: `Bearer ${ctx.engine.token}`, 'content-type': 'application/json' });

@@ -37,7 +37,10 @@ it('the ClawArena example plays four liars_dice games to completion and exports 
   const names = new Map<number, Set<string>>();
   for (const g of games) {
     const match = ctx.engine.clawarena.match(Number(g.sessionId?.replace('clawarena:', '')));
-    match?.seats.forEach((s) => names.set(g.seats[s.seat] as number, (names.get(g.seats[s.seat] as number) ?? new Set()).add(s.name)));
+    for (const s of match?.seats ?? []) {
+      const agent = g.seats[s.seat] as number;
+      names.set(agent, (names.get(agent) ?? new Set()).add(s.name));
+    }
   }
   for (const set of names.values()) {
     expect(set.size).toBeLessThanOrEqual(2);

@@ -6,7 +6,7 @@ import { parseTournamentSpec, scheduleGames, staticScheduleConfig } from '../../
 import { engineForFile, lowerIndexWins, manyAgents, play, scripted, spec } from './helpers.js';
 
 const ctx = engineForFile((e) => {
-  e.tournaments.overrides.playGame = scripted(lowerIndexWins);
+  e.tournaments.overrides.runners = scripted(lowerIndexWins);
 });
 
 const keyOf = (g: { challenge: string; round: number; pairingIndex: number; opening: number; seats: number[] }) =>
@@ -65,14 +65,14 @@ describe('formats', () => {
     const meetings = report.ratings.format.meetings as Array<{ round: number; winner: number; third_place: boolean }>;
     expect(meetings.find((m) => m.round === 2 && !m.third_place)?.winner).toBe(0);
 
-    ctx.engine.tournaments.overrides.playGame = scripted((g) => ({ placements: g.seats.map(() => 1) }));
+    ctx.engine.tournaments.overrides.runners = scripted((g) => ({ placements: g.seats.map(() => 1) }));
     try {
       const tied = await play(ctx.engine, spec({ agents: manyAgents(2), format: { kind: 'knockout', tie_break_pairs: 2 } }));
       // Regular pair + 2 tie-break pairs, then the higher seed advances.
       expect(tied.games).toHaveLength(6);
       expect(new Set(tied.games.map((g) => g.seed)).size).toBe(3);
     } finally {
-      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.runners = scripted(lowerIndexWins);
     }
   });
 
@@ -107,7 +107,7 @@ describe('formats', () => {
 describe('faults and stopping rules', () => {
   it('a harness fault is void, replayed on the same opening and seats, and never rated', async () => {
     let failures = 0;
-    ctx.engine.tournaments.overrides.playGame = scripted((g) => {
+    ctx.engine.tournaments.overrides.runners = scripted((g) => {
       if (g.gameIndex === 1 && failures < 1) {
         failures++;
         return { termination: 'harness_error' };
@@ -129,12 +129,12 @@ describe('faults and stopping rules', () => {
       const row = stats.standings.combined.find((s) => s.agent === 'bluffer');
       expect(row?.games).toBe(2);
     } finally {
-      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.runners = scripted(lowerIndexWins);
     }
   });
 
   it('a game voided on every replay is left out of the statistics', async () => {
-    ctx.engine.tournaments.overrides.playGame = scripted((g) => (g.gameIndex === 0 ? { termination: 'harness_error' } : lowerIndexWins(g)));
+    ctx.engine.tournaments.overrides.runners = scripted((g) => (g.gameIndex === 0 ? { termination: 'harness_error' } : lowerIndexWins(g)));
     try {
       const r = await play(ctx.engine, spec());
       expect(r.games.filter((g) => g.gameIndex === 0)).toHaveLength(3);
@@ -143,7 +143,7 @@ describe('faults and stopping rules', () => {
       expect(stats.ratings.incompleteUnits).toHaveLength(1);
       expect(stats.standings.combined.every((s) => s.games === 0)).toBe(true);
     } finally {
-      ctx.engine.tournaments.overrides.playGame = scripted(lowerIndexWins);
+      ctx.engine.tournaments.overrides.runners = scripted(lowerIndexWins);
     }
   });
 

@@ -63,36 +63,41 @@ export async function play(engine: RunningEngine, raw: Record<string, unknown>) 
 }
 
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
-import type { GameOutcome } from '../../../engine/tournaments/game-runner.js';
+import type { GameOutcome, GameRunners } from '../../../engine/tournaments/game-runner.js';
 
-/** A scripted game player: `decide(game)` gives the placements (agent-index aware) or a termination. */
+/** Scripted SpecArena games through the runner seam: `decide(game)` gives the placements (agent-index aware) or a termination. */
 export function scripted(
   decide: (game: ScheduledGame) => { placements: number[] } | { termination: GameOutcome['termination']; faultedSeats?: number[] },
-) {
-  return async (_deps: unknown, game: ScheduledGame): Promise<GameOutcome> => {
-    await new Promise((resolve) => setImmediate(resolve));
-    const d = decide(game);
-    const now = Date.now();
-    const base = {
-      sessionId: null,
-      invites: game.seats.map((_, i) => `inv_${i}`),
-      agentMs: 0,
-      startedAt: now,
-      endedAt: now,
-      transcript: [],
-    };
-    if ('placements' in d) {
-      return {
-        ...base,
-        termination: 'completed',
-        faultedSeats: [],
-        placements: d.placements,
-        scores: d.placements.map((p) => ({ security: 1, utility: p === 1 ? 1 : -1 })),
-        detail: 'scripted',
-      };
-    }
-    return { ...base, termination: d.termination, faultedSeats: d.faultedSeats ?? [], placements: null, scores: null, detail: 'scripted' };
+): GameRunners {
+  return { specarena: { play: (_context, game) => scriptedGame(decide, game) } };
+}
+
+async function scriptedGame(
+  decide: (game: ScheduledGame) => { placements: number[] } | { termination: GameOutcome['termination']; faultedSeats?: number[] },
+  game: ScheduledGame,
+): Promise<GameOutcome> {
+  await new Promise((resolve) => setImmediate(resolve));
+  const d = decide(game);
+  const now = Date.now();
+  const base = {
+    sessionId: null,
+    invites: game.seats.map((_, i) => `inv_${i}`),
+    agentMs: 0,
+    startedAt: now,
+    endedAt: now,
+    transcript: [],
   };
+  if ('placements' in d) {
+    return {
+      ...base,
+      termination: 'completed',
+      faultedSeats: [],
+      placements: d.placements,
+      scores: d.placements.map((p) => ({ security: 1, utility: p === 1 ? 1 : -1 })),
+      detail: 'scripted',
+    };
+  }
+  return { ...base, termination: d.termination, faultedSeats: d.faultedSeats ?? [], placements: null, scores: null, detail: 'scripted' };
 }
 
 /** Lower agent index wins; the same agent twice is a draw. */

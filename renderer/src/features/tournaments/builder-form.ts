@@ -2,8 +2,10 @@
 // Pure, so the spec the UI submits and the YAML it exports are unit-tested without a browser. Numbers stay text
 // while the user types; a field that is not a number is reported on that field rather than sent.
 import YAML from 'yaml';
+import type { ErrorIssue } from '../../../../engine/contract/errors.js';
+import { formatIssuePath } from '../../../../engine/contract/schema-issues.js';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
-import { FORMAT_KINDS, formatIssuePath, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 
 export { FORMAT_KINDS };
 export type FormatKind = (typeof FORMAT_KINDS)[number];
@@ -304,16 +306,10 @@ export function validateLocally(spec: Record<string, unknown>): FieldErrors {
   return errors;
 }
 
-/** The engine's 400 text ("source: invalid tournament definition\n  path: message …") as errors keyed by path. */
-export function parseRemoteErrors(message: string): FieldErrors {
+/** The engine's per-field problems (the `issues` of its 400) keyed by path; a problem with the whole definition goes to (root). */
+export function remoteErrors(issues: readonly ErrorIssue[]): FieldErrors {
   const errors: FieldErrors = {};
-  const lines = message.split('\n');
-  const problems = lines.length > 1 ? lines.slice(1) : lines;
-  for (const line of problems.map((l) => l.trim()).filter(Boolean)) {
-    const match = /^([A-Za-z_][\w.[\]]*|\(root\)): (.+)$/.exec(line);
-    if (match?.[1] && match[2]) addError(errors, match[1], match[2]);
-    else addError(errors, '(root)', line);
-  }
+  for (const issue of issues) addError(errors, issue.path === '' ? '(root)' : issue.path, issue.message);
   return errors;
 }
 

@@ -4,7 +4,7 @@ import { useEffect, useState } from 'react';
 import type { TournamentValidateResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import { ApiError } from '../../arena-client/errors.js';
-import { type FieldErrors, parseRemoteErrors } from './builder-form.js';
+import { type FieldErrors, remoteErrors } from './builder-form.js';
 import { tournamentsApi } from './tournaments-api.js';
 
 export const VALIDATE_DEBOUNCE_MS = 400;
@@ -39,7 +39,11 @@ export function useRemoteValidation(spec: Record<string, unknown>, enabled: bool
           (error: unknown) => {
             if (controller.signal.aborted) return;
             if (error instanceof ApiError && error.status >= 400 && error.status < 500)
-              setValidation({ state: 'invalid', errors: parseRemoteErrors(error.message) });
+              setValidation({
+                state: 'invalid',
+                // An answer without issues (not the definition's validator) is shown as one problem with the whole.
+                errors: remoteErrors(error.issues.length > 0 ? error.issues : [{ path: '', message: error.message }]),
+              });
             else setValidation({ state: 'unavailable', error });
           },
         );

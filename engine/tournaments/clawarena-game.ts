@@ -11,21 +11,13 @@ import type { TranscriptEntry } from '../contract/tournament.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { LaunchResult } from '../runner/launch.js';
-import { type GameOutcome, type GamePlay, playWith } from './game-play.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
-import type { WarmPool } from './warm-pool.js';
+import type { WarmSlotLaunch } from './warm-pool.js';
 
-export interface ClawGameDeps {
+export interface ClawGameDeps extends GameContext {
   clawarena: ClawArenaService;
-  workspaceRoot: string;
-  agents: readonly TournamentAgent[];
-  options: Record<string, unknown>;
-  gameMs: number;
-  startMs: number;
-  hostEnv?: NodeJS.ProcessEnv;
-  /** Warm agents' processes: their seats go to a slot's own ClawArena agent, which plays match after match. */
-  warm?: WarmPool;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
@@ -34,8 +26,19 @@ export function clawSeatName(agentId: string): string {
   return `t-${cleaned}`.slice(0, 64);
 }
 
+/** A warm slot of a ClawArena agent: its own ClawArena agent (reused across runs) and a fresh unscoped token for it. */
+export function clawArenaWarmSlot(clawarena: ClawArenaService): (agent: TournamentAgent, slot: number) => WarmSlotLaunch {
+  return (agent, slot) => {
+    const name = `${clawSeatName(agent.id).slice(0, 58)}.w${slot}`;
+    const clawAgent = clawarena.agentByName(name) ?? clawarena.createAgent({ name }).agent;
+    // An unscoped token replaces the agent's earlier ones: a replaced slot's process is locked out.
+    const token = clawarena.issueToken(clawAgent.agentId, null);
+    return { env: clawarena.agentEnvironment(token), clawAgentId: clawAgent.agentId };
+  };
+}
+
 export function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
-  return playWith((play) => playMatch(deps, game, signal, play));
+  return playWith(deps.clock, (play) => playMatch(deps, game, signal, play));
 }
 
 async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
