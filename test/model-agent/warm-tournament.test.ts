@@ -108,7 +108,7 @@ it('one warm model-agent process plays every game, each accounted with its own c
     expect(usage?.calls).toBeLessThanOrEqual(10);
     expect(g.usage?.[1 - seat]).toBeNull();
   }
-  const calls = games.reduce((n, g) => n + ((g.usage?.[g.seats.indexOf(0)] as { calls: number }).calls ?? 0), 0);
+  const calls = games.reduce((n, g) => n + ((g.usage?.[g.seats.indexOf(0)] as { calls?: number } | null)?.calls ?? 0), 0);
   expect(calls).toBe(model.requests.length);
   expect(new Set(model.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${KEY}`]));
 }, 150_000);
