@@ -248,7 +248,8 @@ export class TournamentExecutor {
       });
     }
     if (live && this.spec.stop.kind === 'sprt') {
-      this.sprt = sprtOf(this.spec, this.deps.store.tournaments.games(this.tournament.id));
+      // The latest attempt of every game is already in memory: no re-read of every committed game per game.
+      this.sprt = sprtOf(this.spec, [...this.latest.values()]);
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
     }
   }
