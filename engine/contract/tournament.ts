@@ -56,6 +56,8 @@ export const TournamentSummarySchema = z.object({
   updated_at: z.number(),
   finished_at: z.number().nullable(),
   active: z.boolean(),
+  /** While it runs with warm agents: each agent's lifecycle, processes started and restarts. */
+  agent_lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
 });
 export type TournamentSummary = z.infer<typeof TournamentSummarySchema>;
 

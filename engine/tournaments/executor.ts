@@ -4,6 +4,7 @@
 // and replays what was in flight when the process died (those never reached the database).
 import path from 'node:path';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
+import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
@@ -83,6 +84,11 @@ export class TournamentExecutor {
 
   get gamesDone(): number {
     return this.done;
+  }
+
+  /** Each agent's lifecycle and restarts while warm agents run; null for runs of per-game agents only. */
+  lifecycles(): AgentLifecycleStats[] | null {
+    return this.warm?.stats() ?? null;
   }
 
   /** Games in flight now, in game order. */

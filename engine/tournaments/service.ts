@@ -112,6 +112,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   function summary(t: StoredTournament): TournamentSummary {
     const rows = store.tournaments.games(t.id);
+    const lifecycles = running.get(t.id)?.executor.lifecycles();
     return {
       id: t.id,
       name: t.name,
@@ -125,6 +126,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
       active: running.has(t.id),
+      ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
   }
 

@@ -4,7 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { alive, engineForFile, FIXTURES, MILLIONAIRE, pidLog, play, spec, warmBotManifest } from './helpers.js';
+import type { TournamentEvent } from '../../../engine/contract/tournament.js';
+import { alive, engineForFile, FIXTURES, MILLIONAIRE, pidLog, play, ROOT, spec, warmBotManifest } from './helpers.js';
 
 const ctx = engineForFile();
 const warmBot = (name: string, mode: string, extra: string[] = []) => warmBotManifest(ctx.dir, name, mode, extra);
@@ -40,7 +41,21 @@ describe('warm agents', () => {
 
   it('a crash loses only the game in progress; the next game is played by a restarted process', async () => {
     const bot = warmBot('warm-crash', 'crash-once:2');
-    const r = await play(ctx.engine, versus(bot.manifest, { games_per_pairing: 4 }));
+    // The summary the live view reads carries the lifecycles while the run is on.
+    const seen: unknown[] = [];
+    const t = ctx.engine.tournaments.create(versus(bot.manifest, { games_per_pairing: 4 }), ROOT);
+    ctx.engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended') seen.push(ctx.engine.tournaments.summary(t.id).agent_lifecycles);
+    });
+    const events: TournamentEvent[] = [];
+    ctx.engine.tournaments.subscribe(t.id, (e) => events.push(e));
+    const outcome = await ctx.engine.tournaments.start(t.id);
+    const r = { outcome, events, games: ctx.engine.store.tournaments.games(t.id) };
+    expect(seen.at(-1)).toMatchObject([
+      { agent: 'warm', lifecycle: 'persistent', restarts: 1 },
+      { agent: 'truthful', lifecycle: 'per-game' },
+    ]);
+    expect(ctx.engine.tournaments.summary(t.id).agent_lifecycles).toBeUndefined();
     expect(r.outcome.status).toBe('finished');
     const terminations = r.games.map((g) => g.termination);
     expect(terminations).toEqual(['completed', 'agent_crash', 'completed', 'completed']);
