@@ -20,7 +20,7 @@ import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
-import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
+import { finalGames, gameRecord, isSettled, runStatistics, settledGameCount } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
 
 export interface TournamentServiceDeps {
@@ -111,7 +111,6 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   }
 
   function summary(t: StoredTournament): TournamentSummary {
-    const rows = store.tournaments.games(t.id);
     const lifecycles = running.get(t.id)?.executor.lifecycles();
     return {
       id: t.id,
@@ -120,7 +119,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       stop_reason: t.stopReason,
       planned_games: t.plannedGames,
       planned_exact: t.plannedExact,
-      games_done: finalGames(rows).filter(isSettled).length,
+      // Counted in SQLite: listing tournaments must not load every game.
+      games_done: settledGameCount(store, t.id),
       manifest_hash: t.manifestHash,
       created_at: t.createdAt,
       updated_at: t.updatedAt,
