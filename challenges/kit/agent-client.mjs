@@ -334,12 +334,17 @@ export async function runAgent(play, { deadlineMs = DEFAULT_DEADLINE_MS } = {}) 
   process.exit(0);
 }
 
-/** Joins, plays and waits for the end of one seat; a GameOver thrown out of `play` is a normal end. */
-async function playOneSeat(play, contract, log) {
+/**
+ * Joins, plays and (unless `untilEnd` is false) waits for the end of one seat; a GameOver thrown out of `play` is a
+ * normal end. A warm agent does not wait: once `play` has made its last move it is ready for the next seat, and the
+ * harness hands it one only after this game is over.
+ */
+async function playOneSeat(play, contract, log, untilEnd = true) {
   const client = new ArenaClient({ url: contract.url, invite: contract.invite, sessionKey: contract.sessionKey, log });
   try {
     await client.join(contract.agentId);
     await play({ client, rng: createRng(contract.seed), contract, log });
+    if (!untilEnd) return;
     const end = await client.waitForGameEnd();
     log(`game ended: ${JSON.stringify(end.scores)}`);
   } catch (error) {
@@ -413,7 +418,7 @@ async function runWarm(play) {
         Math.max(1000, seat.deadline - Date.now() + 5000),
       );
       try {
-        await playOneSeat(play, contract, log);
+        await playOneSeat(play, contract, log, false);
       } finally {
         clearTimeout(deadline);
       }

@@ -299,6 +299,8 @@ class WarmAgent {
       return;
     }
     this.finishLease(lease, result);
+    // A process already back asking for its next seat has left the game: it is not stuck in it.
+    if (slot.parked.length > 0) return;
     if (slot.leases.size === 0) this.stopSlot(slot);
     else if (slot.state === 'live') slot.state = 'draining';
   }
