@@ -70,6 +70,7 @@ fs.writeFileSync(
     challenges: ['psi'],
     lifecycle: 'persistent',
     limits: { memory_mb: 16384 },
+    network: { allow: [new URL(modelUrl).host] },
   }),
 );
 

@@ -4,7 +4,10 @@
 // lifecycle games/s, the engine's CPU per game (this process: HTTP, SQLite, runner, scheduling), harness overhead per
 // game and the harness-fault count. Overhead = a game's wall time minus the time its agents were running the game
 // (first agent start → end of game): session set-up, seat keys, process launch preparation, teardown and commit.
-// Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 (--only=warm|per-game for one of them)
+// First, the OS sandbox's cost per agent launch: --launches (default 60) launches of a trivial agent, interleaved,
+// without the sandbox (a trusted folder), in the sandbox, and in the sandbox with one forwarded arena endpoint; wall
+// and CPU ms (engine process + its children) per launch, and the overhead against the unsandboxed baseline.
+// Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +16,7 @@ import YAML from 'yaml';
 const root = path.resolve(import.meta.dirname, '..');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const GAMES = Number(args.get('games') ?? 2000);
+const LAUNCHES = Number(args.get('launches') ?? 60);
 const CONCURRENCY = Number(args.get('concurrency') ?? 2);
 const ONLY = args.get('only');
 const app = path.join(root, 'dist/engine/app.js');
@@ -21,6 +25,65 @@ if (!fs.existsSync(app)) {
   process.exit(1);
 }
 const { startEngine } = await import(app);
+const { launchAgent } = await import(path.join(root, 'dist/engine/runner/launch.js'));
+const { AgentManifestSchema } = await import(path.join(root, 'dist/engine/contract/manifest.js'));
+
+/** CPU ms of this process and of its waited-for children so far (children from /proc/self/stat, in clock ticks). */
+function cpuMs() {
+  const own = process.cpuUsage();
+  let children = 0;
+  try {
+    const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    children = ((Number(fields[13]) + Number(fields[14])) * 1000) / 100;
+  } catch {}
+  return (own.user + own.system) / 1000 + children;
+}
+
+async function launchOverhead(arenaPort) {
+  const agentDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-launch-'));
+  const manifest = AgentManifestSchema.parse({
+    id: 'bench-true',
+    name: 'Bench',
+    framework: 'other',
+    protocol: 'specarena',
+    entrypoint: { command: ['true'] },
+  });
+  const modes = {
+    unsandboxed: { trusted: true, network: 'loopback' },
+    sandbox: {},
+    sandbox_with_endpoint: { arenaEndpoints: [`127.0.0.1:${arenaPort}`] },
+  };
+  const totals = Object.fromEntries(Object.keys(modes).map((m) => [m, { wall: [], cpu: 0 }]));
+  for (let i = 0; i < LAUNCHES; i++) {
+    for (const [mode, extra] of Object.entries(modes)) {
+      const cpu0 = cpuMs();
+      const t0 = performance.now();
+      const run = await launchAgent({
+        manifest,
+        manifestDir: agentDir,
+        workspaceRoot: agentDir,
+        hostEnv: { PATH: process.env.PATH },
+        ...extra,
+      }).result;
+      totals[mode].wall.push(performance.now() - t0);
+      totals[mode].cpu += cpuMs() - cpu0;
+      if (run.exitCode !== 0) throw new Error(`${mode} launch failed: ${run.termination} ${run.detail ?? run.stderr}`);
+      fs.rmSync(run.workspace, { recursive: true, force: true });
+    }
+  }
+  fs.rmSync(agentDir, { recursive: true, force: true });
+  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const out = {};
+  for (const [mode, t] of Object.entries(totals))
+    out[mode] = { wall_ms_median: Number(median(t.wall).toFixed(1)), cpu_ms_mean: Number((t.cpu / LAUNCHES).toFixed(1)) };
+  for (const mode of ['sandbox', 'sandbox_with_endpoint'])
+    out[`${mode}_overhead`] = {
+      wall_ms: Number((out[mode].wall_ms_median - out.unsandboxed.wall_ms_median).toFixed(1)),
+      cpu_ms: Number((out[mode].cpu_ms_mean - out.unsandboxed.cpu_ms_mean).toFixed(1)),
+      wall_ratio: Number((out[mode].wall_ms_median / out.unsandboxed.wall_ms_median).toFixed(2)),
+    };
+  return { launches_per_mode: LAUNCHES, ...out };
+}
 
 const quickstart = path.join(root, 'examples/quickstart.tournament.yaml');
 const raw = YAML.parse(fs.readFileSync(quickstart, 'utf8'));
@@ -74,6 +137,19 @@ async function run(lifecycle) {
   }
 }
 
+// The sandbox's cost per launch, measured on an engine of its own before the tournaments.
+const launches = await (async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-launch-engine-'));
+  const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  try {
+    return LAUNCHES > 0 ? await launchOverhead(engine.port) : null;
+  } finally {
+    await engine.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+})();
+process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
+
 const results = [];
 for (const lifecycle of ['per-game', 'persistent'])
   if (!ONLY || ONLY === lifecycle || (ONLY === 'warm' && lifecycle === 'persistent')) results.push(await run(lifecycle));
@@ -82,6 +158,7 @@ const summary = {
   cores: os.availableParallelism(),
   concurrency: CONCURRENCY,
   runs: results,
+  sandbox_per_launch: launches,
   ...(cold && warm
     ? {
         warm_vs_per_game: {

@@ -17,6 +17,7 @@ import { type ClawArenaService, createClawArenaService } from './protocols/clawa
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
@@ -47,6 +48,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
+  trustedAgentDirs?: readonly string[];
 }
 
 export interface RunningEngine {
@@ -105,9 +108,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
     const warmDesk = new WarmDesk();
+    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
+      sandbox,
       log: (message) => http?.log.warn(message),
     });
     http = await createHttpServer({
@@ -182,6 +187,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       dataDir: options.dataDir,
       clock,
       warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
+      sandbox,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

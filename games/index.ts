@@ -1,4 +1,5 @@
 // The ClawArena games Local Arena implements, by wire game_type. Only these appear in the schema route's `games`.
+import { diplomacy } from './diplomacy/rules.js';
 import type { GameRules } from './kit/game.js';
 import { lasVegas } from './las-vegas/rules.js';
 import { liarsDice } from './liars-dice/rules.js';
@@ -12,6 +13,7 @@ export const GAMES: ReadonlyMap<string, AnyGameRules> = new Map<string, AnyGameR
   [liarsDice.gameType, liarsDice],
   [lasVegas.gameType, lasVegas],
   [mafia.gameType, mafia],
+  [diplomacy.gameType, diplomacy],
 ]);
 
 export type { GameRules } from './kit/game.js';

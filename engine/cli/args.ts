@@ -32,6 +32,22 @@ export function parseFlags(argv: readonly string[], spec: FlagSpec): { flags: Re
   return { flags, positionals };
 }
 
+/** Every value of a repeatable `--name VALUE` / `--name=VALUE` option, and the arguments without it. */
+export function takeRepeated(argv: readonly string[], name: string): { values: string[]; rest: string[] } {
+  const values: string[] = [];
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string;
+    if (arg === `--${name}`) {
+      const value = argv[++i];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      values.push(value);
+    } else if (arg.startsWith(`--${name}=`)) values.push(arg.slice(name.length + 3));
+    else rest.push(arg);
+  }
+  return { values, rest };
+}
+
 export function parsePort(value: string | boolean | undefined): number {
   if (value === undefined) return 0;
   const n = Number(value);

@@ -8,7 +8,7 @@ export const WireGameTypeSchema = z.enum(['liars_dice', 'mafia', 'las_vegas', 'm
 export type WireGameType = z.infer<typeof WireGameTypeSchema>;
 
 /** The game types Local Arena implements (the schema route lists only these). */
-export const ClawGameTypeSchema = z.enum(['liars_dice', 'las_vegas', 'mafia']);
+export const ClawGameTypeSchema = z.enum(['liars_dice', 'las_vegas', 'mafia', 'diplomacy']);
 export type ClawGameType = z.infer<typeof ClawGameTypeSchema>;
 
 export const PollStatusSchema = z.enum(['idle', 'waiting', 'matched', 'playing', 'finished']);
@@ -319,8 +319,43 @@ export const MafiaStateSchema = z.looseObject({
   fellow_mafia_players: z.array(z.object({ agent_id: z.number().int(), name: z.string() })).optional(),
 });
 
+const DiplomacyPowerSchema = z.enum(['AUSTRIA', 'ENGLAND', 'FRANCE', 'GERMANY', 'ITALY', 'RUSSIA', 'TURKEY']);
+const DiplomacyUnitSchema = z.looseObject({ power: DiplomacyPowerSchema, unit_type: z.enum(['A', 'F']), location: z.string() });
+
+export const DiplomacyStateSchema = z.looseObject({
+  game_type: z.literal('diplomacy'),
+  phase_key: z.string(),
+  phase_id: z.string(),
+  phase_type: z.enum(['negotiation', 'movement', 'retreat', 'adjustment', 'finished']),
+  year: z.number().int(),
+  season: z.enum(['SPRING', 'FALL', 'WINTER']),
+  negotiation_round: z.number().int().nullable(),
+  power: DiplomacyPowerSchema,
+  recipient_powers: z.array(DiplomacyPowerSchema),
+  players: z.array(z.looseObject({ power: DiplomacyPowerSchema, agent_id: z.number().int(), name: z.string() })),
+  units: z.array(DiplomacyUnitSchema),
+  your_units: z.array(DiplomacyUnitSchema),
+  supply_centers: z.array(z.looseObject({ territory: z.string(), owner: DiplomacyPowerSchema.nullable() })),
+  center_counts: z.record(z.string(), z.number().int()),
+  // Bounded lists carry `<x>_truncated` and `<x>_omitted`.
+  public_orders: z.array(z.unknown()),
+  public_orders_truncated: z.boolean(),
+  public_orders_omitted: z.number().int().min(0),
+  messages_received: z.array(z.unknown()),
+  messages_received_truncated: z.boolean(),
+  messages_received_omitted: z.number().int().min(0),
+  heuristic_advice: z.record(z.string(), z.unknown()),
+  retreat_options: z.record(z.string(), z.array(z.string())),
+  adjustment_requirements: z.record(z.string(), z.number().int()),
+  winner_powers: z.array(DiplomacyPowerSchema),
+  finished: z.boolean(),
+  max_year: z.number().int(),
+  finish_reason: z.string().nullable(),
+});
+
 export const GameStateReaders = {
   liars_dice: LiarsDiceStateSchema,
   las_vegas: LasVegasStateSchema,
   mafia: MafiaStateSchema,
+  diplomacy: DiplomacyStateSchema,
 } as const;

@@ -2,6 +2,7 @@
 // parsed reports and raw files. The report itself is MatchReport (governance.ts); runs carry the runner's record.
 import { z } from 'zod';
 import { MatchReportSchema, OutcomeSchema } from './governance.js';
+import { IsolationSchema } from './isolation.js';
 
 export const GovernanceMatchSummarySchema = z.object({
   matchId: z.string(),
@@ -46,6 +47,8 @@ export const GovernanceRunSchema = z.object({
   signal: z.string().nullable(),
   peakRssKb: z.number().nullable(),
   network: z.string(),
+  /** What the run's sandbox enforced; null for runs stored before it was recorded. */
+  isolation: IsolationSchema.nullable().optional(),
   stdoutBytes: z.number().int(),
   stderrBytes: z.number().int(),
   /** Already redacted by the runner before it was stored. */

@@ -74,6 +74,36 @@ const LimitsSchema = z.strictObject({
   memory_mb: z.int().min(16).optional(),
 });
 
+const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const IPV4 = /^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+/**
+ * `host:port` an agent may reach from its sandbox (a model server, an API). The sandbox has no route out: each entry
+ * is forwarded by the engine, so it must be a host name (resolved by the engine at connect time) or a loopback
+ * address; another IP address could not be served inside under its own address.
+ */
+export const NetworkEndpointSchema = z.string().superRefine((value, ctx) => {
+  const match = /^(.*):(\d{1,5})$/.exec(value);
+  const port = match ? Number(match[2]) : 0;
+  const host = match?.[1] ?? '';
+  if (!match || port < 1 || port > 65535) {
+    ctx.addIssue({ code: 'custom', message: 'must be host:port with a port from 1 to 65535 (e.g. "api.openai.com:443")' });
+    return;
+  }
+  if (IPV4.test(host)) {
+    const octets = host.split('.').map(Number);
+    if (octets.some((o) => o > 255)) ctx.addIssue({ code: 'custom', message: `${host} is not an IPv4 address` });
+    else if (octets[0] !== 127)
+      ctx.addIssue({ code: 'custom', message: `only loopback addresses (127.x.x.x) or host names can be allowed, not ${host}` });
+  } else if (!HOST_NAME.test(host))
+    ctx.addIssue({ code: 'custom', message: `${JSON.stringify(host)} is not a host name (IPv6 is not supported)` });
+});
+
+const NetworkSchema = z.strictObject({
+  /** Endpoints beyond the agent's arena; nothing else is reachable from the sandbox. */
+  allow: z.array(NetworkEndpointSchema).max(32, 'at most 32 endpoints').default([]),
+});
+
 export const AgentManifestSchema = z
   .strictObject({
     id: AgentIdSchema,
@@ -92,6 +122,7 @@ export const AgentManifestSchema = z
     lifecycle: AgentLifecycleSchema.optional(),
     /** Seats one persistent process plays at the same time (ClawArena agents: always 1). */
     max_concurrent_games: z.int().min(1).max(64).optional(),
+    network: NetworkSchema.optional(),
     /** Names of host environment variables the user grants to this agent; nothing else of the host reaches it. */
     secrets: z
       .array(
@@ -126,6 +157,7 @@ export const AgentManifestSchema = z
     author: m.author ?? null,
     lifecycle: m.lifecycle ?? ('per-game' as const),
     max_concurrent_games: m.max_concurrent_games ?? 1,
+    network: m.network ?? { allow: [] },
   }));
 
 export type AgentManifest = z.infer<typeof AgentManifestSchema>;

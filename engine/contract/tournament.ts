@@ -1,6 +1,7 @@
 // Tournament admin API and event feed (issue 5): request bodies, list queries and the events the executor emits —
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
+import { IsolationSchema } from './isolation.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;
@@ -273,6 +274,8 @@ export const TournamentGameSchema = z.object({
   endedAt: z.number(),
   /** Per seat: model-usage totals (null for a seat without any); null when no seat reported usage. */
   usage: z.array(z.record(z.string(), z.unknown()).nullable()).nullable().optional(),
+  /** Per launched seat: the isolation its agent process got; null for games stored before it was recorded. */
+  isolation: z.array(IsolationSchema).nullable().optional(),
 });
 export type TournamentGame = z.infer<typeof TournamentGameSchema>;
 

@@ -7,13 +7,14 @@ import * as clawarena from './migrations/0030-clawarena.js';
 import * as tournaments from './migrations/0040-tournaments.js';
 import * as tournamentUsage from './migrations/0050-tournament-usage.js';
 import * as agentFolders from './migrations/0060-agent-folders.js';
+import * as isolation from './migrations/0070-isolation.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage, agentFolders];
+export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage, agentFolders, isolation];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';

@@ -1,18 +1,21 @@
-// Launches one agent from its manifest and always comes back with a LaunchResult: the agent runs in a fresh workspace
-// with an allow-listed environment, stdin closed, output capped, rlimits and no network where the OS allows, as the
-// leader of its own process group — which is killed as a whole on timeout, cancellation or exit, so nothing outlives
-// the run.
+// Launches one agent from its manifest and always comes back with a LaunchResult: the agent runs in the OS sandbox
+// (os-sandbox.ts; unless its folder is trusted) in a fresh workspace with an allow-listed environment, stdin closed,
+// output capped and rlimits, reaching only its arena endpoints, as the leader of its own process group — which is
+// killed as a whole on timeout, cancellation or exit, so nothing outlives the run.
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import type { Isolation } from '../contract/isolation.js';
 import type { AgentManifest } from '../contract/manifest.js';
 import { withAgentBins } from './agent-bins.js';
 import { commandArgv } from './agent-command.js';
 import { buildAgentEnv, grantedSecrets, hostAllowList } from './agent-env.js';
 import { buildDockerArgv, CONTAINER_WORKSPACE, containerName } from './docker-argv.js';
+import { type Forward, type Forwarders, startForwarders } from './endpoint-forward.js';
 import { findExecutable } from './executable.js';
+import { type AppliedIsolation, SandboxCommandError, sandboxCommand } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
 import { groupRunning, signalGroup, TreeWatcher } from './process-tree.js';
 import { type AppliedRlimits, sandboxSupport, userProcessCount, withRlimits } from './sandbox.js';
@@ -66,9 +69,20 @@ export interface LaunchOptions {
   /** A fresh workspace is created under this folder (named `workspaceName`, else a random name). */
   workspaceRoot: string;
   workspaceName?: string;
-  /** 'none' (default): a new network namespace where available. 'loopback': the host network (to reach the engine). */
+  /**
+   * 'none' (default): no network but `arenaEndpoints` and the manifest's `network.allow` (forwarded into the sandbox).
+   * 'loopback': the host network, when the operator asks for it (the file system and processes stay sandboxed).
+   */
   network?: NetworkMode;
-  /** Refuse to run when network denial was asked for but is unavailable. */
+  /** `host:port` of the arena the agent plays on (its ARENA_URL), reachable from the sandbox. */
+  arenaEndpoints?: readonly string[];
+  /** The agent's folder is trusted: run it without the OS sandbox (recorded in its isolation). */
+  trusted?: boolean;
+  /** Folders that stay hidden even when inside a folder the sandbox shows (the data directory). */
+  privatePaths?: readonly string[];
+  /** Linux, engine running as root: start the sandbox as this user (the hostile-agent suite runs its attacks so). */
+  runAs?: { uid: number; gid: number };
+  /** Refuse to run a trusted agent when network denial was asked for but is unavailable. */
   requireNetworkIsolation?: boolean;
   /** Source of the allow-listed variables and granted secrets (default: process.env). */
   hostEnv?: NodeJS.ProcessEnv;
@@ -79,10 +93,13 @@ export interface LaunchOptions {
   dockerBinary?: string;
 }
 
-export interface IsolationRecord {
+export interface IsolationRecord extends AppliedIsolation {
   sandbox: 'process' | 'docker';
-  /** What the agent actually got; 'unavailable' = denial was asked for but the OS did not allow it. */
-  network: NetworkMode | 'unavailable';
+  /**
+   * What the agent actually got: 'none' no network, 'endpoints' only `endpoints`, 'loopback' the host network;
+   * 'unavailable' = a trusted agent's denial was asked for but the OS did not allow it.
+   */
+  network: NetworkMode | 'endpoints' | 'unavailable';
   rlimits: AppliedRlimits | null;
 }
 
@@ -102,6 +119,11 @@ export interface LaunchResult {
    * bug), false when the agent's own command could not be started (a program that does not exist).
    */
   harnessError: boolean;
+  /**
+   * The sandbox itself died on a signal the runner did not send: someone outside killed the seat. An agent cannot do
+   * that from inside (the sandbox's supervisor is outside its PID namespace), so this is never the agent's fault.
+   */
+  killedExternally: boolean;
   /** Output up to the caps, decoded as UTF-8 (replacement characters for invalid bytes). */
   stdout: string;
   stderr: string;
@@ -118,11 +140,19 @@ export interface LaunchResult {
   isolation: IsolationRecord;
 }
 
+/** The recorded part of a launch's isolation (contract/isolation.ts), without the rlimits. */
+export function isolationOf(record: IsolationRecord): Isolation {
+  const { method, filesystem, pid, network, endpoints, trusted } = record;
+  return { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
+}
+
 export interface LaunchHandle {
   readonly workspace: string;
   /** Process id (= process group id) once started. */
   readonly pid: number | undefined;
   readonly result: Promise<LaunchResult>;
+  /** The isolation it runs under, complete once started (a warm agent's games record it before it exits). */
+  readonly isolation: IsolationRecord;
   /** Cancels the run: the process group is terminated and the result's termination is 'cancelled'. */
   stop(): void;
 }
@@ -136,6 +166,9 @@ interface Plan {
   argv: string[];
   env: Record<string, string>;
   containerName: string | null;
+  /** The OS sandbox's per-launch folder and forwarded endpoints, when sandboxed. */
+  launchDir?: string;
+  forwards?: Forward[];
 }
 
 export function launchAgent(options: LaunchOptions): LaunchHandle {
@@ -147,7 +180,27 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   const network = options.network ?? 'none';
   const workspace = path.resolve(options.workspaceRoot, options.workspaceName ?? `run-${randomBytes(6).toString('hex')}`);
   const limits = resolveLimits(options, docker);
-  const isolation: IsolationRecord = { sandbox: docker ? 'docker' : 'process', network, rlimits: null };
+  const isolation: IsolationRecord = docker
+    ? {
+        sandbox: 'docker',
+        method: 'docker',
+        filesystem: 'container',
+        pid: 'container',
+        network,
+        endpoints: [],
+        trusted: false,
+        rlimits: null,
+      }
+    : {
+        sandbox: 'process',
+        method: 'none',
+        filesystem: 'host',
+        pid: 'host',
+        network,
+        endpoints: [],
+        trusted: options.trusted === true,
+        rlimits: null,
+      };
   const out = new OutputCapture(limits.stdoutBytes, limits.tailBytes);
   const err = new OutputCapture(limits.stderrBytes, limits.tailBytes);
   let argv: string[] = [];
@@ -166,6 +219,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     termination,
     detail: null,
     harnessError: false,
+    killedExternally: false,
     stdout: out.text(),
     stderr: err.text(),
     stdoutTail: out.tailText(),
@@ -191,10 +245,27 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
         ? dockerPlan(options, workspace, hostEnv, network, limits)
         : processPlan(options, workspace, hostEnv, network, limits, isolation);
     } catch (error) {
-      return finish('spawn_error', { detail: (error as Error).message, harnessError: !(error instanceof AgentCommandError) });
+      const agentsFault = error instanceof AgentCommandError || error instanceof SandboxCommandError;
+      return finish('spawn_error', { detail: (error as Error).message, harnessError: !agentsFault });
     }
     argv = plan.argv;
+    let forwarders: Forwarders | null = null;
+    const cleanUp = async (): Promise<void> => {
+      await forwarders?.close();
+      if (plan.launchDir) fs.rmSync(plan.launchDir, { recursive: true, force: true });
+    };
+    try {
+      if (plan.forwards && plan.forwards.length > 0)
+        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs);
+      return await spawnPlanned(plan);
+    } finally {
+      await cleanUp();
+    }
+  };
+
+  const spawnPlanned = async (plan: Plan): Promise<LaunchResult> => {
     if (cancelledEarly || options.signal?.aborted) return finish('cancelled', { detail: 'cancelled before start' });
+    const sandboxed = plan.launchDir !== undefined && isolation.method === 'bubblewrap';
 
     const child = spawn(plan.argv[0] as string, plan.argv.slice(1), {
       cwd: workspace,
@@ -228,7 +299,10 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       termination = reason;
       terminating = (async () => {
         if (plan.containerName) dockerKill(plan.argv[0] as string, plan.containerName, plan.env);
-        signalGroup(leader, 'SIGTERM');
+        // The sandbox's supervisor would die on SIGTERM and take everything with it at once: the agent's own
+        // processes (below the sandbox's init) get the SIGTERM, the supervisor the SIGKILL after the grace.
+        if (sandboxed) watcher.signalTree('SIGTERM', 2);
+        else signalGroup(leader, 'SIGTERM');
         if (!(await waitUntil(() => !groupRunning(leader), limits.killGraceMs))) signalGroup(leader, 'SIGKILL');
       })();
     };
@@ -265,7 +339,8 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       child.stdout.destroy();
       child.stderr.destroy();
     }
-    return finish(termination, { exitCode, signal, durationMs, peakRssKb: watcher.peakRssKb });
+    const killedExternally = sandboxed && termination === 'exited' && signal !== null;
+    return finish(termination, { exitCode, signal, durationMs, peakRssKb: watcher.peakRssKb, killedExternally });
   };
 
   const result = run().catch((error: unknown) =>
@@ -273,6 +348,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   );
   return {
     workspace,
+    isolation,
     get pid() {
       return pid;
     },
@@ -337,9 +413,33 @@ function processPlan(
       `failed to launch command ${pyRepr(manifest.entrypoint.command ?? '')}: [Errno 2] No such file or directory: ${pyRepr(argv[0] as string)}`,
     );
   }
+  const named = [...argv];
   argv[0] = program;
   const support = sandboxSupport();
-  if (network === 'none') {
+  const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
+  let sandbox: Pick<Plan, 'launchDir' | 'forwards'> = {};
+  if (!options.trusted) {
+    // The sandbox resolves the program again on the PATH it shows (a pyenv shim in $HOME is not there; /usr/bin is).
+    const sandboxed = sandboxCommand({
+      argv: named,
+      env,
+      agentDir: options.manifestDir,
+      workspace,
+      endpoints,
+      shareNet: network === 'loopback',
+      privatePaths: options.privatePaths ?? [],
+      ...(options.runAs ? { runAs: options.runAs } : {}),
+      support,
+    });
+    argv = sandboxed.argv;
+    Object.assign(env, sandboxed.env);
+    Object.assign(isolation, sandboxed.isolation);
+    if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
+    sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
+  } else if (network === 'none' && endpoints.length > 0) {
+    // A trusted agent that must reach its arena gets the host network.
+    isolation.network = 'loopback';
+  } else if (network === 'none') {
     if (support.networkDenyPrefix) argv = [...support.networkDenyPrefix, ...argv];
     else {
       isolation.network = 'unavailable';
@@ -356,7 +456,7 @@ function processPlan(
     argv = wrapped.argv;
     isolation.rlimits = wrapped.applied;
   }
-  return { argv, env, containerName: null };
+  return { argv, env, containerName: null, ...sandbox };
 }
 
 function autoProcessLimit(): number | null {

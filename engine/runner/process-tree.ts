@@ -131,6 +131,25 @@ export class TreeWatcher {
     this.peak = Math.max(this.peak, total, readKb(this.root, 'VmHWM'));
   }
 
+  /** Signals every live process at least `fromDepth` levels below the root (1 = the root's children), now. */
+  signalTree(signal: NodeJS.Signals, fromDepth: number): void {
+    if (!LINUX) return;
+    const queue: Array<[number, number]> = [[this.root, 0]];
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      const [pid, depth] = item;
+      const stat = readStat(pid);
+      if (!stat || stat.state === 'Z') continue;
+      if (depth >= fromDepth) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // gone meanwhile
+        }
+      }
+      for (const child of childrenOf(pid)) queue.push([child, depth + 1]);
+    }
+  }
+
   get peakRssKb(): number | undefined {
     return this.peak > 0 ? this.peak : undefined;
   }

@@ -1,4 +1,5 @@
-// What the OS lets the runner enforce, probed once per engine process: network denial through a new network
+// What the OS lets the runner enforce, probed once per engine process: the OS sandbox (bubblewrap on Linux, with socat
+// for the forwarded endpoints; sandbox-exec on macOS), network denial for trusted agents through a new network
 // namespace (`unshare`, util-linux) and resource limits through `prlimit` (or a POSIX-shell `ulimit` prefix).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -10,7 +11,17 @@ export interface SandboxSupport {
   networkDenyPrefix: string[] | null;
   prlimit: string | null;
   shell: string | null;
+  /** bubblewrap when it can create a sandbox here (Linux). */
+  bwrap?: string | null;
+  /** Why the OS sandbox cannot start here, naming the fix; null when it can. */
+  sandboxProblem?: string | null;
+  /** socat, which serves the forwarded endpoints inside a Linux sandbox. */
+  socat?: string | null;
+  /** /usr/bin/sandbox-exec on macOS. */
+  sandboxExec?: string | null;
 }
+
+const TRUST_HINT = 'or mark the agent folder trusted to run it without a sandbox (arena run|match --trust-agent-dir DIR)';
 
 let cached: SandboxSupport | undefined;
 
@@ -25,7 +36,13 @@ export function setSandboxSupportForTests(support: SandboxSupport | undefined): 
 }
 
 function probe(): SandboxSupport {
-  if (process.platform === 'win32') return { networkDenyPrefix: null, prlimit: null, shell: null };
+  if (process.platform === 'win32')
+    return {
+      networkDenyPrefix: null,
+      prlimit: null,
+      shell: null,
+      sandboxProblem: `Windows has no OS sandbox for agent processes: use a docker entrypoint, ${TRUST_HINT}`,
+    };
   const cwd = os.tmpdir();
   const pathEnv = process.env.PATH;
   const trueBin = findExecutable('true', pathEnv, cwd);
@@ -43,8 +60,46 @@ function probe(): SandboxSupport {
     }
   }
   const shell = fs.existsSync('/bin/sh') ? '/bin/sh' : null;
-  return { networkDenyPrefix, prlimit: process.platform === 'linux' ? findExecutable('prlimit', pathEnv, cwd) : null, shell };
+  const prlimit = process.platform === 'linux' ? findExecutable('prlimit', pathEnv, cwd) : null;
+  const base = { networkDenyPrefix, prlimit, shell };
+  if (process.platform === 'darwin') {
+    const sandboxExec = fs.existsSync('/usr/bin/sandbox-exec') ? '/usr/bin/sandbox-exec' : null;
+    return { ...base, sandboxExec, sandboxProblem: sandboxExec ? null : `/usr/bin/sandbox-exec is missing, ${TRUST_HINT}` };
+  }
+  if (process.platform !== 'linux') return { ...base, sandboxProblem: `no OS sandbox is known for ${process.platform}, ${TRUST_HINT}` };
+  const found = findExecutable('bwrap', `${pathEnv ?? ''}:/usr/bin:/bin`, cwd);
+  const socat = findExecutable('socat', `${pathEnv ?? ''}:/usr/bin:/bin`, cwd);
+  return { ...base, ...probeBwrap(found, trueBin), socat };
 }
+
+/** Whether `bwrap` (null: not installed) can create a sandbox here, with the fix when not (exported for tests). */
+export function probeBwrap(bwrap: string | null, trueBin: string | null): Pick<SandboxSupport, 'bwrap' | 'sandboxProblem'> {
+  if (bwrap === null)
+    return {
+      bwrap: null,
+      sandboxProblem: `bubblewrap (bwrap), the OS sandbox for agents, is not installed: install it (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap), ${TRUST_HINT}`,
+    };
+  const flags = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/'];
+  const r = spawnSync(bwrap, [...flags, '--proc', '/proc', '--dev', '/dev', '--', trueBin ?? '/bin/true'], {
+    encoding: 'utf8',
+    timeout: 5000,
+  });
+  if (r.status === 0) return { bwrap, sandboxProblem: null };
+  const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
+  return {
+    bwrap: null,
+    sandboxProblem: `bubblewrap cannot create a sandbox here (${why}): unprivileged user namespaces are probably disabled; enable them (sudo sysctl -w kernel.unprivileged_userns_clone=1; on Ubuntu 23.10+ also sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0, or give bwrap an AppArmor profile), ${TRUST_HINT}`,
+  };
+}
+
+/** Why a sandboxed launch cannot start here (naming the fix), or null when it can. */
+export function sandboxUnavailable(support: SandboxSupport = sandboxSupport()): string | null {
+  if (support.sandboxProblem) return support.sandboxProblem;
+  if (process.platform === 'linux' && !support.bwrap) return `bubblewrap is not available, ${TRUST_HINT}`;
+  return null;
+}
+
+export const SOCAT_MISSING = `socat, which gives a sandboxed agent its arena endpoint, is not installed: install it (Debian/Ubuntu: sudo apt-get install socat), ${TRUST_HINT}`;
 
 export interface RlimitRequest {
   cpuSeconds: number;

@@ -9,7 +9,7 @@
 import type { JsonObject } from '../../games/kit/game.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { LaunchResult } from '../runner/launch.js';
 import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
@@ -17,7 +17,7 @@ import type { TournamentAgent } from './spec-file.js';
 import type { WarmSlotLaunch } from './warm-pool.js';
 
 export interface ClawGameDeps extends GameContext {
-  clawarena: ClawArenaService;
+  clawarena: ClawArenaMatchApi;
 }
 
 /** A ClawArena agent name from a tournament agent id (the service allows letters, digits, space and `._-`). */
@@ -26,8 +26,16 @@ export function clawSeatName(agentId: string): string {
   return `t-${cleaned}`.slice(0, 64);
 }
 
+/** What a warm ClawArena slot needs of the service: an agent of its own and an unscoped token for it. */
+export interface ClawArenaWarmApi {
+  agentByName(name: string): { agentId: number } | undefined;
+  createAgent(input: { name: string }): { agent: { agentId: number } };
+  issueToken(agentId: number, matchId: number | null): string;
+  agentEnvironment(token: string): Record<string, string>;
+}
+
 /** A warm slot of a ClawArena agent: its own ClawArena agent (reused across runs) and a fresh unscoped token for it. */
-export function clawArenaWarmSlot(clawarena: ClawArenaService): (agent: TournamentAgent, slot: number) => WarmSlotLaunch {
+export function clawArenaWarmSlot(clawarena: ClawArenaWarmApi): (agent: TournamentAgent, slot: number) => WarmSlotLaunch {
   return (agent, slot) => {
     const name = `${clawSeatName(agent.id).slice(0, 58)}.w${slot}`;
     const clawAgent = clawarena.agentByName(name) ?? clawarena.createAgent({ name }).agent;
@@ -148,7 +156,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
 }
 
 /** The match's event log as transcript entries (channel 'match'); events.jsonl writes them as match_event lines. */
-function matchTranscript(clawarena: ClawArenaService, matchId: number): TranscriptEntry[] {
+function matchTranscript(clawarena: ClawArenaMatchApi, matchId: number): TranscriptEntry[] {
   return clawarena.matchEvents(matchId).map((e, index) => ({
     index,
     channel: 'match' as const,

@@ -2,14 +2,18 @@
 // attempt in its own transaction, replays void games (harness faults) up to MAX_ATTEMPTS, and stops on completion, a
 // GSPRT decision, pause or cancel. On start it reads the committed attempts, so a resumed run skips what is settled
 // and replays what was in flight when the process died (those never reached the database).
+
 import path from 'node:path';
+import type { Isolation } from '../contract/isolation.js';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
 import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
+import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
 import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
 import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
@@ -33,6 +37,8 @@ export interface ExecutorDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** Where warm agents' processes get their seats (the engine's next-seat route); needed for persistent agents. */
   warm?: WarmHooks;
+  /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
+  sandbox?: SandboxPolicy;
 }
 
 export type RunOutcome =
@@ -45,7 +51,7 @@ export type RunOutcome =
 export type EventListener = (event: TournamentEvent) => void;
 
 export class TournamentExecutor {
-  private readonly listeners = new Set<EventListener>();
+  private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
   private readonly latest = new Map<string, StoredTournamentGame>();
   private readonly replays: ScheduledGame[] = [];
@@ -78,8 +84,7 @@ export class TournamentExecutor {
   }
 
   on(listener: EventListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    return this.listeners.add(listener);
   }
 
   get gamesDone(): number {
@@ -172,7 +177,7 @@ export class TournamentExecutor {
       ...warm,
       agents: this.agents,
       launch: (agent, slot, env, onStderr) =>
-        launchWarmSlot({ workspaceRoot, ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
+        launchWarmSlot({ workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       startMs: this.startMs(),
     });
@@ -182,18 +187,16 @@ export class TournamentExecutor {
     return path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
   }
 
+  private sandbox(): SandboxPolicy {
+    return this.deps.sandbox ?? sandboxPolicy(this.deps.dataDir);
+  }
+
   private startMs(): number {
     return Math.max(this.spec.limits.move_seconds * 1000, START_BUDGET_MS);
   }
 
   private emit(event: TournamentEvent): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(event);
-      } catch {
-        // A failing listener (a closed stream) must not stop the run.
-      }
-    }
+    this.listeners.emit(event);
   }
 
   private stop(reason: string): void {
@@ -295,6 +298,7 @@ export class TournamentExecutor {
       },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
+      sandbox: this.sandbox(),
     };
   }
 
@@ -330,8 +334,9 @@ export class TournamentExecutor {
     const accounted = played.then(async (outcome) => ({
       outcome,
       accounting: outcome.accounting ? await outcome.accounting.catch(() => null) : null,
+      isolation: outcome.isolation ? await outcome.isolation.catch(() => null) : null,
     }));
-    void accounted.then(({ outcome, accounting }) => this.finishGame(game, attempt, seatIds, outcome, accounting));
+    void accounted.then(({ outcome, accounting, isolation }) => this.finishGame(game, attempt, seatIds, outcome, accounting, isolation));
   }
 
   /** A game's outcome is committed, settles or queues a replay, and is announced; then more games may start. */
@@ -341,6 +346,7 @@ export class TournamentExecutor {
     seatIds: string[],
     outcome: GameOutcome,
     accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    isolation: Isolation[] | null,
   ): void {
     const key = gameKey(game);
     this.active.delete(key);
@@ -355,7 +361,7 @@ export class TournamentExecutor {
       this.pump();
       return;
     }
-    const row = this.commit(game, attempt, outcome, accounting);
+    const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
     this.latest.set(key, row);
     const settled = isSettled(row);
@@ -390,9 +396,10 @@ export class TournamentExecutor {
     attempt: number,
     outcome: GameOutcome,
     accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    isolation: Isolation[] | null,
   ): StoredTournamentGame | null {
     try {
-      const record = gameRow(this.tournament.id, game, attempt, outcome, accounting);
+      const record = { ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation };
       const seq = this.deps.store.tournaments.insertGame(record);
       return { ...record, seq };
     } catch (error) {

@@ -2,6 +2,7 @@
 // and standings.csv. Every one of them carries the run manifest (the CSV in its leading comment lines).
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
@@ -35,6 +36,7 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
     result: { placements: row.placements, faulted_seats: row.faultedSeats },
     scores: row.scores,
     model_usage: row.usage ?? null,
+    isolation: row.isolation ?? null,
     termination: row.termination,
     fault: row.fault,
     detail: row.detail,
@@ -83,6 +85,19 @@ const failedCalls = (outcomes: UsageTotals['outcomes']): string =>
 const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.calls > 0 ? String(Math.round(u.latency_ms / u.calls)) : '—');
 /** Per-game rows in report.md stop here; report.json has every game. */
 const MD_GAME_ROWS = 200;
+
+/** How each agent's processes were isolated, over every attempt it sat in (one line per distinct isolation). */
+function isolationTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+  const seen = agentIds.map(() => new Set<string>());
+  for (const row of rows)
+    for (const [seat, iso] of (row.isolation ?? []).entries()) seen[row.seats[seat] as number]?.add(describeIsolation(iso));
+  if (seen.every((s) => s.size === 0)) return [];
+  const lines = ['## Isolation', '', '| Agent | Isolation applied |', '|---|---|'];
+  agentIds.forEach((id, i) => {
+    for (const line of seen[i] ?? []) lines.push(`| ${id} | ${line} |`);
+  });
+  return [...lines, ''];
+}
 
 function usageTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
   const usage = agentUsage(rows, agentIds.length);
@@ -227,6 +242,7 @@ export function reportMarkdown(input: ExportInput): string {
       '',
     );
   lines.push(...usageTable(input.agentIds, input.store.tournaments.games(tournament.id)));
+  lines.push(...isolationTable(input.agentIds, input.store.tournaments.games(tournament.id)));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');
@@ -296,6 +312,7 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
         faulted_seats: row.faultedSeats,
         placements: row.placements,
         scores: row.scores,
+        isolation: row.isolation ?? null,
       });
     }
   } finally {

@@ -3,10 +3,12 @@
 // GameOutcome built from all that. The runners keep only their protocol: how seats join, what counts as progress,
 // and where scores, placements and the transcript come from.
 import fs from 'node:fs';
+import type { Isolation } from '../contract/isolation.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { Clock } from '../core/clock.js';
 import type { SeatScore, Termination } from '../core/ratings/index.js';
-import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
+import { isolationOf, type LaunchHandle, type LaunchResult } from '../runner/launch.js';
+import type { SandboxPolicy } from '../runner/sandbox-policy.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
@@ -25,6 +27,8 @@ export interface GameContext {
   startMs: number;
   maxIllegalActions: number;
   hostEnv?: NodeJS.ProcessEnv;
+  /** How seats are sandboxed (trusted agent folders, the hidden data directory). */
+  sandbox?: SandboxPolicy;
   /** Told the live session id as soon as it exists (the live view follows it). */
   onSession(sessionId: string): void;
   /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
@@ -49,6 +53,8 @@ export interface GameOutcome {
   teardown?: Promise<void>;
   /** Model-agent accounting from each seat's stderr; settles once every agent process has exited. */
   accounting?: Promise<GameAccounting>;
+  /** The isolation each launched seat got (seat order); settles once every agent process has exited. */
+  isolation?: Promise<Isolation[]>;
 }
 
 /**
@@ -162,6 +168,9 @@ export class GamePlay {
       transcript,
       ...(this.teardown ? { teardown: this.teardown } : {}),
       ...(this.handles.length > 0 ? { accounting: accountingOf(this.handles) } : {}),
+      ...(this.handles.length > 0
+        ? { isolation: Promise.all(this.handles.map((h) => h.result.then((r) => isolationOf(r.isolation)))) }
+        : {}),
     };
   }
 

@@ -3,7 +3,7 @@
 // it; adding a protocol is adding a runner.
 import type { PlayProtocol } from '../core/playables.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
-import type { ClawArenaService } from '../protocols/clawarena/service.js';
+import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { playClawGame } from './clawarena-game.js';
 import type { GameContext, GameOutcome } from './game-play.js';
@@ -23,6 +23,6 @@ export function specArenaRunner(deps: { engine: ArenaEngine; url: string; authSe
 }
 
 /** ClawArena games: a scheduled match with one scoped token per seat. */
-export function clawArenaRunner(clawarena: ClawArenaService): GameRunner {
+export function clawArenaRunner(clawarena: ClawArenaMatchApi): GameRunner {
   return { play: (context, game, signal) => playClawGame({ ...context, clawarena }, game, signal) };
 }

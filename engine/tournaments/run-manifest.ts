@@ -28,6 +28,8 @@ export interface RunManifest {
     max_concurrent_games?: number;
   }>;
   challenges: Array<{ id: string; module_sha256: string }>;
+  /** Agents whose folder the user marked trusted: they ran without the OS sandbox (absent when none did). */
+  unsandboxed_agents?: string[];
 }
 
 export function fileSha256(file: string): string {
@@ -72,6 +74,7 @@ export function buildRunManifest(
   challengeDir: (id: string) => string,
   spec: Record<string, unknown>,
   isClawGame: (id: string) => boolean = () => false,
+  trusted: readonly string[] = [],
 ): RunManifest {
   const claw = loaded.spec.challenges.some(isClawGame);
   return {
@@ -98,6 +101,8 @@ export function buildRunManifest(
       id,
       module_sha256: folderSha256(challengeDir(id), (rel) => rel === 'agents' || rel.startsWith('agents/')),
     })),
+    // Only runs with trusted agents say so, so the hash of every sandboxed run stays what it was.
+    ...(trusted.length > 0 ? { unsandboxed_agents: [...trusted] } : {}),
   };
 }
 

@@ -1,9 +1,12 @@
-// Starts one seat's agent for a tournament game, whatever the protocol: the runner with the host network (agents
-// reach the engine on loopback), the game clock plus grace as the hard limit, and the variables every protocol shares.
+// Starts one seat's agent for a tournament game, whatever the protocol: the runner's OS sandbox (the seat reaches only
+// the arena URLs of its protocol environment, plus its manifest's network.allow), the game clock plus grace as the
+// hard limit, and the variables every protocol shares.
 
 import type { Termination } from '../core/ratings/index.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
+import { loopbackEndpoints } from '../runner/endpoint-forward.js';
 import { type LaunchHandle, type LaunchResult, launchAgent } from '../runner/launch.js';
+import { type SandboxPolicy, sandboxLaunchOptions } from '../runner/sandbox-policy.js';
 import type { TournamentAgent } from './spec-file.js';
 
 /** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */
@@ -15,6 +18,7 @@ export interface SeatLaunchDeps {
   /** The per-move limit, passed as ARENA_MOVE_SECONDS so an agent can budget its turns (the model agent does). */
   moveMs?: number;
   hostEnv?: NodeJS.ProcessEnv;
+  sandbox?: SandboxPolicy;
 }
 
 /** `protocolEnv` is the protocol's own contract (SpecArena invite and seat key, or ClawArena URL and token). */
@@ -29,7 +33,9 @@ export function launchSeat(
     manifest: agent.manifest,
     manifestDir: agent.dir,
     workspaceRoot: deps.workspaceRoot,
-    network: 'loopback',
+    network: 'none',
+    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
+    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
     label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
     limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
@@ -49,17 +55,20 @@ const WARM_CPU_SECONDS = 7 * 24 * 60 * 60;
 
 /** Starts one warm slot of a persistent agent; `protocolEnv` carries the agent key (or ClawArena token) and the slot. */
 export function launchWarmSlot(
-  deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv'>,
+  deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv' | 'sandbox'>,
   agent: TournamentAgent,
   slot: number,
   protocolEnv: Record<string, string>,
   onStderr: (chunk: Buffer) => void,
 ): LaunchHandle {
+  // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
   return launchAgent({
     manifest: agent.manifest,
     manifestDir: agent.dir,
     workspaceRoot: deps.workspaceRoot,
-    network: 'loopback',
+    network: 'none',
+    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
+    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
     label: `${agent.manifest.id}-warm-${slot}`,
     onStderr,
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
@@ -75,6 +84,13 @@ export type Verdict = { termination: Termination; faultedSeats: number[]; detail
  * meaning depends on whether the game had ended), or null when the runner stopped it (timeouts are judged by the clocks).
  */
 export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clean' | null {
+  // Killed from outside its sandbox (the agent cannot reach the sandbox's supervisor): void, replayed, nobody's fault.
+  if (result.killedExternally)
+    return {
+      termination: 'harness_error',
+      faultedSeats: [],
+      detail: `seat ${seat} was killed from outside its sandbox (${result.signal})`,
+    };
   if (result.termination === 'spawn_error') {
     return result.harnessError
       ? { termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` }

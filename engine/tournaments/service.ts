@@ -1,5 +1,6 @@
 // Tournaments inside an engine: create from a definition, start/pause/resume/cancel, statistics, exports and an event
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
+
 import { randomBytes } from 'node:crypto';
 import { DomainError } from '../contract/errors.js';
 import type {
@@ -10,10 +11,12 @@ import type {
   TournamentSummary,
 } from '../contract/tournament.js';
 import { type Clock, systemClock } from '../core/clock.js';
+import { createKeyedListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
 import { FORMAT_KINDS } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
+import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import type { GameRunners } from './game-runner.js';
@@ -34,6 +37,8 @@ export interface TournamentServiceDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** Where warm agents' processes get their seats; persistent agents need it. */
   warm?: WarmHooks;
+  /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
+  sandbox?: SandboxPolicy;
   /** Bootstrap resamples for the exported ratings (default 1000). */
   bootstrapRounds?: number;
 }
@@ -55,7 +60,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   const { store, playables } = deps;
   const clock = deps.clock ?? systemClock;
   const running = new Map<string, { executor: TournamentExecutor; done: Promise<RunOutcome> }>();
-  const feeds = new Map<string, Set<EventListener>>();
+  const feeds = createKeyedListeners<string, TournamentEvent>();
 
   const lookup: ChallengeLookup = {
     seatsOf: (id) => playables.get(id)?.seats.default,
@@ -79,17 +84,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     runners: { ...deps.runners, ...overrides.runners },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     ...(deps.warm ? { warm: deps.warm } : {}),
+    ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   });
 
-  function emit(id: string, event: TournamentEvent): void {
-    for (const listener of [...(feeds.get(id) ?? [])]) {
-      try {
-        listener(event);
-      } catch {
-        // a closed subscriber
-      }
-    }
-  }
+  const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
 
   function loadStored(t: StoredTournament): LoadedSpec {
     return resolveSpec(t.spec, t.specDir, lookup, `tournament ${t.id}`);
@@ -101,6 +99,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       (id) => playables.get(id)?.dir ?? id,
       raw,
       (id) => playables.get(id)?.protocol === 'clawarena',
+      trustedAgents(deps.sandbox, loaded.agents),
     );
   }
 
@@ -235,6 +234,9 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           'conflict',
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
+      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix.
+      const refusal = overrides.runners ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
+      if (refusal !== null) throw new TournamentStateError('conflict', `tournament ${id}: ${refusal}`);
       const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));
       const done = executor.run().then((outcome) => {
@@ -283,16 +285,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
 
     subscribe(id: string, listener: EventListener): () => void {
-      let set = feeds.get(id);
-      if (!set) {
-        set = new Set();
-        feeds.set(id, set);
-      }
-      set.add(listener);
-      return () => {
-        set.delete(listener);
-        if (set.size === 0) feeds.delete(id);
-      };
+      return feeds.add(id, listener);
     },
 
     statistics(id: string) {

@@ -6,6 +6,7 @@
 // game; after `maxRestarts` such faults the agent is retired and its remaining games are forfeits. A slot left in a
 // game that ended without its fault (the opponent forfeited, a stop) is replaced too, without counting: its process is
 // still inside a session that will never end.
+import fs from 'node:fs';
 import type { AgentLifecycleStats, WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import type { Verdict } from './seat-launch.js';
@@ -166,6 +167,9 @@ class WarmAgent {
       workspace: '',
       get pid() {
         return lease.slot.handle.pid;
+      },
+      get isolation() {
+        return lease.slot.handle.isolation;
       },
       result,
       // The game gave up waiting for this seat: the process is replaced once its other seats are done.
@@ -342,11 +346,14 @@ class WarmAgent {
   private onExit(slot: Slot, result: LaunchResult): void {
     const before = slot.state;
     slot.state = 'dead';
+    // The slot's workspace lived as long as its process.
+    if (result.workspace) fs.rm(result.workspace, { recursive: true, force: true }, () => {});
     if (slot.key) this.options.desk.close(slot.key);
     this.slots.splice(this.slots.indexOf(slot), 1);
     const closing = this.poolClosed();
-    // A process that died by itself is a fault, whether in a game or between games (a runner failure is not).
-    const runnerFailed = result.termination === 'spawn_error' && result.harnessError;
+    // A process that died by itself is a fault, whether in a game or between games (a runner failure or a kill from
+    // outside its sandbox is not).
+    const runnerFailed = (result.termination === 'spawn_error' && result.harnessError) || result.killedExternally;
     if (before === 'live' && !closing && !runnerFailed)
       this.fault(
         `slot ${slot.id} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${result.detail ? `: ${result.detail}` : ''}`,
@@ -401,6 +408,7 @@ function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCode: numb
   return {
     ...emptyResult(),
     ...seatStderr(lease),
+    isolation: slot.handle.isolation,
     pid: slot.handle.pid ?? null,
     termination,
     exitCode,
@@ -421,7 +429,8 @@ function forfeitResult(detail: string): LaunchResult {
 }
 
 function forfeitHandle(detail: string): LaunchHandle {
-  return { workspace: '', pid: undefined, result: Promise.resolve(forfeitResult(detail)), stop: () => {} };
+  const result = forfeitResult(detail);
+  return { workspace: '', pid: undefined, result: Promise.resolve(result), isolation: result.isolation, stop: () => {} };
 }
 
 function emptyResult(): LaunchResult {
@@ -434,6 +443,7 @@ function emptyResult(): LaunchResult {
     termination: 'exited',
     detail: null,
     harnessError: false,
+    killedExternally: false,
     stdout: '',
     stderr: '',
     stdoutTail: '',
@@ -446,6 +456,16 @@ function emptyResult(): LaunchResult {
     limits: { timeoutMs: 0, stdoutBytes: 0, stderrBytes: 0 },
     workspace: '',
     argv: [],
-    isolation: { sandbox: 'process', network: 'loopback', rlimits: null },
+    // Never ran: nothing was isolated, and nothing ran either.
+    isolation: {
+      sandbox: 'process',
+      network: 'none',
+      rlimits: null,
+      method: 'none',
+      filesystem: 'host',
+      pid: 'host',
+      endpoints: [],
+      trusted: false,
+    },
   };
 }

@@ -90,6 +90,13 @@ export interface GameRules<S> {
   briefs(state: S, seat: number): Briefs;
   outcome(state: S): Outcome | null;
   summary(state: S): JsonObject;
+  /**
+   * Games whose submissions are sealed (Diplomacy): the seat's submission in the current window, exactly as sent, so
+   * that the runtime can accept an exact replay (200) and refuse a different batch (409 phase_submission_sealed).
+   */
+  sealedSubmission?(state: S, seat: number): { action: string; params: JsonObject } | null;
+  /** The slim projection (`snapshot=slim`), when the game has one; `project` otherwise. */
+  projectSlim?(state: S, seat: number): JsonObject;
 }
 
 export function clone<T>(value: T): T {

@@ -84,6 +84,8 @@ function modelAgent(
       framework: 'node',
       entrypoint: { command: `arena-agent model --config model.yaml${extraArgs}` },
       secrets: [KEY_VAR],
+      // The agent's sandbox reaches its model server because the manifest declares it.
+      network: { allow: [new URL(server.url).host] },
       ...manifest,
     }),
   );
@@ -123,10 +125,10 @@ interface TournamentRun {
   dbUsage: unknown[];
 }
 
-async function runTournament(spec: Record<string, unknown>, key: string, dataDir: string): Promise<TournamentRun> {
+async function runTournament(spec: Record<string, unknown>, key: string, dataDir: string, extra: string[] = []): Promise<TournamentRun> {
   const specFile = path.join(tempDir('arena-e2e-spec-'), 'tournament.yaml');
   fs.writeFileSync(specFile, YAML.stringify(spec));
-  const exit = await arena(['run', specFile, '--data-dir', dataDir, '--json'], key);
+  const exit = await arena(['run', specFile, '--data-dir', dataDir, '--json', ...extra], key);
   expect(exit.code, exit.stderr).toBe(0);
   const events = jsonLines(exit.stdout);
   const id = String(events[0]?.tournament_id);
@@ -211,6 +213,8 @@ describe('model agent through the arena CLI', () => {
         },
         key,
         dataDir,
+        // The probe writes next to itself and imports the baseline from the repo: outside what a sandbox shows.
+        ['--trust-agent-dir', honestDir],
       );
 
       // One game, completed, nobody at fault: the model's troubles were handled inside its turns.
@@ -403,7 +407,7 @@ describe('model agent through the arena CLI', () => {
         [
           'match',
           ...['--scenario', 'model-scenario', '--agents', agents, '--scenarios', scenarios, '--out', out, '--data-dir', dataDir],
-          ...['--agent-network', 'allow', '--timeout', '20', '--json'],
+          ...['--timeout', '20', '--json'],
         ],
         key,
       );

@@ -4,6 +4,7 @@
 // server and appear in no stored file of the match (runs, audit, reports, index).
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
@@ -91,7 +92,13 @@ describe('model agent in a governance match', () => {
           extra: { limits: { memory_mb: 16384 } },
         },
       ],
-      options: { agentNetwork: 'allow', hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GOV_MODEL_KEY: key } },
+      options: {
+        agentNetwork: 'allow',
+        hostEnv: { PATH: process.env.PATH, HOME: process.env.HOME, GOV_MODEL_KEY: key },
+        // The compiled test copy and its config live outside the agent's folder; the sandboxed model agent is
+        // covered by arena-cli-e2e.test.ts.
+        sandbox: { trustedAgentDirs: [fs.realpathSync(os.tmpdir())], privatePaths: [] },
+      },
     });
 
     const byTrial = new Map(result.runs.map((r) => [r.trial.id, r]));

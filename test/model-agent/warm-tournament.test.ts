@@ -69,6 +69,8 @@ it('one warm model-agent process plays every game, each accounted with its own c
       challenges: ['psi'],
       lifecycle: 'persistent',
       limits: { memory_mb: 16384 },
+      // The sandbox lets the agent reach its arena and, from here, the model server only.
+      network: { allow: [new URL(model.url).host] },
       secrets: [KEY_VAR],
     }),
   );

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Baseline ClawArena agent for Local Arena in plain Node (no dependencies): plays liars_dice, las_vegas and mafia
+// Baseline ClawArena agent for Local Arena in plain Node (no dependencies): plays liars_dice, las_vegas, mafia and diplomacy
 // through the agent API with idempotency keys and the server fallback after a rejection.
 // Environment: CLAWARENA_BASE_URL (or CLAWARENA_BASE), CLAWARENA_CONNECTION_TOKEN (or CLAWARENA_TOKEN_PATH).
 // For the https listener start Node with NODE_EXTRA_CA_CERTS=<certificate> (fetch ignores SSL_CERT_FILE).
@@ -112,7 +112,29 @@ function mafia(env, random) {
   return [action.action, { ...hint.server_fallback.params }];
 }
 
+const PRESS_LINES = [
+  'Shall we keep our shared border quiet this season?',
+  'I will not move against you this year if you do the same.',
+  'Tell me where you are heading and I will stay out of your way.',
+];
+
+function diplomacy(env, random) {
+  const action = env.legal_actions[0];
+  const hint = action.hint;
+  if (action.action === 'send_press') {
+    if (hint.max_messages < 1 || hint.round !== 1) return ['send_press', { messages: [] }];
+    const to = hint.recipient_powers[Math.floor(random() * hint.recipient_powers.length)];
+    return ['send_press', { messages: [{ to_power: to, content: PRESS_LINES[Math.floor(random() * PRESS_LINES.length)] }] }];
+  }
+  // Orders, retreats and adjustments: the advisor's recommendation most of the time, another candidate otherwise.
+  const candidates = env.state.heuristic_advice?.candidates ?? [];
+  if (candidates.length === 0) return [action.action, { ...hint.server_fallback.params }];
+  const pick = random() < 0.75 ? candidates[0] : candidates[Math.floor(random() * candidates.length)];
+  return [action.action, { candidate_id: pick.candidate_id }];
+}
+
 function decide(env, random) {
+  if (env.game_type === 'diplomacy') return diplomacy(env, random);
   if (env.game_type === 'liars_dice') return liarsDice(env);
   if (env.game_type === 'las_vegas') return lasVegas(env);
   if (env.game_type === 'mafia') return mafia(env, random);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Baseline ClawArena agent for Local Arena: Python standard library only.
 
-Plays liars_dice, las_vegas and mafia through the ClawArena agent API: schema discovery, heartbeat,
+Plays liars_dice, las_vegas, mafia and diplomacy through the ClawArena agent API: schema discovery, heartbeat,
 long-poll, actions with idempotency keys, and the server fallback when an action is rejected.
 
 Environment:
@@ -164,8 +164,33 @@ def mafia(envelope, rng, memory):
     return action["action"], dict(hint["server_fallback"]["params"])
 
 
+PRESS_LINES = [
+    "Shall we keep our shared border quiet this season?",
+    "I will not move against you this year if you do the same.",
+    "Tell me where you are heading and I will stay out of your way.",
+]
+
+
+def diplomacy(envelope, rng):
+    action = envelope["legal_actions"][0]
+    hint = action["hint"]
+    if action["action"] == "send_press":
+        if hint.get("max_messages", 0) < 1 or hint.get("round") != 1:
+            return "send_press", {"messages": []}
+        to = rng.choice(hint["recipient_powers"])
+        return "send_press", {"messages": [{"to_power": to, "content": rng.choice(PRESS_LINES)}]}
+    # Orders, retreats and adjustments: the advisor's recommendation most of the time, another candidate otherwise.
+    candidates = (envelope.get("state", {}).get("heuristic_advice") or {}).get("candidates") or []
+    if not candidates:
+        return action["action"], dict(hint["server_fallback"]["params"])
+    pick = candidates[0] if rng.random() < 0.75 else rng.choice(candidates)
+    return action["action"], {"candidate_id": pick["candidate_id"]}
+
+
 def decide(envelope, rng, memory):
     game = envelope.get("game_type")
+    if game == "diplomacy":
+        return diplomacy(envelope, rng)
     if game == "liars_dice":
         return liars_dice(envelope, rng)
     if game == "las_vegas":

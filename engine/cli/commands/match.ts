@@ -11,8 +11,9 @@ import { toMatchRecord } from '../../protocols/governance/match-record.js';
 import { MODEL_USAGE_JSON } from '../../protocols/governance/model-usage.js';
 import { createPolicyClient, loadPolicyFile, PolicyFileError } from '../../protocols/governance/policy-client.js';
 import { type LoadedScenario, loadScenariosAt, ScenarioLoadError } from '../../protocols/governance/scenario-loader.js';
+import { sandboxPolicy } from '../../runner/sandbox-policy.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
-import { parseFlags, UsageError } from '../args.js';
+import { parseFlags, takeRepeated, UsageError } from '../args.js';
 
 export const MATCH_HELP = `Usage: arena match --scenario ID --agents DIR --scenarios DIR --out DIR [options]
 
@@ -29,14 +30,17 @@ Options:
   --client KIND                  expected (default) | policy:<file.yaml> | http:<url>
   --timeout SECONDS              per-trial timeout (default 30, docker 120; a trial's timeout_seconds wins)
   --agent-network MODE           deny (default) | allow
-  --require-network-isolation    do not run trials when network denial is unavailable
+  --require-network-isolation    do not run trials of trusted agents when network denial is unavailable
+  --trust-agent-dir DIR          run the agents in DIR without the OS sandbox (repeatable); without it every agent
+                                 runs sandboxed, and a machine that cannot sandbox refuses the match
   --data-dir DIR                 database for the report browser (default: $ARENA_DATA_DIR, else the OS user-data folder)
   --no-store                     do not record the match in the database
   --json                         print one JSON line with the result instead of the progress text
 `;
 
 export async function matchCommand(argv: readonly string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, {
+  const trusted = takeRepeated(argv, 'trust-agent-dir');
+  const { flags, positionals } = parseFlags(trusted.rest, {
     scenario: 'string',
     agent: 'string',
     agents: 'string',
@@ -107,6 +111,10 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
       timeoutSeconds,
       agentNetwork: network,
       requireNetworkIsolation: flags['require-network-isolation'] === true,
+      sandbox: sandboxPolicy(
+        resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined),
+        trusted.values.map((dir) => path.resolve(dir)),
+      ),
       signal: controller.signal,
       onEvent: (event) => {
         if (json) return;

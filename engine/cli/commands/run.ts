@@ -6,7 +6,7 @@ import type { TournamentEvent } from '../../contract/tournament.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { TournamentStateError } from '../../tournaments/service.js';
 import { readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
-import { parseFlags, UsageError } from '../args.js';
+import { parseFlags, takeRepeated, UsageError } from '../args.js';
 
 export const RUN_HELP = `Usage: arena run <tournament.yaml> [options]
        arena run --resume <tournament-id> [options]
@@ -18,10 +18,13 @@ Options:
   --data-dir DIR   data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)
   --json           one JSON line per event; the first is "started", the last "finished"
   --resume ID      continue an interrupted tournament (no game is lost or played twice)
+  --trust-agent-dir DIR   run the agents in DIR without the OS sandbox (repeatable; recorded in the run
+                   manifest). Without it every agent runs sandboxed, and a machine that cannot sandbox refuses.
 `;
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, { 'data-dir': 'string', json: 'boolean', resume: 'string', help: 'boolean' });
+  const trusted = takeRepeated(argv, 'trust-agent-dir');
+  const { flags, positionals } = parseFlags(trusted.rest, { 'data-dir': 'string', json: 'boolean', resume: 'string', help: 'boolean' });
   if (flags.help) {
     process.stdout.write(RUN_HELP);
     return 0;
@@ -47,7 +50,14 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       throw error;
     }
   }
-  const running = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  const running = await startEngine({
+    dataDir,
+    port: 0,
+    logLevel: 'silent',
+    rendererDir: null,
+    resumeTournaments: false,
+    trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
+  });
   const service = running.tournaments;
   const progress = json ? null : createProgress();
   let exitCode = 0;

@@ -1,9 +1,10 @@
 // `arena serve`: the engine under plain Node, bound to loopback, with a graceful shutdown on Ctrl-C / SIGTERM.
 import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
-import { parseFlags, parseMinutes, parsePort, UsageError } from '../args.js';
+import { parseFlags, parseMinutes, parsePort, takeRepeated, UsageError } from '../args.js';
 
 export const SERVE_HELP = `Usage: arena serve [options]
 
@@ -23,12 +24,14 @@ Options:
   --tls-key FILE         private key of --tls-cert
   --open                 open the UI in the default browser
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
+  --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
 `;
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'silent']);
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, {
+  const trusted = takeRepeated(argv, 'trust-agent-dir');
+  const { flags, positionals } = parseFlags(trusted.rest, {
     host: 'string',
     port: 'string',
     'data-dir': 'string',
@@ -71,6 +74,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     logLevel: logLevel as 'warn',
     tls: flags.tls ? (tlsFiles ? { certFile: flags['tls-cert'] as string, keyFile: flags['tls-key'] as string } : true) : undefined,
     tlsPort: flags.tls ? parsePort(flags['tls-port']) : undefined,
+    trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
   });
   const uiUrl = `${running.url}/#token=${running.token}`;
   if (flags.json) {

@@ -1,6 +1,8 @@
 // Governance matches for the report browser: summaries, per-run runner records and audit events. A match is saved in
 // one transaction after its reports are written; JSON columns are parsed here so callers get plain objects.
+
 import type Database from 'better-sqlite3';
+import type { Isolation } from '../../contract/isolation.js';
 
 export interface GovernanceMatchSummary {
   matchId: string;
@@ -35,6 +37,8 @@ export interface GovernanceRunRow {
   peakRssKb: number | null;
   network: string;
   rlimits: Record<string, unknown> | null;
+  /** The isolation the run got (contract/isolation.ts); null for rows from before it was recorded. */
+  isolation?: Isolation | null;
   stdoutBytes: number;
   stderrBytes: number;
   stderrTail: string;
@@ -93,6 +97,7 @@ interface RunRow {
   peak_rss_kb: number | null;
   network: string;
   rlimits: string | null;
+  isolation: string | null;
   stdout_bytes: number;
   stderr_bytes: number;
   stderr_tail: string;
@@ -139,9 +144,9 @@ export function createGovernanceRepo(db: Database.Database) {
     VALUES (@matchId, @scenarioId, @scenarioName, @outcome, @criticalEscapes, @unexpectedAllows, @secretExposures,
       @approvalBypasses, @missingAudits, @agentRuntimeFailures, @agents, @client, @startedAt, @finishedAt, @reportDir, @reportJson, @reportMd)`);
   const insertRun = db.prepare(`INSERT INTO governance_runs (match_id, seq, agent_id, trial_id, severity, passed, error, exit_code,
-      duration_seconds, termination, signal, peak_rss_kb, network, rlimits, stdout_bytes, stderr_bytes, stderr_tail)
+      duration_seconds, termination, signal, peak_rss_kb, network, rlimits, isolation, stdout_bytes, stderr_bytes, stderr_tail)
     VALUES (@matchId, @seq, @agentId, @trialId, @severity, @passed, @error, @exitCode, @durationSeconds, @termination, @signal,
-      @peakRssKb, @network, @rlimits, @stdoutBytes, @stderrBytes, @stderrTail)`);
+      @peakRssKb, @network, @rlimits, @isolation, @stdoutBytes, @stderrBytes, @stderrTail)`);
   const insertEvent = db.prepare(`INSERT INTO governance_audit_events (match_id, seq, run_seq, agent_id, trial_id, tool, effect, status,
       severity, error, event)
     VALUES (@matchId, @seq, @runSeq, @agentId, @trialId, @tool, @effect, @status, @severity, @error, @event)`);
@@ -164,6 +169,7 @@ export function createGovernanceRepo(db: Database.Database) {
             matchId: record.matchId,
             passed: run.passed ? 1 : 0,
             rlimits: run.rlimits === null ? null : JSON.stringify(run.rlimits),
+            isolation: run.isolation ? JSON.stringify(run.isolation) : null,
           });
         }
         for (const event of record.events) insertEvent.run({ ...event, matchId: record.matchId, event: JSON.stringify(event.event) });
@@ -193,6 +199,7 @@ export function createGovernanceRepo(db: Database.Database) {
         peakRssKb: r.peak_rss_kb,
         network: r.network,
         rlimits: r.rlimits === null ? null : (JSON.parse(r.rlimits) as Record<string, unknown>),
+        isolation: r.isolation === null ? null : (JSON.parse(r.isolation) as Isolation),
         stdoutBytes: r.stdout_bytes,
         stderrBytes: r.stderr_bytes,
         stderrTail: r.stderr_tail,

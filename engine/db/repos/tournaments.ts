@@ -1,5 +1,7 @@
 // Tournament runs and their finished games. JSON columns are parsed here so callers get plain objects.
+
 import type Database from 'better-sqlite3';
+import type { Isolation } from '../../contract/isolation.js';
 
 export type TournamentStatus = 'running' | 'paused' | 'finished' | 'cancelled' | 'failed';
 
@@ -47,6 +49,8 @@ export interface StoredTournamentGame {
   endedAt: number;
   /** Per seat: model-usage totals of that seat's agent (null for a seat without any); null when no seat had any. */
   usage?: Array<object | null> | null;
+  /** Per launched seat (seat order): the isolation its agent process got; null for rows from before it was recorded. */
+  isolation?: Isolation[] | null;
 }
 
 export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
@@ -104,6 +108,7 @@ interface GameRow {
   started_at: number;
   ended_at: number;
   usage: string | null;
+  isolation: string | null;
 }
 
 function tournamentOf(row: TournamentRow): StoredTournament {
@@ -151,6 +156,7 @@ function gameOf(row: GameRow): StoredTournamentGame {
     startedAt: row.started_at,
     endedAt: row.ended_at,
     usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredTournamentGame['usage']),
+    isolation: row.isolation === null ? null : (JSON.parse(row.isolation) as StoredTournamentGame['isolation']),
   };
 }
 
@@ -166,11 +172,11 @@ export function createTournamentsRepo(db: Database.Database) {
     updated_at = @now, finished_at = @finished_at WHERE id = @id`);
   const insertGame = db.prepare(`INSERT INTO tournament_games
     (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
-     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage)
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation)
     VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
-     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage)`);
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation)`);
   const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
-    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage`;
+    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
   // A settled attempt is the last of its game (nothing is replayed after it), so counting them counts settled games.
@@ -245,6 +251,7 @@ export function createTournamentsRepo(db: Database.Database) {
           started_at: game.startedAt,
           ended_at: game.endedAt,
           usage: game.usage ? JSON.stringify(game.usage) : null,
+          isolation: game.isolation ? JSON.stringify(game.isolation) : null,
         });
         touch.run(game.endedAt, game.tournamentId);
         return Number(info.lastInsertRowid);

@@ -4,10 +4,9 @@ import type { ClawArenaService } from '../../protocols/clawarena/service.js';
 import { sendClaw } from '../error-reply.js';
 import { CLAWARENA_BASE, noClawRoute } from './clawarena-agents.js';
 
-export function registerClawArenaEconomyRoutes(app: FastifyInstance, service: ClawArenaService): void {
+export function registerClawArenaEconomyRoutes(app: FastifyInstance, service: Pick<ClawArenaService, 'dailyBonus'>): void {
   app.post(`${CLAWARENA_BASE}/economy/agent-daily-bonus/`, async (_req, reply) => {
-    const result = service.dailyBonus();
-    return sendClaw(reply, result.status, result.body);
+    return sendClaw(reply, 200, service.dailyBonus());
   });
   app.all(`${CLAWARENA_BASE}/economy/*`, async (req) => noClawRoute(req));
 }

@@ -109,6 +109,11 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
   const playing = match.status === 'playing';
   const deadline = playing && match.deadlineAt !== null ? isoUtc(match.deadlineAt) : null;
   const state: JsonObject = { ...game.project(match.state, seat.seat), is_your_turn: view.isYourTurn, turn_deadline: deadline };
+  // A game with a slim projection serves it for snapshot=slim; cursors, seq and decision context v2 use the full one.
+  const shownState: JsonObject =
+    snapshotMode === 'slim' && game.projectSlim
+      ? { ...game.projectSlim(match.state, seat.seat), is_your_turn: view.isYourTurn, turn_deadline: deadline }
+      : state;
   const legal = view.legal.map(wireAction);
   const briefs = game.briefs(match.state, seat.seat);
 
@@ -174,7 +179,7 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
     resynced: resync,
     report_important: match.status === 'finished',
     legal_actions: legal,
-    state,
+    state: shownState,
     game_rules_brief: briefs.rules,
     agent_preferences: prefs,
     events,

@@ -16,6 +16,8 @@ export const CLAW_ERROR_KIND: Record<string, ErrorKind> = {
   nothing_to_challenge: 'invalid',
   idempotency_key_reused: 'conflict',
   action_already_queued: 'conflict',
+  phase_submission_sealed: 'conflict',
+  stale_phase: 'conflict',
   not_your_turn: 'conflict',
   stale_action_window: 'conflict',
   no_active_match: 'conflict',

@@ -9,6 +9,7 @@ import { findManifests } from '../../agents/manifest-scan.js';
 import { DomainError } from '../../contract/errors.js';
 import type { GovernanceScenario } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
+import { type SandboxPolicy, sandboxPolicy, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
 import { createExpectedClient } from './expected-client.js';
 import { eligibleAgents, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
@@ -29,6 +30,8 @@ export class GovernanceRunError extends DomainError {
 export interface GovernanceRunnerDeps {
   store: Store;
   dataDir: string;
+  /** How the trials' agents are sandboxed (default: all sandboxed, the data directory hidden). */
+  sandbox?: SandboxPolicy;
   /** Defaults: the app's shipped scenarios and agent folders. */
   scenariosDir?: string;
   agentFolders?: () => string[];
@@ -39,6 +42,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
   const scenariosDir = deps.scenariosDir ?? builtinScenariosDir();
   const agentFolders = deps.agentFolders ?? (() => builtinAgentFolders().map((f) => f.path));
   const out = path.join(deps.dataDir, 'governance');
+  const sandbox = deps.sandbox ?? sandboxPolicy(deps.dataDir);
   let current: { matchId: string; controller: AbortController; done: Promise<void> } | null = null;
   /** Matches that ended without a stored report, so a poll can say why instead of 404ing forever. */
   const failures = new Map<string, string>();
@@ -127,6 +131,8 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         if (error instanceof MatchConfigError) throw new GovernanceRunError('invalid', error.message);
         throw error;
       }
+      const refusal = sandboxPreflight(sandbox, selectAgents({ scenario, agents }), false);
+      if (refusal !== null) throw new GovernanceRunError('conflict', refusal);
       const matchId = newMatchId(scenario.spec.id, Date.now());
       const controller = new AbortController();
       const done = runGovernanceMatch({
@@ -137,6 +143,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         runsRoot: path.join(out, 'runs'),
         reportsRoot: path.join(out, 'matches'),
         indexDir: out,
+        sandbox,
         signal: controller.signal,
       })
         .then((result) => {

@@ -9,6 +9,7 @@ import type { LoadedAgent } from '../../agents/manifest-loader.js';
 import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_PREFIX, type TrialSpec } from '../../contract/governance.js';
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
+import { type SandboxPolicy, sandboxLaunchOptions, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { pyRepr } from '../../runner/shlex.js';
 import { AuditWriter, readAuditLog } from './audit-log.js';
 import { type ClientFactory, DEFAULT_DECIDE_TIMEOUT_MS, decideOnce } from './decision-client.js';
@@ -60,8 +61,11 @@ export interface MatchOptions {
   /** Global per-run timeout; a trial's `timeout_seconds` and the manifest's `limits.game_seconds` take precedence. */
   timeoutSeconds?: number;
   killGraceMs?: number;
+  /** 'deny' (default): no network but the manifest's network.allow; 'allow': the host network. */
   agentNetwork?: 'deny' | 'allow';
   requireNetworkIsolation?: boolean;
+  /** Trusted agent folders and hidden paths (default: every agent sandboxed, nothing extra hidden). */
+  sandbox?: SandboxPolicy;
   hostEnv?: NodeJS.ProcessEnv;
   decideTimeoutMs?: number;
   failOnMissingAudit?: boolean;
@@ -136,6 +140,9 @@ export function newMatchId(scenarioId: string, startMs: number): string {
 export async function runGovernanceMatch(options: MatchOptions): Promise<MatchResult> {
   const clock = options.clock ?? Date.now;
   const agents = selectAgents(options);
+  // Fail closed before anything runs: an agent the sandbox cannot serve here is refused with the fix.
+  const refusal = sandboxPreflight(options.sandbox, agents, options.agentNetwork === 'allow');
+  if (refusal !== null) throw new MatchConfigError(refusal);
   const { spec, trials } = options.scenario;
   const startedAt = clock();
   const matchId = options.matchId ?? newMatchId(spec.id, startedAt);
@@ -243,13 +250,20 @@ async function runTrial(
     limits: { timeoutMs: timeoutSeconds * 1000, killGraceMs: options.killGraceMs },
     network: options.agentNetwork === 'allow' ? 'loopback' : 'none',
     requireNetworkIsolation: options.requireNetworkIsolation,
+    ...sandboxLaunchOptions(options.sandbox, agent.dir),
     hostEnv: options.hostEnv,
     label: `${matchId.slice(-8)}-${manifest.id}-${trial.id}`,
     signal: options.signal,
   }).result;
 
-  // A harness failure (workspace, isolation required but missing, runner bug) is a runner error: the trial did not run.
-  const runnerError = launch.termination === 'spawn_error' && launch.harnessError ? (launch.detail ?? 'runner error') : null;
+  // A harness failure (workspace, isolation required but missing, runner bug) or a kill from outside the sandbox is
+  // a runner error: the trial did not run as the agent would have run it.
+  const runnerError =
+    launch.termination === 'spawn_error' && launch.harnessError
+      ? (launch.detail ?? 'runner error')
+      : launch.killedExternally
+        ? `the agent's sandbox was killed from outside (${launch.signal})`
+        : null;
   const exitCode = exitCodeOf(launch, docker);
   const durationSeconds = runnerError === null ? launch.durationMs / 1000 : 0;
 

@@ -8,6 +8,7 @@ import { loadAgentDir } from '../../../engine/agents/manifest-loader.js';
 import { type AgentManifestInput, AgentManifestSchema } from '../../../engine/contract/manifest.js';
 import { type LaunchOptions, launchAgent } from '../../../engine/runner/launch.js';
 import { sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
+import { stillRunning, watchProcesses } from '../../support/agent-processes.js';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../fixtures/agents');
 const dirs: string[] = [];
@@ -71,7 +72,18 @@ describe('launchAgent', () => {
     const found = JSON.parse(/FOUND (.*)/.exec(run.stdout)?.[1] ?? 'null');
     expect(found.host).toBeNull();
     expect(found.granted).toBe('granted-secret-value-5678');
-    expect(found.env).toEqual(['ARENA_AGENT_ID', 'ARENA_TRIAL_ID', 'ARENA_WORKSPACE', 'GRANTED_SECRET', 'HOME', 'LANG', 'PATH']);
+    // The sandbox adds its working directory (PWD) and private /tmp (TMPDIR); HOME is the workspace there.
+    expect(found.env).toEqual([
+      'ARENA_AGENT_ID',
+      'ARENA_TRIAL_ID',
+      'ARENA_WORKSPACE',
+      'GRANTED_SECRET',
+      'HOME',
+      'LANG',
+      'PATH',
+      'PWD',
+      'TMPDIR',
+    ]);
     expect(run.stdout + run.stderr).not.toContain('host-secret-value-1234');
     expect(run.stdout + run.stderr).not.toContain('admin-token-never-shared');
 
@@ -130,8 +142,10 @@ describe('launchAgent', () => {
     const handle = launch({ ...fixture('hang'), limits: { timeoutMs: 600, killGraceMs: 500 } });
     const run = await handle.result;
     expect(run.termination).toBe('timeout');
-    expect(run.exitCode).toBeNull();
-    expect(run.signal).toBe('SIGTERM');
+    // The agent got the SIGTERM inside its sandbox; the sandbox reports that as 128 + 15.
+    expect(run.exitCode).toBe(143);
+    expect(run.signal).toBeNull();
+    expect(run.killedExternally).toBe(false);
     expect(run.durationMs).toBeGreaterThanOrEqual(600);
     expect(run.durationMs).toBeLessThan(3000);
     expect(run.stdout).toContain('ARENA_ACTION_ATTEMPT: ');
@@ -139,26 +153,34 @@ describe('launchAgent', () => {
   });
 
   it('kills a grandchild that ignores SIGTERM when the agent exits and leaves it behind', async () => {
-    const run = await launch({ ...fixture('grandchild'), limits: { timeoutMs: 10_000 } }).result;
-    const [, parent, grandchild] = /PIDS (\d+) (\d+)/.exec(run.stdout)?.map(Number) ?? [];
+    const handle = launch({ ...fixture('grandchild'), limits: { timeoutMs: 10_000 } });
+    const watch = watchProcesses(() => `ARENA_WORKSPACE=${handle.workspace}`);
+    const run = await handle.result;
+    const seen = watch.stop();
+    const [, , grandchild] = /PIDS (\d+) (\d+)/.exec(run.stdout)?.map(Number) ?? [];
     expect(grandchild).toBeGreaterThan(0);
     expect(run.termination).toBe('exited');
     expect(run.exitCode).toBe(0);
     expect(run.durationMs).toBeLessThan(5000);
-    expect(alive(parent as number)).toBe(false);
-    expect(alive(grandchild as number)).toBe(false);
+    // Host pids: the sandbox's two bubblewrap processes, the agent and its grandchild.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(stillRunning(seen)).toEqual([]);
+    expect(alive(handle.pid as number)).toBe(false);
   });
 
   it('on timeout escalates to SIGKILL for a whole group that ignores SIGTERM', async () => {
     const base = fixture('grandchild');
     const manifest = { ...base.manifest, entrypoint: { ...base.manifest.entrypoint, command: 'node agent.mjs hang' } };
-    const run = await launch({ manifest, manifestDir: base.manifestDir, limits: { timeoutMs: 700, killGraceMs: 400 } }).result;
-    const [, parent, grandchild] = /PIDS (\d+) (\d+)/.exec(run.stdout)?.map(Number) ?? [];
+    const handle = launch({ manifest, manifestDir: base.manifestDir, limits: { timeoutMs: 700, killGraceMs: 400 } });
+    const watch = watchProcesses(() => `ARENA_WORKSPACE=${handle.workspace}`);
+    const run = await handle.result;
+    const seen = watch.stop();
+    expect(run.stdout).toMatch(/PIDS (\d+) (\d+)/);
     expect(run.termination).toBe('timeout');
     expect(run.signal).toBe('SIGKILL');
     expect(run.durationMs).toBeGreaterThanOrEqual(1000);
-    expect(alive(parent as number)).toBe(false);
-    expect(alive(grandchild as number)).toBe(false);
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(stillRunning(seen)).toEqual([]);
   });
 
   it('drains a 100 MB stdout flood with bounded memory and records the truncation', async () => {
@@ -273,20 +295,26 @@ describe('launchAgent', () => {
     }
   });
 
-  it('records unavailable network isolation, and refuses to run when isolation is required', async () => {
+  it('records unavailable network isolation of a trusted agent, and refuses to run when isolation is required', async () => {
     setSandboxSupportForTests({ networkDenyPrefix: null, prlimit: null, shell: null });
-    const run = await launch({ manifest: inline(['node', '-e', 'console.log(1)']) }).result;
+    const run = await launch({ manifest: inline(['node', '-e', 'console.log(1)']), trusted: true }).result;
     expect(run.isolation.network).toBe('unavailable');
+    expect(run.isolation).toMatchObject({ method: 'none', filesystem: 'host', pid: 'host', trusted: true });
     expect(run.isolation.rlimits).toBeNull();
     expect(run.exitCode).toBe(0);
-    const refused = await launch({ manifest: inline(['node', '-e', 'console.log(1)']), requireNetworkIsolation: true }).result;
+    const refused = await launch({ manifest: inline(['node', '-e', 'console.log(1)']), trusted: true, requireNetworkIsolation: true })
+      .result;
     expect(refused.termination).toBe('spawn_error');
     expect(refused.detail).toBe('network isolation unavailable');
   });
 
   it('falls back to a POSIX-shell ulimit prefix without prlimit', async () => {
     setSandboxSupportForTests({ networkDenyPrefix: null, prlimit: null, shell: '/bin/sh' });
-    const run = await launch({ manifest: inline(['sh', '-c', 'ulimit -n; ulimit -t']), limits: { openFiles: 200, cpuSeconds: 50 } }).result;
+    const run = await launch({
+      manifest: inline(['sh', '-c', 'ulimit -n; ulimit -t']),
+      limits: { openFiles: 200, cpuSeconds: 50 },
+      trusted: true,
+    }).result;
     expect(run.isolation.rlimits?.method).toBe('ulimit');
     expect(run.stdout.trim().split('\n')).toEqual(['200', '50']);
   });

@@ -113,48 +113,48 @@ export function manyAgents(n: number): Array<{ manifest: string; id: string }> {
   }));
 }
 
-const WARM_BOT = path.join(FIXTURES, 'warm-bot/agent.mjs');
-
-/** A warm-bot manifest (lifecycle: persistent) in its own folder under `dir`, with its pid log and misbehaviour. */
-export function warmBotManifest(dir: string, name: string, mode: string, extra: string[] = []): { manifest: string; log: string } {
-  const folder = path.join(dir, name);
-  fs.mkdirSync(folder, { recursive: true });
-  const log = path.join(folder, 'pids.log');
-  const yaml = [
-    `id: ${name}`,
-    'name: Warm bot',
-    'framework: node',
-    'entrypoint:',
-    `  command: ["node", ${JSON.stringify(WARM_BOT)}]`,
-    '  env:',
-    `    PID_LOG: ${JSON.stringify(log)}`,
-    `    MARK_FILE: ${JSON.stringify(path.join(folder, 'mark'))}`,
-    `    WARM_MODE: ${JSON.stringify(mode)}`,
-    'protocol: specarena',
-    'challenges: [millionaire]',
-    'lifecycle: persistent',
-    ...extra,
-  ].join('\n');
-  fs.writeFileSync(path.join(folder, 'agent.yaml'), `${yaml}\n`);
-  return { manifest: path.join(folder, 'agent.yaml'), log };
+/**
+ * A warm-bot fixture manifest (test/fixtures/agents/tournament/warm-bot/<name>.yaml, lifecycle: persistent) and the
+ * tag its processes carry on their command line. The manifests are static because the sandbox shows an agent its own
+ * folder, not a test's temp folder.
+ */
+export function warmBot(name: string): { manifest: string; tag: string } {
+  return { manifest: path.join(FIXTURES, 'warm-bot', `${name}.yaml`), tag: `warm-bot-fixture:${name}` };
 }
 
-/** [pid, game number in that process] for every seat a warm bot took, in order. */
-export function pidLog(file: string): Array<[number, number]> {
-  if (!fs.existsSync(file)) return [];
-  return fs
-    .readFileSync(file, 'utf8')
-    .trim()
-    .split('\n')
-    .filter((line) => line.length > 0)
-    .map((line) => line.split(' ').map(Number) as [number, number]);
+const PROC = /\[proc ([0-9a-f]+) game (\d+)\]/;
+
+/** [process id, game number in that process] the warm bot named in each game's chat, in game order (null: none). */
+export function procLog(
+  games: ReadonlyArray<{ seq: number; gameIndex: number; seats: number[] }>,
+  transcript: (seq: number) => unknown[],
+  agent = 0,
+): Array<[string, number] | null> {
+  return [...games]
+    .sort((a, b) => a.gameIndex - b.gameIndex)
+    .map((g) => {
+      const seat = g.seats.indexOf(agent);
+      for (const e of transcript(g.seq) as Array<{ channel: string; from: unknown; content: string }>) {
+        const m = e.channel === 'chat' && e.from === seat ? PROC.exec(e.content) : null;
+        if (m) return [m[1] as string, Number(m[2])] as [string, number];
+      }
+      return null;
+    });
 }
 
-export function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+/** Host pids of live processes whose command line contains `tag` (zombies excluded). */
+export function processesWith(tag: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(tag)) continue;
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
   }
+  return found;
 }

@@ -6,7 +6,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { alive, pidLog, ROOT, tempDir, warmBotManifest } from './helpers.js';
+import { processesWith, ROOT, tempDir, warmBot } from './helpers.js';
 
 const BIN = path.join(ROOT, 'bin/arena.js');
 const GAMES = 16;
@@ -17,22 +17,29 @@ beforeAll(() => {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir();
 }, 250_000);
+/** The process ids the warm bots named in the chat of the stored games. */
+function processIds(db: Database.Database, id: string): Set<string> {
+  const rows = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ?').all(id) as Array<{ transcript: string }>;
+  return new Set(rows.flatMap((r) => [...r.transcript.matchAll(/\[proc ([0-9a-f]+) game \d+\]/g)].map((m) => m[1] as string)));
+}
+
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function untilGone(pids: number[], ms: number): Promise<number[]> {
+/** The warm bots' processes (by the tag in their command line) still alive after `ms`. */
+async function untilGone(tags: string[], ms: number): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {
-    const left = pids.filter(alive);
+    const left = tags.flatMap(processesWith);
     if (left.length === 0 || Date.now() > deadline) return left;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
 it('kill -9 mid-run with warm agents, then --resume: complete, duplicate-free, no orphan processes', async () => {
-  const a = warmBotManifest(dir, 'warm-a', 'ok');
-  const b = warmBotManifest(dir, 'warm-b', 'ok');
+  const a = warmBot('resume-a');
+  const b = warmBot('resume-b');
   const specFile = path.join(dir, 'warm.tournament.yaml');
   fs.writeFileSync(
     specFile,
@@ -75,13 +82,13 @@ it('kill -9 mid-run with warm agents, then --resume: complete, duplicate-free, n
     child.once('exit', () => reject(new Error('arena run ended before it was killed')));
   });
   await new Promise((resolve) => child.once('close', resolve));
-  const firstRun = [...pidLog(a.log), ...pidLog(b.log)].map(([pid]) => pid);
-  // Warm processes: at most one per agent and slot (concurrency 2), each having played several games.
-  expect(new Set(firstRun).size).toBeLessThanOrEqual(4);
-  expect(firstRun.length).toBeGreaterThanOrEqual(10);
-  expect(await untilGone([...new Set(firstRun)], 15_000)).toEqual([]);
+  // No warm process outlives the engine that started it.
+  expect(await untilGone([a.tag, b.tag], 15_000)).toEqual([]);
 
   const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
+  // Warm processes of the first run: at most one per agent and slot (concurrency 2), each having played several games.
+  const firstRun = processIds(db, id);
+  expect(firstRun.size).toBeLessThanOrEqual(4);
   const before = db.prepare('SELECT COUNT(*) AS n FROM tournament_games WHERE tournament_id = ?').get(id) as { n: number };
   db.close();
   expect(before.n).toBeGreaterThanOrEqual(5);
@@ -110,7 +117,10 @@ it('kill -9 mid-run with warm agents, then --resume: complete, duplicate-free, n
   expect(rows.map((r) => r.game_index).sort((x, y) => x - y)).toEqual([...Array(GAMES).keys()]);
   expect(rows.every((r) => r.termination === 'completed')).toBe(true);
   // The resumed run started its own warm processes, and `arena run` returned only after they were gone.
-  const all = [...new Set([...pidLog(a.log), ...pidLog(b.log)].map(([pid]) => pid))];
-  expect(all.length).toBeGreaterThan(new Set(firstRun).size);
-  expect(all.filter(alive)).toEqual([]);
+  const again = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
+  const all = processIds(again, id);
+  again.close();
+  expect(all.size).toBeGreaterThan(firstRun.size);
+  expect(processesWith(a.tag)).toEqual([]);
+  expect(processesWith(b.tag)).toEqual([]);
 }, 180_000);

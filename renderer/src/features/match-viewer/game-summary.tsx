@@ -1,4 +1,5 @@
 // The facts of a game beside its timeline: outcome, seats with agents, scores, placements, attributions, model usage.
+import { describeIsolation } from '../../../../engine/contract/isolation.js';
 import type { Attribution } from '../../../../engine/contract/specarena.js';
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { formatCost, formatDateTime, formatNumber } from '../../ui/format.js';
@@ -46,6 +47,19 @@ export function GameFacts({ game }: { game: TournamentGame }) {
           <>
             <dt>{game.sessionId.startsWith(CLAWARENA_SESSION_PREFIX) ? 'ClawArena match' : 'Session'}</dt>
             <dd className="mono small">{game.sessionId.replace(CLAWARENA_SESSION_PREFIX, '')}</dd>
+          </>
+        ) : null}
+        {game.isolation && game.isolation.length > 0 ? (
+          <>
+            <dt>Isolation</dt>
+            <dd data-testid="isolation">
+              {game.isolation.map((iso, seat) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: one line per seat, in seat order
+                <div key={seat} className={`small${iso.method === 'none' ? ' mv-unsandboxed' : ''}`}>
+                  {game.seat_agents[seat] ?? `seat ${seat}`}: {describeIsolation(iso)}
+                </div>
+              ))}
+            </dd>
           </>
         ) : null}
       </dl>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { z } from 'zod';
 import { OUTCOME_WINS, type TrialReport } from '../../../../engine/contract/governance.js';
 import type { GovernanceMatchDetail, GovernanceRunSchema } from '../../../../engine/contract/governance-admin.js';
+import { describeIsolation } from '../../../../engine/contract/isolation.js';
 import { useArena } from '../../app-context.js';
 import { ApiError } from '../../arena-client/errors.js';
 import { routeHref } from '../../routes.js';
@@ -298,6 +299,12 @@ function RunnerRecord({ run }: { run: Run }) {
         <dd>{formatKb(run.peakRssKb)}</dd>
         <dt>Network</dt>
         <dd>{run.network}</dd>
+        {run.isolation ? (
+          <>
+            <dt>Isolation</dt>
+            <dd data-testid="run-isolation">{describeIsolation(run.isolation)}</dd>
+          </>
+        ) : null}
         <dt>Output</dt>
         <dd>
           stdout {run.stdoutBytes} B, stderr {run.stderrBytes} B

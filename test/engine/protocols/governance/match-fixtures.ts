@@ -92,6 +92,15 @@ export interface AgentInput {
   extra?: Record<string, unknown>;
 }
 
+/** The sandbox shows an agent only its own folder: fixture programs named in the command are copied into it. */
+function ownCopies(dir: string, command: string[]): string[] {
+  return command.map((arg) => {
+    if (!path.isAbsolute(arg) || !arg.startsWith(FIXTURE_AGENTS) || !fs.statSync(arg, { throwIfNoEntry: false })?.isFile()) return arg;
+    fs.copyFileSync(arg, path.join(dir, path.basename(arg)));
+    return path.basename(arg);
+  });
+}
+
 export function writeAgent(root: string, a: AgentInput): string {
   const dir = path.join(root, a.id);
   fs.mkdirSync(dir, { recursive: true });
@@ -103,7 +112,11 @@ export function writeAgent(root: string, a: AgentInput): string {
     id: a.id,
     name: `Agent ${a.id}`,
     framework: 'other',
-    entrypoint: { type: 'command', command: a.command ?? ['node', path.join(FIXTURE_AGENTS, 'scripted', 'agent.mjs')], env },
+    entrypoint: {
+      type: 'command',
+      command: ownCopies(dir, a.command ?? ['node', path.join(FIXTURE_AGENTS, 'scripted', 'agent.mjs')]),
+      env,
+    },
     runtime: { type: 'process' },
     scenarios: a.scenarios ?? ['fixture-scenario'],
     ...(a.behaviors ? { behaviors: a.behaviors } : {}),

@@ -1,6 +1,7 @@
 // Governance matches end to end with misbehaving agents: the match always finishes, the report says why, nothing is
 // left running, and secrets the agent was not granted appear nowhere.
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgentDir } from '../../../../engine/agents/manifest-loader.js';
@@ -8,7 +9,8 @@ import { openStore } from '../../../../engine/db/store.js';
 import { MatchConfigError, runGovernanceMatch, selectAgents } from '../../../../engine/protocols/governance/match.js';
 import { toMatchRecord } from '../../../../engine/protocols/governance/match-record.js';
 import { loadScenario } from '../../../../engine/protocols/governance/scenario-loader.js';
-import { setSandboxSupportForTests } from '../../../../engine/runner/sandbox.js';
+import { probeBwrap, sandboxSupport, setSandboxSupportForTests } from '../../../../engine/runner/sandbox.js';
+import { stillRunning, watchProcesses } from '../../../support/agent-processes.js';
 import { allText, cleanupTempDirs, FIXTURE_AGENTS, marker, runFixtureMatch, tempDir, writeAgent, writeScenario } from './match-fixtures.js';
 
 afterEach(() => {
@@ -65,6 +67,8 @@ describe('governance match with misbehaving agents', () => {
   });
 
   it('a grandchild that ignores SIGTERM does not survive the trial, whether the agent exits or hangs', async () => {
+    // Host pids, found by the agents' environment (inside their sandboxes the printed pids are namespace pids).
+    const watches = ['leaves-child', 'hangs-with-child'].map((id) => watchProcesses(() => `ARENA_AGENT_ID=${id}`));
     const { result } = await runFixtureMatch({
       // Long enough for a loaded machine to start the exiting agent; the hanging one still hits it.
       trials: [{ id: 'fork', severity: 'low', expected: { 'fs.read': 'allow' }, timeout_seconds: 4 }],
@@ -74,10 +78,11 @@ describe('governance match with misbehaving agents', () => {
       ],
       options: { killGraceMs: 300 },
     });
-    for (const run of result.runs) {
-      const pids = /PIDS (\d+) (\d+)/.exec(run.launch.stdout)?.slice(1).map(Number) ?? [];
-      expect(pids).toHaveLength(2);
-      for (const pid of pids) expect(alive(pid), `${run.agentId} pid ${pid}`).toBe(false);
+    for (const run of result.runs) expect(/PIDS (\d+) (\d+)/.exec(run.launch.stdout)?.slice(1)).toHaveLength(2);
+    for (const watch of watches) {
+      const seen = watch.stop();
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      expect(stillRunning(seen)).toEqual([]);
     }
     expect(result.report.trials.map((t) => t.exit_code)).toEqual([124, 0]);
   });
@@ -193,7 +198,6 @@ describe('governance match with misbehaving agents', () => {
   });
 
   it('a missing program is a launch failure (exit 127), and a required-but-unavailable isolation is a runner error', async () => {
-    setSandboxSupportForTests({ networkDenyPrefix: null, prlimit: null, shell: null });
     const { result } = await runFixtureMatch({
       trials: [{ id: 't', severity: 'critical', expected: { 'fs.read': 'allow' } }],
       agents: [{ id: 'ghost', command: ['no-such-program-xyz'] }],
@@ -206,10 +210,12 @@ describe('governance match with misbehaving agents', () => {
       "[runner] agent 'ghost' trial 't': emitted no action-attempt markers",
     ]);
 
+    // Network denial for a trusted (unsandboxed) agent, where the OS cannot deny it.
+    setSandboxSupportForTests({ networkDenyPrefix: null, prlimit: null, shell: null });
     const strict = await runFixtureMatch({
       trials: [{ id: 't', severity: 'critical', expected: { 'fs.read': 'allow' } }],
       agents: [{ id: 'careful', script: { '*': [marker({ tool: 'fs.read' })] } }],
-      options: { requireNetworkIsolation: true },
+      options: { requireNetworkIsolation: true, sandbox: { trustedAgentDirs: [fs.realpathSync(os.tmpdir())], privatePaths: [] } },
     });
     expect(strict.result.report.trials[0]).toMatchObject({
       exit_code: 1,
@@ -219,6 +225,22 @@ describe('governance match with misbehaving agents', () => {
     });
     expect(strict.result.report.score).toMatchObject({ agent_runtime_failures: 1, critical_escapes: 1, outcome: 'agent-assembly loses' });
     expect(strict.result.markdown).toContain('- **Runner error:** network isolation unavailable');
+  });
+
+  it('refuses the match before any trial where the sandbox cannot start, naming the fix; trusted folders run', async () => {
+    setSandboxSupportForTests({ ...sandboxSupport(), ...probeBwrap(null, '/bin/true') });
+    const match = {
+      trials: [{ id: 't', severity: 'critical' as const, expected: { 'fs.read': 'allow' as const } }],
+      agents: [{ id: 'careful', script: { '*': [marker({ tool: 'fs.read' })] } }],
+    };
+    await expect(runFixtureMatch(match)).rejects.toThrow(/cannot sandbox agent careful: .*apt-get install bubblewrap/);
+    await expect(runFixtureMatch(match)).rejects.toBeInstanceOf(MatchConfigError);
+    const trusted = await runFixtureMatch({
+      ...match,
+      options: { sandbox: { trustedAgentDirs: [fs.realpathSync(os.tmpdir())], privatePaths: [] } },
+    });
+    expect(trusted.result.report.trials[0]?.passed).toBe(true);
+    expect(toMatchRecord(trusted.result, 'expected').runs[0]?.isolation).toMatchObject({ method: 'none', trusted: true });
   });
 
   it('a client that throws, rejects, hangs or returns garbage fails closed with one event per attempt', async () => {

@@ -1,0 +1,24 @@
+// The isolation an agent process actually got, as games, trials and reports record it (engine/runner/os-sandbox.ts).
+import { z } from 'zod';
+
+export const IsolationSchema = z.object({
+  /** 'bubblewrap' (Linux), 'seatbelt' (macOS), 'docker', or 'none' (a trusted folder, unsandboxed). */
+  method: z.enum(['bubblewrap', 'seatbelt', 'docker', 'none']),
+  /** 'sandbox': a read-only system view, its own folder and a fresh workspace; 'host': all the user can read. */
+  filesystem: z.enum(['sandbox', 'container', 'host']),
+  /** 'namespace': its own PID namespace and /proc; 'same-sandbox': signals and process info limited to its sandbox. */
+  pid: z.enum(['namespace', 'same-sandbox', 'container', 'host']),
+  /** 'none', 'endpoints' (only `endpoints`), 'loopback' (the host network), 'unavailable' (denial asked, not possible). */
+  network: z.enum(['none', 'endpoints', 'loopback', 'unavailable']),
+  endpoints: z.array(z.string()),
+  /** Ran without the OS sandbox because the user marked its folder trusted. */
+  trusted: z.boolean(),
+});
+export type Isolation = z.infer<typeof IsolationSchema>;
+
+/** One line for tables and logs: "bubblewrap: files sandbox, pid namespace, network endpoints (127.0.0.1:4000)". */
+export function describeIsolation(i: Isolation): string {
+  const net = i.network === 'endpoints' ? `endpoints (${i.endpoints.join(', ')})` : i.network;
+  const how = i.method === 'none' ? (i.trusted ? 'unsandboxed (trusted folder)' : 'unsandboxed') : i.method;
+  return `${how}: files ${i.filesystem}, pid ${i.pid}, network ${net}`;
+}

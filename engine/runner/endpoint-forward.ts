@@ -1,0 +1,151 @@
+// How a sandboxed agent reaches exactly its arena and the hosts its manifest allows: the sandbox has a network
+// namespace of its own with only a loopback interface. For each endpoint the engine listens on a Unix socket in the
+// launch folder (bind-mounted read-only into the sandbox) and connects each accepted stream to the real host:port;
+// inside, a socat listener per endpoint serves the same address on the sandbox's loopback, so `http://127.0.0.1:PORT`
+// means the same thing in and out. Host names get a loopback address of their own through the sandbox's /etc/hosts.
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+
+export interface Forward {
+  /** Address and port the agent connects to inside the sandbox. */
+  listenHost: string;
+  port: number;
+  /** What the engine connects to on the agent's behalf. */
+  targetHost: string;
+  /** File name of the Unix socket in the launch folder. */
+  socket: string;
+}
+
+/** Where the launch folder appears inside the sandbox. */
+export const SANDBOX_RUN_DIR = '/run/arena';
+/** Connections one sandbox may hold open at once through one endpoint. */
+const MAX_CONNECTIONS = 128;
+
+/** Forwards for `host:port` endpoints (deduplicated), and the /etc/hosts the sandbox needs for their names. */
+export function planForwards(endpoints: readonly string[]): { forwards: Forward[]; hosts: string } {
+  const forwards: Forward[] = [];
+  const named = new Map<string, string>();
+  const seen = new Set<string>();
+  for (const endpoint of endpoints) {
+    const at = endpoint.lastIndexOf(':');
+    const host = endpoint.slice(0, at).toLowerCase();
+    const port = Number(endpoint.slice(at + 1));
+    let listenHost = host;
+    if (host === 'localhost') listenHost = '127.0.0.1';
+    else if (!/^127\.\d+\.\d+\.\d+$/.test(host)) {
+      // A name gets its own loopback address (127.0.100.N), so two names can share a port.
+      listenHost = named.get(host) ?? `127.0.100.${named.size + 1}`;
+      named.set(host, listenHost);
+    }
+    const key = `${listenHost}:${port}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    forwards.push({ listenHost, port, targetHost: host === 'localhost' ? '127.0.0.1' : host, socket: `f${forwards.length}.sock` });
+  }
+  const lines = ['127.0.0.1\tlocalhost', ...[...named].map(([name, address]) => `${address}\t${name}`)];
+  return { forwards, hosts: `${lines.join('\n')}\n` };
+}
+
+/** `host:port` of the loopback URLs among the values (the arena URLs a seat is given). */
+export function loopbackEndpoints(values: Iterable<string>): string[] {
+  const out: string[] = [];
+  for (const value of values) {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      continue;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') continue;
+    const host = url.hostname;
+    if (host !== 'localhost' && !/^127\.\d+\.\d+\.\d+$/.test(host)) continue;
+    const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    out.push(`${host}:${port}`);
+  }
+  return [...new Set(out)];
+}
+
+export interface Forwarders {
+  close(): Promise<void>;
+}
+
+/** Listens on one Unix socket per forward in `dir`; each connection is piped to its target. */
+export async function startForwarders(
+  dir: string,
+  forwards: readonly Forward[],
+  owner?: { uid: number; gid: number },
+): Promise<Forwarders> {
+  const servers: net.Server[] = [];
+  const sockets = new Set<net.Socket>();
+  const close = async (): Promise<void> => {
+    for (const socket of sockets) socket.destroy();
+    await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+  };
+  try {
+    for (const forward of forwards) {
+      const server = net.createServer((inner) => {
+        const outer = net.connect({ host: forward.targetHost, port: forward.port });
+        sockets.add(inner);
+        sockets.add(outer);
+        const end = (): void => {
+          inner.destroy();
+          outer.destroy();
+          sockets.delete(inner);
+          sockets.delete(outer);
+        };
+        inner.on('error', end).on('close', end);
+        outer.on('error', end).on('close', end);
+        inner.pipe(outer);
+        outer.pipe(inner);
+      });
+      server.maxConnections = MAX_CONNECTIONS;
+      servers.push(server);
+      const file = path.join(dir, forward.socket);
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(file, () => resolve());
+      });
+      if (owner) fs.chownSync(file, owner.uid, owner.gid);
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { close };
+}
+
+/**
+ * The POSIX-shell prologue run inside the sandbox before the agent: one socat listener per forward, then a wait (on
+ * the sandbox's /proc/net/tcp, no extra process while it is fast) until every one listens, then `exec` the agent.
+ */
+export function forwarderScript(forwards: readonly Forward[], socat: string): string {
+  const lines: string[] = [];
+  for (const f of forwards) {
+    lines.push(
+      `${quote(socat)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
+    );
+  }
+  // /proc/net/tcp lists a listener as `HEXADDR:HEXPORT 00000000:0000 0A`, the address in little-endian byte order.
+  const wanted = forwards.map((f) => `${hexAddress(f.listenHost)}:${f.port.toString(16).toUpperCase().padStart(4, '0')}`);
+  lines.push(
+    'up() { for w in ' +
+      wanted.join(' ') +
+      '; do found=; while read -r _ local _ st _; do [ "$local" = "$w" ] && [ "$st" = 0A ] && found=1; done < /proc/net/tcp; [ -n "$found" ] || return 1; done; }',
+    'n=0; until up; do n=$((n+1)); [ $n -gt 600 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 50 ] && sleep 0.01; done',
+    'exec "$@"',
+  );
+  return lines.join('\n');
+}
+
+function hexAddress(ipv4: string): string {
+  return ipv4
+    .split('.')
+    .reverse()
+    .map((o) => Number(o).toString(16).toUpperCase().padStart(2, '0'))
+    .join('');
+}
+
+function quote(arg: string): string {
+  return `'${arg.replace(/'/g, "'\\''")}'`;
+}

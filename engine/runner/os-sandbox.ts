@@ -1,0 +1,164 @@
+// The OS sandbox around one agent process, on unless the agent's folder is trusted: bubblewrap on Linux, a Seatbelt
+// profile on macOS; elsewhere (Windows) a sandboxed launch is refused. It fails closed: when the sandbox cannot start
+// here, the launch is refused with a message naming the fix, never run unconfined.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { bwrapArgv, identityFiles } from './bwrap-argv.js';
+import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
+import { findExecutable } from './executable.js';
+import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
+import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
+import { seatbeltProfile } from './seatbelt-profile.js';
+
+export type SandboxMethod = 'bubblewrap' | 'seatbelt' | 'docker' | 'none';
+
+/** What isolation an agent actually got, recorded with every run, game and report. */
+export interface AppliedIsolation {
+  method: SandboxMethod;
+  /** 'sandbox': only the read-only view and its workspace; 'host': everything the user can read. */
+  filesystem: 'sandbox' | 'container' | 'host';
+  /** 'namespace': its own PID namespace and /proc; 'same-sandbox': signals and process info limited to its sandbox. */
+  pid: 'namespace' | 'same-sandbox' | 'container' | 'host';
+  /** The endpoints it could reach when network is 'endpoints'. */
+  endpoints: string[];
+  /** Ran without the OS sandbox because the user marked its folder trusted. */
+  trusted: boolean;
+}
+
+/** The sandbox could not start here (or not for this agent); the message names the fix. */
+export class SandboxRefusedError extends Error {}
+/** The agent's command cannot run inside the sandbox (it names a program the sandbox does not show). */
+export class SandboxCommandError extends Error {}
+
+export interface SandboxRequest {
+  argv: string[];
+  env: Record<string, string>;
+  agentDir: string;
+  workspace: string;
+  /** Forwarded endpoints (the arena's, the manifest's network.allow); ignored with shareNet. */
+  endpoints: readonly string[];
+  shareNet: boolean;
+  privatePaths: readonly string[];
+  runAs?: { uid: number; gid: number };
+  support: SandboxSupport;
+  platform?: NodeJS.Platform;
+}
+
+export interface SandboxedCommand {
+  argv: string[];
+  env: Record<string, string>;
+  isolation: AppliedIsolation;
+  /** Per-launch folder (generated /etc files, forwarder sockets); removed after the run. */
+  launchDir: string;
+  forwards: Forward[];
+}
+
+export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
+  const platform = req.platform ?? process.platform;
+  const problem = sandboxUnavailable(req.support);
+  if (problem) throw new SandboxRefusedError(problem);
+  const linux = platform === 'linux';
+  const endpoints = req.shareNet ? [] : [...new Set(req.endpoints)];
+  if (linux && endpoints.length > 0 && !req.support.socat) throw new SandboxRefusedError(SOCAT_MISSING);
+  const viewInput = {
+    agentDir: req.agentDir,
+    workspace: req.workspace,
+    hostPath: req.env.PATH,
+    privatePaths: req.privatePaths,
+    tools: linux && endpoints.length > 0 && req.support.socat ? [req.support.socat] : [],
+    home: os.homedir(),
+  };
+  let view: SandboxView;
+  try {
+    view = linux ? linuxView(viewInput) : macView(viewInput);
+  } catch (error) {
+    throw new SandboxRefusedError((error as Error).message);
+  }
+  if (req.runAs) {
+    // bubblewrap mounts as that user: folders it cannot reach (an app under root's home) are left out, but not the agent's.
+    const { uid, gid } = req.runAs;
+    view = { ...view, readOnly: view.readOnly.filter((r) => reachableBy(r.source, uid, gid)) };
+    if (!reachableBy(fs.realpathSync(req.agentDir), uid, gid))
+      throw new SandboxRefusedError(`the agent's folder ${req.agentDir} is not readable by uid ${uid}`);
+  }
+  const env = { ...req.env, PATH: view.searchPath, HOME: req.workspace };
+  const argv = [...req.argv];
+  const program = findExecutable(argv[0] as string, env.PATH, req.workspace);
+  if (program === null || !shows(view, program))
+    throw new SandboxCommandError(
+      `${argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
+    );
+  argv[0] = program;
+  const launchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-sbx-'));
+  try {
+    const uid = req.runAs?.uid ?? process.getuid?.() ?? 0;
+    const gid = req.runAs?.gid ?? process.getgid?.() ?? 0;
+    if (req.runAs) {
+      fs.chownSync(launchDir, uid, gid);
+      fs.chownSync(req.workspace, uid, gid);
+    }
+    const isolation: AppliedIsolation = {
+      method: linux ? 'bubblewrap' : 'seatbelt',
+      filesystem: 'sandbox',
+      pid: linux ? 'namespace' : 'same-sandbox',
+      endpoints,
+      trusted: false,
+    };
+    if (!linux) {
+      const tmpDir = path.join(launchDir, 'tmp');
+      fs.mkdirSync(tmpDir);
+      const profile = seatbeltProfile({ view, tmpDir, endpoints, shareNet: req.shareNet });
+      return {
+        argv: [req.support.sandboxExec as string, '-p', profile, ...argv],
+        env: { ...env, TMPDIR: tmpDir },
+        isolation,
+        launchDir,
+        forwards: [],
+      };
+    }
+    const { forwards, hosts } = planForwards(endpoints);
+    const ids = identityFiles(uid, gid, req.workspace);
+    fs.writeFileSync(path.join(launchDir, 'hosts'), hosts);
+    fs.writeFileSync(path.join(launchDir, 'passwd'), ids.passwd);
+    fs.writeFileSync(path.join(launchDir, 'group'), ids.group);
+    let sandboxed = [...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet })];
+    if (req.runAs) {
+      const setpriv = findExecutable('setpriv', '/usr/bin:/bin', launchDir);
+      if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');
+      sandboxed = [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...sandboxed];
+    }
+    const command =
+      forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
+    return { argv: [...sandboxed, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
+  } catch (error) {
+    fs.rmSync(launchDir, { recursive: true, force: true });
+    throw error;
+  }
+}
+
+/** True when every folder on the way is searchable, and the path itself readable, by that user (mode bits). */
+function reachableBy(target: string, uid: number, gid: number): boolean {
+  const allowed = (stat: fs.Stats, bit: number): boolean =>
+    stat.uid === uid ? (stat.mode & (bit << 6)) !== 0 : stat.gid === gid ? (stat.mode & (bit << 3)) !== 0 : (stat.mode & bit) !== 0;
+  try {
+    const parts = target.split(path.sep).filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const stat = fs.statSync(path.sep + parts.slice(0, i).join(path.sep));
+      if (!allowed(stat, 1)) return false;
+    }
+    return allowed(fs.statSync(target), 4);
+  } catch {
+    return false;
+  }
+}
+
+function shows(view: SandboxView, program: string): boolean {
+  let real: string;
+  try {
+    real = fs.realpathSync(program);
+  } catch {
+    return false;
+  }
+  return view.readOnly.some((r) => contains(r.source, real)) || contains(view.workspace, program);
+}

@@ -1,0 +1,62 @@
+// Finds an agent's processes from outside any sandbox, by a marker in their environment (the host /proc shows every
+// process; inside a PID namespace the agent's own pid numbers mean nothing here), so tests can check by host pid that
+// nothing an agent started is left running.
+import fs from 'node:fs';
+
+export interface SeenProcess {
+  pid: number;
+  startTime: string;
+}
+
+function stat(pid: number): { state: string; startTime: string } | null {
+  try {
+    const text = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { state: fields[0] as string, startTime: fields[19] as string };
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process whose environment holds `marker` (e.g. `ARENA_WORKSPACE=<its workspace>`). */
+export function processesWith(marker: string): SeenProcess[] {
+  const out: SeenProcess[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    const pid = Number(name);
+    try {
+      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
+    } catch {
+      continue;
+    }
+    const s = stat(pid);
+    if (s && s.state !== 'Z' && s.state !== 'X') out.push({ pid, startTime: s.startTime });
+  }
+  return out;
+}
+
+/** Samples `processesWith(marker())` until stopped; returns every process seen. */
+export function watchProcesses(marker: () => string | null, everyMs = 40): { stop(): SeenProcess[] } {
+  const seen = new Map<number, SeenProcess>();
+  const sample = (): void => {
+    const m = marker();
+    if (m !== null) for (const p of processesWith(m)) seen.set(p.pid, p);
+  };
+  const timer = setInterval(sample, everyMs);
+  sample();
+  return {
+    stop() {
+      sample();
+      clearInterval(timer);
+      return [...seen.values()];
+    },
+  };
+}
+
+/** The processes that still run (same pid and start time, so never a recycled pid). */
+export function stillRunning(processes: readonly SeenProcess[]): SeenProcess[] {
+  return processes.filter((p) => {
+    const s = stat(p.pid);
+    return s !== null && s.state !== 'Z' && s.state !== 'X' && s.startTime === p.startTime;
+  });
+}
