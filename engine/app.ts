@@ -10,6 +10,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { PlayableRegistry } from './core/playables.js';
 import { openStore, type Store } from './db/store.js';
+import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
 import { clawArenaPlayables } from './protocols/clawarena/playables.js';
@@ -18,6 +19,9 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
+import { registerSecret } from './runtime/known-secrets.js';
+import { builtinAgentFolders } from './runtime/package-root.js';
+import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
@@ -50,6 +54,8 @@ export interface EngineOptions {
   resumeTournaments?: boolean;
   /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
   trustedAgentDirs?: readonly string[];
+  /** Lobby game of agents created by the legacy `POST /agents/provision/` (`--clawarena-default-game`). */
+  clawarenaDefaultGame?: string;
 }
 
 export interface RunningEngine {
@@ -57,6 +63,8 @@ export interface RunningEngine {
   port: number;
   host: string;
   token: string;
+  /** A one-time code for a UI link: the page trades it once for the token (the token itself never goes in a URL). */
+  issueLaunchCode(ttlMs?: number): string;
   dataDir: string;
   engine: ArenaEngine;
   store: Store;
@@ -86,7 +94,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const clock = options.clock ?? systemClock;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
-  fs.mkdirSync(options.dataDir, { recursive: true });
+  ensurePrivateDir(options.dataDir);
   const store = openStore({ file: path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
@@ -94,9 +102,20 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const authSecret = loadOrCreateSecret(options.dataDir, 'auth');
     const live = createLiveBus();
     const token = randomBytes(32).toString('base64url');
+    // Scrubbed from whatever the engine stores or shows, should an agent ever get hold of one.
+    registerSecret('admin-token', token);
+    registerSecret('rng-key', rngSecret.toString('hex'));
+    registerSecret('auth-key', authSecret.toString('hex'));
+    const launchCodes = createLaunchCodes(token, () => clock.now());
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
-    const clawarena = createClawArenaService({ store, clock, seed: createSeeder(rngSecret), version: APP_VERSION });
+    const clawarena = createClawArenaService({
+      store,
+      clock,
+      seed: createSeeder(rngSecret),
+      version: APP_VERSION,
+      ...(options.clawarenaDefaultGame ? { defaultGameType: options.clawarenaDefaultGame } : {}),
+    });
     const engine = createArenaEngine({
       store,
       challenges,
@@ -108,7 +127,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
     const warmDesk = new WarmDesk();
-    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
+    // Where no OS sandbox exists (Windows), the app's own shipped agents count as trusted like the app itself.
+    const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
+    const sandbox = sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
+      store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
+    );
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
@@ -127,6 +150,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()),
       admin: {
         token,
+        launchCodes,
         engine,
         version: APP_VERSION,
         authMode,
@@ -198,6 +222,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       port,
       host,
       token,
+      issueLaunchCode: (ttlMs?: number) => launchCodes.issue(ttlMs),
       dataDir: options.dataDir,
       engine,
       store,

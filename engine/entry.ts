@@ -2,7 +2,7 @@
 import { startEngine } from './app.js';
 import type { EngineReadyMessage } from './contract/channels.js';
 import { resolveDataDir } from './runtime/data-dir.js';
-import { applySecretsMessage } from './runtime/keychain-env.js';
+import { applySecretsMessage, registerKeychainSecrets } from './runtime/keychain-env.js';
 
 /** Structural view of Electron's parentPort, so the engine never imports Electron. */
 interface ParentPortLike {
@@ -32,6 +32,7 @@ export function parseEntryArgs(argv: readonly string[]): EntryArgs {
 async function run(): Promise<void> {
   const args = parseEntryArgs(process.argv.slice(2));
   const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+  registerKeychainSecrets(process.env);
   const running = await startEngine({ dataDir: resolveDataDir(args.dataDir), port: args.port, logLevel: 'warn' });
   const ready: EngineReadyMessage = { type: 'ready', port: running.port, token: running.token };
 

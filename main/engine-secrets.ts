@@ -8,7 +8,7 @@
 // cut running games short and hand the window a new port and token.
 //
 // Values never go to the renderer, into a log line or onto disk unencrypted; errors mention names only.
-import type { EngineSecretsMessage } from '../engine/contract/channels.js';
+import { type EngineSecretsMessage, KEYCHAIN_NAMES_ENV } from '../engine/contract/channels.js';
 import type { SecretStore } from './secret-store.js';
 
 export interface EngineSecrets {
@@ -46,7 +46,7 @@ export function createEngineSecrets(options: EngineSecretsOptions): EngineSecret
       handedOver = new Set(Object.keys(values));
       const env: Record<string, string> = {};
       for (const [name, value] of Object.entries(options.baseEnv)) if (value !== undefined) env[name] = value;
-      return Object.assign(env, values);
+      return Object.assign(env, values, { [KEYCHAIN_NAMES_ENV]: Object.keys(values).join(',') });
     },
     update() {
       const values = storedValues();

@@ -18,11 +18,26 @@ export const PsiOptionsSchema = z
   });
 export type PsiOptions = z.infer<typeof PsiOptionsSchema>;
 
+/** The reference's keys, so a client reading a finished session's `gameState` finds what it expects. */
 export interface PsiGameState {
   /** Each player's private set (the random part united with the intersection), sorted ascending. */
-  sets: number[][];
-  /** Guesses by player index; null until that player has guessed. */
-  guesses: (number[] | null)[];
+  userSets: number[][];
+  /** The planted intersection (the true target S0 ∩ S1 can be larger). */
+  intersectionSet: number[];
+  /** Guesses by player index, sorted; empty until that player has guessed (a guess is never empty). */
+  guesses: number[][];
+}
+
+/** Sessions stored before the reference's key names (`{sets, guesses: (number[] | null)[]}`) still play. */
+function upgradeStored(state: PsiGameState | { sets: number[][]; guesses: (number[] | null)[] }): PsiGameState {
+  if (!('sets' in state)) return state;
+  const [first = [], second = []] = state.sets;
+  const shared = new Set(second);
+  return {
+    userSets: state.sets,
+    intersectionSet: first.filter((value) => shared.has(value)),
+    guesses: state.guesses.map((g) => g ?? []),
+  };
 }
 
 class PsiOperator extends ChallengeOperator<PsiGameState> {
@@ -32,19 +47,19 @@ class PsiOperator extends ChallengeOperator<PsiGameState> {
   }
 
   protected override onPlayerJoin(invite: string, playerIndex: number): void {
-    const set = this.gameState.sets[playerIndex] ?? [];
+    const set = this.gameState.userSets[playerIndex] ?? [];
     this.send(`Your private set is: ${formatSet(set)}.`, invite);
   }
 
   private guess(content: string, sender: number): void {
     const guess = new Set(allIntegers(content));
-    if (guess.size === 0)
-      throw new OperatorError('INVALID_GUESS', 'Invalid guess: include the numbers you believe are in the intersection.');
-    if (this.gameState.guesses[sender]) throw new OperatorError('DUPLICATE_GUESS', 'You have already submitted a guess.');
+    // The refusal texts are the reference's, word for word.
+    if (guess.size === 0) throw new OperatorError('INVALID_GUESS', 'Invalid guess format.');
+    if ((this.gameState.guesses[sender]?.length ?? 0) > 0) throw new OperatorError('DUPLICATE_GUESS', 'Guess already made.');
     const other = 1 - sender;
-    const otherSet = new Set(this.gameState.sets[other] ?? []);
+    const otherSet = new Set(this.gameState.userSets[other] ?? []);
     if (guess.size > otherSet.size) {
-      throw new OperatorError('GUESS_TOO_LARGE', `Guess too large: it has ${guess.size} numbers, more than your opponent's set holds.`);
+      throw new OperatorError('GUESS_TOO_LARGE', 'Guess too large.');
     }
     const target = this.target();
     const found = [...target].every((value) => guess.has(value));
@@ -59,6 +74,7 @@ class PsiOperator extends ChallengeOperator<PsiGameState> {
 
     const senderInvite = this.state.players[sender] ?? '';
     this.broadcast(`Player ${senderInvite} sent a guess`);
+    // As the reference: one line per figure, each ending in a newline (the last one too).
     this.send(
       [
         `Player ${other + 1} outcome:`,
@@ -67,16 +83,17 @@ class PsiOperator extends ChallengeOperator<PsiGameState> {
         `- Extra Guess: ${extra}`,
         `- Utility: ${utility}`,
         `- Target: ${formatSet(target)}`,
+        '',
       ].join('\n'),
       senderInvite,
     );
-    if (this.gameState.guesses.every((g) => g !== null)) this.endGame();
+    if (this.gameState.guesses.every((g) => g.length > 0)) this.endGame();
   }
 
   /** The true intersection of the two sets, which can be larger than the planted one. */
   private target(): Set<number> {
-    const second = new Set(this.gameState.sets[1] ?? []);
-    return new Set((this.gameState.sets[0] ?? []).filter((value) => second.has(value)));
+    const second = new Set(this.gameState.userSets[1] ?? []);
+    return new Set((this.gameState.userSets[0] ?? []).filter((value) => second.has(value)));
   }
 }
 
@@ -86,11 +103,11 @@ export default defineChallenge<PsiOptions, PsiGameState>({
   createGameState(ctx, options) {
     const [from, to] = options.range;
     const intersection = uniqueInts(createRng(ctx.seed(`psi:${ctx.challengeId}:intersection`)), options.intersectionSize, from, to);
-    const sets = Array.from({ length: options.players }, (_, i) => {
+    const userSets = Array.from({ length: options.players }, (_, i) => {
       const own = uniqueInts(createRng(ctx.seed(`psi:${ctx.challengeId}:user:${i}`)), options.setSize, from, to);
       return [...new Set([...own, ...intersection])].sort((a, b) => a - b);
     });
-    return { sets, guesses: sets.map(() => null) };
+    return { userSets, intersectionSet: [...intersection].sort((a, b) => a - b), guesses: userSets.map(() => []) };
   },
-  createOperator: (ctx, options, gameState) => new PsiOperator(ctx, options, gameState),
+  createOperator: (ctx, options, gameState) => new PsiOperator(ctx, options, upgradeStored(gameState)),
 });

@@ -2,7 +2,7 @@
 // validation problems, and the runs an agent took part in.
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AgentCatalogResponse, AgentFolder, AgentRun, CatalogAgent } from '../contract/agent-catalog.js';
+import type { AgentCatalogResponse, AgentFolder, AgentRun } from '../contract/agent-catalog.js';
 import { DomainError } from '../contract/errors.js';
 import { isRated, seatScores } from '../core/ratings/index.js';
 import { agentId } from '../core/tournament/index.js';
@@ -10,7 +10,7 @@ import type { Store } from '../db/store.js';
 import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root.js';
 import { finalGames, gameRecord } from '../tournaments/stats.js';
 import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
-import { catalogEntry, findManifests } from './manifest-scan.js';
+import { scanFolders } from './manifest-scan.js';
 
 export class AgentCatalogError extends DomainError {
   override name = 'AgentCatalogError';
@@ -43,32 +43,33 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
 
   function folders(): AgentFolder[] {
     return [
-      ...builtin().map((f) => ({ id: f.id, path: f.path, builtin: true, exists: isDirectory(f.path), added_at: null })),
+      ...builtin().map((f) => ({ id: f.id, path: f.path, builtin: true, exists: isDirectory(f.path), added_at: null, trusted: false })),
       ...store.agentFolders.list().map((f) => ({
         id: String(f.id),
         path: f.path,
         builtin: false,
         exists: isDirectory(f.path),
         added_at: f.addedAt,
+        trusted: f.trusted,
       })),
     ];
   }
 
-  function catalog(): AgentCatalogResponse {
+  async function catalog(): Promise<AgentCatalogResponse> {
     const list = folders();
-    const agents: CatalogAgent[] = [];
     // A manifest reachable from two folders (a user folder containing a shipped one) is listed once, under the first.
     const seen = new Set<string>();
-    for (const folder of list) {
-      if (!folder.exists) continue;
-      for (const file of findManifests(folder.path)) {
-        const key = canonical(file);
-        if (seen.has(key)) continue;
-        seen.add(key);
-        agents.push(catalogEntry(file, folder.id));
-      }
-    }
-    return { folders: list, agents };
+    const skip = (file: string) => {
+      const key = canonical(file);
+      if (seen.has(key)) return true;
+      seen.add(key);
+      return false;
+    };
+    const { agents, incomplete } = await scanFolders(
+      list.filter((f) => f.exists),
+      skip,
+    );
+    return { folders: list, agents, ...(incomplete === null ? {} : { incomplete }) };
   }
 
   function tournamentRuns(target: string): AgentRun[] {
@@ -146,7 +147,7 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
   return {
     catalog,
 
-    addFolder(raw: string): AgentCatalogResponse {
+    addFolder(raw: string): Promise<AgentCatalogResponse> {
       if (!path.isAbsolute(raw)) throw new AgentCatalogError('invalid', `path must be absolute, got '${raw}'`);
       const resolved = path.resolve(raw);
       if (!fs.existsSync(resolved)) throw new AgentCatalogError('invalid', `no such folder: ${resolved}`);
@@ -160,10 +161,19 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
       return catalog();
     },
 
-    removeFolder(id: string): AgentCatalogResponse {
+    removeFolder(id: string): Promise<AgentCatalogResponse> {
       if (builtin().some((f) => f.id === id))
         throw new AgentCatalogError('invalid', `folder ${id} ships with the app and cannot be removed`);
       if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.remove(Number(id)))
+        throw new AgentCatalogError('not_found', `no agent folder ${id}`);
+      return catalog();
+    },
+
+    /** Marks a user folder trusted (its agents run without the OS sandbox) or not; shipped folders stay sandboxed. */
+    setTrusted(id: string, trusted: boolean): Promise<AgentCatalogResponse> {
+      if (builtin().some((f) => f.id === id))
+        throw new AgentCatalogError('invalid', `folder ${id} ships with the app and cannot be marked trusted`);
+      if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.setTrusted(Number(id), trusted))
         throw new AgentCatalogError('not_found', `no agent folder ${id}`);
       return catalog();
     },

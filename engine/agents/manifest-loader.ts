@@ -7,6 +7,7 @@ import { formatIssues } from '../contract/schema-issues.js';
 import { DefinitionFileError, readYamlMapping } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'agent.yaml';
+const MANIFEST_KEYS = Object.keys(AgentManifestSchema.in.shape);
 
 export class ManifestLoadError extends DefinitionFileError {
   override name = 'ManifestLoadError';
@@ -23,7 +24,7 @@ export interface LoadedAgent {
 }
 
 export function loadManifest(file: string): AgentManifest {
-  const read = readYamlMapping(file);
+  const read = readYamlMapping(file, { kind: 'an agent manifest', knownKeys: MANIFEST_KEYS });
   if ('problem' in read) throw new ManifestLoadError(file, [read.problem]);
   const parsed = AgentManifestSchema.safeParse(read.value);
   if (!parsed.success) throw new ManifestLoadError(file, formatIssues(parsed.error));

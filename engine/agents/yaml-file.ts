@@ -1,28 +1,80 @@
 // Reads a YAML file that must hold a mapping, and the error of a definition file that cannot be used.
-import fs from 'node:fs';
 import YAML from 'yaml';
+import { DefinitionReadError, readDefinitionText } from '../runtime/bounded-read.js';
 
 /**
  * YAML 1.2 core schema. The reference uses PyYAML (YAML 1.1), which also reads `yes`/`no`/`on`/`off` as booleans; those
  * could never validate as the string fields they would land in, so the 1.2 reading accepts every file the reference
  * accepts (the `yaml` package's own 1.1 mode would not: it also turns `y`/`n` into booleans).
  */
-export function readYamlMapping(file: string): { value: Record<string, unknown> } | { problem: string } {
+export function readYamlMapping(
+  file: string,
+  options: { kind?: string; knownKeys?: readonly string[] } = {},
+): { value: Record<string, unknown> } | { problem: string } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readDefinitionText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return { problem: code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}` };
+    if (error instanceof DefinitionReadError) return { problem: error.message };
+    throw error;
   }
-  let value: unknown;
-  try {
-    value = YAML.parse(text);
-  } catch (error) {
-    return { problem: `invalid YAML: ${(error as Error).message.split('\n')[0]}` };
-  }
+  const parsed = parseYamlText(text);
+  if ('problem' in parsed) return parsed;
+  const { value } = parsed;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'must contain a YAML mapping' };
+  // A mapping with none of the expected fields is some other file (a symlink to a credentials file, say): say so
+  // without echoing any of its keys or values.
+  const known = options.knownKeys;
+  if (known && known.length > 0 && !Object.keys(value).some((key) => known.includes(key))) {
+    return { problem: `is not ${options.kind ?? 'the expected file'}: none of its top-level keys is a known field` };
+  }
   return { value: value as Record<string, unknown> };
+}
+
+/**
+ * Parses YAML (JSON included) in time linear in its size: the library's own duplicate-key check compares every key
+ * with every other (a 400 kB mapping took over a minute), so duplicates are found here with a set instead. Alias
+ * expansion keeps the library's cap (alias bombs fail). Problems say where, never what the text says.
+ */
+export function parseYamlText(text: string): { value: unknown } | { problem: string } {
+  const lineCounter = new YAML.LineCounter();
+  const doc = YAML.parseDocument(text, { uniqueKeys: false, lineCounter });
+  const first = doc.errors[0];
+  if (first) return { problem: `invalid YAML${where(first)}` };
+  let duplicate: number | null = null;
+  YAML.visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const item of map.items) {
+        const key = YAML.isScalar(item.key) ? item.key.value : item.key;
+        if (seen.has(key)) {
+          duplicate = YAML.isNode(item.key) ? (item.key.range?.[0] ?? 0) : 0;
+          return YAML.visit.BREAK;
+        }
+        seen.add(key);
+      }
+      return undefined;
+    },
+  });
+  if (duplicate !== null) {
+    const pos = lineCounter.linePos(duplicate);
+    return { problem: `invalid YAML at line ${pos.line}, column ${pos.col} (DUPLICATE_KEY)` };
+  }
+  try {
+    return { value: doc.toJS() };
+  } catch (error) {
+    // Excessive alias expansion (a "billion laughs" document) and the like.
+    return {
+      problem: `invalid YAML: ${error instanceof ReferenceError ? 'an alias that is unknown or expands too often' : 'cannot be read as data'}`,
+    };
+  }
+}
+
+/** Where a YAML error is, never what the text there says (the file may not be what it claims to be). */
+export function where(error: unknown): string {
+  const pos = (error as { linePos?: { line: number; col: number }[] }).linePos?.[0];
+  const code = (error as { code?: string }).code;
+  return `${pos ? ` at line ${pos.line}, column ${pos.col}` : ''}${code ? ` (${code})` : ''}`;
 }
 
 /** A definition file (agent manifest, scenario, trial) that cannot be used: every problem, one line each. */

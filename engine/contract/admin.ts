@@ -4,6 +4,12 @@ import { ChallengeMetadataSchema, ChallengeSchema, ChatMessageSchema, StatsRespo
 
 export const ADMIN_PREFIX = '/admin/api/v1';
 
+/** The one admin route without the token: trades a one-time launch code (from the link `arena serve` opens) for it. */
+export const LAUNCH_CODE_PATH = `${ADMIN_PREFIX}/launch-code`;
+export const LaunchCodeExchangeRequestSchema = z.strictObject({ code: z.string().min(1).max(256) });
+export const LaunchCodeExchangeResponseSchema = z.object({ token: z.string().min(1) });
+export type LaunchCodeExchangeResponse = z.infer<typeof LaunchCodeExchangeResponseSchema>;
+
 export const OverviewResponseSchema = z.object({
   version: z.string(),
   authMode: z.boolean(),

@@ -11,6 +11,8 @@ export const AgentFolderSchema = z.object({
   /** False when a user-added folder has gone missing since it was added (kept so the user can see and remove it). */
   exists: z.boolean(),
   added_at: z.number().nullable(),
+  /** The user marked it trusted: its agents run without the OS sandbox (never a shipped folder). */
+  trusted: z.boolean(),
 });
 export type AgentFolder = z.infer<typeof AgentFolderSchema>;
 
@@ -38,12 +40,17 @@ export type CatalogAgent = z.infer<typeof CatalogAgentSchema>;
 export const AgentCatalogResponseSchema = z.object({
   folders: z.array(AgentFolderSchema),
   agents: z.array(CatalogAgentSchema),
+  /** Present when the scan hit one of its bounds (time, folders, manifests): the list is partial. */
+  incomplete: z.string().optional(),
 });
 export type AgentCatalogResponse = z.infer<typeof AgentCatalogResponseSchema>;
 
 export const AddAgentFolderRequestSchema = z.strictObject({
   path: z.string().min(1, 'path must not be empty').max(4096),
 });
+
+/** POST /agents/folders/:id/trust */
+export const TrustAgentFolderRequestSchema = z.strictObject({ trusted: z.boolean() });
 
 export const AgentRunsQuerySchema = z.object({
   manifest: z.string().min(1),

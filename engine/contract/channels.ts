@@ -180,3 +180,9 @@ export const EngineSecretsMessageSchema = z
   })
   .strict();
 export type EngineSecretsMessage = z.infer<typeof EngineSecretsMessageSchema>;
+
+/**
+ * Names (comma-separated) of the keychain keys in the engine's fork environment, so the engine scrubs their values
+ * from what it stores and shows from its first instruction on (an ARENA_* variable: never passed to agents).
+ */
+export const KEYCHAIN_NAMES_ENV = 'ARENA_KEYCHAIN_NAMES';

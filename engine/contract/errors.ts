@@ -34,6 +34,10 @@ export const EngineErrorCode = {
   Gone: 'GONE',
   Unavailable: 'UNAVAILABLE',
   Internal: 'INTERNAL',
+  /** A caller claimed a name only the arena uses (`operator`), decision 11(j). */
+  ReservedSender: 'RESERVED_SENDER',
+  /** Player chat aimed at a session's operator channel, decision 11(j). */
+  OperatorChannel: 'OPERATOR_CHANNEL',
 } as const;
 export type EngineErrorCodeValue = (typeof EngineErrorCode)[keyof typeof EngineErrorCode];
 

@@ -1,5 +1,6 @@
 // Governance-arena wire formats (specs/governance-arena.md §3, §5, §7–§9, §13(i)): exact-case enums, strict objects.
 import { z } from 'zod';
+import { limitSeconds } from './timer-limits.js';
 
 export const KEBAB_CASE = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const KEBAB_MESSAGE = 'must be kebab-case: lowercase letters and digits separated by single hyphens';
@@ -169,7 +170,7 @@ export const TrialSpecSchema = z.strictObject({
   severity: SeveritySchema,
   behavior_id: kebab.nullable().default(null),
   /** Local Arena extension: a per-trial process timeout (decision 13(f)). */
-  timeout_seconds: z.number().positive().optional(),
+  timeout_seconds: limitSeconds().optional(),
 });
 export type TrialSpec = z.infer<typeof TrialSpecSchema>;
 

@@ -3,6 +3,7 @@
 // (`entrypoint: {command: [argv…]}` without a type, `author` as a plain string).
 import { z } from 'zod';
 import { duplicates, KEBAB_CASE } from './governance.js';
+import { limitSeconds } from './timer-limits.js';
 
 export const REFERENCE_FRAMEWORKS = ['raw-python', 'langgraph', 'crewai', 'pydantic-ai', 'autogen', 'other'] as const;
 /** Local Arena additions for agents that are not governance agents (the SpecArena baselines are `node`). */
@@ -67,9 +68,9 @@ const BehaviorSchema = z.strictObject({ id: AgentIdSchema, description: z.string
 
 const LimitsSchema = z.strictObject({
   /** Per-move deadline for challenge games. */
-  move_seconds: z.number().positive().optional(),
+  move_seconds: limitSeconds().optional(),
   /** Whole-run deadline: a challenge game, or one governance trial. */
-  game_seconds: z.number().positive().optional(),
+  game_seconds: limitSeconds().optional(),
   /** Address-space limit for a process, memory limit for a container. */
   memory_mb: z.int().min(16).optional(),
 });

@@ -127,7 +127,8 @@ export type ArenaMessageRequest = z.infer<typeof ArenaMessageRequestSchema>;
 export const ChatSendRequestSchema = z.object({
   channel: z.string(),
   content: z.string(),
-  to: z.string().nullable().optional(),
+  // As the reference: omit `to` to broadcast; `"to": null` is a 400 (MCP's send_chat does accept null).
+  to: z.string().optional(),
   from: z.string().optional(),
 });
 export type ChatSendRequest = z.infer<typeof ChatSendRequestSchema>;

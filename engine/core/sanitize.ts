@@ -10,9 +10,14 @@ export interface SessionView {
   state: ChallengeOperatorState;
   gameState: Record<string, unknown>;
   gameCategory: Challenge['gameCategory'];
+  /** Seat-key sessions (runner-launched games) keep their invites and seats off public lists until they end. */
+  seatKeysRequired?: boolean;
 }
 
-/** Full session for ended games; private data (gameState, identities, scores, attributions) removed otherwise. */
+/**
+ * Full session for ended games; private data (gameState, identities, scores, attributions) removed otherwise, and for
+ * seat-key sessions also the invites and seats (decision 11(j)).
+ */
 export function publicSession(session: SessionView): Challenge {
   const base = {
     id: session.id,
@@ -25,7 +30,10 @@ export function publicSession(session: SessionView): Challenge {
     return { ...base, state: session.state, gameState: session.gameState, gameCategory: session.gameCategory };
   }
   const { attributions: _hidden, ...rest } = session.state;
-  return { ...base, state: { ...rest, scores: [], playerIdentities: {} }, gameCategory: session.gameCategory };
+  const state = { ...rest, scores: [], playerIdentities: {} };
+  if (session.seatKeysRequired === true)
+    return { ...base, invites: [], state: { ...state, players: [] }, gameCategory: session.gameCategory };
+  return { ...base, state, gameCategory: session.gameCategory };
 }
 
 /** Full session regardless of status: only for routes that return ended sessions and for the admin API. */

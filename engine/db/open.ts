@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ensurePrivateFile, PRIVATE_DIR_MODE, tightenIfPresent } from '../runtime/private-files.js';
 import { migrate } from './migrate.js';
 
 export type Connection = Database.Database;
@@ -13,7 +14,12 @@ export interface OpenOptions {
 }
 
 export function openConnection({ file, busyTimeoutMs = 5000 }: OpenOptions): Connection {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (file !== ':memory:') {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
+    // SQLite gives -wal and -shm the mode of the database file, so creating it owner-only covers all three.
+    ensurePrivateFile(file);
+    for (const suffix of ['-wal', '-shm']) tightenIfPresent(`${file}${suffix}`);
+  }
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   db.pragma('foreign_keys = ON');

@@ -29,5 +29,6 @@ export type ArenaRouteDeps = IdentityDeps;
 export type ChatRouteDeps = IdentityDeps & Pick<HttpDeps, 'pingIntervalMs'>;
 export type McpRouteDeps = IdentityDeps & Pick<HttpDeps, 'version'>;
 export type MiscRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;
-export type SessionRouteDeps = Pick<HttpDeps, 'engine'>;
+/** Invite lookups resolve a seat key, so a seat-key session's invites are shown to their holders only. */
+export type SessionRouteDeps = IdentityDeps;
 export type UserRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;

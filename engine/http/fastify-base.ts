@@ -1,5 +1,6 @@
 // What every engine listener shares: body limit, no request logging, path-only log lines, lenient JSON bodies.
 import { type FastifyInstance, type FastifyServerOptions, LogController } from 'fastify';
+import { secretScrubber } from '../runtime/known-secrets.js';
 import { parseJsonBody } from './body.js';
 
 export const BODY_LIMIT_BYTES = 256 * 1024;
@@ -12,8 +13,21 @@ export function baseFastifyOptions(logLevel: LogLevel = 'warn') {
     logController: new LogController({ disableRequestLogging: true }),
     logger: {
       level: logLevel,
-      // Query strings can carry session keys (?key=), so only the path is ever logged.
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }) },
+      serializers: {
+        // Query strings can carry session keys (?key=), so only the path is ever logged.
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split('?')[0] }),
+        // An error's text can quote what an agent sent; it is logged without any secret the engine knows of.
+        err: (err: Error) => {
+          const scrub = secretScrubber();
+          return { type: err.name, message: scrub(err.message), stack: scrub(err.stack ?? '') };
+        },
+      },
+      hooks: {
+        logMethod(this: unknown, args: unknown[], method: (...a: unknown[]) => void) {
+          const scrub = secretScrubber();
+          method.apply(this, scrub.size === 0 ? args : args.map((a) => (typeof a === 'string' ? scrub(a) : a)));
+        },
+      },
     },
     return503OnClosing: true,
   } satisfies FastifyServerOptions;

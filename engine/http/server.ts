@@ -17,6 +17,7 @@ import { registerSessionRoutes } from './routes/specarena-sessions.js';
 import { registerUserRoutes } from './routes/specarena-users.js';
 import { registerWarmRoutes } from './routes/specarena-warm.js';
 import { registerStaticRoutes } from './static.js';
+import { attachWatcherSocket } from './watcher-socket.js';
 
 export { BODY_LIMIT_BYTES } from './fastify-base.js';
 
@@ -72,5 +73,6 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   registerAdminRoutes(app, deps.admin);
   if (!deps.identity.authMode) await registerMcpRoutes(app, deps);
   if (deps.rendererDir) registerStaticRoutes(app, deps.rendererDir);
+  if (deps.clawarena) attachWatcherSocket(app, deps.clawarena, { checkOrigin: true });
   return app;
 }

@@ -13,6 +13,7 @@ import { acceptJsonBodies, baseFastifyOptions } from './fastify-base.js';
 import { isLoopbackHost } from './guards.js';
 import { registerClawArenaAgentRoutes } from './routes/clawarena-agents.js';
 import { registerClawArenaEconomyRoutes } from './routes/clawarena-economy.js';
+import { attachWatcherSocket } from './watcher-socket.js';
 
 // --- a minimal DER encoder ---------------------------------------------------------------------------------
 
@@ -224,6 +225,8 @@ export async function startTlsAgentListener(options: TlsListenerOptions): Promis
   );
   registerClawArenaAgentRoutes(app, options.clawarena);
   registerClawArenaEconomyRoutes(app, options.clawarena);
+  // The public watcher requires https and sends `Origin: https://<host>` without the port: loopback origins pass.
+  attachWatcherSocket(app, options.clawarena, { checkOrigin: false });
   await app.listen({ host: options.host, port: options.port });
   const address = app.server.address();
   return { app, port: typeof address === 'object' && address ? address.port : options.port };

@@ -1,10 +1,13 @@
 // The Anthropic Messages API through the official `@anthropic-ai/sdk` client; system messages go in `system`.
 // `temperature` and `seed` are not sent: the SDK (1.14) no longer offers temperature and the API has no seed.
+
 import Anthropic from '@anthropic-ai/sdk';
+import { createScrubber } from '../core/secret-scrub.js';
 import type { ModelConfig } from './config.js';
 import { type Completion, type CompletionRequest, type ModelProvider, toProviderError } from './provider.js';
 
 export function createAnthropicProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
+  const scrub = createScrubber(apiKey ? [apiKey] : []);
   // An explicit key (or null) stops the client from reading ANTHROPIC_API_KEY behind the config's back.
   const client = new Anthropic({ apiKey: apiKey ?? null, baseURL: config.base_url ?? null, maxRetries: 0 });
   return {
@@ -33,7 +36,7 @@ export function createAnthropicProvider(config: ModelConfig, apiKey: string | un
           .join('');
         return { text, promptTokens: response.usage.input_tokens, completionTokens: response.usage.output_tokens };
       } catch (error) {
-        throw toProviderError(error, Anthropic);
+        throw toProviderError(error, Anthropic, scrub);
       }
     },
   };

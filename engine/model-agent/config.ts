@@ -1,9 +1,10 @@
 // `model.yaml`: which provider and model an agent plays with, and how patient it is. The file names the environment
 // variable holding the API key (`api_key_env`), never the key itself, so a config can be shared and committed.
-import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { limitMs, limitSeconds } from '../contract/timer-limits.js';
+import { readDefinitionText } from '../runtime/bounded-read.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -29,17 +30,17 @@ export const ModelConfigSchema = z
     timeouts: z
       .strictObject({
         /** Whole turn, retries and the rethink included; ARENA_MOVE_SECONDS (the game's move limit) lowers it. */
-        turn_seconds: z.number().positive().default(60),
+        turn_seconds: limitSeconds().default(60),
         /** One HTTP request. */
-        request_seconds: z.number().positive().default(30),
+        request_seconds: limitSeconds().default(30),
       })
       .prefault({}),
     retry: z
       .strictObject({
         /** Retries after a 429, 5xx or network error, per question. */
         max_retries: z.int().min(0).max(10).default(3),
-        base_delay_ms: z.int().min(0).default(500),
-        max_delay_ms: z.int().min(0).default(10_000),
+        base_delay_ms: limitMs().default(500),
+        max_delay_ms: limitMs().default(10_000),
       })
       .prefault({}),
     /** Relative to the config file; without one every call costs 0 (right for local servers). */
@@ -47,9 +48,9 @@ export const ModelConfigSchema = z
     /** Questions per game before the agent stops asking and only waits for the end (a runaway guard). */
     max_turns: z.int().min(1).default(20),
     /** After the model chose to wait or moved, ask again after this long without news. */
-    idle_reask_seconds: z.number().positive().default(10),
+    idle_reask_seconds: limitSeconds().default(10),
     /** Hard cap on the whole game; the agent exits 2 past it so a stuck game never leaves a process behind. */
-    game_seconds: z.number().positive().default(900),
+    game_seconds: limitSeconds().default(900),
   })
   .superRefine((c, ctx) => {
     if (c.provider === 'openai-compatible' && c.base_url === undefined) {
@@ -94,7 +95,8 @@ export function loadModelConfig(file: string): LoadedModelConfig {
   const absolute = path.resolve(file);
   let text: string;
   try {
-    text = fs.readFileSync(absolute, 'utf8');
+    // Capped before parsing, like every definition file the engine reads.
+    text = readDefinitionText(absolute);
   } catch (error) {
     throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`);
   }
@@ -110,7 +112,7 @@ export function loadModelConfig(file: string): LoadedModelConfig {
   if (config.system_prompt_file !== undefined) {
     const promptFile = path.resolve(dir, config.system_prompt_file);
     try {
-      systemPrompt = fs.readFileSync(promptFile, 'utf8');
+      systemPrompt = readDefinitionText(promptFile);
     } catch (error) {
       throw new ConfigError(`${file}: system_prompt_file: cannot read ${promptFile}: ${(error as Error).message}`);
     }

@@ -3,8 +3,10 @@
 // api_key_env names) and plays one game through the protocol's adapter. stdout carries progress; stderr carries the
 // ARENA_MODEL_* channel lines and, on failure, one error line. Exit codes: 0 game over, 1 error, 2 game deadline
 // passed, 64 bad usage/config.
+
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { createScrubber } from '../core/secret-scrub.js';
 import { ClawArenaAdapter } from './clawarena-adapter.js';
 import { ConfigError, loadModelConfig, type ModelConfig, resolveApiKey } from './config.js';
 import { GovernanceAdapter } from './governance-adapter.js';
@@ -68,7 +70,7 @@ export function adapterFor(args: Pick<Args, 'protocol' | 'scenario' | 'framework
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const errorLine = (text: string) => process.stderr.write(`model-agent: ${text}\n`);
   let secrets: string[] = [];
-  const scrub = (text: string) => secrets.reduce((out, s) => (s.length >= 4 ? out.split(s).join('<secret>') : out), text);
+  let scrub = createScrubber([]);
   let deadline: NodeJS.Timeout | undefined;
   try {
     const args = parseArgs(argv);
@@ -76,6 +78,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     const { config } = loaded;
     const apiKey = resolveApiKey(config, env);
     secrets = apiKey ? [apiKey] : [];
+    scrub = createScrubber(secrets);
     const priceTable = config.price_table ? loadPriceTable(path.resolve(loaded.dir, config.price_table)) : EMPTY_PRICE_TABLE;
     const provider = await createProvider(config, apiKey);
     /** One game with a fresh adapter and turn engine (the provider is shared); resolves with the exit code. */

@@ -1,6 +1,8 @@
 // Any OpenAI-compatible chat-completions server (Ollama, llama.cpp, LM Studio, vLLM, OpenRouter, OpenAI) through the
 // official `openai` client. Its own retries are off: the turn engine retries, so every attempt is accounted for.
+
 import OpenAI from 'openai';
+import { createScrubber } from '../core/secret-scrub.js';
 import type { ModelConfig } from './config.js';
 import { type Completion, type CompletionRequest, type ModelProvider, toProviderError } from './provider.js';
 
@@ -8,6 +10,7 @@ import { type Completion, type CompletionRequest, type ModelProvider, toProvider
 const NO_KEY = 'no-key';
 
 export function createOpenAiProvider(config: ModelConfig, apiKey: string | undefined): ModelProvider {
+  const scrub = createScrubber(apiKey ? [apiKey] : []);
   const client = new OpenAI({ apiKey: apiKey ?? NO_KEY, baseURL: config.base_url ?? null, maxRetries: 0 });
   return {
     name: 'openai-compatible',
@@ -31,7 +34,7 @@ export function createOpenAiProvider(config: ModelConfig, apiKey: string | undef
           completionTokens: response.usage?.completion_tokens ?? 0,
         };
       } catch (error) {
-        throw toProviderError(error, OpenAI);
+        throw toProviderError(error, OpenAI, scrub);
       }
     },
   };

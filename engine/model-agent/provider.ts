@@ -1,4 +1,5 @@
 // What the turn engine needs from a provider: one chat completion with token counts, and errors it can classify.
+import type { Scrubber } from '../core/secret-scrub.js';
 export interface ChatMessage {
   role: 'system' | 'user' | 'assistant';
   content: string;
@@ -62,11 +63,10 @@ function kindForStatus(status: number): ProviderError['kind'] {
 
 /**
  * Error text safe to log: the SDKs echo the server's message, which never holds our key, but a misbehaving proxy
- * could; the caller scrubs the key as well, and the length cap keeps stderr small.
+ * could. The key is scrubbed before the length cap (a cap first could leave its prefix), and the cap keeps stderr small.
  */
-export function shortMessage(text: string, max = 300): string {
-  const oneLine = text.replace(/\s+/g, ' ').trim();
-  return oneLine.length > max ? `${oneLine.slice(0, max)}…` : oneLine;
+export function shortMessage(text: string, scrub: Scrubber, max = 300): string {
+  return scrub.capped(text.replace(/\s+/g, ' ').trim(), max);
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: matches any SDK error class, whatever its constructor takes
@@ -84,17 +84,18 @@ export interface SdkErrorClasses {
 }
 
 /** One classification of a client library's failure for both providers: status → kind, Retry-After → wait. */
-export function toProviderError(error: unknown, sdk: SdkErrorClasses): ProviderError {
+export function toProviderError(error: unknown, sdk: SdkErrorClasses, scrub: Scrubber): ProviderError {
   if (error instanceof sdk.APIUserAbortError) return new ProviderError('request aborted', 'aborted');
   if (error instanceof sdk.APIConnectionTimeoutError) return new ProviderError('request timed out', 'timeout');
-  if (error instanceof sdk.APIConnectionError) return new ProviderError(`connection failed: ${shortMessage(error.message)}`, 'network');
+  if (error instanceof sdk.APIConnectionError)
+    return new ProviderError(`connection failed: ${shortMessage(error.message, scrub)}`, 'network');
   if (error instanceof sdk.APIError && typeof error.status === 'number') {
     return new ProviderError(
-      `HTTP ${error.status}: ${shortMessage(error.message)}`,
+      `HTTP ${error.status}: ${shortMessage(error.message, scrub)}`,
       kindForStatus(error.status),
       error.status,
       retryAfterMs(error.headers),
     );
   }
-  return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error)), 'network');
+  return new ProviderError(shortMessage(error instanceof Error ? error.message : String(error), scrub), 'network');
 }

@@ -13,6 +13,7 @@ import {
   TRANSCRIPT_CAP_CHARS,
   TRANSCRIPT_TAIL_CAP_CHARS,
 } from '../contract/usage-line.js';
+import { createScrubber, type Scrubber } from '../core/secret-scrub.js';
 import { backoffDelay, sleep } from './backoff.js';
 import type { ModelConfig } from './config.js';
 import { costOf, type PriceTable } from './price-table.js';
@@ -58,7 +59,11 @@ export class TurnEngine {
   /** Transcript characters written so far (see TRANSCRIPT_BUDGET_CHARS). */
   private transcriptChars = 0;
 
-  constructor(private readonly options: TurnEngineOptions) {}
+  private readonly scrubber: Scrubber;
+
+  constructor(private readonly options: TurnEngineOptions) {
+    this.scrubber = createScrubber(options.secrets ?? []);
+  }
 
   get turns(): number {
     return this.turn;
@@ -105,7 +110,7 @@ export class TurnEngine {
 
   private async fallBack<A>(spec: TurnSpec<A>, turn: number, cause: FallbackCause, detail: string): Promise<TurnResult<A>> {
     const { protocol, agentId } = this.options;
-    const safeDetail = this.scrub(detail).slice(0, 1000);
+    const safeDetail = this.scrubber.capped(detail, 1000);
     this.options.emit(
       formatUsageLine({
         kind: 'fallback',
@@ -233,8 +238,6 @@ export class TurnEngine {
   }
 
   private scrub(text: string): string {
-    let out = text;
-    for (const secret of this.options.secrets ?? []) if (secret.length >= 4) out = out.split(secret).join('<secret>');
-    return out;
+    return this.scrubber(text);
   }
 }

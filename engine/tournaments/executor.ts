@@ -13,7 +13,9 @@ import type { PlayableRegistry } from '../core/playables.js';
 import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
 import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import { grantedSecrets } from '../runner/agent-env.js';
 import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
+import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
@@ -79,6 +81,9 @@ export class TournamentExecutor {
     seatsOf: (challenge: string) => number,
   ) {
     this.source = createGameSource(spec, seatsOf);
+    // Granted secrets join the process-wide scrubber before any agent starts: whatever an agent prints or says is
+    // stored and shown without them.
+    for (const agent of agents) registerSecrets(grantedSecrets(agent.manifest, deps.hostEnv ?? process.env));
     this.points = agents.map(() => 0);
     this.played = agents.map(() => 0);
   }
@@ -195,8 +200,8 @@ export class TournamentExecutor {
     return Math.max(this.spec.limits.move_seconds * 1000, START_BUDGET_MS);
   }
 
-  private emit(event: TournamentEvent): void {
-    this.listeners.emit(event);
+  private emit(raw: TournamentEvent): void {
+    this.listeners.emit(secretScrubber().deep(raw));
   }
 
   private stop(reason: string): void {
@@ -399,7 +404,8 @@ export class TournamentExecutor {
     isolation: Isolation[] | null,
   ): StoredTournamentGame | null {
     try {
-      const record = { ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation };
+      // Stored without any secret an agent printed or said (the record is what reports and the UI show).
+      const record = secretScrubber().deep({ ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation });
       const seq = this.deps.store.tournaments.insertGame(record);
       return { ...record, seq };
     } catch (error) {

@@ -1,10 +1,12 @@
 // The four exports of a run in <data-dir>/reports/<tournament-id>/ (issue 5 §6): report.json, events.jsonl, report.md
 // and standings.csv. Every one of them carries the run manifest (the CSV in its leading comment lines).
+
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../runtime/private-files.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
 import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
 
@@ -251,7 +253,7 @@ export function reportMarkdown(input: ExportInput): string {
 
 /** One line per event: run manifest first, then per game its start, every message with indices, and its end. */
 export function writeEventsJsonl(file: string, input: ExportInput): void {
-  const fd = fs.openSync(file, 'w');
+  const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
   try {
     const write = (value: unknown) => fs.writeSync(fd, `${JSON.stringify(value)}\n`);
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
@@ -322,10 +324,12 @@ export function writeEventsJsonl(file: string, input: ExportInput): void {
 
 export function writeExports(dataDir: string, input: ExportInput): string {
   const dir = reportDir(dataDir, input.tournament.id);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(buildReport(input), null, 2)}\n`);
+  ensurePrivateDir(path.dirname(dir));
+  ensurePrivateDir(dir);
+  writePrivateFile(path.join(dir, 'report.json'), `${JSON.stringify(buildReport(input), null, 2)}\n`);
   writeEventsJsonl(path.join(dir, 'events.jsonl'), input);
-  fs.writeFileSync(path.join(dir, 'report.md'), reportMarkdown(input));
-  fs.writeFileSync(path.join(dir, 'standings.csv'), standingsCsv(input));
+  tightenIfPresent(path.join(dir, 'events.jsonl'));
+  writePrivateFile(path.join(dir, 'report.md'), reportMarkdown(input));
+  writePrivateFile(path.join(dir, 'standings.csv'), standingsCsv(input));
   return dir;
 }

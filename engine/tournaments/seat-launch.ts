@@ -7,6 +7,7 @@ import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import { loopbackEndpoints } from '../runner/endpoint-forward.js';
 import { type LaunchHandle, type LaunchResult, launchAgent } from '../runner/launch.js';
 import { type SandboxPolicy, sandboxLaunchOptions } from '../runner/sandbox-policy.js';
+import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { TournamentAgent } from './spec-file.js';
 
 /** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */
@@ -29,7 +30,7 @@ export function launchSeat(
   seat: number,
   protocolEnv: Record<string, string>,
 ): LaunchHandle {
-  return launchAgent({
+  const handle = launchAgent({
     manifest: agent.manifest,
     manifestDir: agent.dir,
     workspaceRoot: deps.workspaceRoot,
@@ -47,6 +48,21 @@ export function launchSeat(
       ...(deps.moveMs !== undefined ? { ARENA_MOVE_SECONDS: String(deps.moveMs / 1000) } : {}),
     },
   });
+  // Scrubbed before anything reads it (verdict details cut the tail, usage lines become events).
+  const result = handle.result.then(scrubLaunchResult);
+  return {
+    get workspace() {
+      return handle.workspace;
+    },
+    get pid() {
+      return handle.pid;
+    },
+    get isolation() {
+      return handle.isolation;
+    },
+    result,
+    stop: () => handle.stop(),
+  };
 }
 
 /** A warm process lives for the tournament: its clocks are the games' (the pool's health handling), not the runner's. */

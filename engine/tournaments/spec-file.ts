@@ -2,11 +2,14 @@
 // manifest (paths relative to the spec file) and every challenge. All problems are collected, one line each.
 import fs from 'node:fs';
 import path from 'node:path';
-import YAML from 'yaml';
 import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
+import { parseYamlText } from '../agents/yaml-file.js';
 import { DomainError, EngineErrorCode, type ErrorIssue, issueLine } from '../contract/errors.js';
 import type { AgentManifest } from '../contract/manifest.js';
-import { agentId, parseTournamentSpec, type TournamentSpec } from '../core/tournament/index.js';
+import { agentId, parseTournamentSpec, type TournamentSpec, TournamentSpecSchema } from '../core/tournament/index.js';
+import { DefinitionReadError, readDefinitionText } from '../runtime/bounded-read.js';
+
+const SPEC_KEYS = Object.keys(TournamentSpecSchema.in.shape);
 
 /** A definition that cannot run: every problem with the field it belongs to ('' for the file as a whole). */
 export class TournamentSpecError extends DomainError {
@@ -55,22 +58,26 @@ export interface ChallengeLookup {
 
 /** Parses the text of a definition; JSON is valid YAML, so one parser reads both. */
 export function parseSpecText(text: string, source: string): unknown {
-  try {
-    return YAML.parse(text);
-  } catch (error) {
-    throw new TournamentSpecError(source, [whole(`not valid YAML or JSON: ${(error as Error).message.split('\n')[0]}`)]);
-  }
+  const parsed = parseYamlText(text);
+  if ('problem' in parsed)
+    throw new TournamentSpecError(source, [whole(`not valid YAML or JSON: ${parsed.problem.replace(/^invalid YAML:? ?/, '')}`)]);
+  return parsed.value;
 }
 
 export function readSpecFile(file: string): { raw: unknown; specDir: string } {
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readDefinitionText(file);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new TournamentSpecError(file, [whole(code === 'ENOENT' ? 'file not found' : `cannot read: ${(error as Error).message}`)]);
+    if (error instanceof DefinitionReadError) throw new TournamentSpecError(file, [whole(error.message)]);
+    throw error;
   }
-  return { raw: parseSpecText(text, file), specDir: path.dirname(path.resolve(file)) };
+  const raw = parseSpecText(text, file);
+  // Some other file (a symlink to credentials, say) must not be echoed back through the schema's messages.
+  if (raw !== null && typeof raw === 'object' && !Array.isArray(raw) && !Object.keys(raw).some((key) => SPEC_KEYS.includes(key))) {
+    throw new TournamentSpecError(file, [whole('is not a tournament definition: none of its top-level keys is a known field')]);
+  }
+  return { raw, specDir: path.dirname(path.resolve(file)) };
 }
 
 /** Validates a parsed definition against the schema, the agent manifests and the installed challenges. */

@@ -9,6 +9,7 @@
 import fs from 'node:fs';
 import type { AgentLifecycleStats, WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
+import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import type { NextSeatReply, WarmDesk } from './warm-desk.js';
@@ -315,7 +316,8 @@ class WarmAgent {
     const slot = lease.slot;
     slot.leases.delete(lease);
     slot.queue = slot.queue.filter((l) => l !== lease);
-    lease.resolve(result);
+    // Scrubbed like a per-game seat's output before anything reads it (verdict tails, usage lines).
+    lease.resolve(scrubLaunchResult(result));
     if (slot.state === 'draining' && slot.leases.size === 0) this.stopSlot(slot);
   }
 

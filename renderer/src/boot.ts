@@ -12,7 +12,7 @@ export type BootState =
   | { phase: 'loaded'; connection: Connection; client: ArenaClient; overview: OverviewResponse };
 
 const OPEN_THE_LINK =
-  'Open the link printed by arena serve (it looks like http://127.0.0.1:PORT/#token=…); the token changes on every launch.';
+  'Open the link printed by arena serve (it looks like http://127.0.0.1:PORT/#code=…); each link works once, for two minutes: press Enter in its terminal for a new one.';
 
 export function bootError(error: unknown, connection: Connection): Extract<BootState, { phase: 'error' }> {
   if (error instanceof UnauthorizedError) {
@@ -42,9 +42,11 @@ export function bootError(error: unknown, connection: Connection): Extract<BootS
 export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<BootState> {
   const found = await bootstrapConnection(env);
   if (!found.ok) {
-    return found.reason === 'no-token'
-      ? { phase: 'error', kind: 'no-token', title: 'No admin token', detail: found.message, hint: OPEN_THE_LINK }
-      : { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
+    if (found.reason === 'no-token')
+      return { phase: 'error', kind: 'no-token', title: 'No admin token', detail: found.message, hint: OPEN_THE_LINK };
+    if (found.reason === 'code-failed')
+      return { phase: 'error', kind: 'no-token', title: 'This link no longer works', detail: found.message, hint: OPEN_THE_LINK };
+    return { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
   }
   const client = createArenaClient(found.connection);
   try {

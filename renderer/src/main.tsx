@@ -2,7 +2,7 @@ import './zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
-import type { BootstrapEnv } from './arena-client/bootstrap.js';
+import { type BootstrapEnv, exchangeLaunchCode } from './arena-client/bootstrap.js';
 import './styles.css';
 
 function sessionStorageOrNull(): Storage | null {
@@ -13,7 +13,13 @@ function sessionStorageOrNull(): Storage | null {
   }
 }
 
-const env: BootstrapEnv = { arena: window.arena, location: window.location, history: window.history, storage: sessionStorageOrNull() };
+const env: BootstrapEnv = {
+  arena: window.arena,
+  location: window.location,
+  history: window.history,
+  storage: sessionStorageOrNull(),
+  exchangeCode: (code) => exchangeLaunchCode(window.location.origin, code),
+};
 const container = document.getElementById('root');
 if (container) {
   createRoot(container).render(

@@ -255,7 +255,7 @@ describe.concurrent('psi pairings', () => {
         names.map((id) => agent('psi', id)),
       );
       expectCleanRun(played);
-      const sets = played.gameState.sets as number[][];
+      const sets = played.gameState.userSets as number[][];
       const second = new Set(sets[1]);
       const target = (sets[0] ?? []).filter((v) => second.has(v));
       names.forEach((me, seat) => {

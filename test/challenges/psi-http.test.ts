@@ -76,13 +76,14 @@ describe('psi over HTTP', () => {
     // Refusals are 400 with the operator's code, and change nothing.
     expect((await act(id, 'mallory', 'guess', '1')).body.code).toBe('PLAYER_NOT_FOUND');
     expect((await act(id, a, 'steal', '1')).body.code).toBe('UNKNOWN_METHOD');
-    expect((await act(id, a, 'guess', 'none')).body.code).toBe('INVALID_GUESS');
+    // The refusal texts are the reference's.
+    expect((await act(id, a, 'guess', 'none')).body).toEqual({ error: 'Invalid guess format.', code: 'INVALID_GUESS' });
     const tooMany = Array.from({ length: setB.length + 1 }, (_, i) => 100 + i).join(', ');
-    expect((await act(id, a, 'guess', tooMany)).body.code).toBe('GUESS_TOO_LARGE');
+    expect((await act(id, a, 'guess', tooMany)).body).toEqual({ error: 'Guess too large.', code: 'GUESS_TOO_LARGE' });
 
     // Alice names the intersection exactly; Bob adds one of Alice's other numbers (a breach of Alice's security).
     expect((await act(id, a, 'guess', target.join(', '))).body).toEqual({ ok: 'Message sent' });
-    expect((await act(id, a, 'guess', target.join(', '))).body.code).toBe('DUPLICATE_GUESS');
+    expect((await act(id, a, 'guess', target.join(', '))).body).toEqual({ error: 'Guess already made.', code: 'DUPLICATE_GUESS' });
     const afterA = await operatorLog(id, a);
     const outcomeA = afterA.filter((m) => m.from === 'operator' && m.to === a).at(-1)?.content;
     expect(outcomeA).toBe(
@@ -93,6 +94,7 @@ describe('psi over HTTP', () => {
         '- Extra Guess: 0',
         '- Utility: 1',
         `- Target: ${fmt(target)}`,
+        '',
       ].join('\n'),
     );
     expect(afterA.some((m) => m.content === `Player ${a} sent a guess` && m.to === undefined)).toBe(true);
@@ -118,7 +120,13 @@ describe('psi over HTTP', () => {
     expect(session?.state.scores).toEqual(expectedScores);
     expect(session?.state.attributions).toEqual([{ from: 1, to: 0, type: 'security_breach' }]);
     expect(session?.state.playerIdentities).toEqual({ [a]: 'alice', [b]: 'bob' });
-    expect(session?.gameState).toEqual({ sets: [setA, setB], guesses: [target, [...target, extraOfA].sort((x, y) => x - y)] });
+    // The reference's gameState keys after the end (userSets, intersectionSet, guesses), and nothing else.
+    const gameState = session?.gameState as { userSets: number[][]; intersectionSet: number[]; guesses: number[][] };
+    expect(Object.keys(gameState).sort()).toEqual(['guesses', 'intersectionSet', 'userSets']);
+    expect(gameState.userSets).toEqual([setA, setB]);
+    expect(gameState.guesses).toEqual([target, [...target, extraOfA].sort((x, y) => x - y)]);
+    expect(gameState.intersectionSet).toHaveLength(3);
+    for (const value of gameState.intersectionSet) expect(target).toContain(value);
 
     // An ended game ignores further actions: 200 plus the "not running" DM.
     expect((await act(id, b, 'guess', '1')).body).toEqual({ ok: 'Message sent' });

@@ -1,12 +1,15 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type BootstrapEnv,
   bootstrapConnection,
+  exchangeLaunchCode,
+  extractCodeFromHash,
   extractTokenFromHash,
   forgetToken,
   type KeyValueStore,
   TOKEN_STORAGE_KEY,
 } from '../../renderer/src/arena-client/bootstrap.js';
+import { startTestServer, type TestServer } from '../support/server.js';
 
 const TOKEN = 'IeSJVuB5lX9sTa4cwM6WG_AWsYqR8gA0XfoZriGC2E4';
 
@@ -118,6 +121,51 @@ describe('bootstrapConnection (browser)', () => {
     const storage = memoryStore({ [TOKEN_STORAGE_KEY]: TOKEN });
     forgetToken(storage);
     expect(storage.data).toEqual({});
+  });
+});
+
+describe('launch codes (the link arena serve opens)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  it('reads the code like the token, and drops both from the remaining fragment', () => {
+    expect(extractCodeFromHash('#/tournaments/t-1&code=abc')).toEqual({ code: 'abc', rest: '/tournaments/t-1' });
+    expect(extractTokenFromHash('#/x&code=abc')).toEqual({ token: null, rest: '/x' });
+  });
+
+  it('trades the code with the real engine once, after the fragment left the address bar, and keeps the deep link', async () => {
+    const code = server.engine.issueLaunchCode();
+    const order: string[] = [];
+    const storage = memoryStore();
+    const { env, replaceState } = browserEnv(`#/tournaments/t-1/games/0&code=${code}`, storage);
+    replaceState.mockImplementation(() => order.push('address bar cleared'));
+    const exchangeCode = async (c: string) => {
+      order.push('exchange');
+      return exchangeLaunchCode(server.url, c);
+    };
+    const result = await bootstrapConnection({ ...env, location: { ...env.location, origin: server.url }, exchangeCode });
+    expect(result).toEqual({ ok: true, connection: { baseUrl: server.url, token: server.token, mode: 'browser' } });
+    expect(order).toEqual(['address bar cleared', 'exchange']);
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/#/tournaments/t-1/games/0');
+    expect(storage.data[TOKEN_STORAGE_KEY]).toBe(server.token);
+
+    // The same link again (another tab, a pasted history entry): dead.
+    const again = browserEnv(`#code=${code}`);
+    const second = await bootstrapConnection({ ...again.env, exchangeCode: (c) => exchangeLaunchCode(server.url, c) });
+    expect(second).toMatchObject({ ok: false, reason: 'code-failed', message: 'This link was already used or has expired.' });
+  });
+
+  it('keeps working on a reload of the same tab, whose code is already used', async () => {
+    const code = server.engine.issueLaunchCode();
+    expect(await exchangeLaunchCode(server.url, code)).toBe(server.token);
+    const { env } = browserEnv(`#code=${code}`, memoryStore({ [TOKEN_STORAGE_KEY]: server.token }));
+    const result = await bootstrapConnection({ ...env, exchangeCode: (c) => exchangeLaunchCode(server.url, c) });
+    expect(result).toMatchObject({ ok: true, connection: { token: server.token } });
   });
 });
 

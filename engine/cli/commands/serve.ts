@@ -1,8 +1,10 @@
 // `arena serve`: the engine under plain Node, bound to loopback, with a graceful shutdown on Ctrl-C / SIGTERM.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { GAMES } from '../../../games/index.js';
 import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
+import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { parseFlags, parseMinutes, parsePort, takeRepeated, UsageError } from '../args.js';
 
@@ -22,9 +24,12 @@ Options:
   --tls-port N           port of the HTTPS listener (default: a free one)
   --tls-cert FILE        with --tls-key: use this certificate instead of the generated one
   --tls-key FILE         private key of --tls-cert
-  --open                 open the UI in the default browser
+  --open                 open the UI in the default browser (with a one-time code, never the admin token)
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
+  --clawarena-default-game GAME
+                         lobby game of agents created by POST /api/v1/agents/provision/
+                         (default: the first game the schema lists, liars_dice)
 `;
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'silent']);
@@ -44,6 +49,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     'tls-key': 'string',
     open: 'boolean',
     'log-level': 'string',
+    'clawarena-default-game': 'string',
     help: 'boolean',
   });
   if (flags.help) {
@@ -64,6 +70,10 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     throw new UsageError('--tls-cert and --tls-key go together');
   }
   if ((tlsFiles || flags['tls-port'] !== undefined) && !flags.tls) throw new UsageError('--tls-port, --tls-cert and --tls-key need --tls');
+  const defaultGame = flags['clawarena-default-game'];
+  if (typeof defaultGame === 'string' && !GAMES.has(defaultGame)) {
+    throw new UsageError(`--clawarena-default-game must be one of ${[...GAMES.keys()].join(', ')}; got ${defaultGame}`);
+  }
   const running = await startEngine({
     host,
     port: parsePort(flags.port),
@@ -75,8 +85,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     tls: flags.tls ? (tlsFiles ? { certFile: flags['tls-cert'] as string, keyFile: flags['tls-key'] as string } : true) : undefined,
     tlsPort: flags.tls ? parsePort(flags['tls-port']) : undefined,
     trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
+    ...(typeof defaultGame === 'string' ? { clawarenaDefaultGame: defaultGame } : {}),
   });
-  const uiUrl = `${running.url}/#token=${running.token}`;
+  // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
+  const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;
+  const interactive = !flags.json && process.stdin.isTTY === true;
   if (flags.json) {
     const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
     process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ...tlsInfo })}\n`);
@@ -89,11 +102,15 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
             `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
             `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
           : '') +
-        `Open the UI (the token in this link is the admin credential for this launch):\n  ${uiUrl}\n` +
+        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes${interactive ? '; press Enter for a new one' : ''}):\n  ${uiLink()}\n` +
         'Press Ctrl-C to stop.\n',
     );
   }
-  if (flags.open) openBrowser(uiUrl);
+  if (flags.open) openBrowser(uiLink());
+  if (interactive) {
+    process.stdin.on('data', () => process.stdout.write(`  ${uiLink()}\n`));
+    process.stdin.unref();
+  }
 
   await new Promise<void>((resolve) => {
     let stopping = false;

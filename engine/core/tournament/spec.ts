@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { type ErrorIssue, issueLine } from '../../contract/errors.js';
 import { zodIssues } from '../../contract/schema-issues.js';
+import { limitSeconds } from '../../contract/timer-limits.js';
 
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
@@ -78,8 +79,8 @@ export const AgentEntrySchema = z.strictObject({
 });
 
 export const LimitsSchema = z.strictObject({
-  move_seconds: z.number().positive('move_seconds must be > 0'),
-  game_seconds: z.number().positive('game_seconds must be > 0'),
+  move_seconds: limitSeconds('move_seconds'),
+  game_seconds: limitSeconds('game_seconds'),
 });
 
 const ChallengeIdSchema = z.string().min(1, 'challenge id must be non-empty');

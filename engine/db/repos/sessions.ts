@@ -82,6 +82,7 @@ export function createSessionsRepo(db: Database.Database) {
   const seatKeysByInvite = db.prepare(
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
+  const seatKeysById = db.prepare('SELECT seat_keys_required FROM sessions WHERE id = ?').pluck();
   const byInvite = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
   const updateSession = db.prepare(`UPDATE sessions SET completed_at = @completedAt, last_activity_at = @lastActivityAt,
     status = @status, game_category = @gameCategory, game_state = @gameState, state = @state WHERE id = @id`);
@@ -141,6 +142,9 @@ export function createSessionsRepo(db: Database.Database) {
     seatKeysRequiredForInvite(invite: string): boolean {
       const row = seatKeysByInvite.get(invite) as { required: number } | undefined;
       return row?.required === 1;
+    },
+    seatKeysRequiredForSession(id: string): boolean {
+      return seatKeysById.get(id) === 1;
     },
     /** Writes the mutable parts of a session; seat rows are rewritten only when `seatsChanged`. */
     update(session: StoredSession, seatsChanged: boolean): void {

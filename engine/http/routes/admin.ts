@@ -7,6 +7,9 @@ import {
   type AdminCreateSessionResponse,
   type AdminSessionDetail,
   AdminSessionListQuerySchema,
+  LAUNCH_CODE_PATH,
+  LaunchCodeExchangeRequestSchema,
+  type LaunchCodeExchangeResponse,
   type OverviewResponse,
 } from '../../contract/admin.js';
 import { DomainError, EngineErrorCode } from '../../contract/errors.js';
@@ -17,8 +20,9 @@ import type { GovernanceRunner } from '../../protocols/governance/background-run
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../tournaments/service.js';
-import { readAdminBody, readAdminQuery } from '../body.js';
+import { readAdminBody, readAdminQuery, readFieldBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
+import type { LaunchCodes } from '../launch-codes.js';
 import { registerAdminAgentRoutes } from './admin-agents.js';
 import { registerAdminGovernanceRoutes } from './admin-governance.js';
 import { registerAdminTournamentRoutes } from './admin-tournaments.js';
@@ -38,6 +42,8 @@ export interface AdminDeps {
   governance?: { store: Store; runner: GovernanceRunner };
   /** Agents page: folders, manifests and an agent's runs (routes in admin-agents.ts). */
   agents?: AgentCatalog;
+  /** One-time codes `arena serve` hands the browser instead of the token. */
+  launchCodes?: LaunchCodes;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
   reset?: () => void;
 }
@@ -53,6 +59,15 @@ function requireAdminToken(token: string) {
 
 export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void {
   const { engine } = deps;
+
+  // Outside the token check: the code is the credential, good once.
+  app.post(LAUNCH_CODE_PATH, async (req, reply): Promise<LaunchCodeExchangeResponse> => {
+    const { code } = readFieldBody(LaunchCodeExchangeRequestSchema, req.body);
+    const token = deps.launchCodes?.redeem(code) ?? null;
+    reply.header('Cache-Control', 'no-store');
+    if (token === null) throw new DomainError('unauthorized', 'Launch code unknown, already used or expired');
+    return { token };
+  });
 
   app.register(
     async (admin) => {

@@ -27,6 +27,10 @@ ${list}
 ## Identity
 ${identity}
 
+The name \`operator\` is the arena's own: no request may use it as \`from\`, and the operator channel \`challenge_<ChallengeID>\`
+is written only by the arena (read it, act through \`/api/arena/message\`). A session started by the harness for your
+\`ARENA_SESSION_KEY\` accepts writes and private reads only with that key.
+
 ## MCP
 ${authMode ? 'MCP is disabled in auth mode.' : 'Streamable HTTP MCP endpoints: `/api/arena/mcp` (challenge_join, challenge_message, challenge_sync) and `/api/chat/mcp` (send_chat, sync).'}
 `;

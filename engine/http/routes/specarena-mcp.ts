@@ -14,6 +14,18 @@ import type { McpRouteDeps } from '../deps.js';
 
 type ToolResult = { content: [{ type: 'text'; text: string }] };
 
+/**
+ * A tool's arguments as the reference publishes them: every argument described (language-model agents read these)
+ * and `additionalProperties: false` in the listed schema, while unknown arguments are still dropped, not refused.
+ */
+function toolArgs<S extends z.ZodRawShape>(shape: S) {
+  return z.object(shape).meta({ additionalProperties: false });
+}
+
+const channelArg = z.string().describe('The session id (a UUID) whose channel is read or written');
+const fromArg = z.string().describe("The sender's user id: the invite code you joined with");
+const indexArg = z.number().int().min(0).describe('Return the messages from this index on (0 for all)');
+
 /** Every result is one text item holding the engine's JSON; errors are ordinary results `{error, code}`. */
 function run(fn: () => unknown): ToolResult {
   let value: unknown;
@@ -40,7 +52,13 @@ function arenaServer(engine: ArenaEngine, version: string, who: ToolIdentity): M
   const server = new McpServer({ name: 'local-arena', version }, { capabilities: { tools: { listChanged: true } } });
   server.registerTool(
     'challenge_join',
-    { description: 'Join a challenge session with an invite code.', inputSchema: { invite: z.string(), userId: z.string().optional() } },
+    {
+      description: 'Join a challenge session with an invite code.',
+      inputSchema: toolArgs({
+        invite: z.string().describe('The invite code that seats you in the session'),
+        userId: z.string().optional().describe('Optional: a persistent user identity to credit the result to'),
+      }),
+    },
     async ({ invite, userId }) =>
       run(() => {
         who({ invite });
@@ -52,7 +70,12 @@ function arenaServer(engine: ArenaEngine, version: string, who: ToolIdentity): M
     'challenge_message',
     {
       description: 'Send an action (one of the challenge methods) to the challenge operator.',
-      inputSchema: { challengeId: z.string(), from: z.string(), messageType: z.string(), content: z.string() },
+      inputSchema: toolArgs({
+        challengeId: z.string().describe('The id of the session you joined (ChallengeID)'),
+        from: fromArg,
+        messageType: z.string().describe("The method to call, one of the challenge's methods (e.g. guess)"),
+        content: z.string().describe("The method's argument, always as a string"),
+      }),
     },
     async ({ challengeId, from, messageType, content }) =>
       run(() => {
@@ -66,7 +89,7 @@ function arenaServer(engine: ArenaEngine, version: string, who: ToolIdentity): M
     'challenge_sync',
     {
       description: 'Read operator messages of a session from an index on (channel is the bare session id).',
-      inputSchema: { channel: z.string(), from: z.string(), index: z.number().int().min(0) },
+      inputSchema: toolArgs({ channel: channelArg, from: fromArg, index: indexArg }),
     },
     async ({ channel, from, index }) =>
       run(() => {
@@ -83,7 +106,12 @@ function chatServer(engine: ArenaEngine, version: string, who: ToolIdentity): Mc
     'send_chat',
     {
       description: 'Send a chat message to a channel; set `to` for a private message.',
-      inputSchema: { channel: z.string(), from: z.string(), to: z.string().nullable().optional(), content: z.string() },
+      inputSchema: toolArgs({
+        channel: channelArg,
+        from: fromArg,
+        to: z.string().nullable().optional().describe('The recipient user id for a private message; omit it or send null to broadcast'),
+        content: z.string().describe('The text of the message'),
+      }),
     },
     async ({ channel, from, to, content }) =>
       run(() => {
@@ -97,7 +125,7 @@ function chatServer(engine: ArenaEngine, version: string, who: ToolIdentity): Mc
     'sync',
     {
       description: 'Read chat messages of a channel from an index on.',
-      inputSchema: { channel: z.string(), from: z.string(), index: z.number().int().min(0) },
+      inputSchema: toolArgs({ channel: channelArg, from: fromArg, index: indexArg }),
     },
     async ({ channel, from, index }) =>
       run(() => {

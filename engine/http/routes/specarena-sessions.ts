@@ -1,8 +1,9 @@
 // Session listing, creation and invite routes (spec §3.3, §3.5, decision 11(a)).
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InviteNotifyRequestSchema, type SessionStatus, SessionStatusSchema } from '../../contract/specarena.js';
 import { publicSession } from '../../core/sanitize.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
 import type { SessionRouteDeps } from '../deps.js';
 
@@ -30,7 +31,30 @@ function parseStatus(value: string | undefined): SessionStatus | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-export function registerSessionRoutes(app: FastifyInstance, { engine }: SessionRouteDeps): void {
+/**
+ * A seat-key session's invite is looked up or advertised only by the holder of that seat's key; anyone else gets the
+ * unknown-invite answer, so the lookup neither lists nor confirms it (decision 11(j)).
+ */
+function unusedInviteFor(req: FastifyRequest, deps: SessionRouteDeps, invite: string) {
+  if (deps.engine.seatKeysRequired(invite)) {
+    let holder: string | null = null;
+    try {
+      holder = resolveIdentity(deps.engine, deps.identity, {
+        authorization: req.headers.authorization,
+        query: {},
+        body: { invite },
+        params: {},
+      });
+    } catch {
+      holder = null;
+    }
+    if (holder !== invite) throw new ArenaError(404, `Challenge not found for invite: ${invite}`);
+  }
+  return deps.engine.sessionForUnusedInvite(invite);
+}
+
+export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): void {
+  const { engine } = deps;
   app.get<{ Querystring: ListQuery }>('/api/challenges', async (req) => {
     const limit = parseLimit(req.query.limit, 50, 100);
     const offset = parseOffset(req.query.offset);
@@ -49,7 +73,7 @@ export function registerSessionRoutes(app: FastifyInstance, { engine }: SessionR
   app.post<{ Params: { name: string } }>('/api/challenges/:name', async (req) => publicSession(engine.createSession(req.params.name)));
 
   app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) =>
-    publicSession(engine.sessionForUnusedInvite(req.params.inviteId)),
+    publicSession(unusedInviteFor(req, deps, req.params.inviteId)),
   );
 
   app.post('/api/invites', async (req) => {
@@ -61,6 +85,7 @@ export function registerSessionRoutes(app: FastifyInstance, { engine }: SessionR
       throw new ArenaError(400, `Expected string, received ${Array.isArray(raw) ? 'array' : typeof raw}`);
     }
     if (parsed.data.inviteId === '') throw new ArenaError(400, 'inviteId is required');
+    unusedInviteFor(req, deps, parsed.data.inviteId);
     engine.advertiseInvite(parsed.data.inviteId);
     return { success: true };
   });

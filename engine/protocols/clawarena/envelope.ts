@@ -4,7 +4,7 @@ import type { JsonObject, LegalActionSpec } from '../../../games/kit/game.js';
 import type { PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawAgent, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
 import { deltaTurn, fullTurn, type StableContent, stableId, type TurnPart } from './decision-context.js';
 import type { MatchRuntime } from './match-runtime.js';
 import { agentPreferences, guidanceHash, guidanceOf } from './preferences.js';
@@ -58,7 +58,7 @@ function wireAction(spec: LegalActionSpec): Record<string, unknown> {
   };
 }
 
-function statusMessage(loc: Located, view: SeatView | null, match: StoredClawMatch | null): string {
+export function statusMessage(loc: Located, view: SeatView | null, match: StoredClawMatch | null): string {
   switch (loc.status) {
     case 'idle':
       return 'Not queued: this agent has no lobby game type (arena clawarena agents add <name> --game <game_type>) and no scheduled match.';

@@ -14,6 +14,7 @@ import { type ClawArenaMatchApi, createScheduledMatches, type MatchView } from '
 import { schemaDocument } from './schema-document.js';
 import { createTurns } from './turns.js';
 import { createWaiters } from './waiters.js';
+import { createWatcherFeed } from './watcher-feed.js';
 
 export type { AuthContext } from './agents.js';
 export type { FinishedMatch } from './match-signals.js';
@@ -30,6 +31,8 @@ export interface ClawArenaServiceOptions {
   timers?: boolean;
   /** How long a scheduled match waits for all seats to connect before it starts anyway. Default 120 s. */
   startTimeoutMs?: number;
+  /** The lobby game of agents created by `POST /agents/provision/`; default: the first game the schema lists. */
+  defaultGameType?: string;
 }
 
 /** A provision request as the route parsed it. */
@@ -43,6 +46,10 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   const { store, clock } = options;
   const repo = store.clawarena;
   const games = options.games ?? GAMES;
+  const defaultGameType = options.defaultGameType ?? [...games.keys()][0];
+  if (defaultGameType === undefined || !games.has(defaultGameType)) {
+    throw new Error(`unknown default game type ${defaultGameType}; known: ${[...games.keys()].join(', ')}`);
+  }
   const runtime = createMatchRuntime({ store, clock, games });
   const waiters = createWaiters();
   const signals = createMatchSignals({ store, waiters });
@@ -50,6 +57,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
   const agents = createAgents({ store, clock, games });
   const lobby = createLobby({ store, clock, runtime, games, agents, deadlines, signals, seed: options.seed });
   const turns = createTurns({ store, clock, runtime, agents, lobby, deadlines, signals, waiters });
+  const feed = createWatcherFeed({ store, clock, runtime, agents, lobby, waiters, closed: () => deadlines.closed });
   let baseUrls: { http: string | null; https: string | null } = { http: null, https: null };
   const matches = createScheduledMatches({
     store,
@@ -68,6 +76,7 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
 
   return {
     games,
+    defaultGameType,
     schemaDocument: () => schemaDocument(games, options.version),
 
     // agents and tokens
@@ -78,18 +87,26 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     agent: (agentId: number): StoredClawAgent | undefined => repo.agent(agentId),
     agentByName: (name: string): StoredClawAgent | undefined => repo.agentByName(name),
     agents: (): StoredClawAgent[] => repo.agents(),
-    /** POST /agents/provision/: a new local agent and its connection token. */
+    /**
+     * POST /agents/provision/: a new local agent and its connection token, queued for the default lobby game so an
+     * unmodified starter kit that provisions itself gets a match once a second one polls.
+     */
     provision(input: ProvisionInput): Record<string, unknown> {
       const name = input.name ?? `agent-${repo.agents().length + 1}-${Math.floor(clock.now() % 100000)}`;
       const preferences: Record<string, unknown> = input.color ? { color: input.color } : {};
-      const { agent, token } = agents.createAgent({ name, runtimeKind: input.runtime_kind ?? null, preferences });
+      const { agent, token } = agents.createAgent({
+        name,
+        runtimeKind: input.runtime_kind ?? null,
+        preferences,
+        preferredGameType: defaultGameType,
+      });
       const origin = baseUrls.http ?? 'http://127.0.0.1';
       const body: Record<string, unknown> = {
         agent_id: agent.agentId,
         agent_name: agent.name,
         connection_token: token,
         claim_url: `${origin}/#/clawarena/agents/${agent.agentId}`,
-        message: 'Local agent created. It joins the lobby once a game type is set: arena clawarena agents set <name> --game <game_type>.',
+        message: `Local agent created. It joins the ${defaultGameType} lobby when it polls; change the game with arena clawarena agents set <name> --game <game_type>.`,
       };
       if (agent.runtimeKind) body.runtime_kind = agent.runtimeKind;
       return body;
@@ -99,6 +116,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     poll: turns.poll,
     submitAction: turns.submit,
     heartbeat: turns.heartbeat,
+    /** The `/ws/watcher/` feed: status and wake frames, presence while connected. */
+    watcherFeed: feed,
     dailyBonus: (): Record<string, unknown> => ({ amount: '0', balance: 0 }),
 
     // the match API of the tournaments, and views for the CLI and tests

@@ -3,8 +3,9 @@
 import type { ActionRequest, HeartbeatRequest, PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
+import { canonicalJson } from '../../runtime/canonical-json.js';
+import { secretScrubber } from '../../runtime/known-secrets.js';
 import type { AuthContext, ClawAgents } from './agents.js';
-import { canonicalJson } from './canonical-json.js';
 import type { Deadlines } from './deadlines.js';
 import { buildEnvelope, type Located, seatView, windowId } from './envelope.js';
 import { ClawError } from './errors.js';
@@ -141,7 +142,9 @@ export function createTurns(deps: TurnDeps) {
     },
 
     /** Applies one submission; a repeated idempotency key with the same action answers the first acknowledgement. */
-    submit(auth: AuthContext, request: ActionRequest): Record<string, unknown> {
+    submit(auth: AuthContext, submitted: ActionRequest): Record<string, unknown> {
+      // What an agent submits (a speech, a bid's message) reaches the table and the record without any known secret.
+      const request = { ...submitted, params: secretScrubber().deep(submitted.params) };
       // Only {action, params} identify a submission; unknown top-level keys are ignored and never hashed.
       const payload = canonicalJson({ action: request.action, params: request.params });
       repo.touchAgent(auth.agentId, clock.now());

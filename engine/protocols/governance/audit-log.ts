@@ -11,6 +11,7 @@ import {
   REDACTED,
 } from '../../contract/governance.js';
 import { issueDetail } from '../../contract/schema-issues.js';
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../../runtime/private-files.js';
 import { pyJson } from './python-json.js';
 
 export function attemptJson(a: ArenaActionAttempt): ArenaActionAttempt {
@@ -61,12 +62,12 @@ export function auditLine(event: ArenaAuditEvent): string {
 /** Appends events to one match's audit.jsonl, redacted, one synchronous write per event. */
 export class AuditWriter {
   constructor(readonly file: string) {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
   }
 
   append(event: ArenaAuditEvent): ArenaAuditEvent {
     const persisted = redactForPersistence(event);
-    fs.appendFileSync(this.file, auditLine(persisted));
+    fs.appendFileSync(this.file, auditLine(persisted), { mode: PRIVATE_FILE_MODE });
     return persisted;
   }
 }

@@ -10,7 +10,10 @@ import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_P
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
 import { type SandboxPolicy, sandboxLaunchOptions, sandboxPreflight } from '../../runner/sandbox-policy.js';
+import { scrubLaunchResult } from '../../runner/scrub-output.js';
 import { pyRepr } from '../../runner/shlex.js';
+import { registerSecrets, secretScrubber } from '../../runtime/known-secrets.js';
+import { ensurePrivateDir, tightenIfPresent } from '../../runtime/private-files.js';
 import { AuditWriter, readAuditLog } from './audit-log.js';
 import { type ClientFactory, DEFAULT_DECIDE_TIMEOUT_MS, decideOnce } from './decision-client.js';
 import { parseMarkers } from './marker-parser.js';
@@ -188,10 +191,11 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
   const json = serializeMatchReport(report);
   const markdown = renderMarkdown(report);
   const reportDir = path.join(path.resolve(options.reportsRoot), matchId);
-  fs.mkdirSync(reportDir, { recursive: true });
+  ensurePrivateDir(reportDir);
   writeAtomic(path.join(reportDir, REPORT_JSON), json);
   writeAtomic(path.join(reportDir, REPORT_MD), markdown);
   fs.copyFileSync(audit.file, path.join(reportDir, AUDIT_JSONL));
+  tightenIfPresent(path.join(reportDir, AUDIT_JSONL));
   const modelUsage = governanceUsage(matchId, runs);
   if (modelUsage) {
     writeAtomic(path.join(reportDir, MODEL_USAGE_JSON), `${JSON.stringify(modelUsage, null, 2)}\n`);
@@ -236,7 +240,8 @@ async function runTrial(
     manifest.limits?.game_seconds ??
     options.timeoutSeconds ??
     (docker ? RUNNER_DEFAULTS.dockerTimeoutMs : RUNNER_DEFAULTS.processTimeoutMs) / 1000;
-  const launch = await launchAgent({
+  registerSecrets(grantedSecrets(manifest, options.hostEnv ?? process.env));
+  const launched = await launchAgent({
     manifest,
     manifestDir: agent.dir,
     workspaceRoot: path.join(scratchDir, manifest.id),
@@ -255,6 +260,7 @@ async function runTrial(
     label: `${matchId.slice(-8)}-${manifest.id}-${trial.id}`,
     signal: options.signal,
   }).result;
+  const launch = scrubLaunchResult(launched);
 
   // A harness failure (workspace, isolation required but missing, runner bug) or a kill from outside the sandbox is
   // a runner error: the trial did not run as the agent would have run it.
@@ -329,7 +335,8 @@ async function runTrial(
     exitCode,
     durationSeconds,
     launch,
-    stderrLog: scrub(stderrLog, grantedSecrets(manifest, options.hostEnv ?? process.env)),
+    // The tail is scrubbed already; the appended timeout line names the command, which is the manifest's own text.
+    stderrLog: secretScrubber()(stderrLog),
     eventCount: events.length,
   };
 }
@@ -355,11 +362,4 @@ function noticeReasons(launch: LaunchResult, timeoutSeconds: number, markerLines
   if (launch.isolation.network === 'unavailable') reasons.push('network isolation unavailable');
   if (markerLines === 0) reasons.push('emitted no action-attempt markers');
   return reasons;
-}
-
-/** Granted secret values never reach stored logs, even when the agent prints them. */
-function scrub(text: string, secrets: Record<string, string>): string {
-  let out = text;
-  for (const [name, value] of Object.entries(secrets)) if (value.length >= 4) out = out.split(value).join(`<secret:${name}>`);
-  return out;
 }

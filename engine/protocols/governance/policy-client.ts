@@ -24,7 +24,7 @@ export class PolicyFileError extends Error {
 }
 
 export function loadPolicyFile(file: string): PolicyFile {
-  const read = readYamlMapping(file);
+  const read = readYamlMapping(file, { kind: 'a policy file', knownKeys: Object.keys(PolicyFileSchema.shape) });
   if ('problem' in read) throw new PolicyFileError(file, [read.problem]);
   const parsed = PolicyFileSchema.safeParse(read.value);
   if (!parsed.success) throw new PolicyFileError(file, formatIssues(parsed.error));

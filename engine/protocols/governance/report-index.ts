@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { compareDateTimes, type LeaderboardEntry, type MatchReport, MatchReportSchema } from '../../contract/governance.js';
 import { issueDetail } from '../../contract/schema-issues.js';
+import { writePrivateFile } from '../../runtime/private-files.js';
 import { pyJson } from './python-json.js';
 import { reportJsonValue } from './report-json.js';
 import { renderMarkdown } from './report-markdown.js';
@@ -89,6 +90,7 @@ export function refreshIndex(
 /** Readers (the report browser, a static site) never see a half-written index file. */
 export function writeAtomic(file: string, content: string): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, content);
+  // Reports hold transcripts: owner-only, like the rest of the data directory.
+  writePrivateFile(tmp, content);
   fs.renameSync(tmp, file);
 }

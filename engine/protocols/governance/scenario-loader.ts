@@ -23,7 +23,7 @@ export function loadScenario(dir: string): LoadedScenario {
   const abs = path.resolve(dir);
   if (!isDirectory(abs)) throw new ScenarioLoadError(abs, ['scenario folder not found']);
   const file = path.join(abs, SCENARIO_FILE);
-  const read = readYamlMapping(file);
+  const read = readYamlMapping(file, { kind: 'a scenario', knownKeys: Object.keys(ScenarioSpecSchema.shape) });
   if ('problem' in read) throw new ScenarioLoadError(file, [read.problem]);
   const parsed = ScenarioSpecSchema.safeParse(read.value);
   if (!parsed.success) throw new ScenarioLoadError(file, formatIssues(parsed.error));
@@ -39,7 +39,7 @@ export function loadScenario(dir: string): LoadedScenario {
         .map((name) => path.join(trialsDir, name))
     : [];
   for (const trialFile of trialFiles) {
-    const trialRead = readYamlMapping(trialFile);
+    const trialRead = readYamlMapping(trialFile, { kind: 'a trial', knownKeys: Object.keys(TrialSpecSchema.shape) });
     if ('problem' in trialRead) throw new ScenarioLoadError(trialFile, [trialRead.problem]);
     const trial = TrialSpecSchema.safeParse(trialRead.value);
     if (!trial.success) throw new ScenarioLoadError(trialFile, formatIssues(trial.error));

@@ -17,9 +17,11 @@ import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, redactAll, sessionIdOfChannel } from '../../core/redaction.js';
 import { fullSession, publicSession } from '../../core/sanitize.js';
 import type { Store, StoredSession } from '../../db/store.js';
+import { secretScrubber } from '../../runtime/known-secrets.js';
 import { ArenaError } from './arena-error.js';
 import { gameResultOf } from './game-result.js';
 import { recordGameScores } from './scoring-service.js';
+import { assertPlayerWritableChannel } from './sender-rules.js';
 
 export interface ArenaEngineOptions {
   store: Store;
@@ -159,6 +161,16 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     if (session && session.status !== 'ended') store.sessions.touch(session.id, at);
   }
 
+  function appendChat(channel: string, from: string, content: string, to?: string | null): ChatMessage {
+    const message = store.transaction(() => {
+      const now = clock.now();
+      touchChannel(channel, now);
+      return store.chat.append(channel, from, content, now, to);
+    });
+    live.publishMessage(message);
+    return message;
+  }
+
   const engine = {
     live,
 
@@ -259,7 +271,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
         }
         const now = clock.now();
         at = now;
-        const logged = messageType ? `(${messageType}) ${content}` : content;
+        const logged = secretScrubber()(messageType ? `(${messageType}) ${content}` : content);
         effects.messages.push(store.chat.append(operatorChannel(challengeId), from, logged, now, 'operator'));
         store.sessions.touch(challengeId, now);
         const operatorEffects: Effects = { messages: [], ended: null };
@@ -290,14 +302,11 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       return () => rejectionListeners.delete(listener);
     },
 
+    /** Player chat (REST and MCP): any channel but an operator channel; `from` is an already resolved identity. */
     chatSend(channel: string, from: string, content: string, to?: string | null): ChatMessage {
-      const message = store.transaction(() => {
-        const now = clock.now();
-        touchChannel(channel, now);
-        return store.chat.append(channel, from, content, now, to);
-      });
-      live.publishMessage(message);
-      return message;
+      assertPlayerWritableChannel(channel);
+      // A player's words are stored and relayed without any secret the engine knows of (an agent's own key included).
+      return appendChat(channel, from, secretScrubber()(content), to);
     },
 
     /** Chat or operator-channel sync with the redaction rules of spec §5.4. */
@@ -352,7 +361,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     advertiseInvite(invite: string): void {
       engine.sessionForUnusedInvite(invite);
-      engine.chatSend('invites', 'operator', invite);
+      appendChat('invites', 'operator', invite);
     },
 
     /** Session by id with the staleness rule; used by auth to map key indices to invites. */
@@ -366,13 +375,12 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     /** True when `invite` belongs to a session that only its seat keys may play. */
     seatKeysRequired(invite: string): boolean {
-      // Asked on every request that claims an identity; the flag is fixed at creation, so answers can be kept.
-      const known = seatKeyFlags.get(invite);
-      if (known !== undefined) return known;
-      const required = store.sessions.seatKeysRequiredForInvite(invite);
-      if (seatKeyFlags.size >= SEAT_KEY_CACHE_SIZE) seatKeyFlags.clear();
-      seatKeyFlags.set(invite, required);
-      return required;
+      return remembered(`i:${invite}`, () => store.sessions.seatKeysRequiredForInvite(invite));
+    },
+
+    /** True when session `id` (a bare id) was created with seat keys. */
+    seatKeysRequiredForSession(id: string): boolean {
+      return remembered(`s:${id}`, () => store.sessions.seatKeysRequiredForSession(id));
     },
 
     /** Deletes every stale session in one transaction; returns how many went. */
@@ -404,6 +412,19 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       merge: (update: { userId: string; username?: string; model?: string }) => store.transaction(() => store.users.merge(update)),
     },
   };
+
+  /**
+   * Seat-key flags are asked on every request that names a session; a flag is fixed at creation, and ids and invites
+   * are random UUIDs nobody can name before they exist, so answers can be kept.
+   */
+  function remembered(key: string, look: () => boolean): boolean {
+    const known = seatKeyFlags.get(key);
+    if (known !== undefined) return known;
+    const required = look();
+    if (seatKeyFlags.size >= SEAT_KEY_CACHE_SIZE) seatKeyFlags.clear();
+    seatKeyFlags.set(key, required);
+    return required;
+  }
 
   function defaultOptionsOf(type: string): Record<string, unknown> {
     return challenges.defaultOptions(type);

@@ -4,6 +4,7 @@ import { sessionIdOfChannel } from '../../core/redaction.js';
 import type { ArenaEngine } from './arena-engine.js';
 import { ArenaError } from './arena-error.js';
 import { verifySeatKey, verifySessionKey } from './auth.js';
+import { assertNotReserved } from './sender-rules.js';
 
 export interface IdentitySources {
   authorization: string | undefined;
@@ -26,21 +27,44 @@ function keyOf(sources: IdentitySources): string | undefined {
   return str(sources.query.key);
 }
 
+const SESSION_SOURCES = ['query.channel', 'query.challengeId', 'body.challengeId', 'body.channel', 'params.channel'] as const;
+
+function sourceValue(sources: IdentitySources, source: (typeof SESSION_SOURCES)[number]): string | undefined {
+  const [where, field] = source.split('.') as ['query' | 'body' | 'params', string];
+  return str(sources[where][field]);
+}
+
+/** The session a request names, first found in the order of spec §4.5 (decision 11(f) adds the path). */
 function sessionIdOf(sources: IdentitySources): string | undefined {
-  const found =
-    str(sources.query.channel) ??
-    str(sources.query.challengeId) ??
-    str(sources.body.challengeId) ??
-    str(sources.body.channel) ??
-    str(sources.params.channel);
-  return found === undefined ? undefined : sessionIdOfChannel(found);
+  for (const source of SESSION_SOURCES) {
+    const found = sourceValue(sources, source);
+    if (found !== undefined) return sessionIdOfChannel(found);
+  }
+  return undefined;
+}
+
+/** Every session a request names in any of its sources (a route may read a different source than the first). */
+function namedSessionIds(sources: IdentitySources): Set<string> {
+  const ids = new Set<string>();
+  for (const source of SESSION_SOURCES) {
+    const found = sourceValue(sources, source);
+    if (found !== undefined) ids.add(sessionIdOfChannel(found));
+  }
+  return ids;
 }
 
 const unauthorized = () => new ArenaError(401, 'Authentication required');
 
-/** Returns the caller's identity (an invite, or a free-form `from` in standalone mode), or null for a viewer. */
+/**
+ * Returns the caller's identity (an invite, or a free-form `from` in standalone mode), or null for a viewer.
+ * Decision 11(j): a reserved name is nobody's identity, and a request that names a seat-key session gets an identity
+ * only from that session's seat key.
+ */
 export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sources: IdentitySources): string | null {
   const key = keyOf(sources);
+  // A key answers for one session: a request that names two (query and body disagreeing) could pass the check on
+  // one and write to the other.
+  if (key !== undefined && namedSessionIds(sources).size > 1) throw unauthorized();
   if (key?.startsWith('a_')) {
     const invite = str(sources.body.invite);
     const session =
@@ -69,6 +93,10 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
   }
   const from = str(sources.query.from) ?? str(sources.body.from);
   if (from === undefined || from === 'viewer') return null;
+  assertNotReserved(from);
   if (engine.seatKeysRequired(from)) throw unauthorized();
+  // Keyless claims are refused wherever a seat-key session is named, not only claims of its own seats: a stranger's
+  // `from` would otherwise still write into its chat and operator log or read with a made-up identity.
+  for (const id of namedSessionIds(sources)) if (engine.seatKeysRequiredForSession(id)) throw unauthorized();
   return from;
 }

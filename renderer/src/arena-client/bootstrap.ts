@@ -1,5 +1,8 @@
-// Finds the engine: the desktop shell hands the connection over IPC; in a browser it is this origin plus the
-// token from the link `arena serve` printed (#token=…), which is then removed from the address bar.
+// Finds the engine: the desktop shell hands the connection over IPC; in a browser it is this origin plus the admin
+// token, which the page gets by trading the one-time code of the link `arena serve` opened or printed (#code=…) in a
+// POST, so the token itself is never in a URL. The fragment leaves the address bar before anything else happens.
+// A `#token=` fragment (scripts that hold the token from `arena serve --json`) is still read, and removed the same way.
+import { LAUNCH_CODE_PATH, LaunchCodeExchangeResponseSchema } from '../../../engine/contract/admin.js';
 import { type ArenaApi, EngineConnectionSchema } from '../../../engine/contract/channels.js';
 
 /** Per-tab storage only: a reload keeps working, a new tab or a restart needs the link again. */
@@ -23,34 +26,60 @@ export interface BootstrapEnv {
   location: { origin: string; pathname: string; search: string; hash: string };
   history: { replaceState(data: unknown, unused: string, url?: string): void };
   storage: KeyValueStore | null;
+  /** Trades a launch code for the token (exchangeLaunchCode in the page); rejects when the code is dead. */
+  exchangeCode?: (code: string) => Promise<string>;
 }
 
-export type BootstrapResult = { ok: true; connection: Connection } | { ok: false; reason: 'no-token' | 'shell-failed'; message: string };
+export type BootstrapResult =
+  | { ok: true; connection: Connection }
+  | { ok: false; reason: 'no-token' | 'code-failed' | 'shell-failed'; message: string };
+
+/** The page's exchange: one POST to this origin; the engine answers 401 for a used, unknown or expired code. */
+export async function exchangeLaunchCode(origin: string, code: string, fetchImpl: typeof fetch = fetch): Promise<string> {
+  const res = await fetchImpl(`${origin}${LAUNCH_CODE_PATH}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ code }),
+  });
+  if (!res.ok)
+    throw new Error(res.status === 401 ? 'This link was already used or has expired.' : `The engine answered HTTP ${res.status}.`);
+  return LaunchCodeExchangeResponseSchema.parse(await res.json()).token;
+}
 
 /**
- * Splits `#token=abc` (or `#/route&token=abc`) into the token and the fragment that should remain.
- * An empty `token=` is removed but yields no token.
+ * Splits `#name=abc` (or `#/route&name=abc`) into the value and the fragment that should remain; every `token=` and
+ * `code=` part is removed from the rest. An empty value is removed but yields nothing.
  */
-export function extractTokenFromHash(hash: string): { token: string | null; rest: string } {
+function extractFromHash(hash: string, name: 'token' | 'code'): { value: string | null; rest: string } {
   const fragment = hash.startsWith('#') ? hash.slice(1) : hash;
-  if (fragment === '') return { token: null, rest: '' };
-  let token: string | null = null;
+  if (fragment === '') return { value: null, rest: '' };
+  let found: string | null = null;
   const kept: string[] = [];
   for (const part of fragment.split('&')) {
-    if (part.startsWith('token=')) {
-      let value = part.slice('token='.length);
+    if (part.startsWith(`${name}=`)) {
+      let value = part.slice(name.length + 1);
       try {
         value = decodeURIComponent(value);
       } catch {
         // keep the raw value; the engine will reject it if it is wrong
       }
       value = value.trim();
-      if (value !== '') token = value;
-    } else if (part !== '') {
+      if (value !== '') found = value;
+    } else if (part !== '' && !part.startsWith('token=') && !part.startsWith('code=')) {
       kept.push(part);
     }
   }
-  return { token, rest: kept.join('&') };
+  return { value: found, rest: kept.join('&') };
+}
+
+export function extractTokenFromHash(hash: string): { token: string | null; rest: string } {
+  const { value, rest } = extractFromHash(hash, 'token');
+  return { token: value, rest };
+}
+
+export function extractCodeFromHash(hash: string): { code: string | null; rest: string } {
+  const { value, rest } = extractFromHash(hash, 'code');
+  return { code: value, rest };
 }
 
 function safeStorage<T>(action: () => T): T | null {
@@ -72,18 +101,32 @@ export async function bootstrapConnection(env: BootstrapEnv): Promise<BootstrapR
     }
   }
 
-  const { token: fromHash, rest } = extractTokenFromHash(env.location.hash);
-  if (env.location.hash.includes('token=')) {
-    if (fromHash !== null) safeStorage(() => env.storage?.setItem(TOKEN_STORAGE_KEY, fromHash));
-    // Out of the address bar, the history entry, bookmarks and screenshots.
+  const hash = env.location.hash;
+  const { token: tokenFromHash, rest } = extractTokenFromHash(hash);
+  const { code } = extractCodeFromHash(hash);
+  if (hash.includes('token=') || hash.includes('code=')) {
+    // Out of the address bar, the history entry, bookmarks and screenshots, before the code is even used.
     env.history.replaceState(null, '', `${env.location.pathname}${env.location.search}${rest === '' ? '' : `#${rest}`}`);
   }
+  let fromHash = tokenFromHash;
+  if (code !== null && fromHash === null) {
+    if (!env.exchangeCode) return { ok: false, reason: 'code-failed', message: 'This page cannot trade its launch code here.' };
+    try {
+      fromHash = await env.exchangeCode(code);
+    } catch (error) {
+      // A reload of a page whose code was already traded still has the token of this tab.
+      const kept = safeStorage(() => env.storage?.getItem(TOKEN_STORAGE_KEY) ?? null);
+      if (kept) return { ok: true, connection: { baseUrl: env.location.origin, token: kept, mode: 'browser' } };
+      return { ok: false, reason: 'code-failed', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  if (fromHash !== null) safeStorage(() => env.storage?.setItem(TOKEN_STORAGE_KEY, fromHash));
   const token = fromHash ?? safeStorage(() => env.storage?.getItem(TOKEN_STORAGE_KEY) ?? null);
   if (!token) {
     return {
       ok: false,
       reason: 'no-token',
-      message: 'This page needs the admin token of the running engine. Open the link printed by arena serve.',
+      message: 'This page needs a link from the running engine. Open the link printed by arena serve.',
     };
   }
   return { ok: true, connection: { baseUrl: env.location.origin, token, mode: 'browser' } };

@@ -147,8 +147,17 @@ describe('auth mode', () => {
     const ok = await send(game.id, game.keyA);
     expect(ok.status).toBe(200);
     expect(ok.body.from).toBe(game.invA);
-    // The operator-channel name resolves to the same session.
-    expect((await send(`challenge_${game.id}`, game.keyB)).body.from).toBe(game.invB);
+    // The operator-channel name resolves to the same session: B reads its own DMs there in full. Writing there is
+    // the arena's alone (decision 11(j)), key or not.
+    const asB = await c.get<{ messages: ChatMessage[] }>('/api/chat/sync', {
+      query: { channel: `challenge_${game.id}` },
+      ...bearer(game.keyB),
+    });
+    expect(asB.body.messages.find((m) => m.to === game.invB)?.redacted).toBeUndefined();
+    expect(asB.body.messages.find((m) => m.to === game.invB)?.content).toMatch(/^Your private set is/);
+    const onOperatorChannel = await send(`challenge_${game.id}`, game.keyB);
+    expect(onOperatorChannel.status).toBe(403);
+    expect(onOperatorChannel.body).toMatchObject({ code: 'OPERATOR_CHANNEL' });
 
     const other = await createSession(c);
     const unauthorized = { error: 'Authentication required' };

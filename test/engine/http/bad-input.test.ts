@@ -123,6 +123,8 @@ describe('bad input leaves state unchanged', () => {
       ['POST', '/api/chat/send', { channel: [active.id], content: 'x', from: player }, 400, e('Expected string, received array')],
       ['POST', '/api/chat/send', { channel: active.id, content: 'x', to: 5, from: player }, 400, e('Expected string, received number')],
       ['POST', '/api/chat/send', { channel: active.id, content: 'x', to: {}, from: player }, 400, e('Expected string, received object')],
+      // As the reference: a broadcast omits `to`; null is refused (MCP's send_chat accepts null).
+      ['POST', '/api/chat/send', { channel: active.id, content: 'x', to: null, from: player }, 400, e('Expected string, received null')],
       ['POST', '/api/chat/send', { channel: active.id, content: 'x' }, 400, e('from is required')],
       ['POST', '/api/chat/send', { channel: active.id, content: 'x', from: 'viewer' }, 400, e('from is required')],
       // invites

@@ -48,6 +48,20 @@ describe('MCP', () => {
     expect((await alias.listTools()).tools.map((t) => t.name).sort()).toEqual(['send_chat', 'sync']);
     const joinTool = (await arena.listTools()).tools.find((t) => t.name === 'challenge_join');
     expect(joinTool?.inputSchema.required).toEqual(['invite']);
+    // As the reference: closed argument objects, and every argument described for the agents that read them.
+    for (const tool of [...(await arena.listTools()).tools, ...(await chat.listTools()).tools]) {
+      const schema = tool.inputSchema as { additionalProperties?: unknown; properties?: Record<string, { description?: string }> };
+      expect({ tool: tool.name, additionalProperties: schema.additionalProperties }).toEqual({
+        tool: tool.name,
+        additionalProperties: false,
+      });
+      const properties = Object.entries(schema.properties ?? {});
+      expect(properties.length).toBeGreaterThan(0);
+      for (const [name, property] of properties) expect(property.description, `${tool.name}.${name}`).toMatch(/\w{3,}/);
+    }
+    const sendChat = (await chat.listTools()).tools.find((t) => t.name === 'send_chat');
+    const sendChatArgs = (sendChat?.inputSchema.properties ?? {}) as Record<string, { type?: unknown }>;
+    expect(sendChatArgs.to?.type).toEqual(['string', 'null']);
   });
 
   it('plays a PSI game through challenge_join, challenge_sync, challenge_message and chat tools', async () => {
@@ -95,13 +109,20 @@ describe('MCP', () => {
       from: a,
       to: null,
     });
-    expect(await call(chat, 'send_chat', { channel: s.id, from: b, to: a, content: 'dm via mcp' })).toEqual({
+    // An explicit null broadcasts too; an argument the schema does not list is dropped, not refused (as zod strips it).
+    expect(await call(chat, 'send_chat', { channel: s.id, from: a, to: null, content: 'null to', mood: 'x' })).toEqual({
       index: 2,
+      channel: s.id,
+      from: a,
+      to: null,
+    });
+    expect(await call(chat, 'send_chat', { channel: s.id, from: b, to: a, content: 'dm via mcp' })).toEqual({
+      index: 3,
       channel: s.id,
       from: b,
       to: a,
     });
-    const chatView = await call<{ messages: ChatMessage[] }>(chat, 'sync', { channel: s.id, from: a, index: 2 });
+    const chatView = await call<{ messages: ChatMessage[] }>(chat, 'sync', { channel: s.id, from: a, index: 3 });
     expect(chatView.messages.map((m) => m.content)).toEqual(['dm via mcp']);
 
     const target = intersect(setA, setB);

@@ -192,7 +192,7 @@ describe('a full PSI game', () => {
     ]);
     expect(done?.state.attributions).toEqual([{ from: 1, to: 0, type: 'security_breach' }]);
     expect(done?.state.completedAt).toBeTypeOf('number');
-    expect(done?.gameState).toMatchObject({ sets: [setA, setB] });
+    expect(done?.gameState).toMatchObject({ userSets: [setA, setB] });
     expect(ended.body.profiles).toEqual({ alice: { userId: 'alice', username: 'Alice', model: 'model-a' } });
     // By type and through the alias: the same session.
     const byType = await c.get<ListBody>('/api/v1/challenges/psi', { query: { status: 'ended' } });

@@ -91,7 +91,7 @@ describe('restart', () => {
       { security: 1, utility: 1 },
     ]);
     expect(done?.state.playerIdentities).toEqual({ [invA]: 'ann', [invB]: 'ben' });
-    expect(done?.gameState).toMatchObject({ sets: [setA, setB] });
+    expect(done?.gameState).toMatchObject({ userSets: [setA, setB] });
     expect(ended.body.profiles).toEqual({ ann: { userId: 'ann', username: 'Ann' } });
     const ops = (await c.get<{ messages: ChatMessage[] }>('/api/arena/sync', { query: { channel: s.id } })).body.messages;
     expect(ops.map((m) => m.index)).toEqual(ops.map((_, i) => i + 1));

@@ -70,9 +70,10 @@ describe('stale expiry on lookup', () => {
 
   it('an SSE subscriber of a stale session gets neither its history nor a replay', async () => {
     const s = await createSession(c);
-    await c.post('/api/chat/send', { channel: `challenge_${s.id}`, from: 'x', content: 'old news' });
+    // Player chat (the operator channel is the arena's own, decision 11(j)); both channels go with the session.
+    expect((await c.post('/api/chat/send', { channel: s.id, from: 'x', content: 'old news' })).status).toBe(200);
     clock.advance(STALE + 1);
-    const stream = await SseStream.open(`${server.url}/api/chat/ws/challenge_${s.id}`);
+    const stream = await SseStream.open(`${server.url}/api/chat/ws/${s.id}`);
     expect((await stream.next()).json).toEqual({ type: 'initial', messages: [] });
     expect(await stream.quietFor(100)).toBe(true);
     stream.close();
@@ -138,7 +139,7 @@ describe('background sweep', () => {
     const busy = await createSession(sc);
     expect(await listedIds(sc)).toEqual(expect.arrayContaining([idle.id, done.id, busy.id]));
     sweepClock.advance(1500);
-    await sc.post('/api/chat/send', { channel: `challenge_${busy.id}`, from: 'x', content: 'still here' });
+    expect((await sc.post('/api/chat/send', { channel: busy.id, from: 'x', content: 'still here' })).status).toBe(200);
     sweepClock.advance(1000);
     const deadline = Date.now() + 4000;
     while ((await listedIds(sc)).includes(idle.id) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { KEYCHAIN_NAMES_ENV } from '../../../engine/contract/channels.js';
 import { buildAgentEnv } from '../../../engine/runner/agent-env.js';
-import { applySecretsMessage } from '../../../engine/runtime/keychain-env.js';
+import { applySecretsMessage, registerKeychainSecrets } from '../../../engine/runtime/keychain-env.js';
+import { secretScrubber } from '../../../engine/runtime/known-secrets.js';
+import { createEngineSecrets } from '../../../main/engine-secrets.js';
 
 const manifest = (secrets: string[]) => ({ secrets, entrypoint: { type: 'command' as const, command: 'x', env: {} } });
 
@@ -31,5 +34,25 @@ describe('applySecretsMessage', () => {
       expect(applySecretsMessage(env, message)).toBe(false);
     }
     expect(env).toEqual({ PATH: '/usr/bin' });
+  });
+});
+
+describe('keychain values are scrubbed', () => {
+  it('from the first instruction (fork environment) and after every update', () => {
+    const secrets = createEngineSecrets({
+      store: { values: () => ({ KC_TEST_KEY: 'sk-keychain-at-start-1a2b' }) },
+      baseEnv: { PATH: '/usr/bin' },
+    });
+    const env = secrets.forkEnv();
+    expect(env[KEYCHAIN_NAMES_ENV]).toBe('KC_TEST_KEY');
+    // Reserved ARENA_* names never reach agents.
+    expect(buildAgentEnv({ manifest: manifest(['KC_TEST_KEY']) as never, hostEnv: env, runnerEnv: {}, platform: 'linux' })).toEqual({
+      PATH: '/usr/bin',
+      KC_TEST_KEY: 'sk-keychain-at-start-1a2b',
+    });
+    registerKeychainSecrets(env);
+    expect(secretScrubber()('x sk-keychain-at-start-1a2b')).toBe('x <secret:KC_TEST_KEY>');
+    applySecretsMessage({}, { type: 'secrets', set: { KC_LATER_KEY: 'sk-keychain-later-3c4d' }, unset: [] });
+    expect(secretScrubber()('sk-keychain-later-3c4d')).toBe('<secret:KC_LATER_KEY>');
   });
 });

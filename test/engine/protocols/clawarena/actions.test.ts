@@ -1,6 +1,7 @@
 // POST /agents/action/: idempotency (replay, key reuse), window conflicts, barrier submissions, and bad input that
 // gets the documented error shape without changing any game state.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { registerSecret } from '../../../../engine/runtime/known-secrets.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { type Exchange, fallbackMove, type Poll, scheduledMatch, turnHolder, ValidatingClient, validationFailures } from './helpers.js';
 
@@ -46,6 +47,19 @@ function expectError(res: Exchange, status: number, code: string) {
   expect({ status: res.status, code: res.body.code, shape: res.body.status }).toEqual({ status, code, shape: 'error' });
   expect(typeof res.body.message).toBe('string');
 }
+
+describe('secrets in what an agent says', () => {
+  it('are scrubbed before the table, the record or the acknowledgement sees them', async () => {
+    registerSecret('CLAW_TEST_KEY', 'sk-claw-secret-9a8b7c');
+    const { mover, other } = await liarsMatch();
+    const res = await c.act({ action: 'bid', params: { quantity: 1, face: 3, message: 'my key: sk-claw-secret-9a8b7c' } }, mover);
+    expect(res.status).toBe(200);
+    expect(JSON.stringify(res.body)).not.toContain('sk-claw-secret');
+    const seen = JSON.stringify((await c.poll({ since_seq: 0 }, other)).body);
+    expect(seen).toContain('<secret:CLAW_TEST_KEY>');
+    expect(seen).not.toContain('sk-claw-secret');
+  });
+});
 
 describe('idempotency', () => {
   it('replays the stored response for the same key and payload, with no second move, even after the window moved on', async () => {
