@@ -1,11 +1,13 @@
 // bench:tournament — the quickstart tournament (PSI baseline agents, real processes through the runner) repeated
-// until --games games, at --concurrency (default 2). Prints games/s, harness overhead per game and the rate of
-// harness-caused terminations. Overhead = a game's wall time minus the time its agents were running the game
+// until --games games, at --concurrency (default 2), played twice in the same run: every agent per-game (a fresh
+// process per seat) and every agent warm (lifecycle: persistent, one process per agent and slot). Prints per
+// lifecycle games/s, the engine's CPU per game (this process: HTTP, SQLite, runner, scheduling), harness overhead per
+// game and the harness-fault count. Overhead = a game's wall time minus the time its agents were running the game
 // (first agent start → end of game): session set-up, seat keys, process launch preparation, teardown and commit.
 // First, the OS sandbox's cost per agent launch: --launches (default 60) launches of a trivial agent, interleaved,
 // without the sandbox (a trusted folder), in the sandbox, and in the sandbox with one forwarded arena endpoint; wall
 // and CPU ms (engine process + its children) per launch, and the overhead against the unsandboxed baseline.
-// Needs `npm run build`. Quick run: npm run bench:tournament -- --games=40
+// Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,6 +18,7 @@ const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split
 const GAMES = Number(args.get('games') ?? 2000);
 const LAUNCHES = Number(args.get('launches') ?? 60);
 const CONCURRENCY = Number(args.get('concurrency') ?? 2);
+const ONLY = args.get('only');
 const app = path.join(root, 'dist/engine/app.js');
 if (!fs.existsSync(app)) {
   process.stderr.write('bench:tournament: run "npm run build" first\n');
@@ -86,48 +89,83 @@ const quickstart = path.join(root, 'examples/quickstart.tournament.yaml');
 const raw = YAML.parse(fs.readFileSync(quickstart, 'utf8'));
 // 3 agents × 4 games per pairing = 12 games per round-robin cycle.
 const perCycle = 12;
-const spec = { ...raw, format: { kind: 'round-robin', cycles: Math.max(1, Math.ceil(GAMES / perCycle)) }, concurrency: CONCURRENCY };
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-tournament-'));
-const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
-try {
-  const launches = await launchOverhead(engine.port);
-  process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
-  const t = engine.tournaments.create(spec, path.dirname(quickstart));
-  let done = 0;
-  engine.tournaments.subscribe(t.id, (e) => {
-    if (e.event === 'game_ended' && ++done % 100 === 0) process.stderr.write(`  ${done}/${t.plannedGames} games\n`);
-  });
-  const cpu0 = process.cpuUsage();
-  const started = performance.now();
-  const outcome = await engine.tournaments.start(t.id);
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpu0);
-  const games = engine.store.tournaments.games(t.id);
-  const overhead = games.map((g) => g.endedAt - g.startedAt - g.agentMs).sort((a, b) => a - b);
-  const wall = games.map((g) => g.endedAt - g.startedAt);
-  const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
-  const byTermination = {};
-  for (const g of games) byTermination[g.termination] = (byTermination[g.termination] ?? 0) + 1;
-  const harness = games.filter((g) => g.fault === 'harness').length;
-  const result = {
-    outcome,
-    cores: os.availableParallelism(),
+async function run(lifecycle) {
+  const spec = {
+    ...raw,
+    name: `bench ${lifecycle}`,
+    format: { kind: 'round-robin', cycles: Math.max(1, Math.ceil(GAMES / perCycle)) },
     concurrency: CONCURRENCY,
-    games: games.length,
-    seconds: Number(seconds.toFixed(2)),
-    games_per_second: Number((games.length / seconds).toFixed(2)),
-    game_wall_ms_mean: Number(mean(wall).toFixed(1)),
-    harness_overhead_ms: { mean: Number(mean(overhead).toFixed(1)), p50: pct(overhead, 0.5), p95: pct(overhead, 0.95) },
-    engine_process_cpu_ms_per_game: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, games.length)).toFixed(1)),
-    harness_terminations: harness,
-    harness_termination_rate: games.length ? harness / games.length : 0,
-    terminations: byTermination,
-    sandbox_per_launch: launches,
+    agents: raw.agents.map((a) => ({ ...a, lifecycle })),
   };
-  process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
-} finally {
-  await engine.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-tournament-'));
+  const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  try {
+    const t = engine.tournaments.create(spec, path.dirname(quickstart));
+    let done = 0;
+    engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended' && ++done % 500 === 0) process.stderr.write(`  ${lifecycle}: ${done}/${t.plannedGames} games\n`);
+    });
+    const cpu0 = process.cpuUsage();
+    const started = performance.now();
+    const outcome = await engine.tournaments.start(t.id);
+    const seconds = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    const games = engine.store.tournaments.games(t.id);
+    const overhead = games.map((g) => g.endedAt - g.startedAt - g.agentMs).sort((a, b) => a - b);
+    const wall = games.map((g) => g.endedAt - g.startedAt);
+    const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor(p * xs.length))] ?? 0;
+    const byTermination = {};
+    for (const g of games) byTermination[g.termination] = (byTermination[g.termination] ?? 0) + 1;
+    const harness = games.filter((g) => g.fault === 'harness').length;
+    return {
+      lifecycle,
+      outcome: outcome.status,
+      games: games.length,
+      seconds: Number(seconds.toFixed(2)),
+      games_per_second: Number((games.length / seconds).toFixed(2)),
+      game_wall_ms_mean: Number(mean(wall).toFixed(1)),
+      engine_cpu_ms_per_game: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, games.length)).toFixed(1)),
+      harness_overhead_ms: { mean: Number(mean(overhead).toFixed(1)), p50: pct(overhead, 0.5), p95: pct(overhead, 0.95) },
+      harness_faults: harness,
+      terminations: byTermination,
+    };
+  } finally {
+    await engine.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
+
+// The sandbox's cost per launch, measured on an engine of its own before the tournaments.
+const launches = await (async () => {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-launch-engine-'));
+  const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  try {
+    return LAUNCHES > 0 ? await launchOverhead(engine.port) : null;
+  } finally {
+    await engine.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+})();
+process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
+
+const results = [];
+for (const lifecycle of ['per-game', 'persistent'])
+  if (!ONLY || ONLY === lifecycle || (ONLY === 'warm' && lifecycle === 'persistent')) results.push(await run(lifecycle));
+const [cold, warm] = results;
+const summary = {
+  cores: os.availableParallelism(),
+  concurrency: CONCURRENCY,
+  runs: results,
+  sandbox_per_launch: launches,
+  ...(cold && warm
+    ? {
+        warm_vs_per_game: {
+          games_per_second: Number((warm.games_per_second / cold.games_per_second).toFixed(2)),
+          engine_cpu_per_game: Number((warm.engine_cpu_ms_per_game / cold.engine_cpu_ms_per_game).toFixed(2)),
+        },
+      }
+    : {}),
+};
+process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);

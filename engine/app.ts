@@ -24,8 +24,10 @@ import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
+import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
 import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
+import { WarmDesk } from './tournaments/warm-desk.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
 const CLOSE_GRACE_MS = 2000;
@@ -124,6 +126,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
+    const warmDesk = new WarmDesk();
     // Where no OS sandbox exists (Windows), the app's own shipped agents count as trusted like the app itself.
     const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
     const sandbox = sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
@@ -140,6 +143,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       scoring: createScoringReader(store),
       identity,
       clawarena,
+      warmDesk,
       version: APP_VERSION,
       pingIntervalMs: options.pingIntervalMs,
       logLevel: options.logLevel,
@@ -206,6 +210,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       },
       dataDir: options.dataDir,
       clock,
+      warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
       sandbox,
     });
     tournaments = tournamentService;

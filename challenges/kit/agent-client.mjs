@@ -5,8 +5,8 @@
 /** Hard cap on an agent's runtime, so a stuck game never leaves a process behind. */
 export const DEFAULT_DEADLINE_MS = 60_000;
 // Polling starts fast and slows down while nothing happens, so idle agents cost the engine little.
-const POLL_MIN_MS = 50;
-const POLL_MAX_MS = 300;
+const POLL_MIN_MS = 20;
+const POLL_MAX_MS = 100;
 const REQUEST_TIMEOUT_MS = 10_000;
 
 export class AgentError extends Error {
@@ -305,8 +305,11 @@ export class ArenaClient {
 /**
  * Runs an agent: reads the contract, joins (userId = ARENA_AGENT_ID), calls `play({client, rng, contract, log})`,
  * waits for "Game ended." and exits 0. Errors exit 1 and a blown deadline exits 2, each with a line on stderr.
+ * Started warm (ARENA_AGENT_KEY set, manifest `lifecycle: persistent`), the same `play` runs once per seat the
+ * harness hands out, in this one process, until the harness says the tournament is finished.
  */
 export async function runAgent(play, { deadlineMs = DEFAULT_DEADLINE_MS } = {}) {
+  if (process.env.ARENA_AGENT_KEY) return runWarm(play);
   let contract;
   try {
     contract = readLaunchContract();
@@ -320,20 +323,112 @@ export async function runAgent(play, { deadlineMs = DEFAULT_DEADLINE_MS } = {}) 
     process.stderr.write(`${name}: gave up after ${Math.round(deadlineMs / 1000)} s without the game ending\n`);
     process.exit(2);
   }, deadlineMs);
+  try {
+    await playOneSeat(play, contract, log);
+  } catch (error) {
+    clearTimeout(deadline);
+    process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+  clearTimeout(deadline);
+  process.exit(0);
+}
+
+/**
+ * Joins, plays and (unless `untilEnd` is false) waits for the end of one seat; a GameOver thrown out of `play` is a
+ * normal end. A warm agent does not wait: once `play` has made its last move it is ready for the next seat, and the
+ * harness hands it one only after this game is over.
+ */
+async function playOneSeat(play, contract, log, untilEnd = true) {
   const client = new ArenaClient({ url: contract.url, invite: contract.invite, sessionKey: contract.sessionKey, log });
   try {
     await client.join(contract.agentId);
     await play({ client, rng: createRng(contract.seed), contract, log });
+    if (!untilEnd) return;
     const end = await client.waitForGameEnd();
     log(`game ended: ${JSON.stringify(end.scores)}`);
   } catch (error) {
-    if (!(error instanceof GameOver)) {
-      clearTimeout(deadline);
-      process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
-      process.exit(1);
-    }
+    if (!(error instanceof GameOver)) throw error;
     log(`game ended: ${JSON.stringify(error.end.scores)}`);
   }
-  clearTimeout(deadline);
+}
+
+// ---- warm lifecycle (agent kit contract: GET /api/arena/next-seat with the agent key) ------------------------
+
+/** How long one next-seat long-poll may wait (the engine holds it at most 30 s). */
+const NEXT_SEAT_WAIT_SECONDS = 30;
+
+/**
+ * The next seat for this warm process: the seat object, `{finished: true}` once the tournament is over for it, or
+ * null when none came within the wait (HTTP 204). A refused key (401: the harness replaced this process) is finished.
+ */
+export async function nextSeat(url, agentKey, waitSeconds = NEXT_SEAT_WAIT_SECONDS) {
+  const res = await fetch(`${url}/api/arena/next-seat?wait=${waitSeconds}`, {
+    headers: { authorization: `Bearer ${agentKey}`, accept: 'application/json' },
+    signal: AbortSignal.timeout((waitSeconds + 10) * 1000),
+  });
+  if (res.status === 204) return null;
+  if (res.status === 401) return { finished: true, reason: 'agent key refused' };
+  const body = await res.json().catch(() => null);
+  if (!res.ok || body === null) throw new AgentError(`next-seat -> ${res.status}: ${JSON.stringify(body)}`);
+  return body;
+}
+
+/** One loop per concurrent game the manifest allows (ARENA_MAX_CONCURRENT_GAMES); exits 0 when finished. */
+async function runWarm(play) {
+  const url = (process.env.ARENA_URL ?? '').replace(/\/+$/, '');
+  const key = process.env.ARENA_AGENT_KEY;
+  const name = process.env.ARENA_AGENT_ID || 'agent';
+  if (!url) {
+    process.stderr.write('agent: ARENA_URL is not set\n');
+    process.exit(1);
+  }
+  const log = (line) => process.stdout.write(`[${name}] ${line}\n`);
+  const loops = Math.max(1, Number(process.env.ARENA_MAX_CONCURRENT_GAMES ?? 1) || 1);
+  const loop = async () => {
+    let failures = 0;
+    for (;;) {
+      let seat;
+      try {
+        seat = await nextSeat(url, key);
+        failures = 0;
+      } catch (error) {
+        // The engine restarting its listener is not a reason to give up at once.
+        if (++failures >= 5) throw error;
+        await sleep(200 * failures);
+        continue;
+      }
+      if (seat === null) continue;
+      if (seat.finished) return;
+      const contract = {
+        url: seat.url.replace(/\/+$/, ''),
+        invite: seat.invite,
+        challenge: seat.challenge,
+        agentId: seat.agent_id,
+        seed: seat.seed,
+        sessionKey: seat.seat_key,
+        mcpUrl: seat.mcp_url,
+      };
+      // Past the game's deadline the harness has ended the game: a process still in it is stuck.
+      const deadline = setTimeout(
+        () => {
+          process.stderr.write(`${name}: game ${seat.game_index} still running past its deadline\n`);
+          process.exit(2);
+        },
+        Math.max(1000, seat.deadline - Date.now() + 5000),
+      );
+      try {
+        await playOneSeat(play, contract, log, false);
+      } finally {
+        clearTimeout(deadline);
+      }
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: loops }, loop));
+  } catch (error) {
+    process.stderr.write(`${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
   process.exit(0);
 }

@@ -12,6 +12,10 @@ export const AGENT_PROTOCOLS = ['specarena', 'clawarena', 'governance'] as const
 
 export const FrameworkSchema = z.enum([...REFERENCE_FRAMEWORKS, ...PROJECT_FRAMEWORKS]);
 export const AgentProtocolSchema = z.enum(AGENT_PROTOCOLS);
+/** per-game: a fresh process per game (default). persistent: one process per concurrent slot plays game after game. */
+export const AGENT_LIFECYCLES = ['per-game', 'persistent'] as const;
+export const AgentLifecycleSchema = z.enum(AGENT_LIFECYCLES);
+export type AgentLifecycle = z.infer<typeof AgentLifecycleSchema>;
 export type AgentProtocol = z.infer<typeof AgentProtocolSchema>;
 
 const KEBAB_MESSAGE = 'must be kebab-case: lowercase letters and digits separated by single hyphens';
@@ -116,6 +120,9 @@ export const AgentManifestSchema = z
     challenges: z.array(notBlank).optional(),
     protocol: AgentProtocolSchema.optional(),
     limits: LimitsSchema.optional(),
+    lifecycle: AgentLifecycleSchema.optional(),
+    /** Seats one persistent process plays at the same time (ClawArena agents: always 1). */
+    max_concurrent_games: z.int().min(1).max(64).optional(),
     network: NetworkSchema.optional(),
     /** Names of host environment variables the user grants to this agent; nothing else of the host reaches it. */
     secrets: z
@@ -138,6 +145,8 @@ export const AgentManifestSchema = z
       ctx.addIssue({ code: 'custom', path: ['behaviors'], message: `duplicate behavior ids: ${behaviorDupes.join(', ')}` });
     const secretDupes = duplicates(m.secrets);
     if (secretDupes.length > 0) ctx.addIssue({ code: 'custom', path: ['secrets'], message: `duplicate names: ${secretDupes.join(', ')}` });
+    if (m.max_concurrent_games !== undefined && m.lifecycle !== 'persistent')
+      ctx.addIssue({ code: 'custom', path: ['max_concurrent_games'], message: 'needs lifecycle: persistent' });
     const both = m.secrets.filter((s) => Object.hasOwn(m.entrypoint.env, s));
     if (both.length > 0) ctx.addIssue({ code: 'custom', path: ['secrets'], message: `also set in entrypoint.env: ${both.join(', ')}` });
   })
@@ -147,6 +156,8 @@ export const AgentManifestSchema = z
     scenarios: m.scenarios ?? [],
     challenges: m.challenges ?? [],
     author: m.author ?? null,
+    lifecycle: m.lifecycle ?? ('per-game' as const),
+    max_concurrent_games: m.max_concurrent_games ?? 1,
     network: m.network ?? { allow: [] },
   }));
 

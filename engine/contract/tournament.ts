@@ -2,6 +2,7 @@
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
+import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;
 export const TournamentStatusSchema = z.enum(TOURNAMENT_STATUSES);
@@ -56,6 +57,8 @@ export const TournamentSummarySchema = z.object({
   updated_at: z.number(),
   finished_at: z.number().nullable(),
   active: z.boolean(),
+  /** While it runs with warm agents: each agent's lifecycle, processes started and restarts. */
+  agent_lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
 });
 export type TournamentSummary = z.infer<typeof TournamentSummarySchema>;
 
@@ -106,6 +109,8 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     planned_games: z.number().int(),
     leader: LeaderSchema,
     sprt: SprtSchema.nullable(),
+    /** Runs with warm agents: every agent's lifecycle and restart count so far. */
+    lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
     at: z.number(),
   }),
   z.object({ event: z.literal('paused'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),

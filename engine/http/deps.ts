@@ -3,6 +3,7 @@ import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import type { IdentityConfig } from '../protocols/specarena/identity.js';
 import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
+import type { WarmDesk } from '../tournaments/warm-desk.js';
 import type { AdminDeps } from './routes/admin.js';
 
 export interface HttpDeps {
@@ -12,6 +13,8 @@ export interface HttpDeps {
   admin: AdminDeps;
   /** ClawArena agent API (/api/v1/agents/*, /api/v1/economy/*); absent in tests that build a bare server. */
   clawarena?: ClawArenaService;
+  /** Warm agents' next-seat polls (/api/arena/next-seat); absent in tests that build a bare server. */
+  warmDesk?: WarmDesk;
   /** Folder with the built renderer (index.html, assets/); served at / when present. */
   rendererDir?: string;
   /** SSE keep-alive interval (spec: 30 s); tests shorten it. */

@@ -15,6 +15,7 @@ import { registerMcpRoutes } from './routes/specarena-mcp.js';
 import { registerMiscRoutes } from './routes/specarena-misc.js';
 import { registerSessionRoutes } from './routes/specarena-sessions.js';
 import { registerUserRoutes } from './routes/specarena-users.js';
+import { registerWarmRoutes } from './routes/specarena-warm.js';
 import { registerStaticRoutes } from './static.js';
 import { attachWatcherSocket } from './watcher-socket.js';
 
@@ -66,6 +67,7 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
   registerMiscRoutes(app, deps);
   registerSessionRoutes(app, deps);
   registerArenaRoutes(app, deps);
+  if (deps.warmDesk) registerWarmRoutes(app, deps.warmDesk);
   registerChatRoutes(app, deps);
   registerUserRoutes(app, deps);
   registerAdminRoutes(app, deps.admin);

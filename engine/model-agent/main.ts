@@ -16,6 +16,7 @@ import type { ProtocolAdapter } from './protocol-adapter.js';
 import type { ModelProvider } from './provider.js';
 import { SpecArenaAdapter } from './specarena-adapter.js';
 import { TurnEngine } from './turn-engine.js';
+import { nextSeat, seatEnv } from './warm-seats.js';
 
 export const USAGE =
   'usage: arena-agent model --config <model.yaml> [--protocol specarena|clawarena|governance] [--scenario <id>] [--framework <name>]';
@@ -79,37 +80,58 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
     secrets = apiKey ? [apiKey] : [];
     scrub = createScrubber(secrets);
     const priceTable = config.price_table ? loadPriceTable(path.resolve(loaded.dir, config.price_table)) : EMPTY_PRICE_TABLE;
-    const adapter = adapterFor(args);
-    const contract = readCommonContract(env);
-    const name = contract.agentId ?? 'model-agent';
-    const engine = new TurnEngine({
-      provider: await createProvider(config, apiKey),
-      config,
-      priceTable,
-      protocol: adapter.protocol,
-      ...(contract.agentId !== undefined ? { agentId: contract.agentId } : {}),
-      ...(contract.moveSeconds !== undefined ? { moveLimitSeconds: contract.moveSeconds } : {}),
-      secrets,
-      emit: (line) => process.stderr.write(`${line}\n`),
-    });
-    const timedOut = new Promise<number>((resolve) => {
-      deadline = setTimeout(() => {
-        errorLine(`gave up after ${config.game_seconds} s without the game ending`);
-        resolve(2);
-      }, config.game_seconds * 1000);
-    });
-    const played = adapter
-      .run({
-        env,
-        agentId: contract.agentId,
-        engine,
-        systemPrompt: loaded.systemPrompt,
-        maxTurns: config.max_turns,
-        idleReaskMs: config.idle_reask_seconds * 1000,
-        log: (line) => process.stdout.write(`[${name}] ${scrub(line)}\n`),
-      })
-      .then(() => 0);
-    return await Promise.race([played, timedOut]);
+    const provider = await createProvider(config, apiKey);
+    /** One game with a fresh adapter and turn engine (the provider is shared); resolves with the exit code. */
+    const playGame = async (gameEnv: NodeJS.ProcessEnv, deadlineMs: number): Promise<number> => {
+      const adapter = adapterFor(args);
+      const contract = readCommonContract(gameEnv);
+      const name = contract.agentId ?? 'model-agent';
+      const engine = new TurnEngine({
+        provider,
+        config,
+        priceTable,
+        protocol: adapter.protocol,
+        ...(contract.agentId !== undefined ? { agentId: contract.agentId } : {}),
+        ...(contract.moveSeconds !== undefined ? { moveLimitSeconds: contract.moveSeconds } : {}),
+        secrets,
+        emit: (line) => process.stderr.write(`${line}\n`),
+      });
+      const timedOut = new Promise<number>((resolve) => {
+        deadline = setTimeout(() => {
+          errorLine(`gave up after ${Math.round(deadlineMs / 1000)} s without the game ending`);
+          resolve(2);
+        }, deadlineMs);
+      });
+      const played = adapter
+        .run({
+          env: gameEnv,
+          agentId: contract.agentId,
+          engine,
+          systemPrompt: loaded.systemPrompt,
+          maxTurns: config.max_turns,
+          idleReaskMs: config.idle_reask_seconds * 1000,
+          log: (line) => process.stdout.write(`[${name}] ${scrub(line)}\n`),
+        })
+        .then(() => 0);
+      try {
+        return await Promise.race([played, timedOut]);
+      } finally {
+        clearTimeout(deadline);
+      }
+    };
+    const agentKey = env.ARENA_AGENT_KEY;
+    if (!agentKey) return await playGame(env, config.game_seconds * 1000);
+    if (args.protocol !== 'specarena') throw new ConfigError(`a warm model agent plays SpecArena seats, not ${args.protocol}`);
+    const url = env.ARENA_URL;
+    if (!url) throw new Error('ARENA_URL is not set');
+    for (;;) {
+      const seat = await nextSeat(url, agentKey);
+      if (seat === null) continue;
+      if (seat === 'finished') return 0;
+      const code = await playGame(seatEnv(env, seat), Math.min(config.game_seconds * 1000, Math.max(1000, seat.deadline - Date.now())));
+      // A failed game ends the process, as it would a per-game agent: the harness starts a fresh one.
+      if (code !== 0) return code;
+    }
   } catch (error) {
     errorLine(scrub(error instanceof Error ? error.message : String(error)));
     return error instanceof ConfigError ? 64 : 1;

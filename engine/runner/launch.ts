@@ -88,6 +88,8 @@ export interface LaunchOptions {
   hostEnv?: NodeJS.ProcessEnv;
   /** Used in the docker container name. */
   label?: string;
+  /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */
+  onStderr?: (chunk: Buffer) => void;
   dockerBinary?: string;
 }
 
@@ -149,6 +151,8 @@ export interface LaunchHandle {
   /** Process id (= process group id) once started. */
   readonly pid: number | undefined;
   readonly result: Promise<LaunchResult>;
+  /** The isolation it runs under, complete once started (a warm agent's games record it before it exits). */
+  readonly isolation: IsolationRecord;
   /** Cancels the run: the process group is terminated and the result's termination is 'cancelled'. */
   stop(): void;
 }
@@ -315,6 +319,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     });
     child.stderr.on('data', (chunk: Buffer) => {
       err.push(chunk);
+      options.onStderr?.(chunk);
       if (overLimit()) terminate('output_limit');
     });
 
@@ -343,6 +348,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   );
   return {
     workspace,
+    isolation,
     get pid() {
       return pid;
     },

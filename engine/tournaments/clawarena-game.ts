@@ -14,6 +14,7 @@ import type { LaunchResult } from '../runner/launch.js';
 import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
+import type { WarmSlotLaunch } from './warm-pool.js';
 
 export interface ClawGameDeps extends GameContext {
   clawarena: ClawArenaMatchApi;
@@ -23,6 +24,25 @@ export interface ClawGameDeps extends GameContext {
 export function clawSeatName(agentId: string): string {
   const cleaned = agentId.replace(/[^\p{L}\p{N} ._-]/gu, '-').replace(/^[^\p{L}\p{N}]+/u, '');
   return `t-${cleaned}`.slice(0, 64);
+}
+
+/** What a warm ClawArena slot needs of the service: an agent of its own and an unscoped token for it. */
+export interface ClawArenaWarmApi {
+  agentByName(name: string): { agentId: number } | undefined;
+  createAgent(input: { name: string }): { agent: { agentId: number } };
+  issueToken(agentId: number, matchId: number | null): string;
+  agentEnvironment(token: string): Record<string, string>;
+}
+
+/** A warm slot of a ClawArena agent: its own ClawArena agent (reused across runs) and a fresh unscoped token for it. */
+export function clawArenaWarmSlot(clawarena: ClawArenaWarmApi): (agent: TournamentAgent, slot: number) => WarmSlotLaunch {
+  return (agent, slot) => {
+    const name = `${clawSeatName(agent.id).slice(0, 58)}.w${slot}`;
+    const clawAgent = clawarena.agentByName(name) ?? clawarena.createAgent({ name }).agent;
+    // An unscoped token replaces the agent's earlier ones: a replaced slot's process is locked out.
+    const token = clawarena.issueToken(clawAgent.agentId, null);
+    return { env: clawarena.agentEnvironment(token), clawAgentId: clawAgent.agentId };
+  };
 }
 
 export function playClawGame(deps: ClawGameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
@@ -37,9 +57,14 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
     if (!agent) throw new Error(`no agent ${index}`);
     return agent;
   });
+  // Warm seats are leased first: createMatch seats the chosen process's own ClawArena agent.
+  const leased = game.seats.map((index, seat) => (deps.warm?.has(index) ? deps.warm.leaseClaw(index, play.verdict, seat) : null));
   const created = clawarena.createMatch({
     gameType: game.challenge,
-    seats: agentsOf.map((a) => ({ name: clawSeatName(a.id) })),
+    seats: agentsOf.map((a, seat) => {
+      const agentId = leased[seat]?.clawAgentId;
+      return agentId != null ? { agentId } : { name: clawSeatName(a.id) };
+    }),
     seed: game.seed,
     options: deps.options as JsonObject,
     waitForConnect: true,
@@ -109,9 +134,11 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
   for (let seat = 0; seat < seats && !play.settled; seat++) {
     const agent = agentsOf[seat] as TournamentAgent;
     const token = created.seats[seat]?.token as string;
-    const handle = launchSeat(deps, agent, game, seat, {
-      ...clawarena.agentEnvironment(token),
-    });
+    const handle =
+      leased[seat]?.handle ??
+      launchSeat(deps, agent, game, seat, {
+        ...clawarena.agentEnvironment(token),
+      });
     play.addSeat(handle, (result) => onExit(seat, result));
   }
   // The service may have finished the match before the listener saw it (a match decided at once).

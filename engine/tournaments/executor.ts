@@ -6,6 +6,7 @@
 import path from 'node:path';
 import type { Isolation } from '../contract/isolation.js';
 import type { RunningGame, TournamentEvent } from '../contract/tournament.js';
+import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
@@ -18,8 +19,10 @@ import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
+import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOf } from './stats.js';
+import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -34,6 +37,8 @@ export interface ExecutorDeps {
   /** One runner per protocol; tests put scripted ones here. */
   runners: GameRunners;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Where warm agents' processes get their seats (the engine's next-seat route); needed for persistent agents. */
+  warm?: WarmHooks;
   /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
   sandbox?: SandboxPolicy;
 }
@@ -65,6 +70,8 @@ export class TournamentExecutor {
   private sourceDrained = false;
   /** Agent processes of finished games still exiting; the run ends only after they are gone. */
   private readonly teardowns = new Set<Promise<void>>();
+  /** Processes of the persistent agents, started with run() and closed when it ends. */
+  private warm: WarmPool | null = null;
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -87,6 +94,11 @@ export class TournamentExecutor {
 
   get gamesDone(): number {
     return this.done;
+  }
+
+  /** Each agent's lifecycle and restarts while warm agents run; null for runs of per-game agents only. */
+  lifecycles(): AgentLifecycleStats[] | null {
+    return this.warm?.stats() ?? null;
   }
 
   /** Games in flight now, in game order. */
@@ -142,6 +154,7 @@ export class TournamentExecutor {
       if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
     }
     this.sprt = sprtOf(this.spec, rows);
+    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
     store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
@@ -158,6 +171,33 @@ export class TournamentExecutor {
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
       this.pump();
     });
+  }
+
+  private startWarmPool(): WarmPool {
+    const { warm } = this.deps;
+    if (!warm) throw new Error("persistent agents need the engine's next-seat route (no warm desk)");
+    const workspaceRoot = this.workspaceRoot();
+    const hostEnv = this.deps.hostEnv;
+    return new WarmPool({
+      ...warm,
+      agents: this.agents,
+      launch: (agent, slot, env, onStderr) =>
+        launchWarmSlot({ workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
+      maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
+      startMs: this.startMs(),
+    });
+  }
+
+  private workspaceRoot(): string {
+    return path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work');
+  }
+
+  private sandbox(): SandboxPolicy {
+    return this.deps.sandbox ?? sandboxPolicy(this.deps.dataDir);
+  }
+
+  private startMs(): number {
+    return Math.max(this.spec.limits.move_seconds * 1000, START_BUDGET_MS);
   }
 
   private emit(raw: TournamentEvent): void {
@@ -222,7 +262,8 @@ export class TournamentExecutor {
       });
     }
     if (live && this.spec.stop.kind === 'sprt') {
-      this.sprt = sprtOf(this.spec, this.deps.store.tournaments.games(this.tournament.id));
+      // The latest attempt of every game is already in memory: no re-read of every committed game per game.
+      this.sprt = sprtOf(this.spec, [...this.latest.values()]);
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
     }
   }
@@ -250,18 +291,19 @@ export class TournamentExecutor {
     const limits = this.spec.limits;
     return {
       clock: this.deps.clock,
-      workspaceRoot: path.join(this.deps.dataDir, 'tournaments', this.tournament.id, 'work'),
+      workspaceRoot: this.workspaceRoot(),
       agents: this.agents,
       options: this.spec.options,
       moveMs: limits.move_seconds * 1000,
       gameMs: limits.game_seconds * 1000,
-      startMs: Math.max(limits.move_seconds * 1000, START_BUDGET_MS),
+      startMs: this.startMs(),
       maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
       onSession: (sessionId) => {
         running.session_id = sessionId;
       },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
-      sandbox: this.deps.sandbox ?? sandboxPolicy(this.deps.dataDir),
+      ...(this.warm ? { warm: this.warm } : {}),
+      sandbox: this.sandbox(),
     };
   }
 
@@ -347,6 +389,7 @@ export class TournamentExecutor {
       planned_games: this.tournament.plannedGames,
       leader: this.leader(),
       sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
+      ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
       at: this.deps.clock.now(),
     });
     this.pump();
@@ -388,7 +431,8 @@ export class TournamentExecutor {
       this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
-    void Promise.all([...this.teardowns]).then(() => resolve(outcome));
+    const warm = this.warm?.close() ?? Promise.resolve();
+    void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }
 }
 

@@ -12,6 +12,7 @@ import type { SandboxPolicy } from '../runner/sandbox-policy.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
+import type { WarmPool } from './warm-pool.js';
 
 /** What every game of a run gets, whatever its protocol. */
 export interface GameContext {
@@ -30,6 +31,8 @@ export interface GameContext {
   sandbox?: SandboxPolicy;
   /** Told the live session id as soon as it exists (the live view follows it). */
   onSession(sessionId: string): void;
+  /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
+  warm?: WarmPool;
 }
 
 export interface GameOutcome {
@@ -63,6 +66,8 @@ export async function playWith(clock: Clock, play: (game: GamePlay) => Promise<G
   try {
     return await play(game);
   } catch (error) {
+    // The verdict is what warm seats end with; a game that threw must still end for them.
+    game.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` });
     game.runCleanups();
     await stopAgents(game.handles, 0);
     return game.finish({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` });
@@ -179,7 +184,8 @@ export class GamePlay {
   }
 
   private removeWorkspaces(): void {
-    for (const handle of this.handles) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+    // Warm seats have no workspace of the game's (their process keeps its own).
+    for (const handle of this.handles) if (handle.workspace) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
   }
 }
 

@@ -24,6 +24,9 @@ export interface RunManifest {
     manifest_sha256: string;
     entry_file: string | null;
     entry_sha256: string | null;
+    /** Present for warm agents only, so the hash of runs with per-game agents stays what it was. */
+    lifecycle?: 'persistent';
+    max_concurrent_games?: number;
   }>;
   challenges: Array<{ id: string; module_sha256: string }>;
   /** Agents whose folder the user marked trusted: they ran without the OS sandbox (absent when none did). */
@@ -78,6 +81,9 @@ export function buildRunManifest(
         manifest_sha256: fileSha256(a.manifestFile),
         entry_file: entry === null ? null : path.relative(a.dir, entry) || path.basename(entry),
         entry_sha256: entry === null ? null : fileSha256(entry),
+        ...(a.manifest.lifecycle === 'persistent'
+          ? { lifecycle: 'persistent' as const, max_concurrent_games: a.manifest.max_concurrent_games }
+          : {}),
       };
     }),
     challenges: loaded.spec.challenges.map((id) => ({

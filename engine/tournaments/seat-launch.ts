@@ -57,9 +57,40 @@ export function launchSeat(
     get pid() {
       return handle.pid;
     },
+    get isolation() {
+      return handle.isolation;
+    },
     result,
     stop: () => handle.stop(),
   };
+}
+
+/** A warm process lives for the tournament: its clocks are the games' (the pool's health handling), not the runner's. */
+const WARM_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
+const WARM_CPU_SECONDS = 7 * 24 * 60 * 60;
+
+/** Starts one warm slot of a persistent agent; `protocolEnv` carries the agent key (or ClawArena token) and the slot. */
+export function launchWarmSlot(
+  deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv' | 'sandbox'>,
+  agent: TournamentAgent,
+  slot: number,
+  protocolEnv: Record<string, string>,
+  onStderr: (chunk: Buffer) => void,
+): LaunchHandle {
+  // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
+  return launchAgent({
+    manifest: agent.manifest,
+    manifestDir: agent.dir,
+    workspaceRoot: deps.workspaceRoot,
+    network: 'none',
+    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
+    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
+    label: `${agent.manifest.id}-warm-${slot}`,
+    onStderr,
+    limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },
+  });
 }
 
 export type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };

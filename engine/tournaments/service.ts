@@ -29,7 +29,8 @@ import { plannedGames } from './game-source.js';
 import { localRoots } from './path-redaction.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
-import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
+import { finalGames, gameRecord, isSettled, runStatistics, settledGameCount } from './stats.js';
+import type { WarmHooks } from './warm-pool.js';
 
 export interface TournamentServiceDeps {
   store: Store;
@@ -40,6 +41,8 @@ export interface TournamentServiceDeps {
   dataDir: string;
   clock?: Clock;
   hostEnv?: NodeJS.ProcessEnv;
+  /** Where warm agents' processes get their seats; persistent agents need it. */
+  warm?: WarmHooks;
   /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
   sandbox?: SandboxPolicy;
 }
@@ -98,6 +101,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     playables,
     runners: { ...deps.runners, ...overrides.runners },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+    ...(deps.warm ? { warm: deps.warm } : {}),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
   });
 
@@ -124,7 +128,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   }
 
   function summary(t: StoredTournament): TournamentSummary {
-    const rows = store.tournaments.games(t.id);
+    const lifecycles = running.get(t.id)?.executor.lifecycles();
     return {
       id: t.id,
       name: t.name,
@@ -132,12 +136,14 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       stop_reason: t.stopReason,
       planned_games: t.plannedGames,
       planned_exact: t.plannedExact,
-      games_done: finalGames(rows).filter(isSettled).length,
+      // Counted in SQLite: listing tournaments must not load every game.
+      games_done: settledGameCount(store, t.id),
       manifest_hash: t.manifestHash,
       created_at: t.createdAt,
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
       active: running.has(t.id),
+      ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
   }
 

@@ -125,7 +125,14 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
         for (const c of spec.challenges)
           if (!manifest.challenges.includes(c)) problem(`agents[${i}].manifest`, `does not list '${c}' in its challenges`);
       if (manifest.entrypoint.type !== 'command') problem(`agents[${i}].manifest`, 'only command entrypoints can play tournaments for now');
-      agents.push({ id: entry.id ?? manifest.id, name: manifest.name, manifest, manifestFile, dir: path.dirname(manifestFile) });
+      const lifecycle = entry.lifecycle ?? manifest.lifecycle;
+      agents.push({
+        id: entry.id ?? manifest.id,
+        name: manifest.name,
+        manifest: { ...manifest, lifecycle },
+        manifestFile,
+        dir: path.dirname(manifestFile),
+      });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
       problem(`agents[${i}].manifest`, `${entry.manifest}: ${detail}`);

@@ -12,7 +12,7 @@ import type { ChatMessage } from '../contract/specarena.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { SeatScore } from '../core/ratings/index.js';
 import { operatorChannel } from '../core/redaction.js';
-import type { ScheduledGame } from '../core/tournament/index.js';
+import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../protocols/specarena/auth.js';
 import type { LaunchResult } from '../runner/launch.js';
@@ -178,12 +178,33 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     const agentIndex = game.seats[seat] as number;
     const agent = deps.agents[agentIndex];
     if (!agent) throw new Error(`no agent ${agentIndex}`);
-    const handle = launchSeatAgent(deps, agent, game, seat, {
-      ARENA_URL: deps.url,
-      ARENA_INVITE: invites[seat] as string,
-      ARENA_SESSION_KEY: issueSeatKey(deps.authSecret, id, seat, deps.clock.now()),
-      ARENA_MCP_URL: mcpUrl,
-    });
+    const seatKey = issueSeatKey(deps.authSecret, id, seat, deps.clock.now());
+    const handle = deps.warm?.has(agentIndex)
+      ? deps.warm.lease(
+          agentIndex,
+          {
+            invite: invites[seat] as string,
+            seat_key: seatKey,
+            challenge: game.challenge,
+            seed: deriveSeed(game.seed, `agent:${seat}`),
+            move_seconds: deps.moveMs / 1000,
+            game_seconds: deps.gameMs / 1000,
+            deadline: play.startedAt + deps.gameMs,
+            agent_id: agent.id,
+            game_index: game.gameIndex,
+            seat,
+            url: deps.url,
+            mcp_url: mcpUrl,
+          },
+          play.verdict,
+          seat,
+        )
+      : launchSeatAgent(deps, agent, game, seat, {
+          ARENA_URL: deps.url,
+          ARENA_INVITE: invites[seat] as string,
+          ARENA_SESSION_KEY: seatKey,
+          ARENA_MCP_URL: mcpUrl,
+        });
     play.addSeat(handle, (result) => onExit(seat, result));
   };
   void (async () => {

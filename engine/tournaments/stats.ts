@@ -17,11 +17,12 @@ import {
   type SprtStatus,
   seatScores,
   sprtStatus,
+  TERMINATIONS,
   type Termination,
   withoutNonFinite,
 } from '../core/ratings/index.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
-import type { StoredTournamentGame } from '../db/store.js';
+import type { Store, StoredTournamentGame } from '../db/store.js';
 import { type AgentUsage, agentUsage } from './model-usage.js';
 
 /** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
@@ -36,6 +37,13 @@ export function finalGames(rows: readonly StoredTournamentGame[]): StoredTournam
   }
   return [...latest.values()].sort((a, b) => a.seq - b.seq);
 }
+
+/** How many games of a tournament are settled, counted in the database (the tournament list and summaries). */
+export function settledGameCount(store: Store, tournamentId: string): number {
+  return store.tournaments.settledGames(tournamentId, RATED_TERMINATIONS, MAX_ATTEMPTS);
+}
+
+const RATED_TERMINATIONS = TERMINATIONS.filter(isRated);
 
 /** A game is settled when it has a rated result or used up its replays. */
 export function isSettled(row: Pick<StoredTournamentGame, 'termination' | 'attempt'>): boolean {

@@ -11,7 +11,7 @@ import {
   samplePoints,
 } from '../../renderer/src/features/tournaments/chart-scale.js';
 import { type ThrottleTimers, throttle } from '../../renderer/src/features/tournaments/throttle.js';
-import { availableActions, progressText, statusLabel } from '../../renderer/src/features/tournaments/tournament-actions.js';
+import { availableActions, lifecycleText, progressText, statusLabel } from '../../renderer/src/features/tournaments/tournament-actions.js';
 import { decodeFeedFrame } from '../../renderer/src/features/tournaments/tournament-feed.js';
 import { resultText, winnerSeats } from '../../renderer/src/ui/game-result.js';
 
@@ -227,5 +227,20 @@ describe('tournament feed frames', () => {
     expect(decoded[1]).toMatchObject({ event: 'game_started', game_index: 0, seats: ['a', 'b'] });
     expect(decoded[2]).toBeNull();
     expect(decoded[3]).toBeNull();
+  });
+});
+
+describe('agent lifecycle line', () => {
+  it('names per-game agents, warm processes and restarts, and a retired agent', () => {
+    expect(lifecycleText({ agent: 'a', lifecycle: 'per-game', processes: 0, restarts: 0, retired: null })).toBe('a fresh process per game');
+    expect(lifecycleText({ agent: 'a', lifecycle: 'persistent', processes: 1, restarts: 0, retired: null })).toBe(
+      'warm, 1 process, 0 restarts',
+    );
+    expect(lifecycleText({ agent: 'a', lifecycle: 'persistent', processes: 2, restarts: 1, retired: null })).toBe(
+      'warm, 2 processes, 1 restart',
+    );
+    expect(lifecycleText({ agent: 'a', lifecycle: 'persistent', processes: 3, restarts: 2, retired: 'cap' })).toBe(
+      'warm, 3 processes, 2 restarts; retired: remaining games are forfeits',
+    );
   });
 });

@@ -168,7 +168,8 @@ async function main() {
     process.stderr.write('set CLAWARENA_BASE_URL and CLAWARENA_CONNECTION_TOKEN\n');
     return 2;
   }
-  const matches = option('matches', 1);
+  // Started warm (manifest lifecycle: persistent) it plays match after match until the harness stops it.
+  const matches = process.env.ARENA_LIFECYCLE === 'persistent' ? 0 : option('matches', 1);
   const wait = option('wait', 30);
   const random = seededRandom(token.slice(-16));
   const call = async (method, path, { body, query, auth = true } = {}) => {

@@ -240,6 +240,9 @@ def main():
     parser.add_argument("--matches", type=int, default=1)
     parser.add_argument("--wait", type=int, default=30)
     args = parser.parse_args()
+    if os.environ.get("ARENA_LIFECYCLE") == "persistent":
+        # Started warm (manifest lifecycle: persistent): match after match until the harness stops it.
+        args.matches = 0
     base = os.environ.get("CLAWARENA_BASE_URL") or os.environ.get("CLAWARENA_BASE")
     token = read_token()
     if not base or not token:

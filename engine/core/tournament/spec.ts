@@ -74,6 +74,8 @@ export const AgentEntrySchema = z.strictObject({
     .regex(AGENT_ID, 'id may contain letters, digits, ".", "_" and "-", and must start with a letter or digit')
     .max(64)
     .optional(),
+  /** Overrides the manifest's lifecycle for this run: `per-game` gives a warm agent cold starts. */
+  lifecycle: z.enum(['per-game', 'persistent']).optional(),
 });
 
 export const LimitsSchema = z.strictObject({
@@ -99,6 +101,8 @@ const RawSpecSchema = z.strictObject({
   limits: LimitsSchema,
   options: z.record(z.string(), z.unknown()).default({}),
   max_illegal_actions: z.number().int('max_illegal_actions must be a whole number').min(0, 'max_illegal_actions must be ≥ 0').optional(),
+  /** Faults a warm (persistent) agent may cause before its remaining games are forfeits (default 5). */
+  max_restarts: z.number().int('max_restarts must be a whole number').min(0, 'max_restarts must be ≥ 0').optional(),
 });
 
 /** The id an agent is known by: its `id`, else its manifest path. */

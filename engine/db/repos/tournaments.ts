@@ -179,6 +179,9 @@ export function createTournamentsRepo(db: Database.Database) {
     set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
+  // A settled attempt is the last of its game (nothing is replayed after it), so counting them counts settled games.
+  const settledCount = db.prepare(`SELECT COUNT(*) AS n FROM tournament_games
+    WHERE tournament_id = ? AND (termination IN (SELECT value FROM json_each(?)) OR attempt >= ?)`);
   const getGame = db.prepare(
     `SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? AND game_index = ? ORDER BY attempt DESC LIMIT 1`,
   );
@@ -258,6 +261,14 @@ export function createTournamentsRepo(db: Database.Database) {
     /** Every committed attempt in commit order. */
     games(tournamentId: string): StoredTournamentGame[] {
       return (allGames.all(tournamentId) as GameRow[]).map(gameOf);
+    },
+
+    /**
+     * Games settled so far without loading them: attempts with one of the `rated` terminations or at the attempt cap
+     * (the caller's rule, spec §8.1).
+     */
+    settledGames(tournamentId: string, rated: readonly string[], maxAttempts: number): number {
+      return (settledCount.get(tournamentId, JSON.stringify(rated), maxAttempts) as { n: number }).n;
     },
 
     /** The latest attempt of one game. */

@@ -33,6 +33,19 @@ it('the ClawArena example plays four liars_dice games to completion and exports 
     expect(match?.status).toBe('finished');
     expect(match?.seats.map((s) => s.placement)).toEqual(g.placements);
   }
+  // Warm baselines: every seat went to a slot's own ClawArena agent (one process each), at most one per concurrent game.
+  const names = new Map<number, Set<string>>();
+  for (const g of games) {
+    const match = ctx.engine.clawarena.match(Number(g.sessionId?.replace('clawarena:', '')));
+    for (const s of match?.seats ?? []) {
+      const agent = g.seats[s.seat] as number;
+      names.set(agent, (names.get(agent) ?? new Set()).add(s.name));
+    }
+  }
+  for (const set of names.values()) {
+    expect(set.size).toBeLessThanOrEqual(2);
+    for (const name of set) expect(name).toMatch(/^t-baseline-(node|python)\.w\d$/);
+  }
   // Seat-swapped pairs: each agent sat in seat 0 twice.
   expect(games.filter((g) => g.seats[0] === 0)).toHaveLength(2);
 

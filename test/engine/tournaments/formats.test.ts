@@ -123,6 +123,8 @@ describe('faults and stopping rules', () => {
         [2, 'completed', 'none'],
       ]);
       expect(attempts[0]?.seed).toBe(attempts[1]?.seed);
+      // Both games settled; the voided first attempt is not counted.
+      expect(ctx.engine.tournaments.summary(r.id).games_done).toBe(2);
       expect(attempts[0]?.seats).toEqual(attempts[1]?.seats);
       const { stats } = ctx.engine.tournaments.statistics(r.id);
       expect(stats.ratings.voidedGames).toBe(0);
@@ -138,6 +140,8 @@ describe('faults and stopping rules', () => {
     try {
       const r = await play(ctx.engine, spec());
       expect(r.games.filter((g) => g.gameIndex === 0)).toHaveLength(3);
+      // The summary counts settled games in SQLite: both games, one of them void after its last replay, once each.
+      expect(ctx.engine.tournaments.summary(r.id).games_done).toBe(2);
       const { stats } = ctx.engine.tournaments.statistics(r.id);
       // The whole pair drops out: game 1 waits for a partner that never counts.
       expect(stats.ratings.incompleteUnits).toHaveLength(1);

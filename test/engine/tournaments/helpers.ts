@@ -112,3 +112,49 @@ export function manyAgents(n: number): Array<{ manifest: string; id: string }> {
     id: `a${i}`,
   }));
 }
+
+/**
+ * A warm-bot fixture manifest (test/fixtures/agents/tournament/warm-bot/<name>.yaml, lifecycle: persistent) and the
+ * tag its processes carry on their command line. The manifests are static because the sandbox shows an agent its own
+ * folder, not a test's temp folder.
+ */
+export function warmBot(name: string): { manifest: string; tag: string } {
+  return { manifest: path.join(FIXTURES, 'warm-bot', `${name}.yaml`), tag: `warm-bot-fixture:${name}` };
+}
+
+const PROC = /\[proc ([0-9a-f]+) game (\d+)\]/;
+
+/** [process id, game number in that process] the warm bot named in each game's chat, in game order (null: none). */
+export function procLog(
+  games: ReadonlyArray<{ seq: number; gameIndex: number; seats: number[] }>,
+  transcript: (seq: number) => unknown[],
+  agent = 0,
+): Array<[string, number] | null> {
+  return [...games]
+    .sort((a, b) => a.gameIndex - b.gameIndex)
+    .map((g) => {
+      const seat = g.seats.indexOf(agent);
+      for (const e of transcript(g.seq) as Array<{ channel: string; from: unknown; content: string }>) {
+        const m = e.channel === 'chat' && e.from === seat ? PROC.exec(e.content) : null;
+        if (m) return [m[1] as string, Number(m[2])] as [string, number];
+      }
+      return null;
+    });
+}
+
+/** Host pids of live processes whose command line contains `tag` (zombies excluded). */
+export function processesWith(tag: string): number[] {
+  const found: number[] = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(tag)) continue;
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')) continue;
+      found.push(Number(name));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

@@ -28,3 +28,11 @@ export function progressText(t: Pick<TournamentSummary, 'games_done' | 'planned_
 export function progressFraction(t: Pick<TournamentSummary, 'games_done' | 'planned_games'>): number {
   return t.planned_games > 0 ? Math.min(1, t.games_done / t.planned_games) : 0;
 }
+
+/** "warm, 2 processes, 1 restart" — or why its remaining games are forfeits. */
+export function lifecycleText(a: NonNullable<TournamentSummary['agent_lifecycles']>[number]): string {
+  if (a.lifecycle === 'per-game') return 'a fresh process per game';
+  const restarts = `${a.restarts} restart${a.restarts === 1 ? '' : 's'}`;
+  const base = `warm, ${a.processes} process${a.processes === 1 ? '' : 'es'}, ${restarts}`;
+  return a.retired ? `${base}; retired: remaining games are forfeits` : base;
+}

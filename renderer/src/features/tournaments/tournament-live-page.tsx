@@ -13,7 +13,7 @@ import { LlrGauge } from './llr-gauge.js';
 import { ProgressBar } from './progress-bar.js';
 import { RatingChart } from './rating-chart.js';
 import { StandingsTable } from './standings-table.js';
-import { progressText } from './tournament-actions.js';
+import { lifecycleText, progressText } from './tournament-actions.js';
 import { TournamentControls, TournamentStatusBadge } from './tournament-controls.js';
 import { isTerminal, useLiveTournament } from './use-live-tournament.js';
 import { WinRateHeatmap } from './win-rate-heatmap.js';
@@ -109,6 +109,18 @@ export function TournamentLivePage({ id }: { id: string }) {
           ) : null}
           <dt>Run manifest</dt>
           <dd className="mono small">{summary.manifest_hash.slice(0, 16)}</dd>
+          {summary.agent_lifecycles ? (
+            <>
+              <dt>Agent processes</dt>
+              <dd data-testid="agent-lifecycles">
+                {summary.agent_lifecycles.map((a) => (
+                  <div key={a.agent} className="small" data-agent={a.agent} data-restarts={a.restarts}>
+                    <span className="mono">{a.agent}</span>: {lifecycleText(a)}
+                  </div>
+                ))}
+              </dd>
+            </>
+          ) : null}
         </dl>
         <div className="row-gap">
           <a

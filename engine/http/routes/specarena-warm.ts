@@ -1,0 +1,23 @@
+// The warm-agent channel: GET /api/arena/next-seat long-polls for a persistent agent's next seat (contract:
+// engine/contract/warm-agent.ts). Only the agent key a warm process was started with is accepted.
+import type { FastifyInstance } from 'fastify';
+import { NEXT_SEAT_MAX_WAIT_SECONDS, NEXT_SEAT_PATH, NextSeatQuerySchema } from '../../contract/warm-agent.js';
+import { ArenaError } from '../../protocols/specarena/arena-error.js';
+import type { WarmDesk } from '../../tournaments/warm-desk.js';
+
+export function registerWarmRoutes(app: FastifyInstance, desk: WarmDesk): void {
+  app.get(NEXT_SEAT_PATH, async (req, reply) => {
+    const auth = req.headers.authorization;
+    const key = typeof auth === 'string' && auth.startsWith('Bearer ') ? auth.slice(7).trim() : '';
+    const poll = key ? desk.lookup(key) : null;
+    if (!poll) throw new ArenaError(401, 'a live agent key is required (Authorization: Bearer <ARENA_AGENT_KEY>)');
+    const query = NextSeatQuerySchema.safeParse(req.query ?? {});
+    if (!query.success) throw new ArenaError(400, `wait must be a number of seconds from 0 to ${NEXT_SEAT_MAX_WAIT_SECONDS}`);
+    // A client that hangs up stops waiting: a seat is never handed to a poll nobody reads.
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    const answer = await poll((query.data.wait ?? NEXT_SEAT_MAX_WAIT_SECONDS) * 1000, gone.signal);
+    if (answer.status === 204) return reply.code(204).send();
+    return answer.body;
+  });
+}

@@ -1,0 +1,116 @@
+// The model agent warm (lifecycle: persistent) in a real tournament: one model-agent process plays every PSI game
+// against the honest-exact baseline through a scripted local model server, each game is accounted with its own model
+// calls, and the provider's key reaches only the model server.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { type RunningEngine, startEngine } from '../../engine/app.js';
+import type { TournamentEvent } from '../../engine/contract/tournament.js';
+import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
+import { type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
+
+const REPO = path.resolve(import.meta.dirname, '../..');
+const KEY_VAR = 'WARM_FAKE_MODEL_KEY';
+const KEY = 'sk-warm-test-0123456789abcdef';
+
+let compiled: CompiledAgent;
+let engine: RunningEngine;
+let dataDir: string;
+let model: FakeModelServer;
+
+beforeAll(async () => {
+  compiled = compileModelAgent();
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-warm-model-'));
+  engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
+  // A model that guesses its own set once it has seen it, then waits.
+  model = await startFakeModelServer((request) => {
+    const text = lastUserText(request);
+    const set = /Your private set is: \{([^}]*)\}/.exec(text)?.[1];
+    if (!set || text.includes('action guess')) return openAiReply('{"wait": true}', 50, 5);
+    return openAiReply(JSON.stringify({ method: 'guess', content: set }), 120, 12);
+  });
+  process.env[KEY_VAR] = KEY;
+}, 90_000);
+
+afterAll(async () => {
+  delete process.env[KEY_VAR];
+  await engine?.close();
+  await model?.close();
+  compiled?.remove();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+it('one warm model-agent process plays every game, each accounted with its own calls', async () => {
+  const dir = path.join(compiled.agentHome, 'examples', 'warm-psi');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'model.yaml'),
+    YAML.stringify({
+      provider: 'openai-compatible',
+      base_url: `${model.url}/v1`,
+      model: 'fake-model',
+      api_key_env: KEY_VAR,
+      timeouts: { turn_seconds: 6, request_seconds: 6 },
+      idle_reask_seconds: 0.3,
+      max_turns: 10,
+      game_seconds: 60,
+    }),
+  );
+  fs.writeFileSync(
+    path.join(dir, 'agent.yaml'),
+    YAML.stringify({
+      id: 'warm-model',
+      name: 'Warm model agent',
+      framework: 'node',
+      entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml'] },
+      protocol: 'specarena',
+      challenges: ['psi'],
+      lifecycle: 'persistent',
+      limits: { memory_mb: 16384 },
+      // The sandbox lets the agent reach its arena and, from here, the model server only.
+      network: { allow: [new URL(model.url).host] },
+      secrets: [KEY_VAR],
+    }),
+  );
+  const t = engine.tournaments.create(
+    {
+      name: 'warm model',
+      challenge: 'psi',
+      format: 'round-robin',
+      games_per_pairing: 4,
+      concurrency: 1,
+      seed: 'warm-model-1',
+      agents: [
+        { manifest: path.join(dir, 'agent.yaml'), id: 'model' },
+        { manifest: path.join(REPO, 'challenges/psi/agents/honest-exact/agent.yaml'), id: 'honest' },
+      ],
+      limits: { move_seconds: 20, game_seconds: 60 },
+    },
+    REPO,
+  );
+  const events: TournamentEvent[] = [];
+  engine.tournaments.subscribe(t.id, (e) => events.push(e));
+  expect((await engine.tournaments.start(t.id)).status).toBe('finished');
+  const games = engine.store.tournaments.games(t.id);
+  expect(games.map((g) => `${g.termination} ${g.detail}`)).toEqual(Array(4).fill('completed game ended'));
+  const ended = events.filter((e) => e.event === 'game_ended');
+  const last = ended.at(-1);
+  // One process for the model agent (and one for the warm baseline) across all four games, no restart.
+  expect(last && 'lifecycles' in last ? last.lifecycles : null).toEqual([
+    { agent: 'model', lifecycle: 'persistent', processes: 1, restarts: 0, retired: null },
+    { agent: 'honest', lifecycle: 'persistent', processes: 1, restarts: 0, retired: null },
+  ]);
+  for (const g of games) {
+    const seat = g.seats.indexOf(0);
+    // Each game's usage is that game's calls: at least the guess, never the running total of the process.
+    const usage = g.usage?.[seat] as { calls: number; prompt_tokens: number } | null | undefined;
+    expect(usage?.calls).toBeGreaterThanOrEqual(1);
+    expect(usage?.calls).toBeLessThanOrEqual(10);
+    expect(g.usage?.[1 - seat]).toBeNull();
+  }
+  const calls = games.reduce((n, g) => n + ((g.usage?.[g.seats.indexOf(0)] as { calls?: number } | null)?.calls ?? 0), 0);
+  expect(calls).toBe(model.requests.length);
+  expect(new Set(model.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${KEY}`]));
+}, 150_000);
