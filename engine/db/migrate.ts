@@ -8,13 +8,23 @@ import * as tournaments from './migrations/0040-tournaments.js';
 import * as tournamentUsage from './migrations/0050-tournament-usage.js';
 import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
+import * as clawarenaSlimCursors from './migrations/0080-clawarena-slim-cursors.js';
 
 interface Migration {
   name: string;
   sql: string;
 }
 
-export const migrations: readonly Migration[] = [init, governance, clawarena, tournaments, tournamentUsage, agentFolders, isolation];
+export const migrations: readonly Migration[] = [
+  init,
+  governance,
+  clawarena,
+  tournaments,
+  tournamentUsage,
+  agentFolders,
+  isolation,
+  clawarenaSlimCursors,
+];
 
 export class MigrationError extends Error {
   override name = 'MigrationError';
