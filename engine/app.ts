@@ -20,6 +20,7 @@ import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
+import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
@@ -123,7 +124,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
     const identity = { authMode, secret: authSecret, now: () => clock.now() };
-    const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs);
+    // Where no OS sandbox exists (Windows), the app's own shipped agents count as trusted like the app itself.
+    const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
+    const sandbox = sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
+      store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
+    );
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,

@@ -43,13 +43,14 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
 
   function folders(): AgentFolder[] {
     return [
-      ...builtin().map((f) => ({ id: f.id, path: f.path, builtin: true, exists: isDirectory(f.path), added_at: null })),
+      ...builtin().map((f) => ({ id: f.id, path: f.path, builtin: true, exists: isDirectory(f.path), added_at: null, trusted: false })),
       ...store.agentFolders.list().map((f) => ({
         id: String(f.id),
         path: f.path,
         builtin: false,
         exists: isDirectory(f.path),
         added_at: f.addedAt,
+        trusted: f.trusted,
       })),
     ];
   }
@@ -164,6 +165,15 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
       if (builtin().some((f) => f.id === id))
         throw new AgentCatalogError('invalid', `folder ${id} ships with the app and cannot be removed`);
       if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.remove(Number(id)))
+        throw new AgentCatalogError('not_found', `no agent folder ${id}`);
+      return catalog();
+    },
+
+    /** Marks a user folder trusted (its agents run without the OS sandbox) or not; shipped folders stay sandboxed. */
+    setTrusted(id: string, trusted: boolean): Promise<AgentCatalogResponse> {
+      if (builtin().some((f) => f.id === id))
+        throw new AgentCatalogError('invalid', `folder ${id} ships with the app and cannot be marked trusted`);
+      if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.setTrusted(Number(id), trusted))
         throw new AgentCatalogError('not_found', `no agent folder ${id}`);
       return catalog();
     },

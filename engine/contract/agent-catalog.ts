@@ -11,6 +11,8 @@ export const AgentFolderSchema = z.object({
   /** False when a user-added folder has gone missing since it was added (kept so the user can see and remove it). */
   exists: z.boolean(),
   added_at: z.number().nullable(),
+  /** The user marked it trusted: its agents run without the OS sandbox (never a shipped folder). */
+  trusted: z.boolean(),
 });
 export type AgentFolder = z.infer<typeof AgentFolderSchema>;
 
@@ -46,6 +48,9 @@ export type AgentCatalogResponse = z.infer<typeof AgentCatalogResponseSchema>;
 export const AddAgentFolderRequestSchema = z.strictObject({
   path: z.string().min(1, 'path must not be empty').max(4096),
 });
+
+/** POST /agents/folders/:id/trust */
+export const TrustAgentFolderRequestSchema = z.strictObject({ trusted: z.boolean() });
 
 export const AgentRunsQuerySchema = z.object({
   manifest: z.string().min(1),

@@ -8,7 +8,7 @@ export const WireGameTypeSchema = z.enum(['liars_dice', 'mafia', 'las_vegas', 'm
 export type WireGameType = z.infer<typeof WireGameTypeSchema>;
 
 /** The game types Local Arena implements (the schema route lists only these). */
-export const ClawGameTypeSchema = z.enum(['liars_dice', 'las_vegas', 'mafia', 'diplomacy']);
+export const ClawGameTypeSchema = z.enum(['liars_dice', 'las_vegas', 'mafia', 'diplomacy', 'monopoly']);
 export type ClawGameType = z.infer<typeof ClawGameTypeSchema>;
 
 export const PollStatusSchema = z.enum(['idle', 'waiting', 'matched', 'playing', 'finished']);

@@ -8,7 +8,8 @@ import * as tournaments from './migrations/0040-tournaments.js';
 import * as tournamentUsage from './migrations/0050-tournament-usage.js';
 import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
-import * as clawarenaSlimCursors from './migrations/0080-clawarena-slim-cursors.js';
+import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
+import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
 
 interface Migration {
   name: string;
@@ -23,6 +24,7 @@ export const migrations: readonly Migration[] = [
   tournamentUsage,
   agentFolders,
   isolation,
+  agentFolderTrust,
   clawarenaSlimCursors,
 ];
 

@@ -1,10 +1,10 @@
 // `model.yaml`: which provider and model an agent plays with, and how patient it is. The file names the environment
 // variable holding the API key (`api_key_env`), never the key itself, so a config can be shared and committed.
-import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { z } from 'zod';
 import { limitMs, limitSeconds } from '../contract/timer-limits.js';
+import { readDefinitionText } from '../runtime/bounded-read.js';
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
@@ -95,7 +95,8 @@ export function loadModelConfig(file: string): LoadedModelConfig {
   const absolute = path.resolve(file);
   let text: string;
   try {
-    text = fs.readFileSync(absolute, 'utf8');
+    // Capped before parsing, like every definition file the engine reads.
+    text = readDefinitionText(absolute);
   } catch (error) {
     throw new ConfigError(`${file}: cannot read: ${(error as Error).message}`);
   }
@@ -111,7 +112,7 @@ export function loadModelConfig(file: string): LoadedModelConfig {
   if (config.system_prompt_file !== undefined) {
     const promptFile = path.resolve(dir, config.system_prompt_file);
     try {
-      systemPrompt = fs.readFileSync(promptFile, 'utf8');
+      systemPrompt = readDefinitionText(promptFile);
     } catch (error) {
       throw new ConfigError(`${file}: system_prompt_file: cannot read ${promptFile}: ${(error as Error).message}`);
     }

@@ -1,8 +1,8 @@
 // Prices in USD per million tokens, from a YAML/JSON file the user edits. Models missing from the table cost 0 and
 // are marked unpriced, which is right for local servers and visible in reports for hosted ones.
-import fs from 'node:fs';
 import YAML from 'yaml';
 import { z } from 'zod';
+import { readDefinitionText } from '../runtime/bounded-read.js';
 import { ConfigError } from './config.js';
 
 const PriceSchema = z.strictObject({
@@ -20,7 +20,7 @@ export const EMPTY_PRICE_TABLE: PriceTable = { models: {} };
 export function loadPriceTable(file: string): PriceTable {
   let raw: unknown;
   try {
-    raw = YAML.parse(fs.readFileSync(file, 'utf8'));
+    raw = YAML.parse(readDefinitionText(file));
   } catch (error) {
     throw new ConfigError(`price table ${file}: ${(error as Error).message}`);
   }

@@ -132,7 +132,8 @@ export function forwarderScript(forwards: readonly Forward[], socat: string): st
     'up() { for w in ' +
       wanted.join(' ') +
       '; do found=; while read -r _ local _ st _; do [ "$local" = "$w" ] && [ "$st" = 0A ] && found=1; done < /proc/net/tcp; [ -n "$found" ] || return 1; done; }',
-    'n=0; until up; do n=$((n+1)); [ $n -gt 600 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 50 ] && sleep 0.01; done',
+    // Fast polls first (socat listens within a millisecond or two), then 10 ms naps for up to about 30 s on a loaded machine.
+    'n=0; until up; do n=$((n+1)); [ $n -gt 3050 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 50 ] && sleep 0.01; done',
     'exec "$@"',
   );
   return lines.join('\n');

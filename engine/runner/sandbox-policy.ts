@@ -11,20 +11,31 @@ import { contains } from './sandbox-view.js';
 export interface SandboxPolicy {
   /** Agent folders the user marked trusted (`--trust-agent-dir`): their agents run without the OS sandbox. */
   trustedAgentDirs: readonly string[];
+  /** More trusted folders, read at each launch (the Agents page's switch). */
+  trustedFolders?: () => readonly string[];
   /** Hidden from every agent even inside a folder the sandbox shows: the data directory. */
   privatePaths: readonly string[];
   /** Linux as root: run sandboxes as this user (tests). */
   runAs?: { uid: number; gid: number };
 }
 
-export function sandboxPolicy(dataDir: string, trustedAgentDirs: readonly string[] = []): SandboxPolicy {
-  return { trustedAgentDirs: trustedAgentDirs.map(realDir), privatePaths: [path.resolve(dataDir)] };
+export function sandboxPolicy(
+  dataDir: string,
+  trustedAgentDirs: readonly string[] = [],
+  trustedFolders?: () => readonly string[],
+): SandboxPolicy {
+  return {
+    trustedAgentDirs: trustedAgentDirs.map(realDir),
+    privatePaths: [path.resolve(dataDir)],
+    ...(trustedFolders ? { trustedFolders } : {}),
+  };
 }
 
 export function isTrusted(policy: SandboxPolicy | undefined, agentDir: string): boolean {
   if (!policy) return false;
   const dir = realDir(agentDir);
-  return policy.trustedAgentDirs.some((trusted) => contains(trusted, dir));
+  const trusted = [...policy.trustedAgentDirs, ...(policy.trustedFolders?.() ?? []).map(realDir)];
+  return trusted.some((t) => contains(t, dir));
 }
 
 /** The launch options of one agent under the policy. */

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalJson, sha256Hex } from '../protocols/clawarena/canonical-json.js';
 import { commandArgv } from '../runner/agent-command.js';
+import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
 import type { LoadedSpec } from './spec-file.js';
 

@@ -165,9 +165,9 @@ describe('agents view', () => {
     });
     const catalog: AgentCatalogResponse = {
       folders: [
-        { id: 'builtin:psi', path: '/app/psi', builtin: true, exists: true, added_at: null },
-        { id: '1', path: '/opt/my-agents', builtin: false, exists: true, added_at: 5 },
-        { id: '2', path: '/gone', builtin: false, exists: false, added_at: 6 },
+        { id: 'builtin:psi', path: '/app/psi', builtin: true, exists: true, added_at: null, trusted: false },
+        { id: '1', path: '/opt/my-agents', builtin: false, exists: true, added_at: 5, trusted: false },
+        { id: '2', path: '/gone', builtin: false, exists: false, added_at: 6, trusted: false },
       ],
       agents: [agent('1', 'zeta', true), agent('1', null, false), agent('builtin:psi', 'honest', true), agent('1', 'alpha', true)],
     };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
+import { displayPath, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
 import {
-  displayPath,
   emptyForm,
   errorsByField,
   fieldOf,
@@ -11,10 +11,8 @@ import {
   parseSpecYaml,
   randomSeed,
   remoteErrors,
-  resolveManifest,
   specFromForm,
   specToYaml,
-  uniqueAgentId,
   validateLocally,
 } from '../../renderer/src/features/tournaments/builder-form.js';
 

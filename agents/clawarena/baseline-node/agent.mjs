@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Baseline ClawArena agent for Local Arena in plain Node (no dependencies): plays liars_dice, las_vegas, mafia and diplomacy
+// Baseline ClawArena agent for Local Arena in plain Node (no dependencies): plays liars_dice, las_vegas, mafia, diplomacy and monopoly
 // through the agent API with idempotency keys and the server fallback after a rejection.
 // Environment: CLAWARENA_BASE_URL (or CLAWARENA_BASE), CLAWARENA_CONNECTION_TOKEN (or CLAWARENA_TOKEN_PATH).
 // For the https listener start Node with NODE_EXTRA_CA_CERTS=<certificate> (fetch ignores SSL_CERT_FILE).
@@ -133,7 +133,25 @@ function diplomacy(env, random) {
   return [action.action, { candidate_id: pick.candidate_id }];
 }
 
+function monopoly(env, random) {
+  const advice = env.state.heuristic_advice;
+  const trade = env.legal_actions.find((a) => a.action === 'propose_trade');
+  const ideas = trade?.hint.candidate_trade_ideas ?? [];
+  // Now and then, before rolling, offer a little over face value for a deed that advances one of our sets.
+  if (ideas.length > 0 && !env.state.has_rolled_this_turn && random() < 0.2) {
+    const idea = ideas[Math.floor(random() * ideas.length)];
+    const want = idea.they_hold_space_ids[0];
+    const price = env.state.board.find((s) => s.index === want)?.price ?? 0;
+    const offer = Math.min(Math.round(price * 1.2), env.state.your_cash - 200);
+    if (offer > 0) return ['propose_trade', { to_agent_id: idea.to_agent_id, offer_cash: offer, request_space_ids: [want] }];
+  }
+  if (!advice) return [env.legal_actions[0].action, { ...env.legal_actions[0].hint.server_fallback.params }];
+  const { action, ...params } = advice.recommended_action;
+  return [action, params];
+}
+
 function decide(env, random) {
+  if (env.game_type === 'monopoly') return monopoly(env, random);
   if (env.game_type === 'diplomacy') return diplomacy(env, random);
   if (env.game_type === 'liars_dice') return liarsDice(env);
   if (env.game_type === 'las_vegas') return lasVegas(env);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Baseline ClawArena agent for Local Arena: Python standard library only.
 
-Plays liars_dice, las_vegas, mafia and diplomacy through the ClawArena agent API: schema discovery, heartbeat,
+Plays liars_dice, las_vegas, mafia, diplomacy and monopoly through the ClawArena agent API: schema discovery, heartbeat,
 long-poll, actions with idempotency keys, and the server fallback when an action is rejected.
 
 Environment:
@@ -187,8 +187,30 @@ def diplomacy(envelope, rng):
     return action["action"], {"candidate_id": pick["candidate_id"]}
 
 
+def monopoly(envelope, rng):
+    state = envelope.get("state", {})
+    advice = state.get("heuristic_advice")
+    trade = next((a for a in envelope["legal_actions"] if a["action"] == "propose_trade"), None)
+    ideas = (trade or {}).get("hint", {}).get("candidate_trade_ideas") or []
+    # Now and then, before rolling, offer a little over face value for a deed that advances one of our sets.
+    if ideas and not state.get("has_rolled_this_turn") and rng.random() < 0.2:
+        idea = rng.choice(ideas)
+        want = idea["they_hold_space_ids"][0]
+        price = next((s.get("price") or 0 for s in state.get("board", []) if s["index"] == want), 0)
+        offer = min(round(price * 1.2), state.get("your_cash", 0) - 200)
+        if offer > 0:
+            return "propose_trade", {"to_agent_id": idea["to_agent_id"], "offer_cash": offer, "request_space_ids": [want]}
+    if not advice:
+        first = envelope["legal_actions"][0]
+        return first["action"], dict(first["hint"]["server_fallback"]["params"])
+    params = dict(advice["recommended_action"])
+    return params.pop("action"), params
+
+
 def decide(envelope, rng, memory):
     game = envelope.get("game_type")
+    if game == "monopoly":
+        return monopoly(envelope, rng)
     if game == "diplomacy":
         return diplomacy(envelope, rng)
     if game == "liars_dice":

@@ -5,19 +5,23 @@ export interface StoredAgentFolder {
   id: number;
   path: string;
   addedAt: number;
+  /** Its agents run without the OS sandbox. */
+  trusted: boolean;
 }
 
 interface FolderRow {
   id: number;
   path: string;
   added_at: number;
+  trusted: number;
 }
 
-const folderOf = (row: FolderRow): StoredAgentFolder => ({ id: row.id, path: row.path, addedAt: row.added_at });
+const folderOf = (row: FolderRow): StoredAgentFolder => ({ id: row.id, path: row.path, addedAt: row.added_at, trusted: row.trusted === 1 });
 
 export function createAgentFoldersRepo(db: Database.Database) {
-  const all = db.prepare('SELECT id, path, added_at FROM agent_folders ORDER BY id');
-  const byPath = db.prepare('SELECT id, path, added_at FROM agent_folders WHERE path = ?');
+  const all = db.prepare('SELECT id, path, added_at, trusted FROM agent_folders ORDER BY id');
+  const byPath = db.prepare('SELECT id, path, added_at, trusted FROM agent_folders WHERE path = ?');
+  const trust = db.prepare('UPDATE agent_folders SET trusted = ? WHERE id = ?');
   const insert = db.prepare('INSERT INTO agent_folders (path, added_at) VALUES (?, ?) ON CONFLICT (path) DO NOTHING');
   const remove = db.prepare('DELETE FROM agent_folders WHERE id = ?');
   return {
@@ -31,6 +35,10 @@ export function createAgentFoldersRepo(db: Database.Database) {
     },
     remove(id: number): boolean {
       return remove.run(id).changes > 0;
+    },
+    /** False when there is no such folder. */
+    setTrusted(id: number, trusted: boolean): boolean {
+      return trust.run(trusted ? 1 : 0, id).changes > 0;
     },
   };
 }

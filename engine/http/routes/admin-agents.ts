@@ -2,7 +2,12 @@
 // and the runs one agent took part in.
 import type { FastifyInstance } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
-import { AddAgentFolderRequestSchema, type AgentCatalogResponse, AgentRunsQuerySchema } from '../../contract/agent-catalog.js';
+import {
+  AddAgentFolderRequestSchema,
+  type AgentCatalogResponse,
+  AgentRunsQuerySchema,
+  TrustAgentFolderRequestSchema,
+} from '../../contract/agent-catalog.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
 
 export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentCatalog): void {
@@ -17,6 +22,11 @@ export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentC
     '/agents/folders/:id',
     async (req): Promise<AgentCatalogResponse> => catalog.removeFolder(req.params.id),
   );
+
+  admin.post<{ Params: { id: string } }>('/agents/folders/:id/trust', async (req): Promise<AgentCatalogResponse> => {
+    const body = readFieldBody(TrustAgentFolderRequestSchema, req.body);
+    return catalog.setTrusted(req.params.id, body.trusted);
+  });
 
   admin.get('/agents/runs', async (req) => {
     const q = readAdminQuery(AgentRunsQuerySchema, req.query, { named: true });

@@ -1,6 +1,6 @@
 // Decision context v2 (spec §7.2, a Local Arena format): a stable part identified by a content hash, and a turn
 // part that the `session` profile sends as a top-level delta against the state the client acknowledged.
-import { canonicalEqual, canonicalJson, compareCodePoints, sha256Hex } from './canonical-json.js';
+import { canonicalEqual, canonicalJson, compareCodePoints, sha256Hex } from '../../runtime/canonical-json.js';
 
 export interface StableContent {
   game_type: string;

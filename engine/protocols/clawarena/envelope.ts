@@ -4,7 +4,7 @@ import type { JsonObject, LegalActionSpec } from '../../../games/kit/game.js';
 import type { PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawAgent, StoredClawContext, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
 import { deltaTurn, fullTurn, type StableContent, stableId, type TurnPart } from './decision-context.js';
 import type { MatchRuntime } from './match-runtime.js';
 import { agentPreferences, guidanceHash, guidanceOf } from './preferences.js';

@@ -1,7 +1,7 @@
 // Owner controls delivered to agents as `agent_preferences` (spec §6.5). Local defaults keep the public clients
 // quiet: report_level silent, self-learning off, and no null restart stamps (the watcher compares them as strings).
 import type { StoredClawAgent } from '../../db/store.js';
-import { canonicalJson, sha256Hex } from './canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
 
 export interface OwnerGuidance {
   strategyHint: string | null;

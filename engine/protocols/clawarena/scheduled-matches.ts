@@ -1,15 +1,11 @@
 // The narrow API the tournament layer plays ClawArena games through: create a match with one scoped token per seat,
 // follow it, hear when it finishes, revoke its tokens, and the environment a launched client needs.
-import type { AnyGameRules } from '../../../games/index.js';
 import type { JsonObject, Seat } from '../../../games/kit/game.js';
-import type { Clock } from '../../core/clock.js';
-import type { Store, StoredClawEvent } from '../../db/store.js';
-import type { ClawAgents } from './agents.js';
-import type { Deadlines } from './deadlines.js';
+import type { StoredClawEvent } from '../../db/store.js';
 import { windowId } from './envelope.js';
 import { ClawError } from './errors.js';
-import type { MatchRuntime } from './match-runtime.js';
-import type { FinishedMatch, MatchSignals } from './match-signals.js';
+import type { LobbyDeps } from './lobby.js';
+import type { FinishedMatch } from './match-signals.js';
 
 export interface ScheduledSeat {
   /** An existing ClawArena agent; omit it to provision one named `name` (or reuse the agent of that name). */
@@ -56,15 +52,8 @@ export interface ClawArenaMatchApi {
   agentEnvironment(token: string, preferHttps?: boolean): Record<string, string>;
 }
 
-export interface ScheduledMatchDeps {
-  store: Store;
-  clock: Clock;
-  runtime: MatchRuntime;
-  games: ReadonlyMap<string, AnyGameRules>;
-  agents: ClawAgents;
-  deadlines: Deadlines;
-  signals: MatchSignals;
-  seed(purpose: string): string;
+/** The lobby's parts, plus how long a scheduled match waits for its seats and where clients reach the engine. */
+export interface ScheduledMatchDeps extends LobbyDeps {
   startTimeoutMs: number;
   baseUrls(): { http: string | null; https: string | null };
 }

@@ -3,9 +3,9 @@
 import type { ActionRequest, HeartbeatRequest, PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
 import type { Store, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
+import { canonicalJson } from '../../runtime/canonical-json.js';
 import { secretScrubber } from '../../runtime/known-secrets.js';
 import type { AuthContext, ClawAgents } from './agents.js';
-import { canonicalJson } from './canonical-json.js';
 import type { Deadlines } from './deadlines.js';
 import { buildEnvelope, type Located, seatView, windowId } from './envelope.js';
 import { ClawError } from './errors.js';

@@ -52,6 +52,7 @@ describe('auth and bad input', () => {
     expect((await admin.get('/agents')).status).toBe(401);
     expect((await admin.post('/agents/folders', { path: userDir })).status).toBe(401);
     expect((await admin.request('DELETE', '/agents/folders/1')).status).toBe(401);
+    expect((await admin.post('/agents/folders/1/trust', { trusted: true })).status).toBe(401);
     expect((await admin.get('/agents/runs', { query: { manifest: HONEST } })).status).toBe(401);
   });
 
@@ -140,6 +141,60 @@ describe('the catalog', () => {
     expect(builtin.status).toBe(400);
     expect(builtin.body.error).toContain('cannot be removed');
   });
+});
+
+describe('the trust switch', () => {
+  it('marks a user folder trusted: its agents then run without the OS sandbox, and games record it', async () => {
+    // Millionaire baselines with the kit they import, copied so the folder is the user's own.
+    const trustedDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-trusted-agents-'));
+    fs.cpSync(path.join(ROOT, 'challenges/millionaire/agents'), path.join(trustedDir, 'millionaire/agents'), { recursive: true });
+    fs.cpSync(path.join(ROOT, 'challenges/kit'), path.join(trustedDir, 'kit'), { recursive: true });
+    try {
+      const added = AgentCatalogResponseSchema.parse((await admin.post('/agents/folders', { path: trustedDir }, auth)).body);
+      const folder = added.folders.find((f) => f.path === trustedDir);
+      expect(folder?.trusted).toBe(false);
+      const on = await admin.post(`/agents/folders/${folder?.id}/trust`, { trusted: true }, auth);
+      expect(on.status, on.text).toBe(200);
+      expect(AgentCatalogResponseSchema.parse(on.body).folders.find((f) => f.id === folder?.id)?.trusted).toBe(true);
+      expect(
+        (await admin.post(`/agents/folders/${encodeURIComponent('builtin:examples/agents')}/trust`, { trusted: true }, auth)).status,
+      ).toBe(400);
+      expect((await admin.post('/agents/folders/999/trust', { trusted: true }, auth)).status).toBe(404);
+      expect((await admin.post(`/agents/folders/${folder?.id}/trust`, { trusted: 'yes' }, auth)).status).toBe(400);
+
+      const spec = {
+        name: 'trusted',
+        challenge: 'millionaire',
+        format: 'round-robin',
+        games_per_pairing: 1,
+        seed: 'trust-1',
+        limits: { move_seconds: 10, game_seconds: 30 },
+        agents: [
+          { manifest: path.join(trustedDir, 'millionaire/agents/truthful'), id: 'truthful' },
+          { manifest: path.join(trustedDir, 'millionaire/agents/bluffer'), id: 'bluffer' },
+        ],
+      };
+      const created = await admin.post<{ id: string }>('/tournaments', { spec, base_dir: ROOT, start: false }, auth);
+      expect(created.status, created.text).toBe(200);
+      await server.engine.tournaments.start(created.body.id);
+      const games = server.engine.store.tournaments.games(created.body.id);
+      expect(games.map((g) => g.termination)).toEqual(['completed']);
+      expect(games[0]?.isolation?.map((i) => [i.method, i.trusted])).toEqual([
+        ['none', true],
+        ['none', true],
+      ]);
+      expect(server.engine.store.tournaments.get(created.body.id)?.manifest.unsandboxed_agents).toEqual(['truthful', 'bluffer']);
+      // Switched off again, the folder is sandboxed: the kit next to the agents is outside what the sandbox shows.
+      await admin.post(`/agents/folders/${folder?.id}/trust`, { trusted: false }, auth);
+      const again = await admin.post<{ id: string }>('/tournaments', { spec, base_dir: ROOT, start: false }, auth);
+      await server.engine.tournaments.start(again.body.id);
+      const sandboxed = server.engine.store.tournaments.games(again.body.id)[0];
+      expect(sandboxed?.isolation?.[0]).toMatchObject({ method: 'bubblewrap', trusted: false });
+      expect(sandboxed?.termination).toBe('agent_crash');
+    } finally {
+      fs.rmSync(trustedDir, { recursive: true, force: true });
+    }
+  }, 90_000);
 });
 
 describe("an agent's runs", () => {

@@ -22,6 +22,15 @@ export function removeFolder(client: ArenaClient, id: string): Promise<AgentCata
   return client.call(AgentCatalogResponseSchema, `${agents}/folders/${encodeURIComponent(id)}`, { method: 'DELETE', admin: true });
 }
 
+/** Trusted: the folder's agents run without the OS sandbox. */
+export function setFolderTrusted(client: ArenaClient, id: string, trusted: boolean): Promise<AgentCatalogResponse> {
+  return client.call(AgentCatalogResponseSchema, `${agents}/folders/${encodeURIComponent(id)}/trust`, {
+    method: 'POST',
+    admin: true,
+    body: { trusted },
+  });
+}
+
 export function fetchRuns(client: ArenaClient, manifest: string, signal?: AbortSignal): Promise<AgentRun[]> {
   return client
     .call(AgentRunsResponseSchema, `${agents}/runs?manifest=${encodeURIComponent(manifest)}`, { admin: true, signal })

@@ -10,7 +10,7 @@ import { formatDateTime, formatNumber } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
-import { addFolder, fetchCatalog, fetchRuns, removeFolder } from './agents-api.js';
+import { addFolder, fetchCatalog, fetchRuns, removeFolder, setFolderTrusted } from './agents-api.js';
 import { folderPathProblem, groupByFolder } from './agents-view.js';
 import './agents.css';
 
@@ -40,6 +40,11 @@ export function AgentsPage() {
       />
       <AddFolderForm onAdded={setFresh} />
       {catalog.error && !data ? <ErrorNotice error={catalog.error} onRetry={catalog.reload} /> : null}
+      {data?.incomplete ? (
+        <div className="notice" role="status" data-testid="scan-incomplete">
+          The list is partial: {data.incomplete}. Add a smaller folder (the one that holds the agents) to see them all.
+        </div>
+      ) : null}
       {!data ? (
         catalog.error ? null : (
           <Loading label="Scanning agent folders…" />
@@ -63,7 +68,12 @@ export function AgentsPage() {
                   {folder.exists ? null : <span className="tag ag-bad">folder missing</span>}
                 </div>
               </div>
-              {folder.builtin ? null : <RemoveFolderButton id={folder.id} path={folder.path} onRemoved={setFresh} />}
+              {folder.builtin ? null : (
+                <div className="ag-folder-actions">
+                  <TrustSwitch id={folder.id} path={folder.path} trusted={folder.trusted} onChanged={setFresh} />
+                  <RemoveFolderButton id={folder.id} path={folder.path} onRemoved={setFresh} />
+                </div>
+              )}
             </header>
             {agents.length === 0 ? (
               <p className="empty small">No agent.yaml found in this folder.</p>
@@ -139,6 +149,48 @@ function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void 
         <p className="small muted">The engine scans the folder and its sub-folders for agent.yaml files.</p>
       )}
     </section>
+  );
+}
+
+/** Trusted folders' agents run without the OS sandbox (recorded with every game); off by default. */
+function TrustSwitch({
+  id,
+  path,
+  trusted,
+  onChanged,
+}: {
+  id: string;
+  path: string;
+  trusted: boolean;
+  onChanged(next: AgentCatalogResponse): void;
+}) {
+  const { client } = useArena();
+  const [error, setError] = useState<unknown>(null);
+  const [busy, setBusy] = useState(false);
+  return (
+    <div className="ag-trust">
+      <label className={trusted ? 'small ag-trusted' : 'small'}>
+        <input
+          type="checkbox"
+          checked={trusted}
+          disabled={busy}
+          aria-label={`Trust folder ${path}: run its agents without the sandbox`}
+          onChange={async (event) => {
+            setBusy(true);
+            setError(null);
+            try {
+              onChanged(await setFolderTrusted(client, id, event.target.checked));
+            } catch (err) {
+              setError(err);
+            } finally {
+              setBusy(false);
+            }
+          }}
+        />{' '}
+        Trusted: run without the sandbox
+      </label>
+      {error ? <ErrorNotice error={error} compact /> : null}
+    </div>
   );
 }
 

@@ -4,17 +4,8 @@ import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import {
-  type BuilderForm,
-  displayPath,
-  FORMAT_KINDS,
-  type FormAgent,
-  type FormatKind,
-  type NumberKey,
-  pathOf,
-  randomSeed,
-  uniqueAgentId,
-} from './builder-form.js';
+import { displayPath, uniqueAgentId } from './agent-paths.js';
+import { type BuilderForm, FORMAT_KINDS, type FormAgent, type FormatKind, type NumberKey, pathOf, randomSeed } from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
 

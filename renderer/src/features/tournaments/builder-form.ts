@@ -430,30 +430,3 @@ export function parseSpecYaml(textInput: string): YamlImport {
   if (!isRecord(raw)) return { ok: false, error: 'A tournament definition is a mapping (name:, challenge:, agents:, …).' };
   return { ok: true, raw };
 }
-
-/** Manifest paths compared across separators and `.`/`..` segments (imported definitions may be relative). */
-export function resolveManifest(baseDir: string, manifest: string): string {
-  const absolute = /^([A-Za-z]:[\\/]|[\\/])/.test(manifest);
-  const joined = absolute ? manifest : `${baseDir.replace(/[\\/]+$/, '')}/${manifest}`;
-  const parts: string[] = [];
-  for (const part of joined.replace(/\\/g, '/').split('/')) {
-    if (part === '.' || (part === '' && parts.length > 0)) continue;
-    if (part === '..' && parts.length > 1) parts.pop();
-    else parts.push(part);
-  }
-  return parts.join('/');
-}
-
-/** A spec id for a newly ticked agent: the manifest's id, made unique among the agents already picked. */
-export function uniqueAgentId(wanted: string, taken: readonly string[]): string {
-  const base = wanted.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[^A-Za-z0-9]+/, '') || 'agent';
-  if (!taken.includes(base)) return base;
-  for (let n = 2; ; n++) if (!taken.includes(`${base}-${n}`)) return `${base}-${n}`;
-}
-
-/** A folder shown relative to the base folder when it lies inside it (shorter, and the same on every machine). */
-export function displayPath(baseDir: string, dir: string): string {
-  const base = resolveManifest('', baseDir).replace(/\/+$/, '');
-  const target = resolveManifest('', dir);
-  return target.startsWith(`${base}/`) ? target.slice(base.length + 1) : dir;
-}

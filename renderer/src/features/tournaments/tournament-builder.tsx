@@ -10,6 +10,7 @@ import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
+import { resolveManifest } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
 import {
   AgentPicker,
@@ -30,7 +31,6 @@ import {
   localPlannedGames,
   mergeErrors,
   randomSeed,
-  resolveManifest,
   specFromForm,
   validateLocally,
 } from './builder-form.js';

@@ -26,12 +26,13 @@ describe('discovery and housekeeping routes', () => {
     const doc = AgentSchemaDocumentSchema.parse(res.body);
     expect(doc.heartbeat.grace_seconds).toBe(90);
     expect(doc.heartbeat.body_template).toEqual({ status: 'idle', feed_status: 'connected' });
-    expect(Object.keys(doc.games)).toEqual(['liars_dice', 'las_vegas', 'mafia', 'diplomacy']);
+    expect(Object.keys(doc.games)).toEqual(['liars_dice', 'las_vegas', 'mafia', 'diplomacy', 'monopoly']);
     expect((doc.poll as { max_wait_seconds: number }).max_wait_seconds).toBe(30);
     expect(doc.games.liars_dice).toMatchObject({ players: 2 });
     expect(doc.games.las_vegas).toMatchObject({ players: 4, min_players: 3, max_players: 5 });
     expect(doc.games.mafia).toMatchObject({ players: 6 });
     expect(doc.games.diplomacy).toMatchObject({ players: 7, min_players: 7, max_players: 7 });
+    expect(doc.games.monopoly).toMatchObject({ players: 4, min_players: 2, max_players: 6 });
   });
 
   it('answers the retired learning routes with 410 manual_reflection_only, before auth and without reading the body', async () => {

@@ -3,8 +3,8 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DecisionContextSchema } from '../../../../engine/contract/clawarena.js';
-import { canonicalJson } from '../../../../engine/protocols/clawarena/canonical-json.js';
 import { applyDelta } from '../../../../engine/protocols/clawarena/decision-context.js';
+import { canonicalJson } from '../../../../engine/runtime/canonical-json.js';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { fallbackMove, type Poll, scheduledMatch, turnHolder, ValidatingClient, validationFailures } from './helpers.js';
 

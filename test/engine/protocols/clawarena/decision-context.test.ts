@@ -2,8 +2,8 @@
 // (the expected digests were computed with Python's hashlib from the literal canonical strings below).
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../../../engine/protocols/clawarena/canonical-json.js';
 import { applyDelta, computeDelta, stableId, stateChecksum } from '../../../../engine/protocols/clawarena/decision-context.js';
+import { canonicalJson } from '../../../../engine/runtime/canonical-json.js';
 
 const sha = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex');
 

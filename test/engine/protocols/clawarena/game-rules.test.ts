@@ -3,9 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../../engine/core/rng.js';
 import { GAMES } from '../../../../games/index.js';
 import type { GameRules, JsonObject, Seat } from '../../../../games/kit/game.js';
-import { BILL_DECK, dealCasinos, lasVegas, mostRolledFace, settleCasino, type VegasState } from '../../../../games/las-vegas/rules.js';
+import { mostRolledFace } from '../../../../games/las-vegas/rounds.js';
+import { lasVegas } from '../../../../games/las-vegas/rules.js';
+import { BILL_DECK, dealCasinos, settleCasino, type VegasState } from '../../../../games/las-vegas/state.js';
 import { countMatching, faceRank, isHigherBid, type LiarsDiceState, liarsDice, minimumRaise } from '../../../../games/liars-dice/rules.js';
-import { chooseKill, type MafiaState, mafia } from '../../../../games/mafia/rules.js';
+import { chooseKill } from '../../../../games/mafia/phases.js';
+import { mafia } from '../../../../games/mafia/rules.js';
+import type { MafiaState } from '../../../../games/mafia/state.js';
 
 const seats = (n: number): Seat[] => Array.from({ length: n }, (_, i) => ({ agentId: 100 + i, name: `p${i}` }));
 
