@@ -209,6 +209,8 @@ export function createClawArenaRepo(db: Database.Database) {
       VALUES (@gameType, @origin, @status, @seed, @options, @state, @createdAt, @startDeadlineAt) RETURNING match_id`),
     match: db.prepare('SELECT * FROM clawarena_matches WHERE match_id = ?'),
     matches: db.prepare('SELECT * FROM clawarena_matches ORDER BY match_id DESC LIMIT ?'),
+    matchesOfAgent: db.prepare(`SELECT m.* FROM clawarena_matches m
+      WHERE m.match_id IN (SELECT match_id FROM clawarena_seats WHERE agent_id = ?) ORDER BY m.match_id DESC LIMIT ?`),
     updateMatch:
       db.prepare(`UPDATE clawarena_matches SET status = @status, state = @state, window_seq = @windowSeq, window_key = @windowKey,
       window_opened_at = @windowOpenedAt, deadline_at = @deadlineAt, start_deadline_at = @startDeadlineAt, started_at = @startedAt,
@@ -338,6 +340,10 @@ export function createClawArenaRepo(db: Database.Database) {
     },
     recentMatches(limit: number): StoredClawMatch[] {
       return (q.matches.all(limit) as MatchRow[]).map(matchFromRow);
+    },
+    /** The matches an agent holds a seat in, newest first. */
+    matchesOfAgent(agentId: number, limit: number): StoredClawMatch[] {
+      return (q.matchesOfAgent.all(agentId, limit) as MatchRow[]).map(matchFromRow);
     },
     updateMatch(match: StoredClawMatch): void {
       q.updateMatch.run({
