@@ -99,7 +99,10 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
           kind: 'tournament',
           tournament_id: t.id,
           tournament_name: t.name,
-          agent_id: agentId({ manifest: entry.manifest as string, ...(typeof entry.id === 'string' ? { id: entry.id } : {}) }),
+          // The id the run knows the agent by (its run manifest); older runs fall back to the definition's spelling.
+          agent_id:
+            (t.manifest as { agents?: Array<{ id?: unknown }> }).agents?.[index]?.id?.toString() ??
+            agentId({ manifest: entry.manifest as string, ...(typeof entry.id === 'string' ? { id: entry.id } : {}) }),
           games,
           points,
           status: t.status,

@@ -3,6 +3,7 @@ import { MigrationError } from '../db/store.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { UsageError } from './args.js';
 import { agentsCommand } from './commands/agents.js';
+import { compareCommand, exportCommand, verifyCommand } from './commands/audit.js';
 import { clawarenaCommand } from './commands/clawarena.js';
 import { matchCommand } from './commands/match.js';
 import { runCommand } from './commands/run.js';
@@ -17,6 +18,9 @@ Usage: arena <command> [options]
 Commands:
   serve                start the arena engine and UI on a loopback port
   run                  play a tournament offline and write its reports (arena run --help)
+  compare A B          compare two runs: rating deltas and paired games (arena compare --help)
+  export --bundle ID   write a run's verifiable audit bundle (arena export --help)
+  verify BUNDLE        check an audit bundle's hashes and recompute its standings (arena verify --help)
   scoring recompute    rebuild every scoring metric from the stored game results
   clawarena            provision local ClawArena-protocol agents (arena clawarena --help)
   match                run a governance match (arena match --help)
@@ -35,6 +39,12 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await serveCommand(rest);
       case 'run':
         return await runCommand(rest);
+      case 'compare':
+        return await compareCommand(rest);
+      case 'export':
+        return await exportCommand(rest);
+      case 'verify':
+        return await verifyCommand(rest);
       case 'scoring':
         return await scoringCommand(rest);
       case 'clawarena':

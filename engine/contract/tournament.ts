@@ -96,7 +96,9 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     termination: z.string(),
     fault: z.string(),
     faulted_seats: z.array(z.number().int()),
+    /** The counted result, as in the games list: a forfeit's faulted seats last, the others first. */
     placements: z.array(z.number()).nullable(),
+    forfeit: z.boolean(),
     /** True when the game was void and will be replayed. */
     replay: z.boolean(),
     duration_ms: z.number(),
@@ -120,7 +122,8 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
 ]);
 export type TournamentEvent = z.infer<typeof TournamentEventSchema>;
 
-export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv'] as const;
+/** A run's report folder: the reports, the two CSVs (header row first) and the run manifest beside them. */
+export const EXPORT_FILES = ['report.json', 'events.jsonl', 'report.md', 'standings.csv', 'games.csv', 'manifest.json'] as const;
 export const ExportFileSchema = z.enum(EXPORT_FILES);
 
 /**
@@ -202,7 +205,10 @@ export type TournamentListResponse = z.infer<typeof TournamentListResponseSchema
 export const StandingRowSchema = z.object({
   rank: z.number().int(),
   rank_range: z.tuple([z.number().int(), z.number().int()]),
+  /** The manifest id (with "@hash" when two versions of one id play), or the definition's own id; never a path. */
   agent: z.string(),
+  /** The manifest's name. */
+  agent_name: z.string(),
   games: z.number().int(),
   wins: z.number().int(),
   draws: z.number().int(),
@@ -211,8 +217,11 @@ export const StandingRowSchema = z.object({
   /** 100 · points / games; null before the agent's first rated game. */
   score_pct: z.number().nullable(),
   rating: z.number().nullable(),
+  /** null with a rating: the games put no bound on that side (e.g. a perfect record). */
   rating_lower: z.number().nullable(),
   rating_upper: z.number().nullable(),
+  /** The interval as every view prints it: "1183 [1012, 1354]", "1183 [> 1012]", "817 [< 988]". */
+  rating_interval: z.string().nullable(),
   /** Mean SpecArena security / utility, when the challenge reports them. */
   security: z.number().nullable(),
   utility: z.number().nullable(),
@@ -235,6 +244,8 @@ export const TournamentStandingsResponseSchema = z.object({
   standings: z.object({ combined: z.array(StandingRowSchema), per_challenge: z.record(z.string(), z.array(StandingRowSchema)) }),
   sprt: SprtStatusSchema.nullable(),
   terminations: z.record(z.string(), z.number().int()),
+  /** Harness faults above 1% of attempts, agents whose games mostly ended in their own faults; empty when none. */
+  warnings: z.array(z.string()),
   ratings: z.record(z.string(), z.unknown()),
 });
 export type TournamentStandingsResponse = z.infer<typeof TournamentStandingsResponseSchema>;
@@ -261,7 +272,12 @@ export const TournamentGameSchema = z.object({
   termination: z.string(),
   fault: z.string(),
   faultedSeats: z.array(z.number().int()),
+  /** The placements the game counts with (a forfeit: faulted seats last, the others first); null for a void game. */
   placements: z.array(z.number()).nullable(),
+  /** True when `placements` come from a forfeit rather than from the game's own end. */
+  forfeit: z.boolean(),
+  /** What the challenge itself reported (null for a forfeit or a void game). */
+  reported_placements: z.array(z.number()).nullable(),
   scores: z.array(z.object({ security: z.number(), utility: z.number() })).nullable(),
   detail: z.string(),
   agentMs: z.number(),
@@ -296,3 +312,56 @@ export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;
 /** GET /tournaments/:id/games/:index: the attempt that counts (the latest) and its transcript. */
 export const TournamentGameDetailResponseSchema = z.object({ game: TournamentGameSchema, transcript: z.array(TranscriptEntrySchema) });
 export type TournamentGameDetailResponse = z.infer<typeof TournamentGameDetailResponseSchema>;
+
+// ---- Comparing two runs (GET /tournaments/compare?a=&b=, `arena compare`) ---------------------------------------
+
+const RunRefSchema = z.object({ id: z.string(), name: z.string(), manifest_hash: z.string() });
+
+export const RatingDeltaSchema = z.object({
+  agent: z.string(),
+  /** The agent's manifest or entry file differs between the runs. */
+  changed: z.boolean(),
+  rating_a: z.number().nullable(),
+  rating_b: z.number().nullable(),
+  /** B − A; each run centres its field on 1000, so this is a change relative to each run's field. */
+  delta: z.number().nullable(),
+  /** 95% interval (runs independent); null on a side either run leaves open. */
+  delta_lower: z.number().nullable(),
+  delta_upper: z.number().nullable(),
+  games_a: z.number().int(),
+  games_b: z.number().int(),
+});
+export type RatingDelta = z.infer<typeof RatingDeltaSchema>;
+
+export const PairedResultSchema = z.object({
+  agent: z.string(),
+  /** Games of B whose challenge, seed and seat agents equal a game of A (one paired difference each). */
+  pairs: z.number().int(),
+  better: z.number().int(),
+  same: z.number().int(),
+  worse: z.number().int(),
+  /** Mean of B's score minus A's score (1 / ½ / 0, or placement percentiles). */
+  mean_difference: z.number().nullable(),
+  lower: z.number().nullable(),
+  upper: z.number().nullable(),
+  /** Exact two-sided sign test over the pairs that differ. */
+  sign_test_p: z.number().nullable(),
+});
+export type PairedResult = z.infer<typeof PairedResultSchema>;
+
+export const TournamentComparisonSchema = z.object({
+  a: RunRefSchema,
+  b: RunRefSchema,
+  agents: z.array(RatingDeltaSchema),
+  paired: z.array(PairedResultSchema),
+  only_in_a: z.array(z.string()),
+  only_in_b: z.array(z.string()),
+  method: z.string(),
+});
+export type TournamentComparison = z.infer<typeof TournamentComparisonSchema>;
+
+export const TournamentCompareQuerySchema = z.object({
+  a: z.string().min(1, 'a: the first tournament id'),
+  b: z.string().min(1, 'b: the second tournament id'),
+  format: z.enum(['json', 'md', 'csv']).default('json'),
+});

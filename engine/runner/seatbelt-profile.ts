@@ -27,7 +27,9 @@ export function seatbeltProfile(input: SeatbeltInput): string {
     '(allow sysctl-read)',
     '(allow mach-lookup)',
     '(allow ipc-posix-shm)',
-    '(allow file-read-metadata (literal "/") (literal "/private") (literal "/var") (literal "/tmp"))',
+    // Node and Python resolve paths component by component (lstat of each parent): metadata stays readable, so a
+    // name can be probed for existence and size, never listed (readdir needs file-read-data) or read.
+    '(allow file-read-metadata)',
     `(allow file-read* ${[...view.readOnly.map((r) => subpath(r.source)), ...view.symlinks.map((s) => literal(s.link))].join(' ')})`,
     `(allow file-read* file-write* ${subpath(view.workspace)} ${subpath(input.tmpDir)} (literal "/dev/null") (literal "/dev/zero") (literal "/dev/tty"))`,
     '(allow file-read* (literal "/dev/random") (literal "/dev/urandom"))',

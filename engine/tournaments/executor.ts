@@ -19,7 +19,7 @@ import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import type { TournamentAgent } from './spec-file.js';
-import { isSettled, seatPoints, sprtOf } from './stats.js';
+import { countedResult, isSettled, seatPoints, sprtOf } from './stats.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -340,7 +340,7 @@ export class TournamentExecutor {
       termination: row.termination,
       fault: row.fault,
       faulted_seats: row.faultedSeats,
-      placements: row.placements,
+      ...countedResult(row),
       replay: !settled,
       duration_ms: row.endedAt - row.startedAt,
       games_done: this.done,

@@ -1,14 +1,16 @@
-// The four exports of a run in <data-dir>/reports/<tournament-id>/ (issue 5 §6): report.json, events.jsonl, report.md
-// and standings.csv. Every one of them carries the run manifest (the CSV in its leading comment lines).
-
+// The exports of a run in <data-dir>/reports/<tournament-id>/ (issue 5 §6, issue 15): report.md, report.json,
+// standings.csv, games.csv, manifest.json and events.jsonl. The JSON files and report.md carry the run manifest; the
+// CSVs start with their header row (the manifest is in manifest.json beside them). No file names a local folder.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
+import { eloIntervalText, INTERVAL_METHOD } from '../core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../runtime/private-files.js';
 import { agentUsage, type SeatUsage } from './model-usage.js';
-import { finalGames, type RunStatistics, type StandingRow } from './stats.js';
+import { type LocalRoot, pathRedactor } from './path-redaction.js';
+import { countedResult, finalGames, type RunStatistics, ratingsForExport, type StandingRow, seatPoints } from './stats.js';
 
 export interface ExportInput {
   store: Store;
@@ -16,6 +18,8 @@ export interface ExportInput {
   agentIds: readonly string[];
   stats: RunStatistics;
   summary: Record<string, unknown> | null;
+  /** Local folders to keep out of the files (see path-redaction.ts); none: written as they are. */
+  roots?: readonly LocalRoot[];
 }
 
 export function reportDir(dataDir: string, tournamentId: string): string {
@@ -35,6 +39,10 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
     swap_of: row.swapOf,
     set_size: row.setSize,
     session_id: row.sessionId,
+    /** What the game counts as (a forfeit: faulted seats last), as the standings and every view read it. */
+    placements: countedResult(row).placements,
+    forfeit: countedResult(row).forfeit,
+    /** The raw record: what the challenge reported and who was at fault. */
     result: { placements: row.placements, faulted_seats: row.faultedSeats },
     scores: row.scores,
     model_usage: row.usage ?? null,
@@ -56,12 +64,14 @@ export function buildReport(input: ExportInput) {
     name: tournament.name,
     status: tournament.status,
     stop_reason: tournament.stopReason,
-    spec: tournament.spec,
+    // The definition as the run manifest holds it (portable manifest paths), not as this machine stored it.
+    spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
     manifest: tournament.manifest,
     manifest_hash: tournament.manifestHash,
     standings: withUsage(stats.standings, agentIds, rows),
-    ratings: { ...stats.ratings, sprt: stats.sprt, format: input.summary },
+    ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
+    warnings: stats.warnings,
     games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
   };
 }
@@ -150,12 +160,15 @@ const csvCell = (value: unknown, digits = 3): string => {
   const scale = 10 ** digits;
   const text =
     value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * scale) / scale) : String(value);
-  return /[",\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-const STANDING_COLUMNS: Array<keyof StandingRow> = [
+const STANDING_COLUMNS = [
   'rank',
+  'rank_best',
+  'rank_worst',
   'agent',
+  'agent_name',
   'games',
   'wins',
   'draws',
@@ -165,27 +178,143 @@ const STANDING_COLUMNS: Array<keyof StandingRow> = [
   'rating',
   'rating_lower',
   'rating_upper',
+  'rating_interval',
   'utility',
   'security',
   'tokens',
   'cost_usd',
   'cost_per_game_usd',
   'cost_per_rating_point',
-];
+] as const;
 
+/**
+ * standings.csv: a header row, then one row per agent and scope (combined, then each challenge). Nothing precedes
+ * the header, so Python's csv, pandas, R and spreadsheets read it unchanged; the run manifest is in manifest.json.
+ * An empty rating_lower/rating_upper next to a rating means that side is open (see rating_interval).
+ */
 export function standingsCsv(input: ExportInput): string {
-  const lines = [`# tournament ${input.tournament.id}; run manifest ${JSON.stringify(input.tournament.manifest)}`];
-  lines.push(['scope', ...STANDING_COLUMNS].join(','));
+  const lines = [['scope', ...STANDING_COLUMNS].join(',')];
   const add = (scope: string, rows: readonly StandingRow[]) => {
-    for (const row of rows)
-      lines.push([csvCell(scope), ...STANDING_COLUMNS.map((c) => csvCell(row[c], c.startsWith('cost_') ? 8 : 3))].join(','));
+    for (const row of rows) {
+      const cells: Record<(typeof STANDING_COLUMNS)[number], unknown> = {
+        ...row,
+        rank_best: row.rank_range[0],
+        rank_worst: row.rank_range[1],
+      };
+      lines.push([csvCell(scope), ...STANDING_COLUMNS.map((c) => csvCell(cells[c], c.startsWith('cost_') ? 8 : 3))].join(','));
+    }
   };
   add('combined', input.stats.standings.combined);
   for (const [challenge, rows] of Object.entries(input.stats.standings.per_challenge)) add(challenge, rows);
   return `${lines.join('\n')}\n`;
 }
 
+const iso = (ms: number): string => new Date(ms).toISOString();
+
+/**
+ * games.csv: a header row, then one row per game attempt (void ones and replays included; `counts` marks the attempt
+ * the statistics use). Per seat k: the agent, the counted placement (a forfeit: faulted seats last), the game score
+ * (1 / ½ / 0, or the placement percentile), whether it was at fault, security/utility, model tokens and cost.
+ */
+export function gamesCsv(input: ExportInput): string {
+  const rows = input.store.tournaments.games(input.tournament.id);
+  const finals = new Set(finalGames(rows).map((r) => r.seq));
+  const seats = Math.max(2, ...rows.map((r) => r.seats.length));
+  const seatColumns = Array.from({ length: seats }, (_, k) => [
+    `seat${k}_agent`,
+    `seat${k}_placement`,
+    `seat${k}_score`,
+    `seat${k}_faulted`,
+    `seat${k}_security`,
+    `seat${k}_utility`,
+    `seat${k}_tokens`,
+    `seat${k}_cost_usd`,
+  ]).flat();
+  const header = [
+    'game_index',
+    'attempt',
+    'counts',
+    'challenge',
+    'round',
+    'seed',
+    'pair_of',
+    'set_size',
+    'seats',
+    ...seatColumns,
+    'termination',
+    'fault',
+    'forfeit',
+    'faulted_seats',
+    'detail',
+    'started_at',
+    'ended_at',
+    'duration_ms',
+    'agent_ms',
+    'tokens',
+    'cost_usd',
+  ];
+  const lines = [header.join(',')];
+  for (const row of rows) {
+    const result = countedResult(row);
+    const points = result.placements ? seatPoints(row) : null;
+    const usage = (row.usage ?? []) as Array<SeatUsage | null>;
+    const perSeat = Array.from({ length: seats }, (_, k) => {
+      if (k >= row.seats.length) return ['', '', '', '', '', '', '', ''];
+      const u = usage[k] ?? null;
+      return [
+        input.agentIds[row.seats[k] as number] ?? String(row.seats[k]),
+        result.placements?.[k] ?? null,
+        points?.[k] ?? null,
+        row.faultedSeats.includes(k),
+        row.scores?.[k]?.security ?? null,
+        row.scores?.[k]?.utility ?? null,
+        u ? u.prompt_tokens + u.completion_tokens : null,
+        u ? u.cost_usd : null,
+      ];
+    }).flat();
+    const used = usage.filter((u): u is SeatUsage => u !== null);
+    const cells = [
+      row.gameIndex,
+      row.attempt,
+      finals.has(row.seq),
+      row.challenge,
+      row.round,
+      row.seed,
+      row.swapOf,
+      row.setSize,
+      row.seats.length,
+      ...perSeat,
+      row.termination,
+      row.fault,
+      result.forfeit,
+      row.faultedSeats.join(' '),
+      row.detail,
+      iso(row.startedAt),
+      iso(row.endedAt),
+      row.endedAt - row.startedAt,
+      row.agentMs,
+      used.length > 0 ? used.reduce((a, u) => a + u.prompt_tokens + u.completion_tokens, 0) : null,
+      used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
+    ];
+    lines.push(cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(','));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** manifest.json: the run manifest and its hash, beside the CSVs (they carry no comment lines). */
+export function manifestJson(input: ExportInput): string {
+  const t = input.tournament;
+  return `${JSON.stringify({ tournament_id: t.id, manifest_hash: t.manifestHash, manifest: t.manifest }, null, 2)}\n`;
+}
+
 const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.toFixed(digits));
+
+/** How the numbers were made, printed under the standings of every report.md. */
+const RATING_METHOD_NOTE = [
+  `Ratings: ${INTERVAL_METHOD}`,
+  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Rank ranges follow from the intervals: an agent ranks below only the agents whose whole interval lies above its own. Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  'Head to head: Elo from the mean score (fastchess definitions); its 95% interval is a Wilson score interval scaled by the observed variance ratio, so a perfect record gives a one-sided bound ("> +198") and never ±∞.',
+];
 
 /** Shown only when some agent of the table made model calls, so scripted-only tournaments keep the short table. */
 const COST_HEADER = ' Tokens | Cost (USD) | USD / rating point |';
@@ -199,7 +328,7 @@ function standingsTable(rows: readonly StandingRow[]): string[] {
   ];
   for (const r of rows) {
     const range = r.rank_range[0] === r.rank_range[1] ? `${r.rank}` : `${r.rank} (${r.rank_range[0]}–${r.rank_range[1]})`;
-    const rating = r.rating === null ? '—' : `${fmt(r.rating, 0)} [${fmt(r.rating_lower, 0)}, ${fmt(r.rating_upper, 0)}]`;
+    const rating = r.rating_interval ?? '—';
     const cost = costs ? ` ${r.tokens ?? '—'} | ${usd(r.cost_usd)} | ${usd(r.cost_per_rating_point)} |` : '';
     out.push(
       `| ${range} | ${r.agent} | ${r.games} | ${r.wins} | ${r.draws} | ${r.losses} | ${fmt(r.score_pct)} | ${rating} | ${fmt(r.utility, 2)} | ${fmt(r.security, 2)} |${cost}`,
@@ -215,8 +344,9 @@ export function reportMarkdown(input: ExportInput): string {
   lines.push(`- Run manifest: \`${tournament.manifestHash}\``, `- Seed: \`${String(tournament.spec.seed)}\``);
   const total = Object.values(stats.terminations).reduce((a, b) => a + b, 0);
   lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
+  if (stats.warnings.length > 0) lines.push('## Warnings', '', ...stats.warnings.map((w) => `- ⚠ ${w}`), '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
-  lines.push('Ratings are Bradley–Terry Elo with 95% bootstrap intervals; a rank range means the intervals overlap.', '');
+  lines.push(...RATING_METHOD_NOTE, '');
   if (stats.standings.combined.some((r) => r.cost_usd !== null))
     lines.push(
       "USD / rating point: the agent's model spend per game divided by the Elo points it stands above the weakest-rated agent (— when undefined: no spend recorded, no rating, or the weakest agent itself).",
@@ -233,7 +363,9 @@ export function reportMarkdown(input: ExportInput): string {
     );
     const est = h2h.pairs ?? h2h.trinomial;
     if (est)
-      lines.push(`- Elo ${fmt(est.elo)} ± ${fmt(est.eloError)}, nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`);
+      lines.push(
+        `- Elo ${eloIntervalText(est)} (95%, ${h2h.pairs ? `${est.count} pairs` : `${est.count} games`}), nElo ${fmt(est.nElo)} ± ${fmt(est.nEloError)}, LOS ${fmt(est.los * 100)}%`,
+      );
     lines.push('');
   }
   if (stats.sprt)
@@ -252,10 +384,10 @@ export function reportMarkdown(input: ExportInput): string {
 }
 
 /** One line per event: run manifest first, then per game its start, every message with indices, and its end. */
-export function writeEventsJsonl(file: string, input: ExportInput): void {
+export function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string = (t) => t): void {
   const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
   try {
-    const write = (value: unknown) => fs.writeSync(fd, `${JSON.stringify(value)}\n`);
+    const write = (value: unknown) => fs.writeSync(fd, redact(`${JSON.stringify(value)}\n`));
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
     for (const row of input.store.tournaments.games(input.tournament.id)) {
       const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
@@ -326,10 +458,14 @@ export function writeExports(dataDir: string, input: ExportInput): string {
   const dir = reportDir(dataDir, input.tournament.id);
   ensurePrivateDir(path.dirname(dir));
   ensurePrivateDir(dir);
-  writePrivateFile(path.join(dir, 'report.json'), `${JSON.stringify(buildReport(input), null, 2)}\n`);
-  writeEventsJsonl(path.join(dir, 'events.jsonl'), input);
+  const redact = pathRedactor(input.roots ?? []);
+  const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
+  write('report.json', `${JSON.stringify(buildReport(input), null, 2)}\n`);
+  writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
   tightenIfPresent(path.join(dir, 'events.jsonl'));
-  writePrivateFile(path.join(dir, 'report.md'), reportMarkdown(input));
-  writePrivateFile(path.join(dir, 'standings.csv'), standingsCsv(input));
+  write('report.md', reportMarkdown(input));
+  write('standings.csv', standingsCsv(input));
+  write('games.csv', gamesCsv(input));
+  write('manifest.json', manifestJson(input));
   return dir;
 }

@@ -3,12 +3,12 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { commandArgv } from '../runner/agent-command.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
-import type { LoadedSpec } from './spec-file.js';
+import { entryFileOf, type LoadedSpec } from './spec-file.js';
 
-export const RUN_MANIFEST_VERSION = 1;
+/** 2: agents named by manifest id (never a path), their names, and the definition's manifest paths made portable. */
+export const RUN_MANIFEST_VERSION = 2;
 
 export interface RunManifest {
   manifest_version: number;
@@ -17,7 +17,14 @@ export interface RunManifest {
   seed: string | number;
   seed_rule: string;
   placement_rule: string;
-  agents: Array<{ id: string; manifest_id: string; manifest_sha256: string; entry_file: string | null; entry_sha256: string | null }>;
+  agents: Array<{
+    id: string;
+    manifest_id: string;
+    name: string;
+    manifest_sha256: string;
+    entry_file: string | null;
+    entry_sha256: string | null;
+  }>;
   challenges: Array<{ id: string; module_sha256: string }>;
   /** Agents whose folder the user marked trusted: they ran without the OS sandbox (absent when none did). */
   unsandboxed_agents?: string[];
@@ -43,19 +50,6 @@ export function folderSha256(dir: string, skip: (rel: string) => boolean = () =>
   return createHash('sha256').update(lines.join('\n')).digest('hex');
 }
 
-/** The first argument of the command that names an existing file (`node agent.mjs` → agent.mjs). */
-function entryFile(loaded: LoadedSpec['agents'][number]): string | null {
-  try {
-    const argv = commandArgv(loaded.manifest.entrypoint, loaded.dir);
-    for (const arg of argv.slice(1)) if (path.isAbsolute(arg) && fs.existsSync(arg) && fs.statSync(arg).isFile()) return arg;
-    const first = argv[0];
-    if (first && path.isAbsolute(first) && fs.existsSync(first)) return first;
-  } catch {
-    // A broken command is reported when the agent is launched.
-  }
-  return null;
-}
-
 const PLACEMENT_RULE = 'higher utility places first; equal utility is broken by higher security; equal on both is a draw';
 /** Only runs with ClawArena games say so, so the hash of existing SpecArena runs stays what it was. */
 const CLAW_PLACEMENT_RULE = 'ClawArena games: the placements of the match result (1 = best, ties share a place)';
@@ -71,15 +65,16 @@ export function buildRunManifest(
   return {
     manifest_version: RUN_MANIFEST_VERSION,
     app: { name: 'local-arena', version: APP_VERSION },
-    spec,
+    spec: portableSpec(spec, loaded.specDir),
     seed: loaded.spec.seed,
     seed_rule: 'opening seed = deriveSeed(run seed, "opening:<challenge>:<round>:<pairing>:<opening>") (engine/core/tournament/seeds.ts)',
     placement_rule: claw ? `${PLACEMENT_RULE}; ${CLAW_PLACEMENT_RULE}` : PLACEMENT_RULE,
     agents: loaded.agents.map((a) => {
-      const entry = entryFile(a);
+      const entry = entryFileOf(a);
       return {
         id: a.id,
         manifest_id: a.manifest.id,
+        name: a.name,
         manifest_sha256: fileSha256(a.manifestFile),
         entry_file: entry === null ? null : path.relative(a.dir, entry) || path.basename(entry),
         entry_sha256: entry === null ? null : fileSha256(entry),
@@ -92,6 +87,32 @@ export function buildRunManifest(
     // Only runs with trusted agents say so, so the hash of every sandboxed run stays what it was.
     ...(trusted.length > 0 ? { unsandboxed_agents: [...trusted] } : {}),
   };
+}
+
+/**
+ * The definition as the run manifest and every export carry it: a relative manifest path stays as written (it is
+ * relative to the definition file, which is what makes it portable); an absolute one becomes relative to the
+ * definition's folder when it lies inside it, and otherwise keeps only its last two segments
+ * ("…/honest-exact/agent.yaml"): this machine's folder layout is nobody else's business, and the agent is
+ * identified by its hashes anyway.
+ */
+export function portableSpec(spec: Record<string, unknown>, specDir: string): Record<string, unknown> {
+  if (!Array.isArray(spec.agents)) return spec;
+  const agents = spec.agents.map((entry: unknown) => {
+    if (typeof entry !== 'object' || entry === null || typeof (entry as { manifest?: unknown }).manifest !== 'string') return entry;
+    const manifest = (entry as { manifest: string }).manifest;
+    return { ...entry, manifest: portablePath(manifest, specDir) };
+  });
+  return { ...spec, agents };
+}
+
+export function portablePath(file: string, baseDir: string): string {
+  if (!path.isAbsolute(file)) return file.split(path.sep).join('/');
+  const absolute = path.resolve(baseDir, file);
+  const rel = path.relative(baseDir, absolute);
+  const inside = rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel) && path.parse(baseDir).root !== path.resolve(baseDir);
+  if (inside) return rel.split(path.sep).join('/');
+  return `…/${absolute.split(path.sep).filter(Boolean).slice(-2).join('/')}`;
 }
 
 export function manifestHash(manifest: RunManifest): string {

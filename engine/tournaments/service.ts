@@ -2,25 +2,31 @@
 // feed. Used by `arena run` (one tournament, then exit) and by the admin API of `arena serve`.
 
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { DomainError } from '../contract/errors.js';
-import type {
-  RunningGame,
-  TournamentCatalogResponse,
-  TournamentChartsResponse,
-  TournamentEvent,
-  TournamentSummary,
+import {
+  EXPORT_FILES,
+  type RunningGame,
+  type TournamentCatalogResponse,
+  type TournamentChartsResponse,
+  type TournamentEvent,
+  type TournamentSummary,
 } from '../contract/tournament.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import { createKeyedListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
 import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
-import { FORMAT_KINDS } from '../core/tournament/index.js';
+import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
+import { buildBundle } from './bundle.js';
+import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
+import { localRoots } from './path-redaction.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { finalGames, gameRecord, isSettled, runStatistics } from './stats.js';
@@ -36,8 +42,6 @@ export interface TournamentServiceDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
   sandbox?: SandboxPolicy;
-  /** Bootstrap resamples for the exported ratings (default 1000). */
-  bootstrapRounds?: number;
 }
 
 /** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
@@ -67,11 +71,25 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if (problem) throw new Error(`invalid for ${id}: ${problem}`);
     },
   };
-  /** Seats per game: a `players` option (challenges with a variable table) wins over the metadata's count. */
+  // Seats per game: a `players` option wins; otherwise the playable's default table, or all the agents when there are
+  // fewer (down to its minimum), so a game the catalogue lists for "3–5 players" plays with 3 agents.
   const seatsFor =
     (spec: LoadedSpec['spec']) =>
-    (id: string): number =>
-      typeof spec.options.players === 'number' ? spec.options.players : (lookup.seatsOf(id) ?? 2);
+    (id: string): number => {
+      if (typeof spec.options.players === 'number') return spec.options.players;
+      const seats = playables.get(id)?.seats;
+      return seats ? Math.max(seats.min, Math.min(seats.default, spec.agents.length)) : 2;
+    };
+  /** A definition that resolves but cannot be played (seats cannot be filled, 0 games) is refused before Start. */
+  const playable = (loaded: LoadedSpec, source: string): LoadedSpec => {
+    const problems = scheduleProblems(loaded.spec, seatsFor(loaded.spec), (id) => playables.get(id)?.seats);
+    if (problems.length > 0)
+      throw new TournamentSpecError(
+        source,
+        problems.map((message) => ({ path: 'agents', message })),
+      );
+    return loaded;
+  };
   const overrides: TournamentServiceOverrides = {};
   const executorDeps = (): ExecutorDeps => ({
     store,
@@ -128,8 +146,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       loaded.spec,
       loaded.agents.map((a) => a.id),
       store.tournaments.games(t.id),
-      String(loaded.spec.seed),
-      deps.bootstrapRounds,
+      loaded.agents.map((a) => a.name),
     );
   }
 
@@ -147,7 +164,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     dataDir: deps.dataDir,
 
     validate(raw: unknown, specDir: string, source = 'tournament'): LoadedSpec & { planned: { count: number; exact: boolean } } {
-      const loaded = resolveSpec(raw, specDir, lookup, source);
+      const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
       // The same numbers create() stores.
       return { ...loaded, planned: plannedGames(loaded.spec, seatsFor(loaded.spec)) };
     },
@@ -185,7 +202,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
 
     create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
-      const loaded = resolveSpec(raw, specDir, lookup, source);
+      const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
       const manifest = manifestOf(loaded, raw as Record<string, unknown>);
       const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
       const id = `t-${new Date(clock.now()).toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
@@ -219,8 +236,12 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
-      if (t.status === 'finished' || t.status === 'cancelled')
-        throw new TournamentStateError('conflict', `tournament ${id} is ${t.status}`);
+      // A failed run is final too: what failed it (storage, a schedule that cannot be played) would fail it again.
+      if (t.status === 'finished' || t.status === 'cancelled' || t.status === 'failed')
+        throw new TournamentStateError(
+          'conflict',
+          `tournament ${id} is ${t.status}${t.status === 'failed' && t.stopReason ? `: ${t.stopReason}` : ''}`,
+        );
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)
@@ -297,6 +318,45 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         agentIds: loaded.agents.map((a) => a.id),
         stats: statistics(t, loaded),
         summary: formatSummary(loaded, t),
+        roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
+      });
+    },
+
+    /** report.json of a run, from its exports (written now when missing). */
+    report(id: string): ComparableReport {
+      const file = path.join(service.exportReports(id), 'report.json');
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as ComparableReport;
+    },
+
+    /** The comparison of two runs by their reports (see compare.ts). */
+    compare(a: string, b: string): Comparison {
+      return compareRuns(service.report(a), service.report(b));
+    },
+
+    /** The audit bundle of a run: fresh exports, the definition and, with `withFiles`, every agent's files. */
+    bundle(id: string, options: { withFiles?: boolean } = {}): Buffer {
+      const t = get(id);
+      const dir = service.exportReports(id);
+      const reports = EXPORT_FILES.map((name) => ({ name, data: fs.readFileSync(path.join(dir, name)) }));
+      const recorded = ((t.manifest as { agents?: Array<{ id: string; entry_file: string | null }> }).agents ?? []) as Array<{
+        id: string;
+        entry_file: string | null;
+      }>;
+      const agentFiles = options.withFiles
+        ? loadStored(t).agents.flatMap((a) => {
+            const entry = recorded.find((r) => r.id === a.id)?.entry_file ?? null;
+            const out = [{ agent: a.id, name: 'agent.yaml', data: fs.readFileSync(a.manifestFile) }];
+            const file = entry === null ? null : path.join(a.dir, entry);
+            if (file && fs.existsSync(file)) out.push({ agent: a.id, name: entry as string, data: fs.readFileSync(file) });
+            return out;
+          })
+        : undefined;
+      return buildBundle({
+        tournamentId: t.id,
+        manifestHash: t.manifestHash,
+        manifest: t.manifest,
+        reports,
+        ...(agentFiles ? { agentFiles } : {}),
       });
     },
 

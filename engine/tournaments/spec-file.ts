@@ -1,12 +1,14 @@
 // Loads a tournament definition from a YAML or JSON file: the schema from engine/core/tournament, then every agent
 // manifest (paths relative to the spec file) and every challenge. All problems are collected, one line each.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadManifest, ManifestLoadError } from '../agents/manifest-loader.js';
 import { parseYamlText } from '../agents/yaml-file.js';
 import { DomainError, EngineErrorCode, type ErrorIssue, issueLine } from '../contract/errors.js';
 import type { AgentManifest } from '../contract/manifest.js';
-import { agentId, parseTournamentSpec, type TournamentSpec, TournamentSpecSchema } from '../core/tournament/index.js';
+import { parseTournamentSpec, type TournamentSpec, TournamentSpecSchema } from '../core/tournament/index.js';
+import { commandArgv } from '../runner/agent-command.js';
 import { DefinitionReadError, readDefinitionText } from '../runtime/bounded-read.js';
 
 const SPEC_KEYS = Object.keys(TournamentSpecSchema.in.shape);
@@ -33,8 +35,13 @@ export class TournamentSpecError extends DomainError {
 const whole = (message: string): ErrorIssue => ({ path: '', message });
 
 export interface TournamentAgent {
-  /** The id the tournament knows it by (spec `id`, else the manifest path). */
+  /**
+   * The id the tournament knows it by: the spec's `id`, else the manifest's own `id`, with a short content hash
+   * (`@1a2b3c4`) when two agents of the run share a manifest id (two versions of one agent). Never a path.
+   */
   id: string;
+  /** The manifest's `name`. */
+  name: string;
   manifest: AgentManifest;
   manifestFile: string;
   dir: string;
@@ -118,14 +125,60 @@ export function resolveSpec(raw: unknown, specDir: string, challenges: Challenge
         for (const c of spec.challenges)
           if (!manifest.challenges.includes(c)) problem(`agents[${i}].manifest`, `does not list '${c}' in its challenges`);
       if (manifest.entrypoint.type !== 'command') problem(`agents[${i}].manifest`, 'only command entrypoints can play tournaments for now');
-      agents.push({ id: agentId(entry), manifest, manifestFile, dir: path.dirname(manifestFile) });
+      agents.push({ id: entry.id ?? manifest.id, name: manifest.name, manifest, manifestFile, dir: path.dirname(manifestFile) });
     } catch (error) {
       const detail = error instanceof ManifestLoadError ? error.problems.join('; ') : (error as Error).message;
       problem(`agents[${i}].manifest`, `${entry.manifest}: ${detail}`);
     }
   });
   if (problems.length > 0) throw new TournamentSpecError(source, problems);
+  distinguishVersions(agents, spec.agents);
   return { spec, specDir, agents };
+}
+
+/**
+ * Agents named by their manifest id that share it (two versions of one agent) get `@` + the first 7 hex digits of
+ * the hash of their manifest and entry files; identical copies are numbered after that.
+ */
+function distinguishVersions(agents: TournamentAgent[], entries: ReadonlyArray<{ id?: string | undefined }>): void {
+  const byId = new Map<string, number[]>();
+  agents.forEach((agent, i) => {
+    byId.set(agent.id, [...(byId.get(agent.id) ?? []), i]);
+  });
+  for (const group of byId.values()) {
+    if (group.length < 2) continue;
+    const seen = new Map<string, number>();
+    // A spec `id` is unique by the schema and stays; the agents named by their manifest are told apart.
+    for (const i of group) {
+      if (entries[i]?.id !== undefined) continue;
+      const agent = agents[i] as TournamentAgent;
+      const short = agentContentHash(agent).slice(0, 7);
+      const n = (seen.get(short) ?? 0) + 1;
+      seen.set(short, n);
+      agent.id = `${agent.manifest.id}@${short}${n > 1 ? `-${n}` : ''}`;
+    }
+  }
+}
+
+/** SHA-256 over the manifest file and the entry file the command names (when there is one). */
+export function agentContentHash(agent: Pick<TournamentAgent, 'manifestFile' | 'manifest' | 'dir'>): string {
+  const hash = createHash('sha256').update(fs.readFileSync(agent.manifestFile));
+  const entry = entryFileOf(agent);
+  if (entry) hash.update('\u0000').update(fs.readFileSync(entry));
+  return hash.digest('hex');
+}
+
+/** The first argument of the command that names an existing file (`node agent.mjs` → agent.mjs). */
+export function entryFileOf(agent: Pick<TournamentAgent, 'manifest' | 'dir'>): string | null {
+  try {
+    const argv = commandArgv(agent.manifest.entrypoint, agent.dir);
+    for (const arg of argv.slice(1)) if (path.isAbsolute(arg) && fs.existsSync(arg) && fs.statSync(arg).isFile()) return arg;
+    const first = argv[0];
+    if (first && path.isAbsolute(first) && fs.existsSync(first) && fs.statSync(first).isFile()) return first;
+  } catch {
+    // A broken command is reported when the agent is launched.
+  }
+  return null;
 }
 
 export function loadSpecFile(file: string, challenges: ChallengeLookup): LoadedSpec {

@@ -5,6 +5,8 @@
 //   (unknown method, unknown player);
 // * no progress for move_seconds, or the game past game_seconds → the seats that acted least recently are on the clock
 //   and forfeit (agent_timeout), or agent_protocol_violation when such a seat already exited without finishing;
+// * a started seat that does not join within the start budget → agent_timeout; seats not yet started (they start in
+//   seat order, each after the previous one joined) are never at fault;
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
 import type { ChatMessage } from '../contract/specarena.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
@@ -92,6 +94,8 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     if (!allJoined && joined().length >= seats) allJoined = true;
     armMove();
   };
+  /** Seats whose process has been started. */
+  const launched = new Set<number>();
   const startTimer = setTimeout(
     () => {
       if (allJoined) return;
@@ -102,11 +106,24 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
         armMove();
         return;
       }
-      play.decide({
-        termination: 'agent_timeout',
-        faultedSeats: missing,
-        detail: `seat ${missing.join(', ')} did not join within ${deps.startMs / 1000} s`,
-      });
+      // Seats start one after another, each once the previous one joined: a seat still waiting for its start never
+      // had the chance to join and is not at fault, whichever seat order the game has.
+      const late = missing.filter((seat) => launched.has(seat));
+      const waiting = missing.filter((seat) => !launched.has(seat));
+      const why = waiting.length > 0 ? `; seat ${waiting.join(', ')} not started (waits for seat ${late.join(', ')})` : '';
+      play.decide(
+        late.length > 0
+          ? {
+              termination: 'agent_timeout',
+              faultedSeats: late,
+              detail: `seat ${late.join(', ')} did not join within ${deps.startMs / 1000} s${why}`,
+            }
+          : {
+              termination: 'harness_error',
+              faultedSeats: [],
+              detail: `harness: seat ${missing.join(', ')} not started within ${deps.startMs / 1000} s`,
+            },
+      );
     },
     Math.min(deps.startMs, deps.gameMs),
   );
@@ -157,6 +174,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   // Seats join in seat order: challenges deal private data by join order, so this is what makes seat k get the
   // same hand on the same seed, and a seat-swapped pair really swap hands.
   const launchSeat = (seat: number): void => {
+    launched.add(seat);
     const agentIndex = game.seats[seat] as number;
     const agent = deps.agents[agentIndex];
     if (!agent) throw new Error(`no agent ${agentIndex}`);

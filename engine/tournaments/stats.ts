@@ -6,15 +6,19 @@ import {
   countsForRatings,
   type GameRecord,
   headToHeadWdl,
+  INTERVAL_METHOD,
+  isForfeit,
   isRated,
   type Leaderboard,
   pentanomialCounts,
   type RatingsReport,
+  ratingIntervalText,
   ratingsReport,
   type SprtStatus,
   seatScores,
   sprtStatus,
   type Termination,
+  withoutNonFinite,
 } from '../core/ratings/index.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
 import type { StoredTournamentGame } from '../db/store.js';
@@ -53,6 +57,36 @@ export function gameRecord(row: StoredTournamentGame): GameRecord {
   return record;
 }
 
+/**
+ * The placements a game counts with, the one reading of a result every view and export uses: the reported
+ * placements of a normal end, or for a forfeit the faulted seats last and every other seat first (as the standings
+ * score it); null for a void game. `forfeit` marks the second case.
+ */
+export function countedResult(row: Pick<StoredTournamentGame, 'termination' | 'faultedSeats' | 'placements' | 'seats'>): {
+  placements: number[] | null;
+  forfeit: boolean;
+} {
+  const termination = row.termination as Termination;
+  if (!isRated(termination)) return { placements: null, forfeit: false };
+  if (isForfeit(termination) && row.faultedSeats.length > 0) {
+    const faulted = new Set(row.faultedSeats);
+    return { placements: row.seats.map((_, seat) => (faulted.has(seat) ? 2 : 1)), forfeit: true };
+  }
+  return { placements: row.placements, forfeit: false };
+}
+
+/** A stored game as the API and the exports give it: seat agents named, the counted result in `placements`. */
+export function gameView<T extends StoredTournamentGame>(row: T, agentNames: readonly string[]) {
+  const result = countedResult(row);
+  return {
+    ...row,
+    seat_agents: row.seats.map((a) => agentNames[a] ?? String(a)),
+    placements: result.placements,
+    forfeit: result.forfeit,
+    reported_placements: row.placements,
+  };
+}
+
 /** Score per seat for swiss/knockout points: 1 / ½ / 0, and ½ each for a game that stayed void. */
 export function seatPoints(row: StoredTournamentGame): number[] {
   const record = gameRecord(row);
@@ -71,7 +105,10 @@ export function sprtOf(spec: TournamentSpec, rows: readonly StoredTournamentGame
 export interface StandingRow {
   rank: number;
   rank_range: [number, number];
+  /** The agent's id in this run: the manifest id (plus "@hash" for two versions of one id), or the spec's own id. */
   agent: string;
+  /** The manifest's name. */
+  agent_name: string;
   games: number;
   wins: number;
   draws: number;
@@ -79,8 +116,11 @@ export interface StandingRow {
   points: number;
   score_pct: number | null;
   rating: number | null;
+  /** null with a rating: no bound on that side (a perfect record); see rating_interval. */
   rating_lower: number | null;
   rating_upper: number | null;
+  /** The interval as printed everywhere: "1183 [1012, 1354]", "1183 [> 1012]", "817 [< 988]". */
+  rating_interval: string | null;
   security: number | null;
   utility: number | null;
   /** Model calls' prompt + completion tokens over every attempt the agent sat in; null: no model usage recorded. */
@@ -110,17 +150,23 @@ export function costPerRatingPoint(costPerGameUsd: number | null, rating: number
 }
 
 /** Leaderboard rows, best first (honest rank, then points); `usage` per agent index adds the cost columns. */
-export function standingRows(board: Leaderboard, agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null> = []): StandingRow[] {
-  const rated = board.agents.map((a) => finite(a.rating.median)).filter((r): r is number => r !== null);
+export function standingRows(
+  board: Leaderboard,
+  agentIds: readonly string[],
+  usage: ReadonlyArray<AgentUsage | null> = [],
+  agentNames: readonly string[] = agentIds,
+): StandingRow[] {
+  const rated = board.agents.map((a) => finite(a.rating.rating)).filter((r): r is number => r !== null);
   const floor = rated.length >= 2 ? Math.min(...rated) : null;
   return board.agents
     .map((a) => {
       const u = usage[a.agent] ?? null;
-      const rating = finite(a.rating.median);
+      const rating = finite(a.rating.rating);
       return {
         rank: a.rating.rank,
         rank_range: a.rating.rankRange,
         agent: agentIds[a.agent] ?? String(a.agent),
+        agent_name: agentNames[a.agent] ?? agentIds[a.agent] ?? String(a.agent),
         games: a.games,
         wins: a.wdl.wins,
         draws: a.wdl.draws,
@@ -130,6 +176,7 @@ export function standingRows(board: Leaderboard, agentIds: readonly string[], us
         rating,
         rating_lower: finite(a.rating.lower),
         rating_upper: finite(a.rating.upper),
+        rating_interval: ratingIntervalText(a.rating),
         security: finite(a.security?.mean),
         utility: finite(a.utility?.mean),
         tokens: u ? u.prompt_tokens + u.completion_tokens : null,
@@ -146,21 +193,46 @@ export interface RunStatistics {
   standings: { combined: StandingRow[]; per_challenge: Record<string, StandingRow[]> };
   sprt: SprtStatus | null;
   terminations: Record<string, number>;
+  /** Reasons not to take the numbers at face value (harness faults, agents that mostly forfeit); empty when none. */
+  warnings: string[];
+}
+
+/** Share of game attempts ending in a harness fault above which a run is flagged (§8.1). */
+export const HARNESS_FAULT_WARN_SHARE = 0.01;
+
+/**
+ * The audit warnings of §8.1 and issue 15: harness faults above 1% of game attempts, and every agent most of whose
+ * counted games ended in its own fault (its standing then says more about its set-up than about its play).
+ */
+export function runWarnings(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+  const out: string[] = [];
+  const harness = rows.filter((r) => r.fault === 'harness').length;
+  if (rows.length > 0 && harness / rows.length > HARNESS_FAULT_WARN_SHARE)
+    out.push(
+      `${harness} of ${rows.length} game attempts (${((100 * harness) / rows.length).toFixed(1)}%) ended in a harness fault (engine, runner or built-in adapter); they are replayed and not rated, but check the set-up before trusting this run.`,
+    );
+  const finals = finalGames(rows).filter((r) => isRated(r.termination as Termination));
+  agentIds.forEach((id, agent) => {
+    const mine = finals.filter((r) => r.seats.includes(agent));
+    const own = mine.filter((r) => r.faultedSeats.some((seat) => r.seats[seat] === agent));
+    if (mine.length > 0 && own.length * 2 > mine.length) {
+      const causes = new Map<string, number>();
+      for (const r of own) causes.set(r.termination, (causes.get(r.termination) ?? 0) + 1);
+      const list = [...causes].map(([t, n]) => `${t} ${n}`).join(', ');
+      out.push(`${id}: ${own.length} of its ${mine.length} games ended in its own fault (${list}); its results are forfeits, not play.`);
+    }
+  });
+  return out;
 }
 
 export function runStatistics(
   spec: TournamentSpec,
   agentIds: readonly string[],
   rows: readonly StoredTournamentGame[],
-  seed: string,
-  bootstrapRounds?: number,
+  agentNames: readonly string[] = agentIds,
 ): RunStatistics {
   const finals = finalGames(rows);
-  const ratings = ratingsReport(finals.map(gameRecord), {
-    agentCount: agentIds.length,
-    seed,
-    ...(bootstrapRounds === undefined ? {} : { bootstrapRounds }),
-  });
+  const ratings = ratingsReport(finals.map(gameRecord), { agentCount: agentIds.length });
   // Spend per table: every attempt counts (void ones were paid for), restricted to the table's challenge.
   const perChallenge: Record<string, StandingRow[]> = {};
   for (const [challenge, board] of Object.entries(ratings.perChallenge)) {
@@ -168,14 +240,23 @@ export function runStatistics(
       rows.filter((r) => r.challenge === challenge),
       agentIds.length,
     );
-    perChallenge[challenge] = standingRows(board, agentIds, usage);
+    perChallenge[challenge] = standingRows(board, agentIds, usage, agentNames);
   }
   const terminations: Record<string, number> = {};
   for (const row of rows) terminations[row.termination] = (terminations[row.termination] ?? 0) + 1;
   return {
     ratings,
-    standings: { combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length)), per_challenge: perChallenge },
+    standings: {
+      combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length), agentNames),
+      per_challenge: perChallenge,
+    },
     sprt: sprtOf(spec, rows),
     terminations,
+    warnings: runWarnings(agentIds, rows),
   };
+}
+
+/** The ratings report as report.json and the API give it: the interval method named, open bounds as null. */
+export function ratingsForExport(ratings: RatingsReport): Record<string, unknown> {
+  return withoutNonFinite({ method: INTERVAL_METHOD, ...ratings });
 }

@@ -14,6 +14,7 @@ import { ReportsPage } from './features/reports/reports-page.js';
 import { SessionDetailPage } from './features/session-detail/session-detail-page.js';
 import { SessionsPage } from './features/sessions/sessions-page.js';
 import { SettingsPage } from './features/settings/settings-page.js';
+import { ComparePage } from './features/tournaments/compare-page.js';
 import { TournamentBuilderPage } from './features/tournaments/tournament-builder-page.js';
 import { TournamentLivePage } from './features/tournaments/tournament-live-page.js';
 import { TournamentsPage } from './features/tournaments/tournaments-page.js';
@@ -108,7 +109,12 @@ const NAV: NavItem[] = [
   {
     label: 'Tournaments',
     href: routeHref({ name: 'tournaments' }),
-    matches: (r) => r.name === 'tournaments' || r.name === 'tournament-new' || r.name === 'tournament' || r.name === 'tournament-game',
+    matches: (r) =>
+      r.name === 'tournaments' ||
+      r.name === 'tournament-new' ||
+      r.name === 'tournament-compare' ||
+      r.name === 'tournament' ||
+      r.name === 'tournament-game',
   },
   { label: 'Agents', href: routeHref({ name: 'agents' }), matches: (r) => r.name === 'agents' },
   { label: 'Challenges', href: routeHref({ name: 'challenges' }), matches: (r) => r.name === 'challenges' },
@@ -193,6 +199,8 @@ function Page({ route }: { route: Route }) {
       return <TournamentsPage />;
     case 'tournament-new':
       return <TournamentBuilderPage from={route.from} />;
+    case 'tournament-compare':
+      return <ComparePage a={route.a} b={route.b} />;
     case 'tournament':
       return <TournamentLivePage key={route.id} id={route.id} />;
     case 'tournament-game':

@@ -8,6 +8,7 @@ export type Route =
   | { name: 'challenges' }
   | { name: 'tournaments' }
   | { name: 'tournament-new'; from?: string | undefined }
+  | { name: 'tournament-compare'; a?: string | undefined; b?: string | undefined }
   | { name: 'tournament'; id: string }
   | { name: 'tournament-game'; id: string; index: number }
   | { name: 'agents' }
@@ -39,6 +40,8 @@ export function parseRoute(hash: string): Route {
   if (first === 'tournaments') {
     if (second === undefined) return { name: 'tournaments' };
     if (second === 'new' && more.length === 0) return { name: 'tournament-new', from: query.get('from') || undefined };
+    if (second === 'compare' && more.length === 0)
+      return { name: 'tournament-compare', a: query.get('a') || undefined, b: query.get('b') || undefined };
     const id = decode(second);
     if (id && more.length === 0) return { name: 'tournament', id };
     const [third, fourth, ...rest] = more;
@@ -103,6 +106,13 @@ export function routeHref(route: Route): string {
       return '#/tournaments';
     case 'tournament-new':
       return route.from ? `#/tournaments/new?from=${encodeURIComponent(route.from)}` : '#/tournaments/new';
+    case 'tournament-compare': {
+      const query = new URLSearchParams();
+      if (route.a) query.set('a', route.a);
+      if (route.b) query.set('b', route.b);
+      const search = query.toString();
+      return `#/tournaments/compare${search ? `?${search}` : ''}`;
+    }
     case 'tournament':
       return `#/tournaments/${encodeURIComponent(route.id)}`;
     case 'tournament-game':

@@ -14,6 +14,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { SeatUsage } from '../../engine/tournaments/model-usage.js';
+import { parseCsv } from '../support/csv.js';
 import { type NodeExit, runNode } from '../support/run-node.js';
 import { type CompiledApp, compileApp } from './compiled-app.js';
 import { type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
@@ -161,8 +162,9 @@ function expectCostColumns(run: TournamentRun, agent: string, usage: SeatUsage) 
   else expect(row.cost_per_rating_point).toBeNull();
   // Agents without a model have no spend: null, not 0.
   for (const other of rows.filter((r) => r.agent !== agent)) expect(other).toMatchObject({ tokens: null, cost_usd: null });
-  const header = run.csv[1]?.split(',') ?? [];
-  const line = run.csv.find((l) => l.startsWith(`combined,`) && l.split(',')[2] === agent)?.split(',') ?? [];
+  // The header is the first row; cells are read with a CSV parser (the interval text is quoted: it holds a comma).
+  const [header = [], ...records] = parseCsv(`${run.csv.join('\n')}\n`);
+  const line = records.find((r) => r[0] === 'combined' && r[header.indexOf('agent')] === agent) ?? [];
   expect(Number(line[header.indexOf('tokens')])).toBe(row.tokens);
   expect(Number(line[header.indexOf('cost_usd')])).toBeCloseTo(row.cost_usd as number, 8);
   expect(header).toContain('cost_per_rating_point');

@@ -30,6 +30,8 @@ const game = (over: Partial<TournamentGame> = {}): TournamentGame => ({
   fault: 'none',
   faultedSeats: [],
   placements: [1, 2],
+  forfeit: false,
+  reported_placements: [1, 2],
   scores: null,
   detail: '',
   agentMs: 10,

@@ -20,6 +20,7 @@ const game = (gameIndex: number, seat_agents: string[], placements: number[] | n
   challenge: 'psi',
   seat_agents,
   placements,
+  forfeit: false,
   termination: placements ? 'completed' : 'timeout',
   fault: placements ? 'none' : 'agent',
   detail: '',
@@ -40,7 +41,7 @@ describe('tournament games filters', () => {
     expect(games.map((g) => gameResult(g))).toEqual(['decisive', 'draw', 'none', 'decisive']);
     expect(games.map((g) => gameResult(g, 'a'))).toEqual(['win', 'draw', 'none', 'none']);
     expect(gameResult(games[3] as Row, 'c')).toBe('loss');
-    expect(games.map((g) => resultText(g.seat_agents, g.placements))).toEqual(['a wins', 'draw', 'no result', 'b wins']);
+    expect(games.map((g) => resultText(g.seat_agents, g.placements))).toEqual(['a wins', 'draw', 'no result (void)', 'b wins']);
   });
 
   it('filters by agent, termination, result and free text, together', () => {
@@ -73,7 +74,7 @@ describe('tournament games filters', () => {
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe('game,attempt,challenge,seats,placements,result,termination,fault,detail,duration_ms');
     expect(lines[1]).toBe('0,1,psi,a vs b,1 2,a wins,completed,none,,1500');
-    expect(lines[2]).toBe('2,1,psi,a vs c,,no result,timeout,agent,seat 2 did not answer in time,1500');
+    expect(lines[2]).toBe('2,1,psi,a vs c,,no result (void),timeout,agent,seat 2 did not answer in time,1500');
     expect(lines[3]).toBe('');
   });
 });

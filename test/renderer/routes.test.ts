@@ -10,6 +10,8 @@ describe('hash routes', () => {
 
   it('parses tournament, agent, report and settings routes', () => {
     expect(parseRoute('#/tournaments/new?from=t1')).toEqual({ name: 'tournament-new', from: 't1' });
+    expect(parseRoute('#/tournaments/compare?a=t1&b=t2')).toEqual({ name: 'tournament-compare', a: 't1', b: 't2' });
+    expect(parseRoute('#/tournaments/compare')).toEqual({ name: 'tournament-compare', a: undefined, b: undefined });
     expect(parseRoute('#/tournaments/t1')).toEqual({ name: 'tournament', id: 't1' });
     expect(parseRoute('#/tournaments/t1/games/7')).toEqual({ name: 'tournament-game', id: 't1', index: 7 });
     expect(parseRoute('#/tournaments/t1/games/-1')).toMatchObject({ name: 'not-found' });
@@ -46,6 +48,7 @@ describe('hash routes', () => {
       { name: 'tournaments' },
       { name: 'tournament-new', from: 'x y' },
       { name: 'tournament-new', from: undefined },
+      { name: 'tournament-compare', a: 't 1', b: 't2' },
       { name: 'tournament', id: 'a/b' },
       { name: 'tournament-game', id: 't', index: 12 },
       { name: 'agents' },

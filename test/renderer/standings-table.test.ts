@@ -13,6 +13,7 @@ const row = (agent: string, rank: number, over: Partial<StandingRow> = {}): Stan
   rank,
   rank_range: [rank, rank],
   agent,
+  agent_name: `Agent ${agent}`,
   games: 4,
   wins: 2,
   draws: 0,
@@ -22,6 +23,7 @@ const row = (agent: string, rank: number, over: Partial<StandingRow> = {}): Stan
   rating: 1000,
   rating_lower: 950,
   rating_upper: 1050,
+  rating_interval: '1000 [950, 1050]',
   security: null,
   utility: null,
   ...over,
@@ -45,5 +47,18 @@ describe('StandingsTable', () => {
     expect(html).toContain('$0.0012');
     const cells = [...html.matchAll(/data-testid="cost-per-rating-point">([^<]*)</g)].map((m) => m[1]);
     expect(cells).toEqual(['$0.0012', '–']);
+  });
+
+  it('prints an open bound as the engine words it and fades that side of the bar', () => {
+    const rows = [
+      row('unbeaten', 1, { rating: 1150, rating_lower: 1010, rating_upper: null, rating_interval: '1150 [> 1010]' }),
+      row('winless', 1, { rating: 850, rating_lower: null, rating_upper: 990, rating_interval: '850 [< 990]' }),
+    ];
+    const html = renderToStaticMarkup(createElement(StandingsTable, { rows }));
+    expect(html).toContain('[&gt; 1010]');
+    expect(html).toContain('[&lt; 990]');
+    expect(html).toContain('t-interval-bar open-high');
+    expect(html).toContain('t-interval-bar open-low');
+    expect(html).not.toMatch(/Infinity|NaN/);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
-import { displayPath, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
+import { displayPath, matchCatalogAgent, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
 import {
   emptyForm,
   errorsByField,
@@ -9,6 +9,7 @@ import {
   localPlannedGames,
   mergeErrors,
   parseSpecYaml,
+  portableSpec,
   randomSeed,
   remoteErrors,
   specFromForm,
@@ -334,5 +335,33 @@ describe('manifest paths and agent ids', () => {
     expect(uniqueAgentId('honest-exact', ['honest-exact', 'honest-exact-2'])).toBe('honest-exact-3');
     expect(uniqueAgentId('My Agent!', [])).toBe('My-Agent-');
     expect(uniqueAgentId('***', [])).toBe('agent');
+  });
+
+  it('imports the shipped example from any folder: relative paths match the catalogue by their tail', () => {
+    const catalog = [
+      '/srv/arena/challenges/psi/agents/honest-exact/agent.yaml',
+      '/srv/arena/challenges/psi/agents/greedy-overclaim/agent.yaml',
+      '/home/u/mine/honest-exact/agent.yaml',
+    ];
+    // examples/quickstart.tournament.yaml names its agents relative to its own folder; the engine runs elsewhere.
+    expect(matchCatalogAgent('../challenges/psi/agents/honest-exact/agent.yaml', catalog, '/somewhere/else')).toBe(catalog[0]);
+    expect(matchCatalogAgent('../challenges/psi/agents/greedy-overclaim', catalog, '/somewhere/else')).toBe(catalog[1]);
+    // A report's definition shortens paths outside its folder to "…/<folder>/agent.yaml"; "start from this one" still finds them.
+    expect(matchCatalogAgent('…/greedy-overclaim/agent.yaml', catalog, '/x')).toBe(catalog[1]);
+    // An exact resolution wins; an ambiguous tail matches nothing rather than the wrong agent.
+    expect(matchCatalogAgent('challenges/psi/agents/honest-exact/agent.yaml', catalog, '/srv/arena')).toBe(catalog[0]);
+    expect(matchCatalogAgent('../honest-exact/agent.yaml', catalog, '/x')).toBeNull();
+    expect(matchCatalogAgent('/elsewhere/agent.yaml', catalog, '/x')).toBeNull();
+  });
+
+  it('exports manifests inside the base folder relative to it', () => {
+    const spec = {
+      name: 'x',
+      agents: [{ manifest: '/srv/arena/challenges/psi/agents/honest-exact/agent.yaml' }, { manifest: '/opt/a/agent.yaml' }],
+    };
+    expect(portableSpec(spec, '/srv/arena').agents).toEqual([
+      { manifest: 'challenges/psi/agents/honest-exact/agent.yaml' },
+      { manifest: '/opt/a/agent.yaml' },
+    ]);
   });
 });

@@ -112,8 +112,12 @@ describe('tournament API module and live feed against a real engine', () => {
     expect(await api.running(created.id)).toEqual([]);
     const charts = await api.charts(created.id);
     expect(charts.agents).toHaveLength(3);
-    // The builder's "new tournament from this one" reads the definition back as submitted.
-    expect(await api.submittedSpec(created.id)).toEqual(spec);
+    // The builder's "new tournament from this one" reads the definition back as the run manifest holds it: the same,
+    // with the absolute manifest paths made relative to the folder it was submitted from (no local path in reports).
+    expect(await api.submittedSpec(created.id)).toEqual({
+      ...spec,
+      agents: spec.agents.map((a) => ({ ...a, manifest: path.relative(process.cwd(), a.manifest).split(path.sep).join('/') })),
+    });
     const list = await api.list();
     expect(list.tournaments.map((t) => t.id)).toContain(created.id);
     // A finished run accepts no more controls.

@@ -169,7 +169,8 @@ describe('tournament status and controls', () => {
     expect(availableActions(t('running', true))).toEqual(['pause', 'cancel']);
     expect(availableActions(t('paused', false, 0))).toEqual(['start', 'cancel']);
     expect(availableActions(t('paused', false, 3))).toEqual(['resume', 'cancel']);
-    expect(availableActions(t('failed', false))).toEqual(['resume', 'cancel']);
+    // A failed run is final: the engine refuses to resume it.
+    expect(availableActions(t('failed', false))).toEqual([]);
     // Marked running by an engine that went away: it can be resumed.
     expect(availableActions(t('running', false))).toEqual(['resume', 'cancel']);
     expect(availableActions(t('finished', false))).toEqual([]);
@@ -188,7 +189,9 @@ describe('tournament status and controls', () => {
     expect(resultText(['a', 'b'], [2, 1])).toBe('b wins');
     expect(resultText(['a', 'b'], [1, 1])).toBe('draw');
     expect(resultText(['a', 'b', 'c'], [1, 1, 3])).toBe('a & b share first');
-    expect(resultText(['a', 'b'], null)).toBe('no result');
+    expect(resultText(['a', 'b'], null)).toBe('no result (void)');
+    // A forfeit reads as the standings count it: the other seat wins.
+    expect(resultText(['a', 'b'], [1, 2], true)).toBe('a wins by forfeit');
     expect(winnerSeats([2, 1])).toEqual([1]);
     expect(winnerSeats([1, 1])).toEqual([0, 1]);
     expect(winnerSeats(null)).toEqual([]);

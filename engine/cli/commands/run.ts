@@ -11,8 +11,8 @@ import { parseFlags, takeRepeated, UsageError } from '../args.js';
 export const RUN_HELP = `Usage: arena run <tournament.yaml> [options]
        arena run --resume <tournament-id> [options]
 
-Play a tournament offline and write report.json, events.jsonl, report.md and standings.csv to
-<data-dir>/reports/<tournament-id>/.
+Play a tournament offline and write report.md, report.json, standings.csv, games.csv, manifest.json and
+events.jsonl to <data-dir>/reports/<tournament-id>/. Manifest paths resolve against the file's folder.
 
 Options:
   --data-dir DIR   data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)

@@ -1,6 +1,7 @@
 // Bradley–Terry fit (§6.1): P(a beats b) = σ(ln10·(r_a − r_b)), ties as half wins, comparison weights, a prior
 // of virtual draws between agents that met, and one fit per connected component of the "met" graph. Solved by
-// Newton's method with a backtracking line search on the (concave) log-likelihood.
+// Newton's method with a backtracking line search on the (concave) log-likelihood; the same information matrix
+// gives the posterior covariance behind the rating intervals.
 
 /** Weighted totals between every two agents, stored for i < j at i·K + j. */
 export interface BtData {
@@ -167,6 +168,45 @@ export function fitBradleyTerry(data: BtData, options: BtFitOptions = {}): BtFit
   return { strengths, component, converged, iterations };
 }
 
+interface Edge {
+  u: number;
+  v: number;
+  n: number;
+  s: number;
+}
+
+/** Met pairs of one component, in member indices, with their prior-augmented totals. */
+function componentEdges(t: BtData, members: readonly number[]): Edge[] {
+  const k = t.agentCount;
+  const edges: Edge[] = [];
+  for (let u = 0; u < members.length; u++) {
+    for (let v = u + 1; v < members.length; v++) {
+      const idx = (members[u] as number) * k + (members[v] as number);
+      if ((t.n[idx] as number) > 0) edges.push({ u, v, n: t.n[idx] as number, s: t.s[idx] as number });
+    }
+  }
+  return edges;
+}
+
+/** Gradient and Fisher information (= the negative Hessian, exact for the logistic model) at r. */
+function gradientAndInformation(edges: readonly Edge[], r: readonly number[]): { g: number[]; f: number[][] } {
+  const m = r.length;
+  const g = new Array<number>(m).fill(0);
+  const f = Array.from({ length: m }, () => new Array<number>(m).fill(0));
+  for (const e of edges) {
+    const p = sigmoid(ALPHA * ((r[e.u] as number) - (r[e.v] as number)));
+    const grad = ALPHA * (e.s - e.n * p);
+    const info = ALPHA * ALPHA * e.n * p * (1 - p);
+    g[e.u] = (g[e.u] as number) + grad;
+    g[e.v] = (g[e.v] as number) - grad;
+    (f[e.u] as number[])[e.u] = ((f[e.u] as number[])[e.u] as number) + info;
+    (f[e.v] as number[])[e.v] = ((f[e.v] as number[])[e.v] as number) + info;
+    (f[e.u] as number[])[e.v] = ((f[e.u] as number[])[e.v] as number) - info;
+    (f[e.v] as number[])[e.u] = ((f[e.v] as number[])[e.u] as number) - info;
+  }
+  return { g, f };
+}
+
 function fitComponent(
   t: BtData,
   members: readonly number[],
@@ -174,16 +214,9 @@ function fitComponent(
   tolerance: number,
 ): { r: number[]; converged: boolean; iterations: number } {
   const m = members.length;
-  const k = t.agentCount;
   const r = new Array<number>(m).fill(0);
   if (m === 1) return { r, converged: true, iterations: 0 };
-  const edges: Array<{ u: number; v: number; n: number; s: number }> = [];
-  for (let u = 0; u < m; u++) {
-    for (let v = u + 1; v < m; v++) {
-      const idx = (members[u] as number) * k + (members[v] as number);
-      if ((t.n[idx] as number) > 0) edges.push({ u, v, n: t.n[idx] as number, s: t.s[idx] as number });
-    }
-  }
+  const edges = componentEdges(t, members);
   const logLik = (x: readonly number[]): number => {
     let ll = 0;
     for (const e of edges) {
@@ -194,20 +227,8 @@ function fitComponent(
   };
   let current = logLik(r);
   for (let iter = 1; iter <= maxIterations; iter++) {
-    // Gradient and Fisher information; the last member is pinned at 0 to remove the shift freedom.
-    const g = new Array<number>(m).fill(0);
-    const f = Array.from({ length: m }, () => new Array<number>(m).fill(0));
-    for (const e of edges) {
-      const p = sigmoid(ALPHA * ((r[e.u] as number) - (r[e.v] as number)));
-      const grad = ALPHA * (e.s - e.n * p);
-      const info = ALPHA * ALPHA * e.n * p * (1 - p);
-      g[e.u] = (g[e.u] as number) + grad;
-      g[e.v] = (g[e.v] as number) - grad;
-      (f[e.u] as number[])[e.u] = ((f[e.u] as number[])[e.u] as number) + info;
-      (f[e.v] as number[])[e.v] = ((f[e.v] as number[])[e.v] as number) + info;
-      (f[e.u] as number[])[e.v] = ((f[e.u] as number[])[e.v] as number) - info;
-      (f[e.v] as number[])[e.u] = ((f[e.v] as number[])[e.u] as number) - info;
-    }
+    // The last member is pinned at 0 to remove the shift freedom.
+    const { g, f } = gradientAndInformation(edges, r);
     const reduced = f.slice(0, m - 1).map((row) => row.slice(0, m - 1));
     const step = solve(reduced, g.slice(0, m - 1));
     if (step === null) return { r: new Array<number>(m).fill(Number.NaN), converged: false, iterations: iter };
@@ -226,6 +247,58 @@ function fitComponent(
     if (moved < tolerance) return { r: centred(r), converged: true, iterations: iter };
   }
   return { r: centred(r), converged: false, iterations: maxIterations };
+}
+
+/**
+ * Covariance (log10² units) of the strengths as `fitBradleyTerry` reports them (centred per component): the
+ * inverse of the information of the prior-augmented likelihood at the fit, i.e. the Laplace approximation of the
+ * posterior under the virtual-draw prior. Entries between different components, and rows of agents without
+ * comparisons, are NaN.
+ */
+export function btCovariance(data: BtData, fit: BtFit, options: BtFitOptions = {}): number[][] {
+  const structure = options.structure ?? data;
+  const totals = withPrior(data, structure, options.priorDraws ?? 2, options.priorWeight ?? 1);
+  const k = data.agentCount;
+  const cov = Array.from({ length: k }, () => new Array<number>(k).fill(Number.NaN));
+  const comps = Math.max(-1, ...fit.component) + 1;
+  for (let c = 0; c < comps; c++) {
+    const members = fit.component.flatMap((cc, i) => (cc === c ? [i] : []));
+    const m = members.length;
+    if (m === 1) {
+      (cov[members[0] as number] as number[])[members[0] as number] = 0;
+      continue;
+    }
+    const r = members.map((i) => fit.strengths[i] as number);
+    if (r.some((x) => !Number.isFinite(x))) continue;
+    const { f } = gradientAndInformation(componentEdges(totals, members), r);
+    // Σx = inverse of the information with the last member pinned at 0, column by column.
+    const sigma: number[][] = [];
+    for (let col = 0; col < m - 1; col++) {
+      const unit = new Array<number>(m - 1).fill(0);
+      unit[col] = 1;
+      const x = solve(
+        f.slice(0, m - 1).map((row) => row.slice(0, m - 1)),
+        unit,
+      );
+      if (x === null) break;
+      sigma.push(x);
+    }
+    if (sigma.length !== m - 1) continue;
+    // Centring r = C·x with C = [I | 0] − 11ᵀ/m; Cov(r) = C Σx Cᵀ.
+    const at = (i: number, j: number): number => (i < m - 1 && j < m - 1 ? ((sigma[j] as number[])[i] as number) : 0);
+    const rowMean = new Array<number>(m).fill(0);
+    let total = 0;
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < m; j++) rowMean[i] = (rowMean[i] as number) + at(i, j) / m;
+      total += (rowMean[i] as number) / m;
+    }
+    for (let i = 0; i < m; i++) {
+      for (let j = 0; j < m; j++) {
+        (cov[members[i] as number] as number[])[members[j] as number] = at(i, j) - (rowMean[i] as number) - (rowMean[j] as number) + total;
+      }
+    }
+  }
+  return cov;
 }
 
 function centred(r: number[]): number[] {

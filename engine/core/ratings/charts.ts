@@ -1,5 +1,5 @@
 // Chart data for the tournament view: an incremental Elo trace over settled games and the pairwise score matrix.
-// Deliberately simpler than the reported ratings (Bradley–Terry with a bootstrap): a fixed-K Elo shows how the field
+// Deliberately simpler than the reported ratings (Bradley–Terry with posterior intervals): a fixed-K Elo shows how the field
 // moved game by game, which the final fit cannot.
 import type { GameRecord } from './game-record.js';
 import { pairwiseComparisons } from './outcomes.js';

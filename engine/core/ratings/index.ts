@@ -1,11 +1,11 @@
 // Ratings and statistics (spec "tournaments and ratings" §4–§8). Pure functions over GameRecord lists.
-export * from './bootstrap.js';
 export * from './bradley-terry.js';
 export * from './charts.js';
 export * from './elo.js';
 export * from './game-record.js';
 export * from './outcomes.js';
 export * from './rated-games.js';
+export * from './rating-intervals.js';
 export * from './report.js';
 export * from './score-means.js';
 export * from './special-functions.js';

@@ -1,20 +1,18 @@
-// Per-challenge and combined leaderboards: W/D/L, points, Bradley–Terry with bootstrap intervals and honest
+// Per-challenge and combined leaderboards: W/D/L, points, Bradley–Terry with posterior intervals and honest
 // ranks, SpecArena score means; plus the head-to-head block (Elo ±, nElo, LOS, pentanomial) for two agents.
 
-import { type BootstrapResult, bootstrapBradleyTerry, type RatingInterval, type RatingUnit } from './bootstrap.js';
 import type { WeightedComparison } from './bradley-terry.js';
 import { type EloEstimate, pentanomialElo, trinomialElo } from './elo.js';
 import { type GameRecord, unitKey } from './game-record.js';
 import { pairwiseComparisons, seatScores } from './outcomes.js';
 import { partitionForRatings } from './rated-games.js';
+import { type IntervalResult, type RatingInterval, type RatingUnit, ratingIntervals } from './rating-intervals.js';
 import { agentScoreMeans, combineMeans, type MeanInterval } from './score-means.js';
 import { agentWdl, headToHeadWdl, type Pentanomial, pentanomialCounts, type Wdl } from './wdl.js';
 
 export interface RatingsOptions {
   agentCount: number;
-  /** Bootstrap seed, from the run manifest. */
-  seed: string;
-  bootstrapRounds?: number;
+  /** Virtual draws of the rating prior (default 2; never below 1). */
   priorDraws?: number;
   anchor?: { agent: number; rating: number };
 }
@@ -36,6 +34,7 @@ export interface Leaderboard {
   games: number;
   agents: AgentSummary[];
   converged: boolean;
+  priorDraws: number;
 }
 
 export interface RatingsReport {
@@ -49,14 +48,14 @@ export interface RatingsReport {
 }
 
 /**
- * Resampling units of the rated games: one per pair/set (or unpaired game), each comparison weighted
- * 1/(n − 1) (§7.2) times `challengeWeight(challenge)` (§7.1). The stratum is the challenge.
+ * Rating units of the rated games: one per pair/set (or unpaired game), each comparison weighted
+ * 1/(n − 1) (§7.2) times `challengeWeight(challenge)` (§7.1).
  */
 export function ratingUnits(games: readonly GameRecord[], challengeWeight: (challenge: string) => number = () => 1): RatingUnit[] {
-  const byUnit = new Map<string, { stratum: string; comparisons: WeightedComparison[] }>();
+  const byUnit = new Map<string, { comparisons: WeightedComparison[] }>();
   for (const game of games) {
     const key = unitKey(game);
-    const unit = byUnit.get(key) ?? { stratum: game.challenge, comparisons: [] };
+    const unit = byUnit.get(key) ?? { comparisons: [] };
     const w = challengeWeight(game.challenge);
     for (const c of pairwiseComparisons(game)) unit.comparisons.push({ ...c, weight: c.weight * w });
     byUnit.set(key, unit);
@@ -67,7 +66,7 @@ export function ratingUnits(games: readonly GameRecord[], challengeWeight: (chal
 function summarise(
   games: readonly GameRecord[],
   challenge: string | null,
-  fit: BootstrapResult,
+  fit: IntervalResult,
   means: Array<{ security: MeanInterval | null; utility: MeanInterval | null }>,
   agentCount: number,
 ): Leaderboard {
@@ -85,6 +84,7 @@ function summarise(
     challenge,
     games: games.length,
     converged: fit.fit.converged,
+    priorDraws: fit.priorDraws,
     agents: Array.from({ length: agentCount }, (_, agent) => ({
       agent,
       games: played[agent] as number,
@@ -99,16 +99,14 @@ function summarise(
 
 /**
  * Everything the leaderboard shows. `games` may contain void games and incomplete pairs; they are filtered here
- * (countsForRatings). The combined board weighs each challenge equally (w = 1/E_c, §7.1).
+ * (countsForRatings). The combined board weighs each challenge equally (w ∝ 1/E_c, §7.1).
  */
 export function ratingsReport(games: readonly GameRecord[], options: RatingsOptions): RatingsReport {
   const { rated, voided, incompleteUnits } = partitionForRatings(games);
   const { agentCount } = options;
   const challenges = [...new Set(rated.map((g) => g.challenge))];
-  const boot = (units: RatingUnit[], label: string): BootstrapResult =>
-    bootstrapBradleyTerry(agentCount, units, {
-      seed: `${options.seed}:bootstrap:${label}`,
-      ...(options.bootstrapRounds === undefined ? {} : { rounds: options.bootstrapRounds }),
+  const boot = (units: RatingUnit[]): IntervalResult =>
+    ratingIntervals(agentCount, units, {
       ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }),
       ...(options.anchor === undefined ? {} : { anchor: options.anchor }),
     });
@@ -120,12 +118,12 @@ export function ratingsReport(games: readonly GameRecord[], options: RatingsOpti
     gameCount.set(challenge, subset.length);
     const means = agentScoreMeans(subset, agentCount);
     perChallengeMeans.push(means);
-    perChallenge[challenge] = summarise(subset, challenge, boot(ratingUnits(subset), `challenge:${challenge}`), means, agentCount);
+    perChallenge[challenge] = summarise(subset, challenge, boot(ratingUnits(subset)), means, agentCount);
   }
-  const combinedFit = boot(
-    ratingUnits(rated, (c) => 1 / (gameCount.get(c) ?? 1)),
-    'combined',
-  );
+  // Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is Kish's effective sample size: the
+  // posterior width then reflects how much data there is, not the arbitrary sum of the weights.
+  const inverseSum = [...gameCount.values()].reduce((a, e) => a + 1 / e, 0);
+  const combinedFit = boot(ratingUnits(rated, (c) => gameCount.size / ((gameCount.get(c) ?? 1) * inverseSum)));
   const combinedMeans = Array.from({ length: agentCount }, (_, agent) => ({
     security: combineMeans(perChallengeMeans.map((m) => m[agent]?.security ?? null)),
     utility: combineMeans(perChallengeMeans.map((m) => m[agent]?.utility ?? null)),

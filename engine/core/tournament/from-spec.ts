@@ -61,3 +61,36 @@ export function expectedGameCount(spec: TournamentSpec, seatsOf: (challenge: str
   }
   return { count: plannedGameCount(staticScheduleConfig(spec, seatsOf)), exact: true };
 }
+
+/**
+ * Why the definition cannot be played as written, before anything starts (issue 15): a challenge whose seat count
+ * lies outside its range, a format that cannot fill its tables with these agents, or a plan of 0 games. Empty when
+ * it can be played. `seatRange` is the catalogue's range of a challenge, the same one the builder shows.
+ */
+export function scheduleProblems(
+  spec: TournamentSpec,
+  seatsOf: (challenge: string) => number,
+  seatRange: (challenge: string) => { min: number; max: number } | undefined = () => undefined,
+): string[] {
+  const problems: string[] = [];
+  const n = spec.agents.length;
+  const f = spec.format;
+  spec.challenges.forEach((challenge) => {
+    const seats = seatsOf(challenge);
+    const range = seatRange(challenge);
+    const allowed = range ? (range.min === range.max ? `${range.min}` : `${range.min}–${range.max}`) : `${seats}`;
+    if (range && (seats < range.min || seats > range.max)) {
+      problems.push(`challenge '${challenge}': ${seats} seats per game, but it is played by ${allowed}`);
+      return;
+    }
+    const table = `'${challenge}' seats ${seats} players per game${range && range.min !== range.max ? ` (it allows ${allowed})` : ''}`;
+    if ((f.kind === 'round-robin' || f.kind === 'swiss' || f.kind === 'knockout') && n < seats)
+      problems.push(`${table}: ${f.kind} needs at least ${seats} agents, the definition has ${n}`);
+    if (f.kind === 'gauntlet' && n - f.challengers < seats - 1)
+      problems.push(
+        `${table}: a gauntlet game seats 1 challenger and ${seats - 1} field agents, the definition has ${n - f.challengers} field agent${n - f.challengers === 1 ? '' : 's'}`,
+      );
+  });
+  if (problems.length === 0 && expectedGameCount(spec, seatsOf).count === 0) problems.push('the definition plans 0 games');
+  return problems;
+}

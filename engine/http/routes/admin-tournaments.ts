@@ -11,15 +11,18 @@ import {
   type RunningGamesResponse,
   type TournamentCatalogResponse,
   type TournamentChartsResponse,
+  TournamentCompareQuerySchema,
   TournamentCreateRequestSchema,
   type TournamentEvent,
   TournamentGamesQuerySchema,
   TournamentListQuerySchema,
   type TournamentValidateResponse,
 } from '../../contract/tournament.js';
+import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';
 import { reportDir } from '../../tournaments/exports.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
+import { gameView, ratingsForExport } from '../../tournaments/stats.js';
 import { readAdminBody, readAdminQuery } from '../body.js';
 import { openSse } from '../sse.js';
 
@@ -56,6 +59,14 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       planned_games: loaded.planned.count,
       planned_exact: loaded.planned.exact,
     };
+  });
+
+  admin.get('/tournaments/compare', async (req, reply) => {
+    const q = readAdminQuery(TournamentCompareQuerySchema, req.query);
+    const comparison = service().compare(q.a, q.b);
+    if (q.format === 'md') return reply.type('text/markdown; charset=utf-8').send(comparisonMarkdown(comparison));
+    if (q.format === 'csv') return reply.type('text/csv; charset=utf-8').send(comparisonCsv(comparison));
+    return comparison;
   });
 
   // Registered before /tournaments/:id (find-my-way prefers static segments anyway; the order keeps that obvious).
@@ -102,7 +113,8 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       standings: stats.standings,
       sprt: stats.sprt,
       terminations: stats.terminations,
-      ratings: stats.ratings,
+      warnings: stats.warnings,
+      ratings: ratingsForExport(stats.ratings),
     };
   });
 
@@ -132,7 +144,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       limit: q.limit,
       offset: q.offset,
     });
-    return { games: page.items.map((g) => ({ ...g, seat_agents: g.seats.map((a) => ids[a] ?? String(a)) })), total: page.total };
+    return { games: page.items.map((g) => gameView(g, ids)), total: page.total };
   });
 
   admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index', async (req) => {
@@ -140,7 +152,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     const game = service().store.tournaments.game(req.params.id, Number(req.params.index));
     if (!game) throw new DomainError('not_found', `No game ${req.params.index} in tournament ${req.params.id}`);
     return {
-      game: { ...game, seat_agents: game.seats.map((a) => ids[a] ?? String(a)) },
+      game: gameView(game, ids),
       transcript: service().store.tournaments.transcript(req.params.id, game.seq),
     };
   });

@@ -1,12 +1,12 @@
-// Bradley–Terry fit, bootstrap intervals and the honest rank rule (§6), against hand-computed MLEs.
+// Bradley–Terry fit, posterior intervals and the honest rank rule (§6), against hand-computed MLEs.
 import { describe, expect, it } from 'vitest';
 import {
-  bootstrapBradleyTerry,
   btDataFromComparisons,
   btRatings,
   fitBradleyTerry,
   honestRanks,
-  type RatingUnit,
+  ratingIntervals,
+  unboundedSides,
   type WeightedComparison,
 } from '../../../engine/core/ratings/index.js';
 
@@ -74,50 +74,73 @@ describe('Bradley–Terry MLE', () => {
   });
 });
 
-describe('bootstrap', () => {
-  /** Three agents of clearly different strength; pairs as units: A beats C in most pairs, etc. */
-  function units(): RatingUnit[] {
-    const out: RatingUnit[] = [];
-    const add = (a: number, b: number, aWins: number, pairs: number): void => {
-      for (let i = 0; i < pairs; i++) {
-        const wins = i < aWins ? 2 : i < aWins + 2 ? 1 : 0;
-        const comparisons: WeightedComparison[] = [0, 1].map((g) => ({ a, b, y: g < wins ? 1 : 0, weight: 1 }));
-        out.push({ stratum: 'psi', comparisons });
-      }
-    };
-    add(0, 1, 6, 10);
-    add(1, 2, 6, 10);
-    add(0, 2, 8, 10);
-    return out;
-  }
-
-  it('is reproducible with a seed and its interval contains the estimates', () => {
-    const a = bootstrapBradleyTerry(3, units(), { seed: 'boot-1', rounds: 200 });
-    const b = bootstrapBradleyTerry(3, units(), { seed: 'boot-1', rounds: 200 });
-    expect(b.agents).toEqual(a.agents);
-    const c = bootstrapBradleyTerry(3, units(), { seed: 'boot-2', rounds: 200 });
-    expect(c.agents.map((x) => x.lower)).not.toEqual(a.agents.map((x) => x.lower));
-    for (const agent of a.agents) {
-      expect(agent.lower).toBeLessThanOrEqual(agent.median);
-      expect(agent.median).toBeLessThanOrEqual(agent.upper);
-      expect(agent.lower).toBeLessThan(agent.rating);
-      expect(agent.rating).toBeLessThan(agent.upper);
-    }
-    expect(a.replicates).toEqual([200, 200, 200]);
-    // Ratings follow the data: 0 > 1 > 2.
-    expect(a.agents[0]?.rating).toBeGreaterThan(a.agents[1]?.rating as number);
-    expect(a.agents[1]?.rating).toBeGreaterThan(a.agents[2]?.rating as number);
+describe('posterior rating intervals', () => {
+  it('gives a 2–0 record a hand-computed lower bound and no upper bound', () => {
+    // Two agents, 2 virtual draws: s = 3 of 4 → ΔR = 190.849 → 1095.424 / 904.576 (as above).
+    // Information at p = .75: (ln 10)²·4·.75·.25 = 3.976424; with B pinned, Var(x_A) = 1/3.976424; centred
+    // r_A = x_A/2 → Var = .0628706 → sd = 400·√.0628706 = 100.296 Elo. A's lower bound 1095.424 − 1.959964·100.296
+    // = 898.848; A never lost, so no upper bound (+∞), and B has no lower bound; B's upper = 1101.152.
+    const result = ratingIntervals(2, [{ comparisons: win(0, 1, 2) }]);
+    const [a, b] = result.agents;
+    expect(a?.rating).toBeCloseTo(1095.424, 3);
+    expect(a?.sd).toBeCloseTo(100.296, 3);
+    expect(a?.lower).toBeCloseTo(898.848, 3);
+    expect(a?.upper).toBe(Number.POSITIVE_INFINITY);
+    expect(b?.lower).toBe(Number.NEGATIVE_INFINITY);
+    expect(b?.upper).toBeCloseTo(1101.152, 3);
+    // The intervals overlap, so both agents share rank 1 with range 1–2.
+    expect(result.agents.map((x) => [x.rank, x.rankRange])).toEqual([
+      [1, [1, 2]],
+      [1, [1, 2]],
+    ]);
   });
 
-  it('resamples whole units, not single games', () => {
-    // Three pairs, each a win and a loss for agent 0 (a seat-swapped pair split 1–1). Resampling pairs always
-    // gives 1–1 splits → both agents exactly 1000, zero-width intervals. Resampling single games would not.
-    const split: RatingUnit = { stratum: 's', comparisons: [...win(0, 1), ...win(1, 0)] };
-    const result = bootstrapBradleyTerry(2, [split, split, split], { seed: 'x', rounds: 50 });
-    for (const agent of result.agents) {
-      expect(agent.lower).toBeCloseTo(1000, 9);
-      expect(agent.upper).toBeCloseTo(1000, 9);
+  it('narrows with data and separates clearly different agents', () => {
+    // A beats B 2:1, B beats C 2:1, A beats C 4:1 (strengths 4:2:1), repeated 30 times.
+    const once = [...win(0, 1, 2), ...win(1, 0), ...win(1, 2, 2), ...win(2, 1), ...win(0, 2, 4), ...win(2, 0)];
+    const few = ratingIntervals(3, [{ comparisons: once }]);
+    const many = ratingIntervals(
+      3,
+      Array.from({ length: 30 }, () => ({ comparisons: once })),
+    );
+    for (const r of [few, many]) {
+      for (const agent of r.agents) {
+        expect(Number.isFinite(agent.lower) && Number.isFinite(agent.upper)).toBe(true);
+        expect(agent.lower).toBeLessThan(agent.rating);
+        expect(agent.rating).toBeLessThan(agent.upper);
+      }
     }
+    // 30× the data: about √30 ≈ 5.5× narrower.
+    const width = (r: typeof few, i: number) => (r.agents[i]?.upper as number) - (r.agents[i]?.lower as number);
+    expect(width(few, 0) / width(many, 0)).toBeGreaterThan(4.5);
+    expect(width(few, 0) / width(many, 0)).toBeLessThan(6.5);
+    // With 30 repetitions the MLE (1120.4 / 1000 / 879.6) is barely shrunk and all three are separated.
+    expect(many.agents[0]?.rating).toBeCloseTo(1120, -1);
+    expect(many.agents.map((x) => x.rank)).toEqual([1, 2, 3]);
+    expect(few.agents.map((x) => x.rank)).toEqual([1, 1, 1]);
+  });
+
+  it('opens the side of every agent a chain of wins leaves unbounded', () => {
+    // A beat B, B beat C, C never won: A is open above, C open below, and B both ways ({A, B} never lost to C, and
+    // {B, C} never beat A, so either group can drift away from the rest).
+    const result = ratingIntervals(3, [{ comparisons: [...win(0, 1), ...win(1, 2)] }]);
+    const open = unboundedSides(btDataFromComparisons(3, [...win(0, 1), ...win(1, 2)]), result.fit.component);
+    expect(open).toEqual([
+      { below: false, above: true },
+      { below: true, above: true },
+      { below: true, above: false },
+    ]);
+    expect(result.agents[1]?.lower).toBe(Number.NEGATIVE_INFINITY);
+    expect(result.agents[1]?.upper).toBe(Number.POSITIVE_INFINITY);
+    // One loss of A to C closes the cycle: everything is bounded.
+    const cyc = unboundedSides(btDataFromComparisons(3, [...win(0, 1), ...win(1, 2), ...win(2, 0)]), result.fit.component);
+    expect(cyc.every((x) => !x.above && !x.below)).toBe(true);
+  });
+
+  it('never turns the prior off', () => {
+    const result = ratingIntervals(2, [{ comparisons: win(0, 1, 5) }], { priorDraws: 0 });
+    expect(result.priorDraws).toBe(1);
+    expect(Number.isFinite(result.agents[0]?.rating)).toBe(true);
   });
 });
 

@@ -1,7 +1,9 @@
 // Head-to-head statistics (§4) and the numerical helpers, against values worked out by hand.
 import { describe, expect, it } from 'vitest';
 import {
+  type EloEstimate,
   eloFromScore,
+  eloIntervalText,
   erf,
   type GameRecord,
   headToHead,
@@ -43,12 +45,12 @@ describe('special functions', () => {
 });
 
 describe('trinomial Elo (60 W, 20 D, 20 L)', () => {
-  // N = 100; w = .6, d = .2, l = .2; s = .6 + .1 = .7.
-  // σ² = .6·(.3)² + .2·(.2)² + .2·(.7)² = .054 + .008 + .098 = .16 → σ = .4; SE = .4/√100 = .04.
-  // Elo = −400·log10(1/.7 − 1) = −400·log10(.428571) = 147.19.
-  // Bounds s ± 1.959964·.04 = .7 ± .0783986 → E(.7783986) = 218.25, E(.6216014) = 86.23 → ± = 66.01.
-  // nElo = (.2/.4)·800/ln10 = .5·347.4355 = 173.72; nElo ± = 1.959964·.04/.4·347.4355 = 68.10.
-  // LOS = (1 − erf(−.2/√(2·.0016)))/2 = Φ(.2/.04) = Φ(5) = 1 − 2.8665e-7.
+  // N = 100; s = .7; observed σ² = .6·.09 + .2·.04 + .2·.49 = .16. Elo = −400·log10(1/.7 − 1) = 147.19 (fastchess).
+  // Interval: one virtual win and loss → 61/20/21 of 102: s̃ = 71/102 = .696078, σ̃² = 66/102 − s̃² = .162534,
+  // ratio = σ̃²/(s̃(1 − s̃)) = .768287. Wilson with z² = 1.959964²·.768287 = 2.951339:
+  // centre = (.7 + .014757)/1.029513 = .694266, half = (1.717946/1.029513)·√(.0021 + .0000725) = .077801
+  // → [.616465, .772068] → Elo [82.44, 211.94], ± 64.75. nElo = .2/√.162534·347.4355 = 172.36,
+  // nElo ± = .077801·347.4355/.403155 = 67.05. LOS = Φ(.2/√(.162534/100)) = Φ(4.9609) = 1 − 3.509e-7.
   const e = trinomialElo({ wins: 60, draws: 20, losses: 20 });
 
   it('reports the hand-computed values', () => {
@@ -57,52 +59,92 @@ describe('trinomial Elo (60 W, 20 D, 20 L)', () => {
     expect(e.score).toBeCloseTo(0.7, 12);
     expect(e.variance).toBeCloseTo(0.16, 12);
     expect(e.elo).toBeCloseTo(147.19, 2);
-    expect(e.eloUpper).toBeCloseTo(218.25, 2);
-    expect(e.eloLower).toBeCloseTo(86.23, 2);
-    expect(e.eloError).toBeCloseTo(66.01, 2);
-    expect(e.nElo).toBeCloseTo(173.72, 2);
-    expect(e.nEloError).toBeCloseTo(68.1, 2);
-    expect(e.los).toBeCloseTo(1 - 2.8665e-7, 10);
+    expect(e.scoreLower).toBeCloseTo(0.616465, 5);
+    expect(e.scoreUpper).toBeCloseTo(0.772068, 5);
+    expect(e.eloUpper).toBeCloseTo(211.94, 2);
+    expect(e.eloLower).toBeCloseTo(82.44, 2);
+    expect(e.eloError).toBeCloseTo(64.75, 2);
+    expect(e.nElo).toBeCloseTo(172.36, 2);
+    expect(e.nEloError).toBeCloseTo(67.05, 2);
+    expect(e.los).toBeCloseTo(1 - 3.509e-7, 9);
     expect(e.drawRatio).toBeCloseTo(0.2, 12);
+    expect(eloIntervalText(e)).toBe('+147 [+82, +212]');
   });
 
-  it('is symmetric for the mirrored result and handles the edges', () => {
+  it('is symmetric for the mirrored result', () => {
     const m = trinomialElo({ wins: 20, draws: 20, losses: 60 });
     expect(m?.elo).toBeCloseTo(-147.19, 2);
-    expect(m?.los).toBeCloseTo(2.8665e-7, 10);
+    expect(m?.eloLower).toBeCloseTo(-211.94, 2);
+    expect(m?.los).toBeCloseTo(3.509e-7, 9);
     expect(trinomialElo({ wins: 0, draws: 0, losses: 0 })).toBeNull();
-    // All wins: s = 1 → Elo +∞ and LOS 1 (zero variance).
-    const all = trinomialElo({ wins: 5, draws: 0, losses: 0 });
-    expect(all?.elo).toBe(Number.POSITIVE_INFINITY);
-    expect(all?.los).toBe(1);
-    // All draws: s = .5 → Elo 0, nElo 0, LOS .5.
+    expect(scoreFromElo(eloFromScore(0.3) as number)).toBeCloseTo(0.3, 12);
+  });
+
+  it('gives a perfect record a one-sided bound and no infinities', () => {
+    // 12–0: Wilson lower bound 12/(12 + 1.959964²) = .757506 → Elo > +197.87; no upper bound, no point Elo.
+    const all = trinomialElo({ wins: 12, draws: 0, losses: 0 });
+    expect(all?.elo).toBeNull();
+    expect(all?.eloUpper).toBeNull();
+    expect(all?.eloError).toBeNull();
+    expect(all?.eloLower).toBeCloseTo(197.87, 2);
+    expect(eloIntervalText(all as EloEstimate)).toBe('> +198');
+    const none = trinomialElo({ wins: 0, draws: 0, losses: 12 });
+    expect(eloIntervalText(none as EloEstimate)).toBe('< −198');
+    // 2–0 is far from conclusive: Elo > −113, LOS about 95%, not 100%.
+    const two = trinomialElo({ wins: 2, draws: 0, losses: 0 });
+    expect(two?.eloLower).toBeCloseTo(-113.39, 2);
+    expect(two?.los).toBeCloseTo(0.94876, 4);
+    for (const est of [all, none, two]) {
+      for (const v of [est?.nElo, est?.nEloError, est?.los, est?.scoreLower, est?.scoreUpper]) expect(Number.isFinite(v)).toBe(true);
+      expect(JSON.stringify(est)).not.toMatch(/Infinity|NaN/);
+    }
+  });
+
+  it('does not call 4–2 a significant difference (exact two-sided p ≈ .34)', () => {
+    // s = 2/3, ratio 1 (no draws): Wilson [.300, .903] → Elo [−147.20, +388.02], containing 0.
+    const e = trinomialElo({ wins: 4, draws: 0, losses: 2 });
+    expect(e?.eloLower).toBeCloseTo(-147.2, 1);
+    expect(e?.eloUpper).toBeCloseTo(388.02, 1);
+    expect(e?.los).toBeCloseTo(0.80046, 4);
+  });
+
+  it('gives an all-draw match a finite, non-zero width', () => {
+    // 8 draws: augmented 1/8/1 → s̃ = .5, σ̃² = .05, ratio .2 → Wilson [.351995, .648005] → Elo ±106.02.
     const draws = trinomialElo({ wins: 0, draws: 8, losses: 0 });
     expect([draws?.elo, draws?.nElo, draws?.los]).toEqual([0, 0, 0.5]);
-    expect(scoreFromElo(eloFromScore(0.3))).toBeCloseTo(0.3, 12);
+    expect(draws?.eloUpper).toBeCloseTo(106.02, 2);
+    expect(draws?.eloLower).toBeCloseTo(-106.02, 2);
   });
 });
 
 describe('pentanomial Elo ([LL, LD, DD+WL, WD, WW] = [2, 3, 10, 8, 7])', () => {
-  // P = 30; s = (.25·3 + .5·10 + .75·8 + 1·7)/30 = 18.75/30 = .625.
-  // Deviations −.625, −.375, −.125, .125, .375; squares .390625, .140625, .015625, .015625, .140625.
-  // σ²_pair = (2·.390625 + 3·.140625 + 10·.015625 + 8·.015625 + 7·.140625)/30 = 2.46875/30 = .0822917.
-  // SE = √(.0822917/30) = .0523742; bounds .625 ± .1026516 → E(.7276516) = 170.72, E(.5223484) = 15.54 → ± 77.59.
-  // Elo = −400·log10(.6) = 88.74. nElo = .125/√(2·.0822917)·347.4355 = 107.05; nElo ± = 1.959964/√60·347.4355 = 87.91.
-  // LOS = Φ(.125/.0523742) = Φ(2.38667) = .99150.
+  // P = 30; s = 18.75/30 = .625; σ²_pair = 2.46875/30 = .0822917; Elo = −400·log10(.6) = 88.74 (fastchess).
+  // Interval: one virtual LL and WW pair → [3, 3, 10, 8, 8] of 32: s̃ = .609375, σ̃² = .094360 (E[X²] = .465703),
+  // ratio = .396538. Wilson with z² = 1.523302: [.512367, .725553] → Elo [8.59, 168.88].
+  // nElo = .125/√(2·.094360)·347.4355 = 100.33; nElo ± = .106593·347.4355/.434419 = 85.55. LOS = Φ(.125/.054232) = .98735.
   it('reports the hand-computed values', () => {
     const e = pentanomialElo([2, 3, 10, 8, 7]);
     expect(e?.count).toBe(30);
     expect(e?.score).toBeCloseTo(0.625, 12);
     expect(e?.variance).toBeCloseTo(0.0822917, 7);
     expect(e?.elo).toBeCloseTo(88.74, 2);
-    expect(e?.eloError).toBeCloseTo(77.59, 2);
-    expect(e?.nElo).toBeCloseTo(107.05, 2);
-    expect(e?.nEloError).toBeCloseTo(87.91, 2);
-    expect(e?.los).toBeCloseTo(0.9915, 4);
+    expect(e?.eloLower).toBeCloseTo(8.59, 2);
+    expect(e?.eloUpper).toBeCloseTo(168.88, 2);
+    expect(e?.nElo).toBeCloseTo(100.33, 2);
+    expect(e?.nEloError).toBeCloseTo(85.55, 2);
+    expect(e?.los).toBeCloseTo(0.98735, 4);
     // DrawRatio = 10/30; PairsRatio = (7 + 8)/(2 + 3) = 3.
     expect(e?.drawRatio).toBeCloseTo(1 / 3, 12);
     expect(pairsRatio([2, 3, 10, 8, 7])).toBe(3);
     expect(pentanomialElo([0, 0, 0, 0, 0])).toBeNull();
+  });
+
+  it('bounds only one side when every pair was won twice', () => {
+    const e = pentanomialElo([0, 0, 0, 0, 6]);
+    expect(e?.elo).toBeNull();
+    expect(e?.eloUpper).toBeNull();
+    expect(e?.eloLower).toBeGreaterThan(0);
+    expect(JSON.stringify(e)).not.toMatch(/Infinity|NaN/);
   });
 });
 

@@ -212,9 +212,14 @@ describe('ratings report', () => {
     // Challenge "big": agent 0 wins 20 pairs (40 games); challenge "small": agent 1 wins 2 pairs (4 games).
     // Weights 1/40 and 1/4 give each challenge total weight 1, so the combined fit is symmetric: 1000 each.
     const games = [...sweep('big', 0, 1, 20, 0), ...sweep('small', 1, 0, 2, 100)];
-    const report = ratingsReport(games, { agentCount: 2, seed: 'r', bootstrapRounds: 50 });
+    const report = ratingsReport(games, { agentCount: 2 });
     expect(report.combined.agents[0]?.rating.rating).toBeCloseTo(1000, 6);
     expect(report.combined.agents[1]?.rating.rating).toBeCloseTo(1000, 6);
+    // The weights are scaled to the effective sample size ((Σw)²/Σw² = 14.55 games), not to a total of 2; the 2
+    // virtual draws weigh like a mean comparison (.3306 each): n = 15.21 → Var(r_0) = 1/((ln 10)²·15.21·¼)/4
+    // → sd 44.54 Elo → width 2·1.959964·44.54 = 174.6 (a total weight of 2 would give about 450).
+    const combinedWidth = (report.combined.agents[0]?.rating.upper as number) - (report.combined.agents[0]?.rating.lower as number);
+    expect(combinedWidth).toBeCloseTo(174.6, 0);
     // Per challenge, "big" is decisive: 40 wins + 2 virtual draws → s = 41/42 → 400·log10(41)/2 = 322.55 above 1000.
     expect(report.perChallenge['big']?.agents[0]?.rating.rating).toBeCloseTo(1000 + 200 * Math.log10(41), 6);
     expect(report.perChallenge['big']?.agents[0]?.wdl).toEqual({ wins: 40, draws: 0, losses: 0 });
@@ -223,9 +228,9 @@ describe('ratings report', () => {
     expect(report.combined.games).toBe(44);
   });
 
-  it('reports void games and builds one resampling unit per pair', () => {
+  it('reports void games and builds one rating unit per pair', () => {
     const games = [...sweep('psi', 0, 1, 3, 0), game({ gameIndex: 50, termination: 'harness_stall' })];
-    const report = ratingsReport(games, { agentCount: 2, seed: 'r', bootstrapRounds: 20 });
+    const report = ratingsReport(games, { agentCount: 2 });
     expect(report.voidedGames).toBe(1);
     expect(report.combined.games).toBe(6);
     const units = ratingUnits(countsForRatings(games));
@@ -234,6 +239,9 @@ describe('ratings report', () => {
     // Two agents → head-to-head block: 6 wins of agent 0, three WW pairs.
     expect(report.headToHead?.combined.wdl).toEqual({ wins: 6, draws: 0, losses: 0 });
     expect(report.headToHead?.combined.pentanomial).toEqual([0, 0, 0, 0, 3]);
-    expect(report.headToHead?.perChallenge['psi']?.trinomial?.elo).toBe(Number.POSITIVE_INFINITY);
+    // A perfect record: no point Elo and no upper bound, only a lower one.
+    expect(report.headToHead?.perChallenge['psi']?.trinomial?.elo).toBeNull();
+    expect(report.headToHead?.perChallenge['psi']?.trinomial?.eloUpper).toBeNull();
+    expect(report.headToHead?.perChallenge['psi']?.trinomial?.eloLower).toBeGreaterThan(0);
   });
 });

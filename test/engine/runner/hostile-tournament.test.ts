@@ -100,6 +100,27 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
     expect(report).toContain(`| spy | bubblewrap: files sandbox, pid namespace, network endpoints (127.0.0.1:${engine.port}) |`);
   }, 120_000);
 
+  it('ClawArena seats (Node and Python baselines) play sandboxed, reaching only the engine', async () => {
+    const run = await play(engine, {
+      name: 'claw sandboxed',
+      challenge: 'liars_dice',
+      format: 'round-robin',
+      games_per_pairing: 1,
+      concurrency: 1,
+      seed: 'claw-sandbox-1',
+      agents: [
+        { manifest: path.join(ROOT, 'agents/clawarena/baseline-node/agent.yaml'), id: 'node' },
+        { manifest: path.join(ROOT, 'agents/clawarena/baseline-python/agent.yaml'), id: 'python' },
+      ],
+      limits: { move_seconds: 10, game_seconds: 40 },
+    });
+    expect(run.games.map((g) => [g.termination, g.faultedSeats])).toEqual([['completed', []]]);
+    expect(run.games[0]?.isolation?.map((i) => [i.method, i.network, i.endpoints])).toEqual([
+      ['bubblewrap', 'endpoints', [`127.0.0.1:${engine.port}`]],
+      ['bubblewrap', 'endpoints', [`127.0.0.1:${engine.port}`]],
+    ]);
+  }, 90_000);
+
   it('a seat killed from outside its sandbox voids the attempt (replayed), never the agent’s fault', async () => {
     let killed = 0;
     // Kill the first sandbox of seat "truthful" as soon as it exists (the engine is this process: its direct child).

@@ -43,6 +43,9 @@ describe('Seatbelt profile (macOS)', () => {
     // Nothing else of the user's folder is named, and no rule allows writing outside the two folders.
     expect(profile).not.toMatch(/subpath "\/Users\/ada"\)/);
     expect(lines.filter((l) => l.includes('file-write*') && l.startsWith('(allow'))).toHaveLength(1);
+    // Metadata (stat) is the only thing readable everywhere, for path resolution; never data.
+    expect(lines).toContain('(allow file-read-metadata)');
+    expect(lines.filter((l) => /^\(allow file-read\*\)$|^\(allow file-read-data\)$/.test(l))).toEqual([]);
   });
 
   it('limits signals and process inspection to its own sandbox', () => {

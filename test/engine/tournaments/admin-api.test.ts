@@ -96,7 +96,12 @@ it('create → SSE until finished → standings, games, transcript, exports', as
 
   const csv = await fetch(api(`/tournaments/${t.id}/exports/standings.csv`), { headers: auth() });
   expect(csv.status).toBe(200);
-  expect(await csv.text()).toContain('combined,1,a0');
+  const text = await csv.text();
+  // The header row comes first; a0 won everything, so its rating has no upper bound ("[> …]").
+  expect(text.split('\n')[0]).toMatch(/^scope,rank,rank_best,rank_worst,agent,agent_name,/);
+  expect(text).toMatch(/\ncombined,1,1,3,a0,Truthful,4,4,0,0,4,100,[0-9.]+,[0-9.]+,,\d+ \[> \d+\],/);
+  for (const file of ['games.csv', 'manifest.json'])
+    expect((await fetch(api(`/tournaments/${t.id}/exports/${file}`), { headers: auth() })).status).toBe(200);
   expect((await fetch(api(`/tournaments/${t.id}/exports/secrets.txt`), { headers: auth() })).status).toBe(404);
 
   const list = (await (await fetch(api('/tournaments'), { headers: auth() })).json()) as {

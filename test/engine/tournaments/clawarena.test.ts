@@ -37,7 +37,7 @@ it('the ClawArena example plays four liars_dice games to completion and exports 
   expect(games.filter((g) => g.seats[0] === 0)).toHaveLength(2);
 
   const out = path.join(ctx.dir, 'reports', t.id);
-  expect(fs.readdirSync(out).sort()).toEqual(['events.jsonl', 'report.json', 'report.md', 'standings.csv']);
+  expect(fs.readdirSync(out).sort()).toEqual(['events.jsonl', 'games.csv', 'manifest.json', 'report.json', 'report.md', 'standings.csv']);
   const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   expect(report.games).toHaveLength(4);
   expect(report.manifest.placement_rule).toContain('ClawArena');
@@ -220,7 +220,8 @@ it('model-agent accounting: usage lines on stderr become per-seat usage, standin
   const python = report.standings.combined.find((r: { agent: string }) => r.agent === 'python');
   expect(python).toMatchObject({ tokens: null, cost_usd: null, cost_per_rating_point: null });
   const csv = fs.readFileSync(path.join(out, 'standings.csv'), 'utf8');
-  expect(csv).toMatch(/^combined,\d+,priced,2,.*,480,0\.06,0\.03,[^,]*$/m);
+  // scope, rank, best and worst rank, agent, its name, games, …, tokens, cost, cost per game, cost per rating point.
+  expect(csv).toMatch(/^combined,\d+,\d+,\d+,priced,[^,]*,2,.*,480,0\.06,0\.03,[^,]*$/m);
   const events = fs
     .readFileSync(path.join(out, 'events.jsonl'), 'utf8')
     .trim()

@@ -42,7 +42,7 @@ describe('cost per rating point', () => {
   it('fills tokens, spend and cost per point in standing rows from a real rating fit', () => {
     // Three agents: model (0) > mid (1) > baseline (2), with some upsets so every rating is finite.
     const games = [...results(0, 1, 6, 4, 0), ...results(1, 2, 6, 4, 100), ...results(0, 2, 7, 3, 200)];
-    const report = ratingsReport(games, { agentCount: 3, seed: 'cost', bootstrapRounds: 50 });
+    const report = ratingsReport(games, { agentCount: 3 });
     const ids = ['model', 'mid-model', 'baseline'];
     const rows = standingRows(report.combined, ids, [usage(2, 20), usage(1, 20, 500), null]);
     const by = Object.fromEntries(rows.map((r) => [r.agent, r]));
@@ -64,7 +64,7 @@ describe('cost per rating point', () => {
 
   it('is null for an agent without a rating, which also does not set the floor', () => {
     // Agent 2 never played a rated game: no rating, so no cost per point even though it spent.
-    const report = ratingsReport(results(0, 1, 4, 1, 0), { agentCount: 3, seed: 'x', bootstrapRounds: 20 });
+    const report = ratingsReport(results(0, 1, 4, 1, 0), { agentCount: 3 });
     const rows = standingRows(report.combined, ['model', 'baseline', 'idle-model'], [usage(1, 5), null, usage(0.5, 1)]);
     const by = Object.fromEntries(rows.map((r) => [r.agent, r]));
     expect(by['idle-model']).toMatchObject({ rating: null, cost_usd: 0.5, cost_per_rating_point: null });

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { gameView } from '../../../engine/tournaments/stats.js';
 import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
 
 const ctx = engineForFile();
@@ -64,6 +65,32 @@ describe.concurrent('terminations', () => {
     },
     90_000,
   );
+
+  it('a seat that never joins forfeits alone, in both seat orders; the seat waiting behind it is not faulted', async () => {
+    const r = await play(ctx.engine, against('sleeper-bot', { move_seconds: 5, game_seconds: 40 }));
+    expect(r.outcome.status).toBe('finished');
+    expect(r.games).toHaveLength(2);
+    // Both seat orders: the sleeper first (the honest agent never gets started) and second.
+    expect(r.games.map((g) => g.seats.indexOf(1)).sort()).toEqual([0, 1]);
+    for (const g of r.games) {
+      expect(g.termination).toBe('agent_timeout');
+      expect(g.faultedSeats).toEqual([g.seats.indexOf(1)]);
+      expect(g.detail).toMatch(new RegExp(`^seat ${g.seats.indexOf(1)} did not join within 10 s`));
+      if (g.seats.indexOf(1) === 0) expect(g.detail).toMatch(/seat 1 not started \(waits for seat 0\)/);
+    }
+    const { stats } = ctx.engine.tournaments.statistics(r.id);
+    expect(stats.standings.combined.find((s) => s.agent === 'truthful')).toMatchObject({ wins: 2, losses: 0, draws: 0 });
+    expect(stats.standings.combined.find((s) => s.agent === 'sleeper-bot')).toMatchObject({ wins: 0, losses: 2 });
+    // The games list, the match viewer and the exports read the same result: the honest agent wins by forfeit.
+    for (const g of r.games) {
+      const view = gameView(g, ['truthful', 'sleeper-bot']);
+      expect(view.forfeit).toBe(true);
+      expect(view.placements?.[g.seats.indexOf(0)]).toBe(1);
+      expect(view.placements?.[g.seats.indexOf(1)]).toBe(2);
+    }
+    // Every game of the sleeper ended in its own fault: the run says so.
+    expect(stats.warnings).toEqual([expect.stringMatching(/^sleeper-bot: 2 of its 2 games ended in its own fault \(agent_timeout 2\)/)]);
+  }, 90_000);
 
   it('an agent command that cannot start is the agent’s crash, not a harness fault', async () => {
     const bad = path.join(ctx.dir, 'missing-bot');

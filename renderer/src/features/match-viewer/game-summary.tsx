@@ -3,6 +3,7 @@ import { describeIsolation } from '../../../../engine/contract/isolation.js';
 import type { Attribution } from '../../../../engine/contract/specarena.js';
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { formatCost, formatDateTime, formatNumber } from '../../ui/format.js';
+import { resultText } from '../../ui/game-result.js';
 import { CLAWARENA_SESSION_PREFIX } from './match-viewer-api.js';
 import { fallbackSummary, type SeatUsage, seatUsage } from './model-turns.js';
 
@@ -18,6 +19,8 @@ export function GameFacts({ game }: { game: TournamentGame }) {
     <section className="card" data-testid="game-facts">
       <h2>Outcome</h2>
       <dl className="facts">
+        <dt>Result</dt>
+        <dd data-testid="game-result">{resultText(game.seat_agents, game.placements, game.forfeit)}</dd>
         <dt>Termination</dt>
         <dd data-testid="termination">
           <span className={`tag mv-termination mv-termination-${game.termination === 'completed' ? 'ok' : 'bad'}`}>{game.termination}</span>

@@ -8,7 +8,17 @@ export type GameResult = 'win' | 'loss' | 'draw' | 'decisive' | 'none';
 
 export type Row = Pick<
   TournamentGame,
-  'gameIndex' | 'challenge' | 'seat_agents' | 'placements' | 'termination' | 'fault' | 'detail' | 'startedAt' | 'endedAt' | 'attempt'
+  | 'gameIndex'
+  | 'challenge'
+  | 'seat_agents'
+  | 'placements'
+  | 'forfeit'
+  | 'termination'
+  | 'fault'
+  | 'detail'
+  | 'startedAt'
+  | 'endedAt'
+  | 'attempt'
 >;
 
 export function gameResult(game: Row, agent?: string): GameResult {
@@ -82,7 +92,7 @@ export function gamesCsv(games: readonly Row[]): string {
       g.challenge,
       g.seat_agents.join(' vs '),
       g.placements ? g.placements.join(' ') : null,
-      resultText(g.seat_agents, g.placements),
+      resultText(g.seat_agents, g.placements, g.forfeit),
       g.termination,
       g.fault,
       g.detail,

@@ -105,8 +105,20 @@ function GamesTable({ id, name }: { id: string; name: string }) {
               load: () => tournamentExport(client, id, 'standings.csv'),
             },
             {
-              label: 'Export shown games (CSV)',
+              label: 'Export all game attempts (CSV)',
               fileName: `${slug}-games.csv`,
+              filter: { name: 'CSV', extensions: ['csv'] },
+              load: () => tournamentExport(client, id, 'games.csv'),
+            },
+            {
+              label: 'Export run manifest (JSON)',
+              fileName: `${slug}-manifest.json`,
+              filter: { name: 'JSON', extensions: ['json'] },
+              load: () => tournamentExport(client, id, 'manifest.json'),
+            },
+            {
+              label: 'Export shown games (CSV)',
+              fileName: `${slug}-shown-games.csv`,
               filter: { name: 'CSV', extensions: ['csv'] },
               load: async () => gamesCsv(shown),
             },
@@ -176,7 +188,7 @@ function GamesTable({ id, name }: { id: string; name: string }) {
                     </td>
                     <td>{g.challenge}</td>
                     <td>{g.seat_agents.join(' vs ')}</td>
-                    <td>{resultText(g.seat_agents, g.placements)}</td>
+                    <td>{resultText(g.seat_agents, g.placements, g.forfeit)}</td>
                     <td>
                       <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
                     </td>

@@ -6,6 +6,7 @@ import type { ErrorIssue } from '../../../../engine/contract/errors.js';
 import { formatIssuePath } from '../../../../engine/contract/schema-issues.js';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
 import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+import { displayPath } from './agent-paths.js';
 
 export { FORMAT_KINDS };
 export type FormatKind = (typeof FORMAT_KINDS)[number];
@@ -15,7 +16,7 @@ export type SprtModel = (typeof SPRT_MODELS)[number];
 export interface FormAgent {
   /** As the definition names it: absolute for catalog agents, possibly relative for imported definitions. */
   manifest: string;
-  /** The id standings show; empty = the manifest path (the engine's default). */
+  /** The id standings show; empty = the manifest's own id (the engine's default). */
   id: string;
 }
 
@@ -412,6 +413,20 @@ export function localPlannedGames(
   if (parsed.data.challenges.some((c) => seatsOf(c) === undefined)) return null;
   const planned = expectedGameCount(parsed.data, (c) => seatsOf(c) ?? 2);
   return { ...planned, exact: planned.exact && parsed.data.stop.kind === 'fixed' };
+}
+
+/**
+ * The definition as Export YAML writes it: manifests inside the base folder relative to it (the same text on every
+ * machine with the same checkout), others as they are.
+ */
+export function portableSpec(spec: Record<string, unknown>, baseDir: string): Record<string, unknown> {
+  if (!Array.isArray(spec.agents)) return spec;
+  return {
+    ...spec,
+    agents: spec.agents.map((a) =>
+      isRecord(a) && typeof a.manifest === 'string' ? { ...a, manifest: displayPath(baseDir, a.manifest) } : a,
+    ),
+  };
 }
 
 export function specToYaml(spec: Record<string, unknown>): string {

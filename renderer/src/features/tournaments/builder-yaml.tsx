@@ -2,15 +2,24 @@
 import { useId, useState } from 'react';
 import { useArena } from '../../app-context.js';
 import { exportFile } from '../../ui/export-file.js';
-import { parseSpecYaml, specToYaml } from './builder-form.js';
+import { parseSpecYaml, portableSpec, specToYaml } from './builder-form.js';
 
-export function YamlPanel({ spec, onImport }: { spec: Record<string, unknown>; onImport: (raw: Record<string, unknown>) => void }) {
+export function YamlPanel({
+  spec,
+  baseDir,
+  onImport,
+}: {
+  spec: Record<string, unknown>;
+  /** Manifests inside it are written relative to it, so the file names no folder of this machine. */
+  baseDir: string;
+  onImport: (raw: Record<string, unknown>) => void;
+}) {
   const { shell } = useArena();
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
   const [pasted, setPasted] = useState('');
   const fileId = useId();
   const pasteId = useId();
-  const yaml = specToYaml(spec);
+  const yaml = specToYaml(portableSpec(spec, baseDir));
 
   const load = (text: string, source: string) => {
     const parsed = parseSpecYaml(text);

@@ -64,7 +64,8 @@ export function RecentGames({ tournamentId, games }: { tournamentId: string; gam
                     </span>
                   ))}
                   {winners.length === g.seat_agents.length ? <span className="tag">draw</span> : null}
-                  <span className="sr-only">: {resultText(g.seat_agents, g.placements)}</span>
+                  {g.forfeit ? <span className="tag t-tag-fault">forfeit</span> : null}
+                  <span className="sr-only">: {resultText(g.seat_agents, g.placements, g.forfeit)}</span>
                   {multiChallenge ? <span className="tag">{g.challenge}</span> : null}
                 </td>
                 <td>

@@ -59,7 +59,10 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
               >
                 {row.rank}
               </td>
-              <td className="strong">{row.agent}</td>
+              <td>
+                <span className="strong">{row.agent}</span>
+                {row.agent_name && row.agent_name !== row.agent ? <span className="muted small"> {row.agent_name}</span> : null}
+              </td>
               <td className="num" data-testid="standing-games">
                 {row.games}
               </td>
@@ -68,17 +71,14 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
               </td>
               <td className="num">{formatNumber(row.points)}</td>
               <td className="num">{row.score_pct === null ? '–' : `${row.score_pct.toFixed(1)}%`}</td>
-              <td className="num nowrap">
+              <td className="num nowrap" data-testid="standing-rating">
                 {fmt(row.rating)}
-                {row.rating_lower !== null && row.rating_upper !== null ? (
-                  <span className="muted small">
-                    {' '}
-                    [{fmt(row.rating_lower)}, {fmt(row.rating_upper)}]
-                  </span>
+                {row.rating_interval !== null && row.rating !== null ? (
+                  <span className="muted small"> {row.rating_interval.slice(row.rating_interval.indexOf('['))}</span>
                 ) : null}
               </td>
               <td className="t-interval-cell">
-                <IntervalBar row={row} x={x} />
+                <IntervalBar row={row} x={x} domain={axis?.domain ?? null} />
               </td>
               {spend ? (
                 <>
@@ -97,15 +97,17 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
   );
 }
 
-function IntervalBar({ row, x }: { row: StandingRow; x: ((v: number) => number) | null }) {
-  if (!x || row.rating === null) return <span className="muted small">–</span>;
-  const lower = row.rating_lower ?? row.rating;
-  const upper = row.rating_upper ?? row.rating;
+function IntervalBar({ row, x, domain }: { row: StandingRow; x: ((v: number) => number) | null; domain: [number, number] | null }) {
+  if (!x || !domain || row.rating === null) return <span className="muted small">–</span>;
+  // An open side (no bound from the games) runs to the edge of the axis and is drawn faded there.
+  const lower = row.rating_lower ?? domain[0];
+  const upper = row.rating_upper ?? domain[1];
   const left = x(lower);
   const width = Math.max(0.8, x(upper) - left);
+  const open = [row.rating_lower === null ? 'open-low' : '', row.rating_upper === null ? 'open-high' : ''].join(' ');
   return (
-    <span className="t-interval" role="img" aria-label={`${row.agent}: rating ${fmt(row.rating)}, interval ${fmt(lower)} to ${fmt(upper)}`}>
-      <span className="t-interval-bar" style={{ left: `${left}%`, width: `${width}%` }} />
+    <span className="t-interval" role="img" aria-label={`${row.agent}: rating ${row.rating_interval ?? fmt(row.rating)}`}>
+      <span className={`t-interval-bar ${open}`.trim().replace(/\s+/g, ' ')} style={{ left: `${left}%`, width: `${width}%` }} />
       <span className="t-interval-mark" style={{ left: `${x(row.rating)}%` }} />
     </span>
   );

@@ -3,11 +3,12 @@ import type { TournamentSummary } from '../../../../engine/contract/tournament.j
 import type { TournamentAction } from './tournaments-api.js';
 
 /**
- * Running in the engine: pause or cancel. Stopped but resumable (paused, failed, or marked running by an engine
- * that went away): resume — named Start before the first game — or cancel. Finished and cancelled runs are final.
+ * Running in the engine: pause or cancel. Stopped but resumable (paused, or marked running by an engine that went
+ * away): resume — named Start before the first game — or cancel. Finished, cancelled and failed runs are final (the
+ * engine refuses to resume a failed run: what failed it would fail it again).
  */
 export function availableActions(t: Pick<TournamentSummary, 'status' | 'active' | 'games_done'>): TournamentAction[] {
-  if (t.status === 'finished' || t.status === 'cancelled') return [];
+  if (t.status === 'finished' || t.status === 'cancelled' || t.status === 'failed') return [];
   if (t.active) return ['pause', 'cancel'];
   return [t.games_done === 0 && t.status === 'paused' ? 'start' : 'resume', 'cancel'];
 }

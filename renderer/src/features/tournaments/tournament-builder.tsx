@@ -10,7 +10,7 @@ import { Loading } from '../../ui/loading.js';
 import { navigate } from '../../ui/navigation.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
-import { resolveManifest } from './agent-paths.js';
+import { matchCatalogAgent } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
 import {
   AgentPicker,
@@ -78,10 +78,13 @@ export default function TournamentBuilder({ from }: { from?: string | undefined 
 
 /** Catalog agents and definition entries name the same manifest in different spellings (absolute vs relative). */
 function normalizeAgents(agents: FormAgent[], catalog: CatalogAgent[], baseDir: string): FormAgent[] {
-  const byPath = new Map(catalog.map((a) => [resolveManifest('', a.manifest_path), a]));
   return agents.map((a) => {
-    const match = byPath.get(resolveManifest(baseDir, a.manifest));
-    return match ? { ...a, manifest: match.manifest_path } : a;
+    const match = matchCatalogAgent(
+      a.manifest,
+      catalog.map((c) => c.manifest_path),
+      baseDir,
+    );
+    return match ? { ...a, manifest: match } : a;
   });
 }
 
@@ -215,6 +218,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
           </section>
           <YamlPanel
             spec={spec}
+            baseDir={catalog.base_dir}
             onImport={(raw) => {
               const imported = formFromSpec(raw, randomSeed());
               setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });

@@ -123,6 +123,19 @@ export function TournamentLivePage({ id }: { id: string }) {
         </div>
       </section>
 
+      {t.standings && t.standings.warnings.length > 0 ? (
+        <div className="notice notice-warning" role="status" data-testid="run-warnings">
+          <div>
+            <strong>Check these results</strong>
+            {t.standings.warnings.map((w) => (
+              <span key={w} className="notice-detail">
+                {w}
+              </span>
+            ))}
+          </div>
+        </div>
+      ) : null}
+
       <section className="card" aria-labelledby="t-standings-title">
         <h2 id="t-standings-title">Standings</h2>
         {errors.standings ? <ErrorNotice error={errors.standings} compact /> : null}

@@ -11,6 +11,8 @@ import {
   TournamentCatalogResponseSchema,
   type TournamentChartsResponse,
   TournamentChartsResponseSchema,
+  type TournamentComparison,
+  TournamentComparisonSchema,
   type TournamentGame,
   TournamentGamesResponseSchema,
   TournamentListResponseSchema,
@@ -30,18 +32,23 @@ export type {
 } from '../../../../engine/contract/tournament.js';
 export type SprtState = z.infer<typeof SprtStatusSchema>;
 
-/** report.json carries the definition as it was submitted; the builder's "start from this one" reads it. */
+/** report.json carries the definition as the run manifest holds it (portable manifest paths); "start from this one" reads it. */
 const ReportSpecSchema = z.object({ spec: z.record(z.string(), z.unknown()) });
 
 export type TournamentAction = 'start' | 'pause' | 'resume' | 'cancel';
 
 const base = `${ADMIN_PREFIX}/tournaments`;
+const compareUrl = (a: string, b: string, format: string) => `${base}/compare?${new URLSearchParams({ a, b, format }).toString()}`;
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
 const admin = (signal?: AbortSignal) => ({ admin: true, signal });
 
 export function tournamentsApi(client: ArenaClient) {
   return {
     list: (signal?: AbortSignal) => client.call(TournamentListResponseSchema, `${base}?limit=200`, admin(signal)),
+    compare: (a: string, b: string, signal?: AbortSignal): Promise<TournamentComparison> =>
+      client.call(TournamentComparisonSchema, compareUrl(a, b, 'json'), admin(signal)),
+    /** The comparison as Markdown or CSV, as `arena compare` writes it. */
+    compareText: (a: string, b: string, format: 'md' | 'csv' | 'json'): Promise<string> => client.text(compareUrl(a, b, format)),
     summary: (id: string, signal?: AbortSignal): Promise<TournamentSummary> => client.call(TournamentSummarySchema, one(id), admin(signal)),
     catalog: (signal?: AbortSignal): Promise<TournamentCatalogResponse> =>
       client.call(TournamentCatalogResponseSchema, `${base}/catalog`, admin(signal)),

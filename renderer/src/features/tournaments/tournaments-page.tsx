@@ -33,9 +33,14 @@ export function TournamentsPage() {
         title="Tournaments"
         subtitle="Round-robins, gauntlets, Swiss and knockout runs between local agents, with live standings and ratings."
         actions={
-          <a className="button button-primary" href={routeHref({ name: 'tournament-new' })}>
-            New tournament
-          </a>
+          <>
+            <a className="button button-secondary" href={routeHref({ name: 'tournament-compare' })}>
+              Compare runs
+            </a>
+            <a className="button button-primary" href={routeHref({ name: 'tournament-new' })}>
+              New tournament
+            </a>
+          </>
         }
       />
       <section className="card">
