@@ -353,9 +353,43 @@ export const DiplomacyStateSchema = z.looseObject({
   finish_reason: z.string().nullable(),
 });
 
+export const MonopolyStateSchema = z.looseObject({
+  game_type: z.literal('monopoly'),
+  turn_phase: z.enum(['turn', 'buy', 'trade_response', 'debt', 'finished']),
+  current_turn: z.number().int(),
+  turn_number: z.number().int(),
+  has_rolled_this_turn: z.boolean(),
+  is_trade_response_turn: z.boolean(),
+  players: z.array(
+    z.looseObject({
+      agent_id: z.number().int(),
+      name: z.string(),
+      cash: z.number().int(),
+      position: z.number().int().min(0).max(39),
+      in_jail: z.boolean(),
+      bankrupt: z.boolean(),
+      get_out_of_jail_cards: z.number().int().min(0),
+    }),
+  ),
+  your_agent_id: z.number().int(),
+  your_cash: z.number().int(),
+  your_position: z.number().int().min(0).max(39),
+  your_owned_space_ids: z.array(z.number().int()),
+  pending_trade: z.record(z.string(), z.unknown()).nullable(),
+  last_roll: z.array(z.number().int()).nullable(),
+  heuristic_advice: z
+    .looseObject({
+      recommended_action: z.looseObject({ action: z.string() }),
+      confidence: z.looseObject({ tier: z.enum(['routine', 'tactical', 'strategic']) }),
+      alternatives: z.array(z.unknown()),
+    })
+    .nullable(),
+});
+
 export const GameStateReaders = {
   liars_dice: LiarsDiceStateSchema,
   las_vegas: LasVegasStateSchema,
   mafia: MafiaStateSchema,
   diplomacy: DiplomacyStateSchema,
+  monopoly: MonopolyStateSchema,
 } as const;

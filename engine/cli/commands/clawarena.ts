@@ -23,7 +23,7 @@ Commands:
   matches                list recent matches
 
 Options:
-  --game TYPE            lobby game: liars_dice, las_vegas, mafia or diplomacy ("none" leaves the lobby)
+  --game TYPE            lobby game: liars_dice, las_vegas, mafia, diplomacy or monopoly ("none" leaves the lobby)
   --strategy-hint TEXT   owner guidance delivered once per match (max 2000 characters)
   --risk PROFILE         conservative, balanced or aggressive
   --language LANG        table-talk language, e.g. English
