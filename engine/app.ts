@@ -161,6 +161,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         tournaments: () => tournaments,
         governance: { store, runner: governance },
         agents: createAgentCatalog({ store }),
+        clawarena,
         reset: options.testHooks
           ? () => {
               live.closeAll();

@@ -9,6 +9,7 @@ import * as tournamentUsage from './migrations/0050-tournament-usage.js';
 import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
+import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
 
 interface Migration {
   name: string;
@@ -24,6 +25,7 @@ export const migrations: readonly Migration[] = [
   agentFolders,
   isolation,
   agentFolderTrust,
+  clawarenaSlimCursors,
 ];
 
 export class MigrationError extends Error {

@@ -12,7 +12,7 @@ import { createUsersRepo } from './repos/users.js';
 
 export { MigrationError } from './migrate.js';
 export type { StoredAgentFolder } from './repos/agent-folders.js';
-export type { StoredClawAgent, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
+export type { StoredClawAgent, StoredClawContext, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
 export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
 export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';

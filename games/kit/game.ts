@@ -97,6 +97,11 @@ export interface GameRules<S> {
   sealedSubmission?(state: S, seat: number): { action: string; params: JsonObject } | null;
   /** The slim projection (`snapshot=slim`), when the game has one; `project` otherwise. */
   projectSlim?(state: S, seat: number): JsonObject;
+  /**
+   * Append-only logs of the projection that `snapshot=slim` sends as deltas (spec §6.6): projection key → entries
+   * ever appended (the projection shows the latest of them). A key absent from the projection is ignored.
+   */
+  slimLogs?(state: S, seat: number): Record<string, number>;
 }
 
 export function clone<T>(value: T): T {

@@ -110,6 +110,10 @@ export const mafia: GameRules<MafiaState> = {
     return { action: 'skip_chat', params: {} };
   },
 
+  // snapshot=slim sends these as deltas (spec §6.6); the night log exists only in the mafia's projection.
+  slimLogs(state) {
+    return { chat_log: state.chat.length, mafia_night_chat_log: state.mafiaChat.length };
+  },
   project(state, seat) {
     const me = seatOf(state, seat);
     const role = state.roles[seat] as MafiaRole;

@@ -70,6 +70,8 @@ export interface StoredClawContext {
   historyCursor: number;
   stableId: string | null;
   resynced: boolean;
+  /** snapshot=slim: entries consumed per append-only log of the projection. */
+  slimCursors?: Record<string, number>;
 }
 
 interface AgentRow {
@@ -207,6 +209,8 @@ export function createClawArenaRepo(db: Database.Database) {
       VALUES (@gameType, @origin, @status, @seed, @options, @state, @createdAt, @startDeadlineAt) RETURNING match_id`),
     match: db.prepare('SELECT * FROM clawarena_matches WHERE match_id = ?'),
     matches: db.prepare('SELECT * FROM clawarena_matches ORDER BY match_id DESC LIMIT ?'),
+    matchesOfAgent: db.prepare(`SELECT m.* FROM clawarena_matches m
+      WHERE m.match_id IN (SELECT match_id FROM clawarena_seats WHERE agent_id = ?) ORDER BY m.match_id DESC LIMIT ?`),
     updateMatch:
       db.prepare(`UPDATE clawarena_matches SET status = @status, state = @state, window_seq = @windowSeq, window_key = @windowKey,
       window_opened_at = @windowOpenedAt, deadline_at = @deadlineAt, start_deadline_at = @startDeadlineAt, started_at = @startedAt,
@@ -235,12 +239,13 @@ export function createClawArenaRepo(db: Database.Database) {
     idem: db.prepare('SELECT payload, response FROM clawarena_idempotency WHERE agent_id = ? AND key = ?'),
     putIdem: db.prepare('INSERT INTO clawarena_idempotency (agent_id, key, payload, response, created_at) VALUES (?, ?, ?, ?, ?)'),
     context: db.prepare(
-      'SELECT history_cursor, stable_id, resynced FROM clawarena_contexts WHERE agent_id = ? AND match_id = ? AND context_id = ?',
+      'SELECT history_cursor, stable_id, resynced, slim_cursors FROM clawarena_contexts WHERE agent_id = ? AND match_id = ? AND context_id = ?',
     ),
-    putContext: db.prepare(`INSERT INTO clawarena_contexts (agent_id, match_id, context_id, history_cursor, stable_id, resynced, created_at)
-      VALUES (@agentId, @matchId, @contextId, @historyCursor, @stableId, @resynced, @createdAt)
+    putContext: db.prepare(`INSERT INTO clawarena_contexts (agent_id, match_id, context_id, history_cursor, stable_id, resynced,
+      slim_cursors, created_at)
+      VALUES (@agentId, @matchId, @contextId, @historyCursor, @stableId, @resynced, @slimCursors, @createdAt)
       ON CONFLICT (agent_id, match_id, context_id) DO UPDATE SET history_cursor = excluded.history_cursor, stable_id = excluded.stable_id,
-      resynced = excluded.resynced`),
+      resynced = excluded.resynced, slim_cursors = excluded.slim_cursors`),
     latestState: db.prepare(
       'SELECT state_seq, checksum, state FROM clawarena_states WHERE agent_id = ? AND match_id = ? ORDER BY state_seq DESC LIMIT 1',
     ),
@@ -336,6 +341,10 @@ export function createClawArenaRepo(db: Database.Database) {
     recentMatches(limit: number): StoredClawMatch[] {
       return (q.matches.all(limit) as MatchRow[]).map(matchFromRow);
     },
+    /** The matches an agent holds a seat in, newest first. */
+    matchesOfAgent(agentId: number, limit: number): StoredClawMatch[] {
+      return (q.matchesOfAgent.all(agentId, limit) as MatchRow[]).map(matchFromRow);
+    },
     updateMatch(match: StoredClawMatch): void {
       q.updateMatch.run({
         matchId: match.matchId,
@@ -411,12 +420,28 @@ export function createClawArenaRepo(db: Database.Database) {
 
     context(agentId: number, matchId: number, contextId: string): StoredClawContext | undefined {
       const row = q.context.get(agentId, matchId, contextId) as
-        | { history_cursor: number; stable_id: string | null; resynced: number }
+        | { history_cursor: number; stable_id: string | null; resynced: number; slim_cursors: string | null }
         | undefined;
-      return row && { historyCursor: row.history_cursor, stableId: row.stable_id, resynced: row.resynced === 1 };
+      return (
+        row && {
+          historyCursor: row.history_cursor,
+          stableId: row.stable_id,
+          resynced: row.resynced === 1,
+          slimCursors: row.slim_cursors === null ? {} : (JSON.parse(row.slim_cursors) as Record<string, number>),
+        }
+      );
     },
     putContext(agentId: number, matchId: number, contextId: string, context: StoredClawContext, at: number): void {
-      q.putContext.run({ agentId, matchId, contextId, ...context, resynced: context.resynced ? 1 : 0, createdAt: at });
+      q.putContext.run({
+        agentId,
+        matchId,
+        contextId,
+        historyCursor: context.historyCursor,
+        stableId: context.stableId,
+        resynced: context.resynced ? 1 : 0,
+        slimCursors: context.slimCursors && Object.keys(context.slimCursors).length > 0 ? JSON.stringify(context.slimCursors) : null,
+        createdAt: at,
+      });
     },
 
     latestState(agentId: number, matchId: number): { stateSeq: number; checksum: string; state: string } | undefined {

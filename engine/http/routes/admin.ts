@@ -16,6 +16,7 @@ import { DomainError, EngineErrorCode } from '../../contract/errors.js';
 import { operatorChannel } from '../../core/redaction.js';
 import { fullSession } from '../../core/sanitize.js';
 import type { Store } from '../../db/store.js';
+import type { ClawArenaService } from '../../protocols/clawarena/service.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
@@ -24,6 +25,7 @@ import { readAdminBody, readAdminQuery, readFieldBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 import type { LaunchCodes } from '../launch-codes.js';
 import { registerAdminAgentRoutes } from './admin-agents.js';
+import { registerAdminClawArenaRoutes } from './admin-clawarena.js';
 import { registerAdminGovernanceRoutes } from './admin-governance.js';
 import { registerAdminTournamentRoutes } from './admin-tournaments.js';
 
@@ -42,6 +44,8 @@ export interface AdminDeps {
   governance?: { store: Store; runner: GovernanceRunner };
   /** Agents page: folders, manifests and an agent's runs (routes in admin-agents.ts). */
   agents?: AgentCatalog;
+  /** Agents page: the owner's dashboard for ClawArena agents (routes in admin-clawarena.ts). */
+  clawarena?: ClawArenaService;
   /** One-time codes `arena serve` hands the browser instead of the token. */
   launchCodes?: LaunchCodes;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
@@ -119,6 +123,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       if (deps.tournaments) registerAdminTournamentRoutes(admin, deps.tournaments);
       if (deps.governance) registerAdminGovernanceRoutes(admin, deps.governance);
       if (deps.agents) registerAdminAgentRoutes(admin, deps.agents);
+      if (deps.clawarena) registerAdminClawArenaRoutes(admin, deps.clawarena);
     },
     { prefix: ADMIN_PREFIX },
   );

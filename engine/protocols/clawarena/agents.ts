@@ -102,7 +102,8 @@ export function createAgents(deps: { store: Store; clock: Clock; games: Readonly
           preferences: patch.preferences ? { ...agent.preferences, ...patch.preferences } : agent.preferences,
         };
         repo.updateAgent(next);
-        if (next.preferredGameType !== agent.preferredGameType) repo.dequeue(agentId);
+        const leftLobby = next.preferences.play_mode === 'manual' && agent.preferences.play_mode !== 'manual';
+        if (next.preferredGameType !== agent.preferredGameType || leftLobby) repo.dequeue(agentId);
         return repo.agent(agentId) as StoredClawAgent;
       });
     },

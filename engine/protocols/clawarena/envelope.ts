@@ -3,7 +3,7 @@
 import type { JsonObject, LegalActionSpec } from '../../../games/kit/game.js';
 import type { PollQuery } from '../../contract/clawarena.js';
 import type { Clock } from '../../core/clock.js';
-import type { Store, StoredClawAgent, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
+import type { Store, StoredClawAgent, StoredClawContext, StoredClawMatch, StoredClawSeat } from '../../db/store.js';
 import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
 import { deltaTurn, fullTurn, type StableContent, stableId, type TurnPart } from './decision-context.js';
 import type { MatchRuntime } from './match-runtime.js';
@@ -110,7 +110,7 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
   const deadline = playing && match.deadlineAt !== null ? isoUtc(match.deadlineAt) : null;
   const state: JsonObject = { ...game.project(match.state, seat.seat), is_your_turn: view.isYourTurn, turn_deadline: deadline };
   // A game with a slim projection serves it for snapshot=slim; cursors, seq and decision context v2 use the full one.
-  const shownState: JsonObject =
+  let shownState: JsonObject =
     snapshotMode === 'slim' && game.projectSlim
       ? { ...game.projectSlim(match.state, seat.seat), is_your_turn: view.isYourTurn, turn_deadline: deadline }
       : state;
@@ -120,9 +120,15 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
   // Cursors per (agent, match, context_id). A repeated resync with the same id replays without resetting.
   const contextKey = query.context_id ?? '';
   const stored = repo.context(agent.agentId, match.matchId, contextKey);
-  let context = stored ? { ...stored } : { historyCursor: 0, stableId: null, resynced: false };
+  let context: StoredClawContext = stored ? { ...stored } : { historyCursor: 0, stableId: null, resynced: false };
   const freshReset = resync && !stored?.resynced;
   if (freshReset) context = { historyCursor: 0, stableId: null, resynced: true };
+  const slimBefore = JSON.stringify(context.slimCursors ?? {});
+  if (snapshotMode === 'slim' && game.slimLogs) {
+    const slim = slimDeltas(shownState, game.slimLogs(match.state, seat.seat), resync ? {} : (context.slimCursors ?? {}));
+    shownState = slim.state;
+    if (query.consume_history === '1') context.slimCursors = slim.cursors;
+  }
 
   const since = query.since_seq !== undefined ? Number(query.since_seq) : context.historyCursor;
   const events = repo.publicEvents(match.matchId, since, EVENTS_PER_POLL).map((e) => ({
@@ -219,8 +225,40 @@ export function buildEnvelope(deps: EnvelopeDeps, agent: StoredClawAgent, loc: L
     };
   }
 
-  if (!stored || freshReset || stored.historyCursor !== context.historyCursor || stored.stableId !== context.stableId) {
+  const slimChanged = JSON.stringify(context.slimCursors ?? {}) !== slimBefore;
+  if (!stored || freshReset || slimChanged || stored.historyCursor !== context.historyCursor || stored.stableId !== context.stableId) {
     repo.putContext(agent.agentId, match.matchId, contextKey, context, deps.clock.now());
   }
   return envelope;
+}
+
+/**
+ * Slim conventions for append-only logs (spec §6.6): a context that has consumed none of log K gets the full K with
+ * `K_mode: "full"`; later, only new entries as `K_delta` with `K_mode: "delta"`; nothing new, neither key. `cursors`
+ * are what a consuming read has then seen.
+ */
+function slimDeltas(
+  state: JsonObject,
+  totals: Record<string, number>,
+  seen: Record<string, number>,
+): { state: JsonObject; cursors: Record<string, number> } {
+  const out: JsonObject = { ...state };
+  const cursors: Record<string, number> = { ...seen };
+  for (const [key, total] of Object.entries(totals)) {
+    const shown = out[key];
+    if (!Array.isArray(shown)) continue;
+    const before = seen[key];
+    cursors[key] = total;
+    if (before === undefined) {
+      out[`${key}_mode`] = 'full';
+      continue;
+    }
+    delete out[key];
+    const fresh = Math.min(Math.max(0, total - before), shown.length);
+    if (fresh > 0) {
+      out[`${key}_delta`] = shown.slice(shown.length - fresh);
+      out[`${key}_mode`] = 'delta';
+    }
+  }
+  return { state: out, cursors };
 }

@@ -71,7 +71,8 @@ export function createLobby(deps: LobbyDeps) {
         }
       }
       let requeued = false;
-      const lobbyType = scoped === null ? agent.preferredGameType : null;
+      // An owner's "manual" play mode keeps the agent out of the lobby: tournaments still seat it.
+      const lobbyType = scoped === null && agent.preferences.play_mode !== 'manual' ? agent.preferredGameType : null;
       if (lobbyType && games.has(lobbyType) && (!match || match.status === 'finished')) {
         // A finished match is shown at least once before the agent is queued again, so a client that stops
         // after one match is not seated in a match it will never play.

@@ -30,7 +30,7 @@ export function agentPreferences(agent: StoredClawAgent, currentGameType: string
   const g = guidanceOf(agent);
   const prefs: Record<string, unknown> = {
     report_level: 'silent',
-    autoplay_enabled: agent.preferredGameType !== null,
+    autoplay_enabled: agent.preferredGameType !== null && agent.preferences.play_mode !== 'manual',
     strategy_self_learning_enabled: false,
   };
   if (agent.preferredGameType) prefs.preferred_game_type = agent.preferredGameType;

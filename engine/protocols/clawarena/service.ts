@@ -123,6 +123,8 @@ export function createClawArenaService(options: ClawArenaServiceOptions) {
     // the match API of the tournaments, and views for the CLI and tests
     ...matches,
     recentMatches: (limit = 50): Array<MatchView | undefined> => repo.recentMatches(limit).map((m) => matches.match(m.matchId)),
+    matchesOfAgent: (agentId: number, limit = 50): Array<MatchView | undefined> =>
+      repo.matchesOfAgent(agentId, limit).map((m) => matches.match(m.matchId)),
 
     setBaseUrls(urls: { http: string | null; https?: string | null }): void {
       baseUrls = { http: urls.http, https: urls.https ?? null };

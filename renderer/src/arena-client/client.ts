@@ -35,7 +35,7 @@ export interface SessionListQuery {
 export type CreateSessionInput = z.input<typeof AdminCreateSessionRequestSchema>;
 
 export interface RequestOptions {
-  method?: 'GET' | 'POST' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** Admin routes get the admin token; agent-facing routes never do. */
   admin: boolean;

@@ -12,6 +12,7 @@ import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { addFolder, fetchCatalog, fetchRuns, removeFolder, setFolderTrusted } from './agents-api.js';
 import { folderPathProblem, groupByFolder } from './agents-view.js';
+import { ClawAgentsSection } from './claw-agents-section.js';
 import './agents.css';
 
 export function AgentsPage() {
@@ -87,6 +88,7 @@ export function AgentsPage() {
           </section>
         ))
       )}
+      <ClawAgentsSection />
     </div>
   );
 }

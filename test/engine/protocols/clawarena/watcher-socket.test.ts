@@ -1,5 +1,6 @@
 // The watcher's WebSocket (`/ws/watcher/`, CLAWARENA_TRANSPORT=ws) over real HTTP: upgrade guards, auth, and that an
 // open feed keeps an agent online (queued and seatable) while it never polls, then wakes it for its turn.
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { createManualClock } from '../../../../engine/core/clock.js';
@@ -152,5 +153,34 @@ describe('/ws/watcher/', () => {
     const other = await provision('ws-other');
     expect((await c.poll({}, other.connection_token)).body.status).toBe('waiting');
     expect(server.engine.store.clawarena.queued(silent.agent_id)).toBeUndefined();
+  });
+
+  it("over the --tls listener (wss): the public watcher's portless https Origin passes, a foreign one does not", async () => {
+    const tlsServer = await startTestServer({ tls: true });
+    try {
+      const tls = tlsServer.engine.tls as { url: string; certPath: string };
+      const ca = fs.readFileSync(tls.certPath);
+      const url = `${tls.url.replace('https://', 'wss://')}/ws/watcher/`;
+      const agent = tlsServer.engine.clawarena.createAgent({ name: 'wss-watcher', preferredGameType: 'liars_dice' });
+      const refused = new WebSocket(url, { ca, headers: { origin: 'https://evil.example' } });
+      const status = await new Promise<number>((resolve) => {
+        refused.once('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        refused.once('open', () => resolve(101));
+        refused.once('error', () => undefined);
+      });
+      refused.terminate();
+      expect(status).toBe(403);
+      const ws = new WebSocket(url, { ca, headers: { origin: 'https://127.0.0.1' } });
+      sockets.push(ws);
+      const first = await new Promise<Frame>((resolve, reject) => {
+        ws.once('open', () => ws.send(JSON.stringify({ type: 'auth', token: agent.token })));
+        ws.once('message', (data) => resolve(JSON.parse(data.toString()) as Frame));
+        ws.once('error', reject);
+      });
+      expect(first).toMatchObject({ type: 'auth_ok', agent_id: agent.agent.agentId });
+      ws.terminate();
+    } finally {
+      await tlsServer.close();
+    }
   });
 });
