@@ -1,122 +1,41 @@
 // Conformance kit: framework-free checks every challenge must pass (run for each folder by test/challenges/conformance.test.ts).
-// Std code like the operators: no Node imports, deterministic given a seed. Each check returns violations instead of throwing,
-// so a test can print all of them at once.
+// Std code like the operators: no Node imports, deterministic given a seed. This file is the driver (random play, the
+// privacy twins); each check is an object in conformance-checks.ts. Checks return violations instead of throwing, so a
+// test can print all of them at once. Shipped in dist with the challenges, for challenge authors (challenges/README.md).
 import type { ChatMessage } from '../../engine/contract/specarena.js';
 import { createRng, type Rng } from '../../engine/core/rng.js';
-import {
-  type ChallengeModule,
-  type ChallengeOperator,
-  type OperatorContext,
-  OperatorError,
-  type OperatorSnapshot,
-} from './operator-base.js';
+import { ends, firstDifference, jsonSafe, maxActionsValid, restores, STEP_CHECKS, show } from './conformance-checks.js';
+import type {
+  Action,
+  ApplyResult,
+  CheckName,
+  ConformanceMetadata,
+  ConformanceTarget,
+  Finding,
+  PlayerView,
+  PlayOptions,
+  PlayRecord,
+  SentMessage,
+  StepFacts,
+  StepOutcome,
+  Violation,
+} from './conformance-types.js';
+import { type ChallengeOperator, type OperatorContext, OperatorError, type OperatorSnapshot } from './operator-base.js';
 
-/** The parts of challenge.json the checks read. */
-export interface ConformanceMetadata {
-  players: number;
-  methods: readonly { name: string; description?: string }[];
-  prompt?: string;
-  description?: string;
-}
-
-/** What a random player may look at when the kit picks its next action. */
-export interface PlayerView {
-  invite: string;
-  playerIndex: number;
-  invites: readonly string[];
-  /** Contents of operator DMs to this player so far. */
-  dms: readonly string[];
-  /** Contents of operator broadcasts so far. */
-  broadcasts: readonly string[];
-  options: Readonly<Record<string, unknown>>;
-}
-
-/**
- * Optional per-challenge tuning, exported by an operator module as `export const conformance: ConformanceHooks<MyState>`.
- * Without it the kit uses its generic fuzzer and generic privacy checks.
- */
-export interface ConformanceHooks<G extends object = object> {
-  /** Exact strings that must not appear in a broadcast before the game ends (added to the generically derived ones). */
-  privateStrings?(gameState: G): string[];
-  /** Extra candidate contents for a method, e.g. legal moves the generic fuzzer would rarely produce. */
-  contents?(method: string, view: PlayerView, rng: Rng): string[];
-  /** False when broadcasts may legitimately depend on seeded data (public randomness); private strings are still checked. */
-  nonInterference?: boolean;
-}
-
-export interface ConformanceTarget {
-  id: string;
-  metadata: ConformanceMetadata;
-  module: ChallengeModule<{ players: number }, object>;
-  /** Parsed options (e.g. `module.optionsSchema.parse(defaultOptions)`). */
-  options: { players: number };
-  hooks?: ConformanceHooks;
-}
-
-export type CheckName =
-  | 'methods'
-  | 'json-safe'
-  | 'restore'
-  | 'replay'
-  | 'atomic-rejection'
-  | 'operator-crash'
-  | 'max-actions'
-  | 'ends'
-  | 'end-state'
-  | 'non-interference'
-  | 'private-strings';
-
-export interface Violation {
-  check: CheckName;
-  message: string;
-  /** Index of the action in the play that exposed it. */
-  step?: number;
-}
-
-export type Action =
-  | { kind: 'join'; invite: string; userId: string }
-  | { kind: 'message'; from: string; type: string | undefined; content: string };
-
-export interface SentMessage {
-  channel: string;
-  from: string;
-  content: string;
-  to?: string;
-}
-
-export interface StepOutcome {
-  /** False when the operator raised an OperatorError (the engine answers 400 and rolls the action back). */
-  ok: boolean;
-  code?: string;
-  sent: SentMessage[];
-  statusBefore: string;
-  statusAfter: string;
-  /** An action the game counted: a message accepted while the game was active. */
-  accepted: boolean;
-}
-
-export interface PlayRecord {
-  challengeId: string;
-  invites: string[];
-  actions: Action[];
-  outcomes: StepOutcome[];
-  /** gameState as created, before any join. */
-  initialGameState: object;
-  ended: boolean;
-  accepted: number;
-  violations: Violation[];
-}
-
-export interface PlayOptions {
-  /** Seed secret standing in for the engine's HMAC secret; different secrets give different private data. */
-  secret?: string;
-  /** Replay these actions instead of generating them. */
-  script?: readonly Action[];
-  /** Attempts before the play gives up (and reports `ends`). */
-  maxSteps?: number;
-  /** Actions tried after the end, which must all be refused without changing anything. */
-  afterEnd?: number;
-}
+export { firstDifference } from './conformance-checks.js';
+export type {
+  Action,
+  CheckName,
+  ConformanceHooks,
+  ConformanceMetadata,
+  ConformanceTarget,
+  PlayerView,
+  PlayOptions,
+  PlayRecord,
+  SentMessage,
+  StepOutcome,
+  Violation,
+} from './conformance-types.js';
 
 const START = 1_700_000_000_000;
 const STRANGER = 'mallory';
@@ -154,49 +73,6 @@ export function recordingContext(challengeId: string, secret: string, clock: { n
 
 function message(channel: string, from: string, content: string, to?: string): SentMessage {
   return to === undefined ? { channel, from, content } : { channel, from, content, to };
-}
-
-// ---- structural comparison -----------------------------------------------------------------------------------
-
-/** First path where two JSON-like values differ, or null. Sets, Maps, class instances and non-finite numbers count as differences. */
-export function firstDifference(a: unknown, b: unknown, path = '$'): string | null {
-  if (typeof a === 'number' && typeof b === 'number') {
-    if (!Number.isFinite(a) || !Number.isFinite(b)) return `${path} (non-finite number)`;
-    return Object.is(a, b) || a === b ? null : `${path} (${a} vs ${b})`;
-  }
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
-    return a === b ? null : `${path} (${show(a)} vs ${show(b)})`;
-  }
-  if (!isPlain(a) || !isPlain(b)) return `${path} (not a plain object or array)`;
-  if (Array.isArray(a) !== Array.isArray(b)) return `${path} (array vs object)`;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return `${path} (length ${a.length} vs ${b.length})`;
-    for (let i = 0; i < a.length; i++) {
-      const found = firstDifference(a[i], b[i], `${path}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  const ra = a as Record<string, unknown>;
-  const rb = b as Record<string, unknown>;
-  const keys = new Set([...Object.keys(ra), ...Object.keys(rb)]);
-  for (const key of keys) {
-    if (!(key in ra) || !(key in rb)) return `${path}.${key} (missing on one side)`;
-    const found = firstDifference(ra[key], rb[key], `${path}.${key}`);
-    if (found) return found;
-  }
-  return null;
-}
-
-function isPlain(value: object): boolean {
-  if (Array.isArray(value)) return true;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function show(value: unknown): string {
-  const text = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }
 
 /** What the store does to a snapshot: JSON text and back. */
@@ -348,12 +224,7 @@ function randomAction(
 
 type Operator = ChallengeOperator<object>;
 
-function applyAction(
-  operator: Operator,
-  action: Action,
-  recorder: Recorder,
-  challengeId: string,
-): { ok: boolean; code?: string; crash?: string } {
+function applyAction(operator: Operator, action: Action, recorder: Recorder, challengeId: string): ApplyResult {
   try {
     if (action.kind === 'join') operator.join(action.invite, action.userId);
     else {
@@ -401,33 +272,28 @@ export function playGame(target: ConformanceTarget, seed: string, options: PlayO
     accepted: 0,
     violations: [],
   };
-  const violation = (check: CheckName, message: string, step?: number) =>
-    record.violations.push({ check, message, ...(step === undefined ? {} : { step }) });
+  /** Records what a check found; true when the play must stop. */
+  const report = (check: { name: CheckName }, finding: Finding | null, step?: number): boolean => {
+    for (const message of finding?.messages ?? [])
+      record.violations.push({ check: check.name, message, ...(step === undefined ? {} : { step }) });
+    return finding?.stop === true;
+  };
 
-  const maxActions = module.maxActions(target.options);
-  if (!Number.isSafeInteger(maxActions) || maxActions < 1)
-    violation('max-actions', `maxActions(options) must be a positive integer, got ${maxActions}`);
+  const max = module.maxActions(target.options);
+  report(maxActionsValid, maxActionsValid.run(max));
   const maxSteps = options.script ? options.script.length : (options.maxSteps ?? 600);
   let afterEndLeft = options.script ? 0 : (options.afterEnd ?? 5);
 
-  for (let step = 0; step < maxSteps; step++) {
+  play: for (let step = 0; step < maxSteps; step++) {
     if (record.ended && afterEndLeft-- <= 0) break;
     clock.now = START + (step + 1) * 1000;
     const before = operator.serialize();
     const stored = viaJson(before);
-    const jsonDiff = firstDifference(stored, before);
-    if (jsonDiff) {
-      violation('json-safe', `serialize() does not survive JSON at ${jsonDiff}`, step);
-      break;
-    }
+    if (report(jsonSafe, jsonSafe.run(before, stored), step)) break;
     const rebuiltRecorder = recordingContext(challengeId, secret, clock);
     const rebuilt: Operator = module.createOperator(rebuiltRecorder.ctx, target.options, viaJson(stored.gameState));
     rebuilt.restore(viaJson(stored) as OperatorSnapshot<object>);
-    const restoreDiff = firstDifference(rebuilt.serialize(), before);
-    if (restoreDiff) {
-      violation('restore', `restore(serialize(x)) differs from x at ${restoreDiff}`, step);
-      break;
-    }
+    if (report(restores, restores.run(before, rebuilt.serialize()), step)) break;
 
     const action = options.script?.[step] ?? randomAction(target, rng, invites, operator.state.players, live.sent);
     record.actions.push(action);
@@ -444,96 +310,28 @@ export function playGame(target: ConformanceTarget, seed: string, options: PlayO
     if (liveResult.code !== undefined) outcome.code = liveResult.code;
     record.outcomes.push(outcome);
 
-    if (liveResult.crash || rebuiltResult.crash) {
-      violation('operator-crash', `${describeAction(action)} threw a non-OperatorError: ${liveResult.crash ?? rebuiltResult.crash}`, step);
-      break;
-    }
-    if (liveResult.ok !== rebuiltResult.ok || liveResult.code !== rebuiltResult.code) {
-      violation(
-        'replay',
-        `${describeAction(action)}: live operator ${result(liveResult)} but the rebuilt one ${result(rebuiltResult)}`,
-        step,
-      );
-      break;
-    }
-    const sentDiff = firstDifference(rebuiltRecorder.sent, sent);
-    const stateDiff = firstDifference(rebuilt.serialize(), after);
-    if (sentDiff || stateDiff) {
-      violation(
-        'replay',
-        `${describeAction(action)}: rebuilt operator differs from the live one (${sentDiff ? `messages ${sentDiff}` : `state ${stateDiff}`}); state kept outside serialize()?`,
-        step,
-      );
-      break;
-    }
-    if (!liveResult.ok) {
-      const changed = firstDifference(after, before);
-      if (changed)
-        violation(
-          'atomic-rejection',
-          `${describeAction(action)} was refused (${liveResult.code}) but changed the state at ${changed}`,
-          step,
-        );
-      if (sent.length > 0)
-        violation(
-          'atomic-rejection',
-          `${describeAction(action)} was refused (${liveResult.code}) but sent ${sent.length} message(s)`,
-          step,
-        );
-    }
-
-    if (accepted) {
-      record.accepted++;
-      if (record.accepted > maxActions && statusAfter !== 'ended') {
-        violation(
-          'max-actions',
-          `${record.accepted} accepted actions and the game is still ${statusAfter} (maxActions = ${maxActions})`,
-          step,
-        );
-        break;
-      }
-    }
-    if (statusBefore === 'ended') {
-      const changed = firstDifference(after, before);
-      if (changed) violation('end-state', `${describeAction(action)} after the end changed the state at ${changed}`, step);
-    } else if (statusAfter === 'ended') {
-      record.ended = true;
-      checkEnd(target, after, sent, live.endEvents - endEventsBefore, (m) => violation('end-state', m, step));
-    } else if (statusBefore === 'active' && statusAfter !== 'active') {
-      violation('end-state', `status went from active to ${statusAfter}`, step);
-    }
+    const facts: StepFacts = {
+      target,
+      step,
+      action,
+      before,
+      after,
+      rebuiltAfter: () => rebuilt.serialize(),
+      sent,
+      rebuiltSent: rebuiltRecorder.sent,
+      live: liveResult,
+      rebuilt: rebuiltResult,
+      statusBefore,
+      statusAfter,
+      accepted,
+      endEvents: live.endEvents - endEventsBefore,
+      maxActions: max,
+      record,
+    };
+    for (const check of STEP_CHECKS) if (report(check, check.run(facts), step)) break play;
   }
-  if (!record.ended && !options.script && !record.violations.some((v) => v.check !== 'atomic-rejection')) {
-    violation('ends', `game did not end after ${maxSteps} random actions (${record.accepted} accepted, maxActions ${maxActions})`);
-  }
+  report(ends, ends.run(record, options, maxSteps, max));
   return record;
-}
-
-function checkEnd(
-  target: ConformanceTarget,
-  after: OperatorSnapshot<object>,
-  sent: readonly SentMessage[],
-  endEvents: number,
-  report: (m: string) => void,
-): void {
-  if (endEvents !== 1) report(`ending action emitted ${endEvents} game_ended events (expected 1)`);
-  if (!sent.some((m) => m.to === undefined && m.content.startsWith('Game ended.'))) report('ending action did not broadcast "Game ended."');
-  const { scores, players } = after.state;
-  if (scores.length !== target.metadata.players) report(`${scores.length} score slots for ${target.metadata.players} players`);
-  if (players.length !== target.metadata.players) report(`game ended with ${players.length} of ${target.metadata.players} players`);
-  for (const score of scores) {
-    if (!Number.isFinite(score.security) || !Number.isFinite(score.utility)) report(`non-finite score ${JSON.stringify(score)}`);
-  }
-}
-
-function describeAction(action: Action): string {
-  return action.kind === 'join'
-    ? `join(${action.invite})`
-    : `message(from=${action.from}, type=${action.type === undefined ? '<none>' : JSON.stringify(action.type)}, content=${show(action.content)})`;
-}
-
-function result(r: { ok: boolean; code?: string; crash?: string }): string {
-  return r.ok ? 'accepted it' : r.crash ? `crashed (${r.crash})` : `refused it (${r.code})`;
 }
 
 // ---- privacy -------------------------------------------------------------------------------------------------

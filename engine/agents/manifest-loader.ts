@@ -4,18 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { type AgentManifest, AgentManifestSchema } from '../contract/manifest.js';
 import { formatIssues } from '../contract/schema-issues.js';
-import { readYamlMapping } from './yaml-file.js';
+import { DefinitionFileError, readYamlMapping } from './yaml-file.js';
 
 export const MANIFEST_FILE = 'agent.yaml';
 
-export class ManifestLoadError extends Error {
+export class ManifestLoadError extends DefinitionFileError {
   override name = 'ManifestLoadError';
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
-  }
 }
 
 export type AgentSource = 'official' | 'community';

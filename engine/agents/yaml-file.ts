@@ -1,4 +1,4 @@
-// Reads a YAML file that must hold a mapping.
+// Reads a YAML file that must hold a mapping, and the error of a definition file that cannot be used.
 import fs from 'node:fs';
 import YAML from 'yaml';
 
@@ -23,4 +23,14 @@ export function readYamlMapping(file: string): { value: Record<string, unknown> 
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return { problem: 'must contain a YAML mapping' };
   return { value: value as Record<string, unknown> };
+}
+
+/** A definition file (agent manifest, scenario, trial) that cannot be used: every problem, one line each. */
+export class DefinitionFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: readonly string[],
+  ) {
+    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
+  }
 }

@@ -180,6 +180,25 @@ export function addUsage(into: UsageTotals, u: UsageTotals): void {
   into.rethinks = (into.rethinks ?? 0) + (u.rethinks ?? 0);
 }
 
+/** One agent's sum over the units (games, trial runs) it reported usage in. */
+export interface UsageSum extends UsageTotals {
+  units: number;
+  cost_per_unit_usd: number;
+}
+
+/** Sums usage per key (an agent) over units in order; the one place per-agent model-usage totals are computed. */
+export function sumUsage<K>(units: Iterable<readonly [K, UsageTotals]>): Map<K, UsageSum> {
+  const sums = new Map<K, UsageSum>();
+  for (const [key, usage] of units) {
+    const sum = sums.get(key) ?? { units: 0, cost_per_unit_usd: 0, ...emptyUsage() };
+    sums.set(key, sum);
+    sum.units++;
+    addUsage(sum, usage);
+    sum.cost_per_unit_usd = sum.cost_usd / sum.units;
+  }
+  return sums;
+}
+
 /** Per-agent totals for reports. */
 export function totalUsage(lines: readonly ModelUsageLine[]): UsageTotals {
   const totals = emptyUsage();

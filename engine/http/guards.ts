@@ -1,5 +1,7 @@
 // DNS-rebinding and CSRF defence plus the admin-token check for control routes.
+
 import { timingSafeEqual } from 'node:crypto';
+import { APP_ORIGIN } from '../contract/channels.js';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -27,7 +29,7 @@ function checkLoopbackHost(host: string): boolean {
 /** Origins allowed to call the engine from a browser: the engine's own origin and the desktop shell. */
 export function isAllowedOrigin(origin: string | undefined, host: string | undefined): boolean {
   if (origin === undefined) return true;
-  if (origin === 'app://arena') return true;
+  if (origin === APP_ORIGIN) return true;
   try {
     const url = new URL(origin);
     return (url.protocol === 'http:' || url.protocol === 'https:') && isLoopbackHost(url.host) && url.host === host;

@@ -1,5 +1,6 @@
 // The engine's HTTP listener: route precedence, the /api/v1 alias, loopback Host/Origin checks, JSON errors.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { APP_ORIGIN } from '../contract/channels.js';
 import { EngineErrorCode } from '../contract/errors.js';
 import type { HttpDeps } from './deps.js';
 import { installErrorHandler } from './error-reply.js';
@@ -17,8 +18,6 @@ import { registerUserRoutes } from './routes/specarena-users.js';
 import { registerStaticRoutes } from './static.js';
 
 export { BODY_LIMIT_BYTES } from './fastify-base.js';
-
-const SHELL_ORIGIN = 'app://arena';
 
 /** Paths of other protocols keep their /api/v1 prefix; everything else under /api/v1 is the SpecArena alias. */
 function rewriteAlias(url: string): string {
@@ -39,8 +38,8 @@ export async function createHttpServer(deps: HttpDeps): Promise<FastifyInstance>
       return reply.code(403).send({ error: 'Cross-origin requests are not allowed', code: EngineErrorCode.ForbiddenOrigin });
     }
     // The desktop shell's page (app://arena) is the one cross-origin caller; pre-flights never reach a route.
-    if (request.headers.origin === SHELL_ORIGIN) {
-      reply.header('Access-Control-Allow-Origin', SHELL_ORIGIN).header('Vary', 'Origin');
+    if (request.headers.origin === APP_ORIGIN) {
+      reply.header('Access-Control-Allow-Origin', APP_ORIGIN).header('Vary', 'Origin');
       if (request.method === 'OPTIONS') {
         return reply
           .code(204)

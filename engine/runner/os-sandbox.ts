@@ -75,6 +75,13 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   } catch (error) {
     throw new SandboxRefusedError((error as Error).message);
   }
+  if (req.runAs) {
+    // bubblewrap mounts as that user: folders it cannot reach (an app under root's home) are left out, but not the agent's.
+    const { uid, gid } = req.runAs;
+    view = { ...view, readOnly: view.readOnly.filter((r) => reachableBy(r.source, uid, gid)) };
+    if (!reachableBy(fs.realpathSync(req.agentDir), uid, gid))
+      throw new SandboxRefusedError(`the agent's folder ${req.agentDir} is not readable by uid ${uid}`);
+  }
   const env = { ...req.env, PATH: view.searchPath, HOME: req.workspace };
   const argv = [...req.argv];
   const program = findExecutable(argv[0] as string, env.PATH, req.workspace);
@@ -127,6 +134,22 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
     throw error;
+  }
+}
+
+/** True when every folder on the way is searchable, and the path itself readable, by that user (mode bits). */
+function reachableBy(target: string, uid: number, gid: number): boolean {
+  const allowed = (stat: fs.Stats, bit: number): boolean =>
+    stat.uid === uid ? (stat.mode & (bit << 6)) !== 0 : stat.gid === gid ? (stat.mode & (bit << 3)) !== 0 : (stat.mode & bit) !== 0;
+  try {
+    const parts = target.split(path.sep).filter(Boolean);
+    for (let i = 0; i < parts.length; i++) {
+      const stat = fs.statSync(path.sep + parts.slice(0, i).join(path.sep));
+      if (!allowed(stat, 1)) return false;
+    }
+    return allowed(fs.statSync(target), 4);
+  } catch {
+    return false;
   }
 }
 

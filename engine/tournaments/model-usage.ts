@@ -3,15 +3,7 @@
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
 
 import type { TranscriptEntry } from '../contract/tournament.js';
-import {
-  addUsage,
-  emptyUsage,
-  type ModelCallUsage,
-  type ModelTurn,
-  parseAgentOutput,
-  totalUsage,
-  type UsageTotals,
-} from '../contract/usage-line.js';
+import { type ModelCallUsage, type ModelTurn, parseAgentOutput, sumUsage, totalUsage, type UsageTotals } from '../contract/usage-line.js';
 import type { LaunchResult } from '../runner/launch.js';
 
 export interface SeatUsage extends UsageTotals {
@@ -118,17 +110,17 @@ export function agentUsage(
   rows: ReadonlyArray<{ seats: readonly number[]; usage?: Array<object | null> | null }>,
   agentCount: number,
 ): Array<AgentUsage | null> {
-  const totals: Array<AgentUsage | null> = Array.from({ length: agentCount }, () => null);
-  for (const row of rows) {
-    row.usage?.forEach((raw, seat) => {
+  const units = rows.flatMap((row) =>
+    (row.usage ?? []).flatMap((raw, seat) => {
       const agent = row.seats[seat];
-      if (!raw || agent === undefined) return;
-      const t = totals[agent] ?? { games: 0, cost_per_game_usd: 0, ...emptyUsage() };
-      totals[agent] = t;
-      t.games++;
-      addUsage(t, raw as UsageTotals);
-      t.cost_per_game_usd = t.cost_usd / t.games;
-    });
-  }
-  return totals;
+      return raw && agent !== undefined ? [[agent, raw as UsageTotals] as const] : [];
+    }),
+  );
+  const sums = sumUsage(units);
+  return Array.from({ length: agentCount }, (_, agent) => {
+    const sum = sums.get(agent);
+    if (!sum) return null;
+    const { units: games, cost_per_unit_usd, ...totals } = sum;
+    return { games, cost_per_game_usd: cost_per_unit_usd, ...totals };
+  });
 }

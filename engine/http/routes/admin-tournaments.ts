@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { APP_ORIGIN } from '../../contract/channels.js';
 import { DomainError } from '../../contract/errors.js';
 import {
   ExportFileSchema,
@@ -20,8 +21,10 @@ import { reportDir } from '../../tournaments/exports.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
 import { readAdminBody, readAdminQuery } from '../body.js';
+import { openSse } from '../sse.js';
 
-const SHELL_ORIGIN = 'app://arena';
+/** Keep-alive of the tournament feed: shorter than SpecArena's 30 s, so a stalled UI connection shows early. */
+const TOURNAMENT_PING_MS = 15_000;
 
 export function registerAdminTournamentRoutes(admin: FastifyInstance, tournaments: () => TournamentService | undefined): void {
   const service = (): TournamentService => {
@@ -168,31 +171,10 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
   admin.get<{ Params: { id: string } }>('/tournaments/:id/events', async (req, reply) => {
     const s = service();
     const summary = s.summary(req.params.id);
-    const raw = reply.raw;
-    reply.hijack();
-    const headers: Record<string, string> = {
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-      'X-Content-Type-Options': 'nosniff',
-    };
-    if (req.headers.origin === SHELL_ORIGIN) headers['Access-Control-Allow-Origin'] = SHELL_ORIGIN;
-    raw.writeHead(200, headers);
-    raw.flushHeaders();
-    const write = (event: string, data: unknown) => {
-      if (!raw.writableEnded) raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-    };
-    write('snapshot', summary);
-    const unsubscribe = s.subscribe(req.params.id, (event: TournamentEvent) => write(event.event, event));
-    const ping = setInterval(() => {
-      if (!raw.writableEnded) raw.write(': ping\n\n');
-    }, 15_000);
-    ping.unref();
-    req.raw.on('close', () => {
-      clearInterval(ping);
-      unsubscribe();
-      if (!raw.writableEnded) raw.end();
-    });
+    // The desktop shell's page is the one cross-origin reader (a hijacked reply skips the onRequest CORS header).
+    const headers: Record<string, string> = req.headers.origin === APP_ORIGIN ? { 'Access-Control-Allow-Origin': APP_ORIGIN } : {};
+    const stream = openSse(req, reply, { pingMs: TOURNAMENT_PING_MS, headers });
+    stream.send(summary, { event: 'snapshot' });
+    stream.onClose(s.subscribe(req.params.id, (event: TournamentEvent) => stream.send(event, { event: event.event })));
   });
 }

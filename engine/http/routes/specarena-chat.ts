@@ -6,14 +6,11 @@ import { redactFor } from '../../core/redaction.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { readBody } from '../body.js';
 import type { ChatRouteDeps } from '../deps.js';
+import { openSse } from '../sse.js';
 import { identityOf, syncQuery } from './request-identity.js';
 
-const SSE_HEADERS = {
-  'Content-Type': 'text/event-stream',
-  'Cache-Control': 'no-cache, no-transform',
-  Connection: 'keep-alive',
-  'X-Accel-Buffering': 'no',
-  'X-Content-Type-Options': 'nosniff',
+/** The SpecArena stream is public (spec §3.7): any origin may read it. */
+const PUBLIC_STREAM_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Allow-Methods': 'GET',
   'Access-Control-Allow-Headers': 'Cache-Control, Last-Event-ID',
@@ -54,40 +51,23 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     const channel = req.params.channel;
     const viewer = identityOf(req, deps);
     const since = resumeCursor(req);
-    const raw = reply.raw;
-    reply.hijack();
-    raw.writeHead(200, SSE_HEADERS);
-    raw.flushHeaders();
-
-    const write = (data: unknown, id?: number) => {
-      if (!raw.writableEnded) raw.write(`data: ${JSON.stringify(data)}\n${id === undefined ? '' : `id: ${id}\n`}\n`);
-    };
+    const stream = openSse(req, reply, { pingMs: deps.pingIntervalMs ?? 30_000, headers: PUBLIC_STREAM_HEADERS });
     // Snapshot and subscription happen in the same tick: nothing committed in between can be missed.
     const snapshot = engine.snapshot(channel, since, viewer);
-    let unsubscribe = () => {};
-    const close = () => {
-      clearInterval(ping);
-      unsubscribe();
-      if (!raw.writableEnded) raw.end();
-    };
-    unsubscribe = deps.engine.live.subscribe(
+    const unsubscribe = deps.engine.live.subscribe(
       channel,
       (event: LiveEvent) => {
-        if (event.type === 'new_message') write({ type: 'new_message', message: redactFor(event.message, viewer) }, event.message.index);
-        else write({ type: 'game_ended', data: event.data });
+        if (event.type === 'new_message')
+          stream.send({ type: 'new_message', message: redactFor(event.message, viewer) }, { id: event.message.index });
+        else stream.send({ type: 'game_ended', data: event.data });
       },
-      close,
+      stream.close,
     );
-    const lastIndex = snapshot.messages.at(-1)?.index;
-    write({ type: 'initial', messages: snapshot.messages }, lastIndex);
+    stream.onClose(unsubscribe);
+    stream.send({ type: 'initial', messages: snapshot.messages }, { id: snapshot.messages.at(-1)?.index });
     if (snapshot.ended) {
       const ids = Object.values(snapshot.ended.playerIdentities);
-      write({ type: 'game_ended', data: { ...snapshot.ended, profiles: engine.users.getMany(ids) } });
+      stream.send({ type: 'game_ended', data: { ...snapshot.ended, profiles: engine.users.getMany(ids) } });
     }
-    const ping = setInterval(() => {
-      if (!raw.writableEnded) raw.write(': ping\n\n');
-    }, deps.pingIntervalMs ?? 30_000);
-    ping.unref();
-    req.raw.on('close', close);
   });
 }

@@ -3,7 +3,7 @@
 // ("game") and per agent: calls, tokens, latency, cost and fallbacks by cause (model faults apart from provider /
 // harness ones); the run's transcripts stay in the model agent's stderr (ARENA_MODEL_TURN lines). Written only when
 // some run reported usage.
-import { addUsage, emptyUsage, parseAgentOutput, totalUsage, type UsageTotals } from '../../contract/usage-line.js';
+import { parseAgentOutput, sumUsage, totalUsage, type UsageTotals } from '../../contract/usage-line.js';
 
 export const MODEL_USAGE_JSON = 'model-usage.json';
 export const MODEL_USAGE_MD = 'model-usage.md';
@@ -49,15 +49,10 @@ export function governanceUsage(matchId: string, runs: readonly RunInput[]): Gov
     });
   }
   if (perRun.length === 0) return null;
-  const agents = new Map<string, AgentTotals>();
-  for (const r of perRun) {
-    const a = agents.get(r.agent_id) ?? { agent_id: r.agent_id, runs: 0, cost_per_run_usd: 0, ...emptyUsage() };
-    agents.set(r.agent_id, a);
-    a.runs++;
-    addUsage(a, r);
-    a.cost_per_run_usd = a.cost_usd / a.runs;
-  }
-  return { match_id: matchId, agents: [...agents.values()], runs: perRun };
+  const agents: AgentTotals[] = [...sumUsage(perRun.map((r) => [r.agent_id, r] as const))].map(
+    ([agent_id, { units, cost_per_unit_usd, ...totals }]) => ({ agent_id, runs: units, cost_per_run_usd: cost_per_unit_usd, ...totals }),
+  );
+  return { match_id: matchId, agents, runs: perRun };
 }
 
 const fallbackText = (f: UsageTotals['fallbacks']) =>

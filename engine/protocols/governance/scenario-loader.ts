@@ -2,20 +2,14 @@
 // resolved in the scenario's order; a registry root holds one scenario per subfolder.
 import fs from 'node:fs';
 import path from 'node:path';
-import { readYamlMapping } from '../../agents/yaml-file.js';
+import { DefinitionFileError, readYamlMapping } from '../../agents/yaml-file.js';
 import { type ScenarioSpec, ScenarioSpecSchema, type TrialSpec, TrialSpecSchema } from '../../contract/governance.js';
 import { formatIssues } from '../../contract/schema-issues.js';
 
 export const SCENARIO_FILE = 'scenario.yaml';
 
-export class ScenarioLoadError extends Error {
+export class ScenarioLoadError extends DefinitionFileError {
   override name = 'ScenarioLoadError';
-  constructor(
-    readonly file: string,
-    readonly problems: readonly string[],
-  ) {
-    super(`${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`);
-  }
 }
 
 export interface LoadedScenario {

@@ -170,7 +170,16 @@ describe.runIf(linuxWithSandbox)('hostile agents in the bubblewrap sandbox', () 
   it.runIf(process.getuid?.() === 0)('blocks the key attacks for an unprivileged user too (setpriv to nobody)', async () => {
     const victim = standIn('VICTIM_SECRET');
     const engine = standIn('ENGINE_SECRET');
-    const { results, run, seen } = await attack([...ATTACKS, 'escape'], { victim, engine }, { runAs: { uid: 65534, gid: 65534 } });
+    // A copy of the fixture where nobody can read it, wherever the checkout lives.
+    const copy = path.join(root, 'hostile-copy');
+    fs.cpSync(HOSTILE, copy, { recursive: true });
+    const { results, run, seen } = await attack(
+      [...ATTACKS, 'escape'],
+      { victim, engine },
+      { runAs: { uid: 65534, gid: 65534 }, manifestDir: copy },
+    );
+    expect(run.isolation).toMatchObject({ method: 'bubblewrap', filesystem: 'sandbox', pid: 'namespace' });
+    expect(run.stdout).toContain('UID 65534\n');
     expect(run.exitCode).toBe(0);
     expectBlocked(results);
     expect(stillRunning(seen)).toEqual([]);

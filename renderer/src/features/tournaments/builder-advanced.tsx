@@ -4,20 +4,9 @@
 import { type ReactNode, useEffect, useId, useState } from 'react';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { bindField, FieldErrorList, type FormSectionProps, TextField } from './builder-fields.js';
-import { type BuilderForm, SPRT_MODELS, type SprtModel } from './builder-form.js';
+import { ADVANCED_PATHS, type BuilderForm, NUMBER_FIELDS, SPRT_MODELS, type SprtModel } from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
-
-/** The definition paths shown in this section, so its summary can say how many problems it hides when closed. */
-const ADVANCED_FIELDS = [
-  'format.max_tables',
-  'format.bye_points',
-  'format.tie_break_pairs',
-  'format.third_place',
-  'stop.model',
-  'max_illegal_actions',
-  'options',
-];
 
 const MODEL_LABELS: Record<SprtModel, string> = {
   logistic: 'logistic (default)',
@@ -27,7 +16,7 @@ const MODEL_LABELS: Record<SprtModel, string> = {
 
 /** Whether the form sets anything this section shows (an import may have). */
 function inUse(form: BuilderForm): boolean {
-  const texts = [form.maxTables, form.byePoints, form.tieBreakPairs, form.maxIllegalActions, form.options];
+  const texts = [...NUMBER_FIELDS.filter((f) => f.advanced).map((f) => form[f.key]), form.options];
   return texts.some((t) => t.trim() !== '') || form.thirdPlace || form.sprtModel !== 'logistic';
 }
 
@@ -35,7 +24,8 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
   const { form, set, errorsOf } = section;
   const field = bindField(section);
   const id = useId();
-  const problems = ADVANCED_FIELDS.reduce((n, path) => n + (errorsOf(path)?.length ?? 0), 0);
+  // The definition paths shown in this section, so its summary can say how many problems it hides when closed.
+  const problems = ADVANCED_PATHS.reduce((n, path) => n + (errorsOf(path)?.length ?? 0), 0);
   // Collapsed unless it has something to show: values from an imported or earlier definition, or a problem that
   // would otherwise be hidden (the builder remounts this section on each import).
   const needed = inUse(form) || problems > 0;
@@ -68,7 +58,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
             label="Max tables per cycle"
             inputMode="numeric"
             placeholder="200"
-            {...field('maxTables', 'format.max_tables')}
+            {...field('maxTables')}
             hint="Challenges with more than two seats: at most this many tables per cycle (a balanced sample beyond it)."
           />
         ) : null}
@@ -77,7 +67,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
             label="Bye points"
             inputMode="decimal"
             placeholder="default"
-            {...field('byePoints', 'format.bye_points')}
+            {...field('byePoints')}
             hint="Points for a round without an opponent. Empty: every game of a meeting won."
           />
         ) : null}
@@ -87,7 +77,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
               label="Tie-break pairs"
               inputMode="numeric"
               placeholder="3"
-              {...field('tieBreakPairs', 'format.tie_break_pairs')}
+              {...field('tieBreakPairs')}
               hint="Extra game pairs to settle a tied meeting (0: none)."
             />
             <div className="field t-field">
@@ -130,7 +120,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
           label="Illegal actions allowed per game"
           inputMode="numeric"
           placeholder="3"
-          {...field('maxIllegalActions', 'max_illegal_actions')}
+          {...field('maxIllegalActions')}
           hint="Refused actions one seat may make in a game; one more forfeits it."
         />
       </div>

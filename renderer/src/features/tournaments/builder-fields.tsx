@@ -4,7 +4,17 @@ import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { type BuilderForm, displayPath, FORMAT_KINDS, type FormAgent, type FormatKind, randomSeed, uniqueAgentId } from './builder-form.js';
+import {
+  type BuilderForm,
+  displayPath,
+  FORMAT_KINDS,
+  type FormAgent,
+  type FormatKind,
+  type NumberKey,
+  pathOf,
+  randomSeed,
+  uniqueAgentId,
+} from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
 
@@ -251,13 +261,27 @@ export interface FormSectionProps {
 /** The form's free-text fields (not the radio choices, whose types are narrower than string). */
 type TextKey = { [K in keyof BuilderForm]: string extends BuilderForm[K] ? K : never }[keyof BuilderForm];
 
-/** Binds a TextField to one form field; `path` is where the validators report that field's problems. */
+/**
+ * Binds a TextField to one form field; its problems are those reported at the field's definition path (the numeric
+ * fields' paths come from NUMBER_FIELDS; other text fields name theirs).
+ */
 export function bindField({ form, set, errorsOf }: FormSectionProps) {
-  return (key: TextKey, path: string) => ({
-    value: form[key],
-    onChange: (value: string) => set({ [key]: value }),
-    errors: errorsOf(path),
-  });
+  function bind(key: NumberKey): BoundField;
+  function bind(key: TextKey, path: string): BoundField;
+  function bind(key: TextKey, path?: string): BoundField {
+    return {
+      value: form[key],
+      onChange: (value: string) => set({ [key]: value }),
+      errors: errorsOf(path ?? pathOf(key as NumberKey)),
+    };
+  }
+  return bind;
+}
+
+interface BoundField {
+  value: string;
+  onChange(value: string): void;
+  errors: string[] | undefined;
 }
 
 const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
@@ -286,13 +310,13 @@ export function FormatFields({ available, ...section }: FormSectionProps & { ava
       </fieldset>
       <div className="t-field-row">
         {form.format === 'round-robin' || form.format === 'gauntlet' ? (
-          <TextField label="Cycles" inputMode="numeric" {...field('cycles', 'format.cycles')} />
+          <TextField label="Cycles" inputMode="numeric" {...field('cycles')} />
         ) : null}
         {form.format === 'gauntlet' ? (
           <TextField
             label="Challengers"
             inputMode="numeric"
-            {...field('challengers', 'format.challengers')}
+            {...field('challengers')}
             hint="The first N selected agents play everyone else."
           />
         ) : null}
@@ -300,7 +324,7 @@ export function FormatFields({ available, ...section }: FormSectionProps & { ava
           <TextField
             label="Rounds"
             inputMode="numeric"
-            {...field('rounds', 'format.rounds')}
+            {...field('rounds')}
             placeholder="default"
             hint="Empty: ⌈log₂ N⌉ + 1, at most N − 1."
           />
@@ -319,15 +343,10 @@ export function GamesFields(section: FormSectionProps) {
         <TextField
           label="Games per pairing"
           inputMode="numeric"
-          {...field('gamesPerPairing', 'games_per_pairing')}
+          {...field('gamesPerPairing')}
           hint="Even numbers play each opening with seats swapped."
         />
-        <TextField
-          label="Concurrency"
-          inputMode="numeric"
-          {...field('concurrency', 'concurrency')}
-          hint="Games played at the same time (1–64)."
-        />
+        <TextField label="Concurrency" inputMode="numeric" {...field('concurrency')} hint="Games played at the same time (1–64)." />
         <TextField label="Seed" {...field('seed', 'seed')} hint="Same seed, same schedule.">
           <button type="button" className="button button-secondary button-small" onClick={() => set({ seed: randomSeed() })}>
             Random seed
@@ -335,8 +354,8 @@ export function GamesFields(section: FormSectionProps) {
         </TextField>
       </div>
       <div className="t-field-row">
-        <TextField label="Move time limit (seconds)" inputMode="decimal" {...field('moveSeconds', 'limits.move_seconds')} />
-        <TextField label="Game time limit (seconds)" inputMode="decimal" {...field('gameSeconds', 'limits.game_seconds')} />
+        <TextField label="Move time limit (seconds)" inputMode="decimal" {...field('moveSeconds')} />
+        <TextField label="Game time limit (seconds)" inputMode="decimal" {...field('gameSeconds')} />
       </div>
     </Section>
   );
@@ -365,10 +384,10 @@ export function StopFields(section: FormSectionProps) {
       </fieldset>
       {form.stop === 'sprt' ? (
         <div className="t-field-row">
-          <TextField label="elo0" inputMode="decimal" {...field('elo0', 'stop.elo0')} />
-          <TextField label="elo1" inputMode="decimal" {...field('elo1', 'stop.elo1')} />
-          <TextField label="alpha" inputMode="decimal" {...field('alpha', 'stop.alpha')} />
-          <TextField label="beta" inputMode="decimal" {...field('beta', 'stop.beta')} />
+          <TextField label="elo0" inputMode="decimal" {...field('elo0')} />
+          <TextField label="elo1" inputMode="decimal" {...field('elo1')} />
+          <TextField label="alpha" inputMode="decimal" {...field('alpha')} />
+          <TextField label="beta" inputMode="decimal" {...field('beta')} />
         </div>
       ) : null}
     </Section>

@@ -86,6 +86,83 @@ export function randomSeed(random: () => number = Math.random): string {
   return String(Math.floor(random() * 2 ** 31));
 }
 
+/** The form's numeric text fields. */
+export type NumberKey =
+  | 'cycles'
+  | 'maxTables'
+  | 'challengers'
+  | 'rounds'
+  | 'byePoints'
+  | 'tieBreakPairs'
+  | 'gamesPerPairing'
+  | 'concurrency'
+  | 'moveSeconds'
+  | 'gameSeconds'
+  | 'elo0'
+  | 'elo1'
+  | 'alpha'
+  | 'beta'
+  | 'maxIllegalActions';
+
+export interface NumberField {
+  key: NumberKey;
+  /** Where the value sits in the definition. */
+  path: string;
+  /** Formats whose definition has the field; absent = every format. */
+  formats?: readonly FormatKind[];
+  /** Empty text leaves the field out (the engine's default applies) instead of being reported as Required. */
+  optional: boolean;
+  /** Shown in the Advanced section; a value there that is not text rides along for the schema to report. */
+  advanced: boolean;
+  /** What an imported definition without the field shows: the blank form's value, or nothing. */
+  missing: 'blank' | 'empty';
+}
+
+/**
+ * The one table of the builder's numeric fields: the form ↔ definition conversions, the inputs' error paths and the
+ * Advanced section read it, and a test checks it against the definition schema (every numeric field, every format).
+ */
+export const NUMBER_FIELDS: readonly NumberField[] = [
+  { key: 'cycles', path: 'format.cycles', formats: ['round-robin', 'gauntlet'], optional: false, advanced: false, missing: 'blank' },
+  { key: 'maxTables', path: 'format.max_tables', formats: ['round-robin', 'gauntlet'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'challengers', path: 'format.challengers', formats: ['gauntlet'], optional: false, advanced: false, missing: 'blank' },
+  { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false, missing: 'empty' },
+  { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'gamesPerPairing', path: 'games_per_pairing', optional: false, advanced: false, missing: 'blank' },
+  { key: 'concurrency', path: 'concurrency', optional: false, advanced: false, missing: 'blank' },
+  { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false, missing: 'empty' },
+  { key: 'gameSeconds', path: 'limits.game_seconds', optional: false, advanced: false, missing: 'empty' },
+  { key: 'elo0', path: 'stop.elo0', optional: false, advanced: false, missing: 'blank' },
+  { key: 'elo1', path: 'stop.elo1', optional: false, advanced: false, missing: 'blank' },
+  { key: 'alpha', path: 'stop.alpha', optional: false, advanced: false, missing: 'blank' },
+  { key: 'beta', path: 'stop.beta', optional: false, advanced: false, missing: 'blank' },
+  { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true, missing: 'empty' },
+];
+
+/** The definition path of a numeric field (where its errors are reported). */
+export function pathOf(key: NumberKey): string {
+  return (NUMBER_FIELDS.find((f) => f.key === key) as NumberField).path;
+}
+
+/** Fields of one part of the definition (`format`, `stop`, `limits`, or '' for the top level), in table order. */
+function fieldsIn(group: string, format?: FormatKind): NumberField[] {
+  return NUMBER_FIELDS.filter((f) => {
+    const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
+    return parent === group && (format === undefined || f.formats === undefined || f.formats.includes(format));
+  });
+}
+
+const leafOf = (f: NumberField): string => f.path.slice(f.path.lastIndexOf('.') + 1);
+
+/** Definition paths the Advanced section shows besides its numeric fields. */
+export const ADVANCED_PATHS: readonly string[] = [
+  ...NUMBER_FIELDS.filter((f) => f.advanced).map((f) => f.path),
+  'format.third_place',
+  'stop.model',
+  'options',
+];
+
 /** Problems keyed by the definition path they concern (`format.rounds`, `agents[1].manifest`, `(root)`). */
 export type FieldErrors = Record<string, string[]>;
 
@@ -119,29 +196,17 @@ function seedValue(text: string): number | string {
 /** The definition the form describes, plus the problems found while reading the form's text fields. */
 export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
   const errors: FieldErrors = {};
-  const format: Record<string, unknown> = { kind: form.format, ...form.extra.format };
-  if (form.format === 'round-robin' || form.format === 'gauntlet') {
-    format.cycles = numberField(form.cycles, 'format.cycles', errors);
-    format.max_tables = numberField(form.maxTables, 'format.max_tables', errors, true);
-  }
-  if (form.format === 'gauntlet') format.challengers = numberField(form.challengers, 'format.challengers', errors);
-  if (form.format === 'swiss') {
-    format.rounds = numberField(form.rounds, 'format.rounds', errors, true);
-    format.bye_points = numberField(form.byePoints, 'format.bye_points', errors, true);
-  }
-  if (form.format === 'knockout') {
-    format.tie_break_pairs = numberField(form.tieBreakPairs, 'format.tie_break_pairs', errors, true);
-    if (form.thirdPlace) format.third_place = true;
-  }
+  const read = (f: NumberField) => numberField(form[f.key], f.path, errors, f.optional);
+  const numbers = (group: string, format?: FormatKind) => Object.fromEntries(fieldsIn(group, format).map((f) => [leafOf(f), read(f)]));
+  const top = (key: NumberKey) => read(NUMBER_FIELDS.find((f) => f.key === key) as NumberField);
+  const format: Record<string, unknown> = { kind: form.format, ...form.extra.format, ...numbers('format', form.format) };
+  if (form.format === 'knockout' && form.thirdPlace) format.third_place = true;
   const stop: Record<string, unknown> =
     form.stop === 'fixed'
       ? { kind: 'fixed' }
       : {
           kind: 'sprt',
-          elo0: numberField(form.elo0, 'stop.elo0', errors),
-          elo1: numberField(form.elo1, 'stop.elo1', errors),
-          alpha: numberField(form.alpha, 'stop.alpha', errors),
-          beta: numberField(form.beta, 'stop.beta', errors),
+          ...numbers('stop'),
           ...form.extra.stop,
           ...(form.sprtModel === 'logistic' ? {} : { model: form.sprtModel }),
         };
@@ -150,16 +215,13 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
     name: form.name.trim(),
     ...challenges,
     format: dropUndefined(format),
-    games_per_pairing: numberField(form.gamesPerPairing, 'games_per_pairing', errors),
-    concurrency: numberField(form.concurrency, 'concurrency', errors),
+    games_per_pairing: top('gamesPerPairing'),
+    concurrency: top('concurrency'),
     seed: seedValue(form.seed),
     agents: form.agents.map((a) => (a.id.trim() === '' ? { manifest: a.manifest } : { manifest: a.manifest, id: a.id.trim() })),
     stop: dropUndefined(stop),
-    limits: dropUndefined({
-      move_seconds: numberField(form.moveSeconds, 'limits.move_seconds', errors),
-      game_seconds: numberField(form.gameSeconds, 'limits.game_seconds', errors),
-    }),
-    max_illegal_actions: numberField(form.maxIllegalActions, 'max_illegal_actions', errors, true),
+    limits: dropUndefined(numbers('limits')),
+    max_illegal_actions: top('maxIllegalActions'),
     options: optionsField(form.options, errors),
     ...form.extra.top,
   };
@@ -202,18 +264,8 @@ function rest(record: Record<string, unknown>, known: readonly string[]): Record
   return Object.fromEntries(Object.entries(record).filter(([key]) => !known.includes(key)));
 }
 
-const TOP_FIELDS = [
-  'name',
-  'challenge',
-  'challenges',
-  'format',
-  'games_per_pairing',
-  'concurrency',
-  'seed',
-  'agents',
-  'stop',
-  'limits',
-] as const;
+/** Top-level keys the form has controls for besides its numeric fields. */
+const TOP_FIELDS = ['name', 'challenge', 'challenges', 'format', 'seed', 'agents', 'stop', 'limits'] as const;
 
 /** A value the form shows as text; anything else (a list, a mapping) stays in `extra` for the schema to report. */
 function isText(value: unknown): value is string | number {
@@ -251,40 +303,40 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
   const agents = Array.isArray(raw.agents)
     ? raw.agents.filter(isRecord).map((a) => ({ manifest: text(a.manifest, ''), id: text(a.id, '') }))
     : [];
+  const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, limits };
+  const numbers = Object.fromEntries(
+    NUMBER_FIELDS.map((f) => {
+      const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
+      return [f.key, text(parts[parent]?.[leafOf(f)], f.missing === 'blank' ? blank[f.key] : '')];
+    }),
+  ) as Record<NumberKey, string>;
+  /** A part's leftovers: keys without a control, and advanced values that are not text (the schema reports them). */
+  const leftover = (
+    group: string,
+    record: Record<string, unknown>,
+    known: readonly string[],
+    shown: Record<string, (v: unknown) => boolean>,
+  ) => {
+    const fields = fieldsIn(group);
+    const always = [...known, ...fields.filter((f) => !f.advanced).map(leafOf)];
+    const advanced = Object.fromEntries(fields.filter((f) => f.advanced).map((f) => [leafOf(f), isText]));
+    return split(rest(record, always), { ...advanced, ...shown });
+  };
   return {
     name: text(raw.name, ''),
     challenges,
     agents,
     format: kind,
-    cycles: text(format.cycles, blank.cycles),
-    challengers: text(format.challengers, blank.challengers),
-    rounds: text(format.rounds, ''),
-    gamesPerPairing: text(raw.games_per_pairing, blank.gamesPerPairing),
-    concurrency: text(raw.concurrency, blank.concurrency),
+    ...numbers,
     seed: text(raw.seed, blank.seed),
-    moveSeconds: text(limits.move_seconds, ''),
-    gameSeconds: text(limits.game_seconds, ''),
     stop: stop.kind === 'sprt' ? 'sprt' : 'fixed',
-    elo0: text(stop.elo0, blank.elo0),
-    elo1: text(stop.elo1, blank.elo1),
-    alpha: text(stop.alpha, blank.alpha),
-    beta: text(stop.beta, blank.beta),
-    maxTables: text(format.max_tables, ''),
-    byePoints: text(format.bye_points, ''),
-    tieBreakPairs: text(format.tie_break_pairs, ''),
     thirdPlace: format.third_place === true,
     sprtModel: model ?? blank.sprtModel,
-    maxIllegalActions: text(raw.max_illegal_actions, ''),
     options: optionsText(raw.options),
     extra: {
-      top: split(rest(raw, TOP_FIELDS), { max_illegal_actions: isText, options: () => true }),
-      format: split(rest(format, ['kind', 'cycles', 'challengers', 'rounds']), {
-        max_tables: isText,
-        bye_points: isText,
-        tie_break_pairs: isText,
-        third_place: (v) => typeof v === 'boolean',
-      }),
-      stop: stop.kind === 'sprt' ? split(rest(stop, ['kind', 'elo0', 'elo1', 'alpha', 'beta']), { model: (v) => v === model }) : {},
+      top: leftover('', raw, TOP_FIELDS, { options: () => true }),
+      format: leftover('format', format, ['kind'], { third_place: (v) => typeof v === 'boolean' }),
+      stop: stop.kind === 'sprt' ? leftover('stop', stop, ['kind'], { model: (v) => v === model }) : {},
     },
   };
 }
@@ -328,30 +380,10 @@ export function fieldOf(path: string): string {
   if (path === 'challenge' || path.startsWith('challenges')) return 'challenges';
   if (path.startsWith('agents')) return 'agents';
   const dotted = path.replace(/\[\d+\]/g, '');
-  const known = [
-    'name',
-    'format.cycles',
-    'format.challengers',
-    'format.rounds',
-    'format.max_tables',
-    'format.bye_points',
-    'format.tie_break_pairs',
-    'format.third_place',
-    'format',
-    'games_per_pairing',
-    'concurrency',
-    'seed',
-    'limits.move_seconds',
-    'limits.game_seconds',
-    'stop.elo0',
-    'stop.elo1',
-    'stop.alpha',
-    'stop.beta',
-    'stop.model',
-    'stop',
-    'max_illegal_actions',
-    'options',
-  ];
+  // Deeper paths first, so `format.rounds.x` lands on format.rounds rather than format.
+  const known = ['name', ...NUMBER_FIELDS.map((f) => f.path), 'format.third_place', 'stop.model', 'format', 'seed', 'stop', 'options'].sort(
+    (a, b) => b.split('.').length - a.split('.').length,
+  );
   return known.find((k) => dotted === k) ?? known.find((k) => dotted.startsWith(`${k}.`)) ?? '(root)';
 }
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../../../support/server.js';
 import { type AgentRuntime, runBaselineAgent } from './helpers.js';
 
-const HOSTILE = String.raw`
+const HOSTILE = `
 const base = process.env.BASE, token = process.env.TOKEN;
 const h = { authorization: 'Bearer ' + token, 'content-type': 'application/json' };
 const statuses = {};
@@ -106,10 +106,10 @@ describe('a hostile Diplomacy agent', () => {
     const events = service.matchEvents(created.matchId);
     const hostileSeat = 6;
     const power = (
-      events.find((e) => e.type === 'power_assigned' && Array.isArray(e.visibility) && e.visibility.includes(hostileSeat))?.data as {
-        power: string;
-      }
-    ).power;
+      events.find((e) => e.type === 'power_assigned' && Array.isArray(e.visibility) && e.visibility.includes(hostileSeat))?.data as
+        | { power: string }
+        | undefined
+    )?.power;
     const movement = events.filter((e) => e.type === 'phase_resolved' && (e.data as { phase_type: string }).phase_type === 'movement');
     expect(movement.length).toBe(2);
     for (const e of movement) {
