@@ -20,10 +20,6 @@ export function indexUnits(units: readonly Unit[]): UnitsByProvince {
   return map;
 }
 
-export function unitLabel(unit: Unit): string {
-  return `${unit.type} ${unit.at}`;
-}
-
 /** Units in a stable board order (by location), so results never depend on input order. */
 export function sortUnits<T extends { at: string }>(units: readonly T[]): T[] {
   return [...units].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));

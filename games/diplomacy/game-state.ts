@@ -13,7 +13,7 @@ import { prepareMovementOrders } from './movement-orders.js';
 import type { Order, PowerOrder } from './orders.js';
 import type { PressMessage } from './press.js';
 import { adjudicateRetreats } from './retreats.js';
-import { toRetreatWire, toWire, type WireOrder, wireJson } from './wire-orders.js';
+import { toRetreatWire, toWire, type WireOrder } from './wire-orders.js';
 
 export const SOLO_CENTRES = 18;
 export const DEFAULT_MAX_YEAR = 1910;
@@ -425,8 +425,4 @@ export function resolvePhase(state: DiplomacyState): GameEvent[] {
   // A phase nobody has to act in (say, a Spring where nobody can build) resolves at once.
   while (state.phase !== 'finished' && activePowers(state).length === 0) events.push(...resolvePhase(state));
   return events;
-}
-
-export function wireOrdersJson(orders: readonly WireOrder[]): JsonObject[] {
-  return orders.map(wireJson);
 }

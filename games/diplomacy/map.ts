@@ -12,11 +12,6 @@ export function provinceOf(location: string): string {
   return slash < 0 ? location : location.slice(0, slash);
 }
 
-export function coastOf(location: string): string | null {
-  const slash = location.indexOf('/');
-  return slash < 0 ? null : location.slice(slash + 1);
-}
-
 export function province(id: string): ProvinceInfo {
   const info = PROVINCES.get(id);
   if (!info) throw new Error(`unknown province ${id}`);
@@ -184,8 +179,4 @@ export function convoyReachable(from: string, to: string, fleetSeas: ReadonlySet
     }
   }
   return false;
-}
-
-export function powerName(p: string): p is Power {
-  return (POWERS as readonly string[]).includes(p);
 }

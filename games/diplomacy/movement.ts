@@ -45,7 +45,8 @@ export interface MovementResult {
   units: Unit[];
 }
 
-class Resolver {
+/** The DATC 5.B equations and their resolver (exported so tests can check a resolution against the bare equations). */
+export class Resolver {
   private readonly state = new Map<string, number>();
   private readonly result = new Map<string, boolean>();
   private readonly deps: string[] = [];
@@ -164,7 +165,8 @@ class Resolver {
     }
   }
 
-  private adjudicate(id: string): boolean {
+  /** One decision's value from the equations, asking `resolve` for every other decision it depends on. */
+  adjudicate(id: string): boolean {
     const order = this.orderAt(id) as Effective;
     if (order.kind === 'move') return this.adjudicateMove(order);
     if (order.kind === 'support') return this.adjudicateSupport(order);

@@ -3,7 +3,7 @@
 // and the spectator view (no private press, no sealed orders).
 import type { Json, JsonObject } from '../kit/game.js';
 import { adjustmentDelta } from './adjustments.js';
-import { activePowers, centreCounts, type DiplomacyState, phaseId, phaseKey, seatOfPower } from './game-state.js';
+import { activePowers, centreCounts, type DiplomacyState, phaseId, phaseKey } from './game-state.js';
 import { POWERS, type Power, PROVINCES, provinceOf } from './map.js';
 import type { PressMessage } from './press.js';
 
@@ -141,9 +141,3 @@ export function spectatorView(state: DiplomacyState): JsonObject {
     powers: state.powers.map((power, seat) => ({ power, seat, sealed: state.submissions[seat] !== null })),
   };
 }
-
-export function seatPower(state: DiplomacyState, seat: number): Power {
-  return state.powers[seat] as Power;
-}
-
-export { seatOfPower };

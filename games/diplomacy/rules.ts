@@ -282,7 +282,9 @@ function readOrders(state: DiplomacyState, power: Power, raw: unknown, field: st
   return { ok: true, orders, wire };
 }
 
-function readBatch(state: DiplomacyState, power: Power, params: Record<string, unknown>): Batch {
+function readBatch(state: DiplomacyState, power: Power, raw: Record<string, unknown>): Batch {
+  // Clients (language models in particular) send null or false for the alternatives they did not choose.
+  const params = Object.fromEntries(Object.entries(raw).filter(([k, v]) => v !== null && !(k === 'use_server_default' && v === false)));
   const known = ['orders', 'candidate_id', 'order_overrides', 'use_server_default'];
   for (const k of Object.keys(params)) {
     if (!known.includes(k)) return reject('invalid_params', `${k} is not a parameter of this action`, { field: k, allowed_values: known });

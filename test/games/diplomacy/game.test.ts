@@ -101,6 +101,9 @@ describe('Claw Diplomacy rules', () => {
     }).state;
     expect(diplomacy.project(s, italy).your_orders).toContainEqual({ type: 'HOLD', origin: 'VEN' });
     const turkey = s.powers.indexOf('TURKEY');
+    // Two alternatives at once are refused; null / false stand for "not chosen".
+    expect(diplomacy.apply(s, turkey, 'submit_orders', { use_server_default: true, orders: [] }, false).ok).toBe(false);
+    expect(diplomacy.apply(s, turkey, 'submit_orders', { orders: [], candidate_id: null, use_server_default: false }, false).ok).toBe(true);
     s = act(s, turkey, 'submit_orders', { use_server_default: true }).state;
     s = playWindow(s); // the rest time out and hold
     expect(s.phase).toBe('negotiation');

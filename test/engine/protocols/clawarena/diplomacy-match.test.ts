@@ -162,6 +162,10 @@ describe('Claw Diplomacy over HTTP', () => {
     const first = clients[0] as ValidatingClient;
     const to = powerOf[1] as string;
     // Round 1: seat 0 writes to seat 1; nobody sees it before the round closes.
+    // The wrong action for the phase is a conflict with a code, not a 400 that would blacklist the action.
+    const early = await first.act({ action: 'submit_orders', params: { orders: [] }, idempotency_key: 'too-early' });
+    expect(early.status).toBe(409);
+    expect(early.body.code).toBe('stale_phase');
     const press = { action: 'send_press', params: { messages: [{ to_power: to, content: 'Let us split the Balkans.' }] } };
     expect((await first.act({ ...press, idempotency_key: 'press-1' })).status).toBe(200);
     now = await polls();
