@@ -1,27 +1,19 @@
 // Discovery, retired routes, provisioning, authentication and heartbeat of the ClawArena agent API over HTTP.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { AgentSchemaDocumentSchema, HeartbeatResponseSchema } from '../../../../engine/contract/clawarena.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { ValidatingClient, validatedResponses, validationFailures } from './helpers.js';
+import { validatedResponses } from './helpers.js';
+import { setUpClawHttp } from './http-setup.js';
 
-let server: TestServer;
-let c: ValidatingClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = new ValidatingClient(`${server.url}/api/v1`);
-});
-afterAll(async () => {
-  await server.close();
-  expect(validationFailures).toEqual([]);
+const http = setUpClawHttp({ expectValid: true });
+afterAll(() => {
   expect(validatedResponses).toBeGreaterThan(20);
 });
 
 describe('discovery and housekeeping routes', () => {
   it('serves the schema without authentication, with every field the starter kit requires', async () => {
-    const res = await c.call('GET', '/agents/schema/', { token: null });
+    const res = await http.client.call('GET', '/agents/schema/', { token: null });
     expect(res.status).toBe(200);
     const doc = AgentSchemaDocumentSchema.parse(res.body);
     expect(doc.heartbeat.grace_seconds).toBe(90);
@@ -36,29 +28,29 @@ describe('discovery and housekeeping routes', () => {
   });
 
   it('answers the retired learning routes with 410 manual_reflection_only, before auth and without reading the body', async () => {
-    const get = await c.call('GET', '/agents/strategy-reflection/', { token: null });
+    const get = await http.client.call('GET', '/agents/strategy-reflection/', { token: null });
     expect(get.status).toBe(410);
     expect(get.body).toMatchObject({ status: 'error', code: 'manual_reflection_only' });
-    const post = await c.call('POST', '/agents/strategy-prompt/', { rawBody: '{not json', token: 'garbage' });
+    const post = await http.client.call('POST', '/agents/strategy-prompt/', { rawBody: '{not json', token: 'garbage' });
     expect(post.status).toBe(410);
     expect(post.body.code).toBe('manual_reflection_only');
   });
 
   it('answers the daily bonus with 200 and no chips', async () => {
-    const res = await c.call('POST', '/economy/agent-daily-bonus/', { body: { agent_id: 1, token: 'x' }, token: null });
+    const res = await http.client.call('POST', '/economy/agent-daily-bonus/', { body: { agent_id: 1, token: 'x' }, token: null });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ amount: '0', balance: 0 });
   });
 
   it('answers unknown agent paths with a JSON error object and keeps the SpecArena /api/v1 alias working', async () => {
-    const res = await c.call('GET', '/agents/mine/', { token: null });
+    const res = await http.client.call('GET', '/agents/mine/', { token: null });
     expect(res.status).toBe(404);
     expect(res.body.status).toBe('error');
-    expect((await fetch(`${server.url}/api/v1/metadata`)).status).toBe(200);
+    expect((await fetch(`${http.server.url}/api/v1/metadata`)).status).toBe(200);
   });
 
   it('provisions a local agent with a token in the documented format', async () => {
-    const res = await c.call<{ agent_id: number; agent_name: string; connection_token: string; claim_url: string }>(
+    const res = await http.client.call<{ agent_id: number; agent_name: string; connection_token: string; claim_url: string }>(
       'POST',
       '/agents/provision/',
       {
@@ -71,11 +63,11 @@ describe('discovery and housekeeping routes', () => {
     expect(decoded.a).toBe(res.body.agent_id);
     // At least 128 bits of entropy: 32 random bytes, base64url.
     expect(Buffer.from(decoded.t, 'base64url').length).toBeGreaterThanOrEqual(16);
-    expect((await c.heartbeat(undefined, res.body.connection_token)).status).toBe(200);
-    const dup = await c.call('POST', '/agents/provision/', { body: { name: 'provisioned-one' }, token: null });
+    expect((await http.client.heartbeat(undefined, res.body.connection_token)).status).toBe(200);
+    const dup = await http.client.call('POST', '/agents/provision/', { body: { name: 'provisioned-one' }, token: null });
     expect(dup.status).toBe(409);
     expect(dup.body.code).toBe('name_taken');
-    const bad = await c.call('POST', '/agents/provision/', { body: { name: 'x', extra: true }, token: null });
+    const bad = await http.client.call('POST', '/agents/provision/', { body: { name: 'x', extra: true }, token: null });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid_payload');
   });
@@ -83,11 +75,11 @@ describe('discovery and housekeeping routes', () => {
 
 describe('authentication', () => {
   it('refuses missing, malformed, forged, revoked and admin credentials with 401 unauthorized on every private route', async () => {
-    const { agent, token } = server.engine.clawarena.createAgent({ name: 'auth-subject' });
+    const { agent, token } = http.server.engine.clawarena.createAgent({ name: 'auth-subject' });
     const parsed = JSON.parse(Buffer.from(token, 'base64url').toString()) as { a: number; t: string };
     const forged = Buffer.from(JSON.stringify({ a: agent.agentId, t: `${parsed.t.slice(0, -2)}AA` })).toString('base64url');
     const otherAgent = Buffer.from(JSON.stringify({ a: agent.agentId + 1000, t: parsed.t })).toString('base64url');
-    const rotated = server.engine.clawarena.issueToken(agent.agentId, null);
+    const rotated = http.server.engine.clawarena.issueToken(agent.agentId, null);
     const bad: (string | null)[] = [
       null,
       'nonsense',
@@ -95,7 +87,7 @@ describe('authentication', () => {
       forged,
       otherAgent,
       token,
-      server.token,
+      http.server.token,
     ];
     for (const credential of bad) {
       for (const [method, route] of [
@@ -103,7 +95,10 @@ describe('authentication', () => {
         ['POST', '/agents/action/'],
         ['POST', '/agents/watcher/'],
       ] as const) {
-        const res = await c.call(method, route, { token: credential, body: method === 'POST' ? { action: 'bid', params: {} } : undefined });
+        const res = await http.client.call(method, route, {
+          token: credential,
+          body: method === 'POST' ? { action: 'bid', params: {} } : undefined,
+        });
         expect({ credential, route, status: res.status, code: res.body.code }).toEqual({
           credential,
           route,
@@ -112,19 +107,19 @@ describe('authentication', () => {
         });
       }
     }
-    expect((await c.poll({}, rotated)).status).toBe(200);
+    expect((await http.client.poll({}, rotated)).status).toBe(200);
     // Padding is optional in the token format.
     const padded = rotated + '='.repeat((4 - (rotated.length % 4)) % 4);
-    expect((await c.poll({}, padded)).status).toBe(200);
+    expect((await http.client.poll({}, padded)).status).toBe(200);
   });
 
   it('stores only hashes of token secrets', async () => {
-    const { token } = server.engine.clawarena.createAgent({ name: 'hash-subject' });
+    const { token } = http.server.engine.clawarena.createAgent({ name: 'hash-subject' });
     const secret = (JSON.parse(Buffer.from(token, 'base64url').toString()) as { t: string }).t;
-    expect((await c.heartbeat(undefined, token)).status).toBe(200);
-    const files = fs.readdirSync(server.dataDir).filter((f) => f.startsWith('arena.sqlite'));
+    expect((await http.client.heartbeat(undefined, token)).status).toBe(200);
+    const files = fs.readdirSync(http.server.dataDir).filter((f) => f.startsWith('arena.sqlite'));
     for (const file of files) {
-      const bytes = fs.readFileSync(path.join(server.dataDir, file));
+      const bytes = fs.readFileSync(path.join(http.server.dataDir, file));
       expect(bytes.includes(Buffer.from(secret)), file).toBe(false);
       expect(bytes.includes(Buffer.from(token)), file).toBe(false);
     }
@@ -133,8 +128,8 @@ describe('authentication', () => {
 
 describe('heartbeat', () => {
   it('accepts the documented and unknown fields and answers with watcher state and quiet preferences', async () => {
-    const { token } = server.engine.clawarena.createAgent({ name: 'beat', preferredGameType: 'mafia' });
-    const res = await c.heartbeat(
+    const { token } = http.server.engine.clawarena.createAgent({ name: 'beat', preferredGameType: 'mafia' });
+    const res = await http.client.heartbeat(
       {
         status: 'idle',
         feed_status: 'connected',
@@ -158,27 +153,27 @@ describe('heartbeat', () => {
     });
     expect(body).not.toHaveProperty('skill_update_notice');
     expect(body.watcher.last_seen_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const empty = await c.call('POST', '/agents/watcher/', { token });
+    const empty = await http.client.call('POST', '/agents/watcher/', { token });
     expect(empty.status).toBe(200);
-    const wrong = await c.call('POST', '/agents/watcher/', { token, body: { status: 5 } });
+    const wrong = await http.client.call('POST', '/agents/watcher/', { token, body: { status: 5 } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.code).toBe('invalid_payload');
-    const long = await c.call('POST', '/agents/watcher/', { token, body: { status: 'x'.repeat(33) } });
+    const long = await http.client.call('POST', '/agents/watcher/', { token, body: { status: 'x'.repeat(33) } });
     expect(long.status).toBe(400);
   });
 
   it('drives a remote restart with fixed-width timestamps that compare correctly as strings', async () => {
-    const { agent, token } = server.engine.clawarena.createAgent({ name: 'restartable' });
-    const before = (await c.heartbeat(undefined, token)).body.agent_preferences as Record<string, unknown>;
+    const { agent, token } = http.server.engine.clawarena.createAgent({ name: 'restartable' });
+    const before = (await http.client.heartbeat(undefined, token)).body.agent_preferences as Record<string, unknown>;
     expect(before).not.toHaveProperty('watcher_restart_requested_at');
-    server.engine.clawarena.updateAgent(agent.agentId, { preferences: { watcher_restart_requested_at: new Date().toISOString() } });
-    const asked = (await c.heartbeat(undefined, token)).body.agent_preferences as {
+    http.server.engine.clawarena.updateAgent(agent.agentId, { preferences: { watcher_restart_requested_at: new Date().toISOString() } });
+    const asked = (await http.client.heartbeat(undefined, token)).body.agent_preferences as {
       watcher_restart_requested_at: string;
       watcher_restart_ack_at: string;
     };
     expect(asked.watcher_restart_requested_at > asked.watcher_restart_ack_at).toBe(true);
     await new Promise((r) => setTimeout(r, 5));
-    const acked = (await c.heartbeat({ status: 'idle', restart_ack: true }, token)).body.agent_preferences as {
+    const acked = (await http.client.heartbeat({ status: 'idle', restart_ack: true }, token)).body.agent_preferences as {
       watcher_restart_requested_at: string;
       watcher_restart_ack_at: string;
     };

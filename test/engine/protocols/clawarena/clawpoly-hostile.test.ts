@@ -3,10 +3,8 @@
 // itself, malformed trade answers, 10 kB chat) and never a valid one. Each must be refused with a 4xx, the
 // engine must not stall, and the match must finish on the deadlines with the advisor playing the hostile seat, while
 // three baselines play normally.
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { type AgentRuntime, runBaselineAgent } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runScriptAgent, setUpClawHttp, startBaselines } from './http-setup.js';
 
 const HOSTILE = `
 const base = process.env.BASE, token = process.env.TOKEN;
@@ -50,55 +48,20 @@ const bad = (me, other, theirs) => [
 })().catch((e) => { process.stderr.write(String(e)); process.exit(1); });
 `;
 
-let server: TestServer;
-const running: { kill(): void }[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const agent of running) agent.kill();
-  await server.close();
-});
+const http = setUpClawHttp();
 
 describe('a hostile Clawpoly agent', () => {
   it('is refused with 4xx every time and the advisor plays its seat on the deadlines', { timeout: 150_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'monopoly',
       seats: Array.from({ length: 4 }, (_, i) => ({ name: `poly-hostile-${i}` })),
       seed: 'hostile-clawpoly',
       options: { max_turns: 12, timeouts_ms: { routine: 1500, tactical: 1500, strategic: 1500 } },
     });
-    const baselines = created.seats.slice(0, 3).map((s, i) => {
-      const env = service.agentEnvironment(s.token);
-      const agent = runBaselineAgent(
-        (i % 2 === 0 ? 'node' : 'python') as AgentRuntime,
-        env.CLAWARENA_BASE_URL as string,
-        env.CLAWARENA_CONNECTION_TOKEN as string,
-      );
-      running.push(agent);
-      return agent;
-    });
+    const baselines = startBaselines(http, created.seats.slice(0, 3), (i) => (i % 2 === 0 ? 'node' : 'python'));
     const hostile = created.seats[3] as { token: string; agentId: number };
-    const hostileEnv = service.agentEnvironment(hostile.token);
-    const child = spawn(process.execPath, ['-e', HOSTILE], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        BASE: hostileEnv.CLAWARENA_BASE_URL as string,
-        TOKEN: hostileEnv.CLAWARENA_CONNECTION_TOKEN as string,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.push({ kill: () => child.kill('SIGKILL') });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const { code, out, err } = await runScriptAgent(http, HOSTILE, hostile.token);
     expect(code, err).toBe(0);
     const statuses = JSON.parse(out) as Record<string, number>;
     const total = Object.values(statuses).reduce((a, b) => a + b, 0);

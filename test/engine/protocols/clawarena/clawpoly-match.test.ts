@@ -4,10 +4,10 @@
 // deadline applies the advisor's recommended_action, flagged is_auto), and otherwise plays the advisor's move.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MonopolyStateSchema } from '../../../../engine/contract/clawarena.js';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { type AgentRuntime, CONFORMANCE, type Poll, runBaselineAgent, ValidatingClient, validationFailures } from './helpers.js';
+import { CONFORMANCE, type Poll, ValidatingClient, validationFailures } from './helpers.js';
+import { setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
 
 interface FixtureAction {
   action: string;
@@ -19,47 +19,18 @@ const FIXTURE = JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'fixtures', 'm
   legal_actions: FixtureAction[];
 };
 
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-
-/** Every key the fixture has is present with the same JSON type (null on either side matches anything). */
-function shapeProblems(ours: Record<string, unknown>, theirs: Record<string, unknown>, where: string): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(theirs)) {
-    if (!(k in ours)) out.push(`${where}.${k} missing`);
-    else if (v !== null && ours[k] !== null && kind(v) !== kind(ours[k])) out.push(`${where}.${k}: ${kind(ours[k])}, fixture ${kind(v)}`);
-  }
-  return out;
-}
-
-let server: TestServer;
-const running: { kill(): void }[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const agent of running) agent.kill();
-  await server.close();
-});
+const http = setUpClawHttp();
 
 describe('Clawpoly over HTTP', () => {
   it('three baselines and one test-driven seat play a whole match to the turn limit', { timeout: 180_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'monopoly',
       seats: Array.from({ length: 4 }, (_, i) => ({ name: `poly-${i < 3 ? (i % 2 === 0 ? 'py' : 'node') : 'test'}-${i}` })),
       seed: 'full-clawpoly',
       options: { max_turns: 32, timeouts_ms: { routine: 2500, tactical: 2500, strategic: 2500 } },
     });
-    const agents = created.seats.slice(0, 3).map((s, i) => {
-      const env = service.agentEnvironment(s.token);
-      const agent = runBaselineAgent(
-        (i % 2 === 0 ? 'python' : 'node') as AgentRuntime,
-        env.CLAWARENA_BASE_URL as string,
-        env.CLAWARENA_CONNECTION_TOKEN as string,
-      );
-      running.push(agent);
-      return agent;
-    });
+    const agents = startBaselines(http, created.seats.slice(0, 3), (i) => (i % 2 === 0 ? 'python' : 'node'));
     const mine = created.seats[3] as { token: string };
     const client = new ValidatingClient(service.agentEnvironment(mine.token).CLAWARENA_BASE_URL as string, mine.token);
 
@@ -154,7 +125,7 @@ describe('Clawpoly over HTTP', () => {
   });
 
   it('sets each deadline from the advisor tier: routine short, strategic 60 s for a trade response', { timeout: 60_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'monopoly',
       seats: Array.from({ length: 4 }, (_, i) => ({ name: `poly-tier-${i}` })),

@@ -2,10 +2,8 @@
 // NOR, ten thousand orders, deep nesting, 10 kB press, wrong actions, orders for other powers' units) and never a valid
 // one. Every one must be refused with a 4xx, the engine must not stall, and the match must finish on the deadlines with
 // the hostile power's units holding, while six baselines play normally.
-import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { type AgentRuntime, runBaselineAgent } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { runScriptAgent, setUpClawHttp, startBaselines } from './http-setup.js';
 
 const HOSTILE = `
 const base = process.env.BASE, token = process.env.TOKEN;
@@ -42,54 +40,19 @@ const bad = (action) => [
 })().catch((e) => { process.stderr.write(String(e)); process.exit(1); });
 `;
 
-let server: TestServer;
-const running: { kill(): void }[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const agent of running) agent.kill();
-  await server.close();
-});
+const http = setUpClawHttp();
 
 describe('a hostile Diplomacy agent', () => {
   it('is refused with 4xx every time and holds on the deadlines while the others finish the match', { timeout: 120_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'diplomacy',
       seats: Array.from({ length: 7 }, (_, i) => ({ name: `dip-hostile-${i}` })),
       seed: 'hostile-diplomacy',
       options: { max_year: 1901, timeouts_ms: { phase: 3000 } },
     });
-    const baselines = created.seats.slice(0, 6).map((s, i) => {
-      const env = service.agentEnvironment(s.token);
-      const agent = runBaselineAgent(
-        (i % 2 === 0 ? 'python' : 'node') as AgentRuntime,
-        env.CLAWARENA_BASE_URL as string,
-        env.CLAWARENA_CONNECTION_TOKEN as string,
-      );
-      running.push(agent);
-      return agent;
-    });
-    const hostileEnv = service.agentEnvironment(created.seats[6]?.token as string);
-    const child = spawn(process.execPath, ['-e', HOSTILE], {
-      env: {
-        PATH: process.env.PATH ?? '',
-        BASE: hostileEnv.CLAWARENA_BASE_URL as string,
-        TOKEN: hostileEnv.CLAWARENA_CONNECTION_TOKEN as string,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    running.push({ kill: () => child.kill('SIGKILL') });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c: Buffer) => {
-      out += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      err += c.toString('utf8');
-    });
-    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const baselines = startBaselines(http, created.seats.slice(0, 6), (i) => (i % 2 === 0 ? 'python' : 'node'));
+    const { code, out, err } = await runScriptAgent(http, HOSTILE, created.seats[6]?.token as string);
     expect(code, err).toBe(0);
     const statuses = JSON.parse(out) as Record<string, number>;
     const total = Object.values(statuses).reduce((a, b) => a + b, 0);

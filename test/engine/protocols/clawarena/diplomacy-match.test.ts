@@ -4,9 +4,9 @@
 // seats itself to pin down sealed submissions, press visibility and the slim projection.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { type AgentRuntime, CONFORMANCE, type Poll, runBaselineAgent, ValidatingClient, validationFailures } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { CONFORMANCE, type Poll, ValidatingClient, validationFailures } from './helpers.js';
+import { setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
 
 const fixture = (phase: string) =>
   JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'fixtures', `diplomacy_${phase}.json`), 'utf8')) as {
@@ -20,47 +20,18 @@ const FIXTURES: Record<string, ReturnType<typeof fixture>> = {
   adjustment: fixture('adjustment'),
 };
 
-const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-
-/** Every key the fixture has is present with the same JSON type (null in the fixture matches anything). */
-function shapeProblems(ours: Record<string, unknown>, theirs: Record<string, unknown>, where: string): string[] {
-  const out: string[] = [];
-  for (const [k, v] of Object.entries(theirs)) {
-    if (!(k in ours)) out.push(`${where}.${k} missing`);
-    else if (v !== null && ours[k] !== null && kind(v) !== kind(ours[k])) out.push(`${where}.${k}: ${kind(ours[k])}, fixture ${kind(v)}`);
-  }
-  return out;
-}
-
-let server: TestServer;
-const running: { kill(): void }[] = [];
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const agent of running) agent.kill();
-  await server.close();
-});
+const http = setUpClawHttp();
 
 describe('Claw Diplomacy over HTTP', () => {
   it('six baselines and one test-driven seat play a whole match to the final year', { timeout: 240_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'diplomacy',
       seats: Array.from({ length: 7 }, (_, i) => ({ name: `dip-${i < 6 ? (i % 2 === 0 ? 'py' : 'node') : 'test'}-${i}` })),
       seed: 'full-diplomacy',
       options: { max_year: 1902, timeouts_ms: { phase: 4000 } },
     });
-    const agents = created.seats.slice(0, 6).map((s, i) => {
-      const env = service.agentEnvironment(s.token);
-      const agent = runBaselineAgent(
-        (i % 2 === 0 ? 'python' : 'node') as AgentRuntime,
-        env.CLAWARENA_BASE_URL as string,
-        env.CLAWARENA_CONNECTION_TOKEN as string,
-      );
-      running.push(agent);
-      return agent;
-    });
+    const agents = startBaselines(http, created.seats.slice(0, 6), (i) => (i % 2 === 0 ? 'python' : 'node'));
     const mine = created.seats[6] as { token: string };
     const client = new ValidatingClient(service.agentEnvironment(mine.token).CLAWARENA_BASE_URL as string, mine.token);
 
@@ -144,7 +115,7 @@ describe('Claw Diplomacy over HTTP', () => {
   });
 
   it('seals batches, delivers press after the barrier and serves the slim projection', { timeout: 60_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'diplomacy',
       seats: Array.from({ length: 7 }, (_, i) => ({ name: `dip-seal-${i}` })),

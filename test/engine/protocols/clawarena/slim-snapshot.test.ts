@@ -1,30 +1,20 @@
 // snapshot=slim over real HTTP: Mafia's chat logs follow the delta conventions of spec §6.6 per context_id (full on
 // the first consuming read, then only new entries, nothing when nothing is new), while snapshot=full keeps them whole.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
-import { fallbackMove, scheduledMatch, turnHolder, ValidatingClient, validationFailures } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { fallbackMove, scheduledMatch, turnHolder } from './helpers.js';
+import { setUpClawHttp } from './http-setup.js';
 
-let server: TestServer;
-let c: ValidatingClient;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  c = new ValidatingClient(`${server.url}/api/v1`);
-});
-afterAll(async () => {
-  await server.close();
-  expect(validationFailures).toEqual([]);
-});
+const http = setUpClawHttp({ expectValid: true });
 
 type State = Record<string, unknown> & { chat_log?: unknown[]; chat_log_delta?: unknown[]; chat_log_mode?: string };
 
 describe('snapshot=slim', () => {
   it('Mafia: chat_log full once per context, then chat_log_delta with only the new entries', { timeout: 60_000 }, async () => {
-    const tokens = scheduledMatch(server.engine.clawarena, 'slim-mafia', 'mafia', 6, 'slim-mafia-seed');
+    const tokens = scheduledMatch(http.server.engine.clawarena, 'slim-mafia', 'mafia', 6, 'slim-mafia-seed');
     const [watcher] = tokens as [string];
     const slim = async (query: Record<string, string | number> = {}) =>
-      (await c.poll({ snapshot: 'slim', consume_history: 1, context_id: 'ctx-a', ...query }, watcher)).body.state as State;
-    const full = async () => (await c.poll({ snapshot: 'full' }, watcher)).body.state as State;
+      (await http.client.poll({ snapshot: 'slim', consume_history: 1, context_id: 'ctx-a', ...query }, watcher)).body.state as State;
+    const full = async () => (await http.client.poll({ snapshot: 'full' }, watcher)).body.state as State;
 
     const first = await slim();
     expect(first.chat_log_mode).toBe('full');
@@ -37,11 +27,11 @@ describe('snapshot=slim', () => {
     // Play default moves until someone has spoken.
     const before = (await full()).chat_log?.length ?? 0;
     for (let i = 0; i < 60 && ((await full()).chat_log?.length ?? 0) <= before; i++) {
-      const holder = await turnHolder(c, tokens);
+      const holder = await turnHolder(http.client, tokens);
       if (!holder) break;
       const move = fallbackMove(holder.poll);
       if (move.action === 'speak' || move.action === 'chat') move.params.message = `hello ${i}`;
-      await c.act(move, holder.token);
+      await http.client.act(move, holder.token);
     }
     const complete = (await full()).chat_log ?? [];
     expect(complete.length).toBeGreaterThan(before);
