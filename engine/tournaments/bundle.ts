@@ -9,6 +9,7 @@ import { parseTournamentSpec } from '../core/tournament/index.js';
 import type { StoredTournamentGame } from '../db/store.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
+import { csvRecords } from './csv-read.js';
 import { runStatistics, type StandingRow } from './stats.js';
 
 export const BUNDLE_FORMAT = 'local-arena-bundle';
@@ -192,36 +193,6 @@ export function rowsFromReport(games: readonly ReportGame[], agentIds: readonly 
     endedAt: g.ended_at,
     usage: g.model_usage,
   }));
-}
-
-/** RFC 4180 records (quoted fields, doubled quotes, LF or CRLF). */
-function csvRecords(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) records.push([...record, field]);
-  return records;
 }
 
 const STANDING_FIELDS: Array<keyof StandingRow> = [

@@ -13,8 +13,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { csvRecords } from '../../engine/tournaments/csv-read.js';
 import type { SeatUsage } from '../../engine/tournaments/model-usage.js';
-import { parseCsv } from '../support/csv.js';
 import { type NodeExit, runNode } from '../support/run-node.js';
 import { type CompiledApp, compileApp } from './compiled-app.js';
 import { type FakeModelServer, lastUserText, openAiReply, startFakeModelServer } from './fake-model-server.js';
@@ -163,7 +163,7 @@ function expectCostColumns(run: TournamentRun, agent: string, usage: SeatUsage) 
   // Agents without a model have no spend: null, not 0.
   for (const other of rows.filter((r) => r.agent !== agent)) expect(other).toMatchObject({ tokens: null, cost_usd: null });
   // The header is the first row; cells are read with a CSV parser (the interval text is quoted: it holds a comma).
-  const [header = [], ...records] = parseCsv(`${run.csv.join('\n')}\n`);
+  const [header = [], ...records] = csvRecords(`${run.csv.join('\n')}\n`);
   const line = records.find((r) => r[0] === 'combined' && r[header.indexOf('agent')] === agent) ?? [];
   expect(Number(line[header.indexOf('tokens')])).toBe(row.tokens);
   expect(Number(line[header.indexOf('cost_usd')])).toBeCloseTo(row.cost_usd as number, 8);

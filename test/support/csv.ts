@@ -1,46 +1,14 @@
-// Reading the exported CSVs as analysis tools do: an RFC 4180 reader (quoted fields, doubled quotes, CRLF or LF)
-// and Python's csv module through python3, both giving the header row as the column names.
+// Reading the exported CSVs as analysis tools do: the engine's RFC 4180 reader (quoted fields, doubled quotes, CRLF
+// or LF) and Python's csv module through python3, both giving the header row as the column names.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { csvRecords } from '../../engine/tournaments/csv-read.js';
 
 export interface Csv {
   header: string[];
   rows: Array<Record<string, string>>;
-}
-
-/** Splits RFC 4180 text into records of fields. */
-export function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let field = '';
-  let record: string[] = [];
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i] as string;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') {
-      record.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || record.length > 0) {
-    record.push(field);
-    records.push(record);
-  }
-  return records;
 }
 
 function toCsv(records: string[][]): Csv {
@@ -50,7 +18,7 @@ function toCsv(records: string[][]): Csv {
 }
 
 export function readCsv(file: string): Csv {
-  return toCsv(parseCsv(fs.readFileSync(file, 'utf8')));
+  return toCsv(csvRecords(fs.readFileSync(file, 'utf8')));
 }
 
 /** The same file through Python's csv.DictReader (fails the test when a row has a different width than the header). */
