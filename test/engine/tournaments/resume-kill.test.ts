@@ -1,14 +1,14 @@
 // Resume after kill -9: the CLI is killed mid-tournament with SIGKILL, `arena run --resume <id>` finishes it, and
 // the final game set is exactly the planned one — nothing lost, nothing played twice.
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { MILLIONAIRE, ROOT, tempDir } from './helpers.js';
+import { killRunAfterGames, resumeRun } from './kill-resume.js';
 
-const BIN = path.join(ROOT, 'bin/arena.js');
 let dir: string;
 
 beforeAll(() => {
@@ -40,30 +40,7 @@ it('kill -9 mid-run, then --resume: complete and duplicate-free', async () => {
     }),
   );
   const dataDir = path.join(dir, 'data');
-  const child = spawn(process.execPath, [BIN, 'run', specFile, '--data-dir', dataDir, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let id = '';
-  let ended = 0;
-  let buffer = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no progress from arena run')), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let nl = buffer.indexOf('\n');
-      while (nl >= 0) {
-        const event = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        if (event.event === 'started') id = event.tournament_id;
-        if (event.event === 'game_ended' && ++ended === 5) {
-          child.kill('SIGKILL');
-          clearTimeout(timer);
-          resolve();
-        }
-        nl = buffer.indexOf('\n');
-      }
-    });
-    child.once('exit', () => reject(new Error('arena run ended before it was killed')));
-  });
-  await new Promise((resolve) => child.once('close', resolve));
+  const id = await killRunAfterGames(specFile, dataDir);
   expect(id).toMatch(/^t-/);
 
   const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
@@ -72,14 +49,7 @@ it('kill -9 mid-run, then --resume: complete and duplicate-free', async () => {
   expect(before.n).toBeGreaterThanOrEqual(5);
   expect(before.n).toBeLessThan(16);
 
-  const out = execFileSync(process.execPath, [BIN, 'run', '--resume', id, '--data-dir', dataDir, '--json'], {
-    encoding: 'utf8',
-    timeout: 90_000,
-  });
-  const events = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const events = resumeRun(id, dataDir);
   expect(events[0]).toMatchObject({ event: 'started', tournament_id: id, resumed: true });
   expect(events.at(-1)).toMatchObject({ event: 'finished', tournament_id: id, report_dir: path.join(dataDir, 'reports', id) });
   // Only the games that were not committed are played again.

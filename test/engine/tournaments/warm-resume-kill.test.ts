@@ -1,14 +1,14 @@
 // kill -9 of `arena run` with warm agents, then --resume: every planned game exactly once, and no agent process
 // outlives either run (a warm process whose engine vanished stops by itself within seconds).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { processesWith, ROOT, tempDir, warmBot } from './helpers.js';
+import { killRunAfterGames, resumeRun } from './kill-resume.js';
 
-const BIN = path.join(ROOT, 'bin/arena.js');
 const GAMES = 16;
 let dir: string;
 
@@ -58,30 +58,7 @@ it('kill -9 mid-run with warm agents, then --resume: complete, duplicate-free, n
     }),
   );
   const dataDir = path.join(dir, 'data');
-  const child = spawn(process.execPath, [BIN, 'run', specFile, '--data-dir', dataDir, '--json'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let id = '';
-  let ended = 0;
-  let buffer = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no progress from arena run')), 60_000);
-    child.stdout.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString('utf8');
-      let nl = buffer.indexOf('\n');
-      while (nl >= 0) {
-        const event = JSON.parse(buffer.slice(0, nl));
-        buffer = buffer.slice(nl + 1);
-        if (event.event === 'started') id = event.tournament_id;
-        if (event.event === 'game_ended' && ++ended === 5) {
-          child.kill('SIGKILL');
-          clearTimeout(timer);
-          resolve();
-        }
-        nl = buffer.indexOf('\n');
-      }
-    });
-    child.once('exit', () => reject(new Error('arena run ended before it was killed')));
-  });
-  await new Promise((resolve) => child.once('close', resolve));
+  const id = await killRunAfterGames(specFile, dataDir);
   // No warm process outlives the engine that started it.
   expect(await untilGone([a.tag, b.tag], 15_000)).toEqual([]);
 
@@ -94,14 +71,7 @@ it('kill -9 mid-run with warm agents, then --resume: complete, duplicate-free, n
   expect(before.n).toBeGreaterThanOrEqual(5);
   expect(before.n).toBeLessThan(GAMES);
 
-  const out = execFileSync(process.execPath, [BIN, 'run', '--resume', id, '--data-dir', dataDir, '--json'], {
-    encoding: 'utf8',
-    timeout: 90_000,
-  });
-  const events = out
-    .trim()
-    .split('\n')
-    .map((l) => JSON.parse(l));
+  const events = resumeRun(id, dataDir);
   expect(events[0]).toMatchObject({ event: 'started', tournament_id: id, resumed: true });
   expect(events.filter((e) => e.event === 'game_ended')).toHaveLength(GAMES - before.n);
 
