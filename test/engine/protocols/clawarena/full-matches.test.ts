@@ -1,24 +1,15 @@
 // Full matches of every game between the baseline agents (Python stdlib and Node) over real HTTP: Liar's Dice through
 // the lobby, Claw Vegas and Mafia through tournament seating (createMatch with match-scoped tokens).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../../../support/server.js';
+import { describe, expect, it } from 'vitest';
 import { type AgentRuntime, runBaselineAgent } from './helpers.js';
+import { setUpClawHttp } from './http-setup.js';
 
-let server: TestServer;
-const running: { kill(): void }[] = [];
-
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  for (const agent of running) agent.kill();
-  await server.close();
-});
+const http = setUpClawHttp();
 
 async function runAll(launches: { runtime: AgentRuntime; env: Record<string, string> }[]) {
   const agents = launches.map(({ runtime, env }) => {
     const agent = runBaselineAgent(runtime, env.CLAWARENA_BASE_URL as string, env.CLAWARENA_CONNECTION_TOKEN as string);
-    running.push(agent);
+    http.running.push(agent);
     return agent;
   });
   const results = await Promise.all(agents.map((a) => a.done));
@@ -27,7 +18,7 @@ async function runAll(launches: { runtime: AgentRuntime; env: Record<string, str
 }
 
 function expectFinished(matchId: number, players: number) {
-  const match = server.engine.clawarena.match(matchId);
+  const match = http.server.engine.clawarena.match(matchId);
   expect(match?.status).toBe('finished');
   const placements = ((match?.result?.placements ?? []) as { placement: number }[]).map((p) => p.placement);
   expect(placements).toHaveLength(players);
@@ -37,7 +28,7 @@ function expectFinished(matchId: number, players: number) {
 
 describe('baseline agents play complete matches', () => {
   it("Liar's Dice: a Python and a Node client started by hand meet in the lobby", { timeout: 60_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const a = service.createAgent({ name: 'lobby-python', preferredGameType: 'liars_dice' });
     const b = service.createAgent({ name: 'lobby-node', preferredGameType: 'liars_dice' });
     await runAll([
@@ -51,7 +42,7 @@ describe('baseline agents play complete matches', () => {
   });
 
   it('Claw Vegas: four seats from tournament seating play all four rounds', { timeout: 60_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'las_vegas',
       seats: ['vegas-py-0', 'vegas-node-1', 'vegas-py-2', 'vegas-node-3'].map((name) => ({ name })),
@@ -68,7 +59,7 @@ describe('baseline agents play complete matches', () => {
   });
 
   it('Mafia: six seats play night, discussion and votes to a result', { timeout: 60_000 }, async () => {
-    const service = server.engine.clawarena;
+    const service = http.server.engine.clawarena;
     const created = service.createMatch({
       gameType: 'mafia',
       seats: Array.from({ length: 6 }, (_, i) => ({ name: `mafia-${i % 2 === 0 ? 'py' : 'node'}-${i}` })),
