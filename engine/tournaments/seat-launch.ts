@@ -5,7 +5,7 @@
 import type { Termination } from '../core/ratings/index.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import { loopbackEndpoints } from '../runner/endpoint-forward.js';
-import { type LaunchHandle, type LaunchResult, launchAgent } from '../runner/launch.js';
+import { type LaunchHandle, type LaunchOptions, type LaunchResult, launchAgent } from '../runner/launch.js';
 import { type SandboxPolicy, sandboxLaunchOptions } from '../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { TournamentAgent } from './spec-file.js';
@@ -22,6 +22,23 @@ export interface SeatLaunchDeps {
   sandbox?: SandboxPolicy;
 }
 
+/** The launch options of every tournament agent's sandbox: no network but the arena URLs of `protocolEnv`. */
+function sandboxed(
+  deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv' | 'sandbox'>,
+  agent: TournamentAgent,
+  protocolEnv: Record<string, string>,
+): Omit<LaunchOptions, 'label' | 'env' | 'limits'> {
+  return {
+    manifest: agent.manifest,
+    manifestDir: agent.dir,
+    workspaceRoot: deps.workspaceRoot,
+    network: 'none',
+    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
+    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
+    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
+  };
+}
+
 /** `protocolEnv` is the protocol's own contract (SpecArena invite and seat key, or ClawArena URL and token). */
 export function launchSeat(
   deps: SeatLaunchDeps,
@@ -31,15 +48,9 @@ export function launchSeat(
   protocolEnv: Record<string, string>,
 ): LaunchHandle {
   const handle = launchAgent({
-    manifest: agent.manifest,
-    manifestDir: agent.dir,
-    workspaceRoot: deps.workspaceRoot,
-    network: 'none',
-    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
-    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
+    ...sandboxed(deps, agent, protocolEnv),
     label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
     limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
-    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     env: {
       ...protocolEnv,
       ARENA_CHALLENGE: game.challenge,
@@ -79,16 +90,10 @@ export function launchWarmSlot(
 ): LaunchHandle {
   // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
   return launchAgent({
-    manifest: agent.manifest,
-    manifestDir: agent.dir,
-    workspaceRoot: deps.workspaceRoot,
-    network: 'none',
-    arenaEndpoints: loopbackEndpoints(Object.values(protocolEnv)),
-    ...sandboxLaunchOptions(deps.sandbox, agent.dir),
+    ...sandboxed(deps, agent, protocolEnv),
     label: `${agent.manifest.id}-warm-${slot}`,
     onStderr,
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
-    ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },
   });
 }
