@@ -4,7 +4,7 @@
 // engine must not stall, and the match must finish on the deadlines with the advisor playing the hostile seat, while
 // three baselines play normally.
 import { describe, expect, it } from 'vitest';
-import { runScriptAgent, setUpClawHttp, startBaselines } from './http-setup.js';
+import { expectAllRefused, runScriptAgent, setUpClawHttp, startBaselines } from './http-setup.js';
 
 const HOSTILE = `
 const base = process.env.BASE, token = process.env.TOKEN;
@@ -61,15 +61,7 @@ describe('a hostile Clawpoly agent', () => {
     });
     const baselines = startBaselines(http, created.seats.slice(0, 3), (i) => (i % 2 === 0 ? 'node' : 'python'));
     const hostile = created.seats[3] as { token: string; agentId: number };
-    const { code, out, err } = await runScriptAgent(http, HOSTILE, hostile.token);
-    expect(code, err).toBe(0);
-    const statuses = JSON.parse(out) as Record<string, number>;
-    const total = Object.values(statuses).reduce((a, b) => a + b, 0);
-    expect(total).toBeGreaterThanOrEqual(17 * 3);
-    expect(
-      Object.keys(statuses).every((s) => Number(s) >= 400 && Number(s) < 500),
-      JSON.stringify(statuses),
-    ).toBe(true);
+    expectAllRefused(await runScriptAgent(http, HOSTILE, hostile.token), 17 * 3);
     for (const r of await Promise.all(baselines.map((b) => b.done))) expect(r.code, r.stderr).toBe(0);
 
     const match = service.match(created.matchId);

@@ -64,6 +64,21 @@ export async function runScriptAgent(http: ClawHttp, script: string, seatToken: 
   return { code, out, err };
 }
 
+/**
+ * A hostile script agent's run: it exited 0 and printed its tally of response statuses, every one a 4xx, over at
+ * least `atLeast` submissions.
+ */
+export function expectAllRefused(run: { code: number | null; out: string; err: string }, atLeast: number): void {
+  expect(run.code, run.err).toBe(0);
+  const statuses = JSON.parse(run.out) as Record<string, number>;
+  const total = Object.values(statuses).reduce((a, b) => a + b, 0);
+  expect(total).toBeGreaterThanOrEqual(atLeast);
+  expect(
+    Object.keys(statuses).every((s) => Number(s) >= 400 && Number(s) < 500),
+    JSON.stringify(statuses),
+  ).toBe(true);
+}
+
 const kind = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 
 /** Every key the fixture has is present with the same JSON type (null on either side matches anything). */
