@@ -7,7 +7,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MonopolyStateSchema } from '../../../../engine/contract/clawarena.js';
 import { CONFORMANCE, type Poll, ValidatingClient, validationFailures } from './helpers.js';
-import { setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
+import { expectBaselinesClean, setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
 
 interface FixtureAction {
   action: string;
@@ -91,11 +91,7 @@ describe('Clawpoly over HTTP', () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     }
     expect(last?.status).toBe('finished');
-    const results = await Promise.all(agents.map((a) => a.done));
-    for (const r of results) {
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr, 'the server refused a baseline submission').not.toContain('rejected');
-    }
+    await expectBaselinesClean(agents);
 
     expect(problems).toEqual([]);
     expect(validationFailures).toEqual([]);

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE, type Poll, ValidatingClient, validationFailures } from './helpers.js';
-import { setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
+import { expectBaselinesClean, setUpClawHttp, shapeProblems, startBaselines } from './http-setup.js';
 
 const fixture = (phase: string) =>
   JSON.parse(fs.readFileSync(path.join(CONFORMANCE, 'fixtures', `diplomacy_${phase}.json`), 'utf8')) as {
@@ -91,11 +91,7 @@ describe('Claw Diplomacy over HTTP', () => {
       expect(reply.status, JSON.stringify(reply.body)).toBe(200);
     }
     expect(last?.status).toBe('finished');
-    const results = await Promise.all(agents.map((a) => a.done));
-    for (const r of results) {
-      expect(r.code, r.stderr).toBe(0);
-      expect(r.stderr, 'the server refused a baseline submission').not.toContain('rejected');
-    }
+    await expectBaselinesClean(agents);
 
     expect(problems).toEqual([]);
     expect(validationFailures).toEqual([]);

@@ -40,6 +40,14 @@ export function startBaselines(http: ClawHttp, seats: { token: string }[], runti
   });
 }
 
+/** Every baseline exited 0 and never logged a submission the server rejected. */
+export async function expectBaselinesClean(agents: { done: Promise<{ code: number | null; stderr: string }> }[]): Promise<void> {
+  for (const r of await Promise.all(agents.map((a) => a.done))) {
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr, 'the server refused a baseline submission').not.toContain('rejected');
+  }
+}
+
 /** Runs a Node script as the agent of one seat (BASE and TOKEN in its environment); resolves with its exit and output. */
 export async function runScriptAgent(http: ClawHttp, script: string, seatToken: string) {
   const env = http.server.engine.clawarena.agentEnvironment(seatToken);
