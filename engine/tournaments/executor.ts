@@ -184,6 +184,7 @@ export class TournamentExecutor {
       launch: (agent, slot, env, onStderr) =>
         launchWarmSlot({ workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
+      clock: this.deps.clock,
       startMs: this.startMs(),
     });
   }

@@ -6,8 +6,10 @@
 // game; after `maxRestarts` such faults the agent is retired and its remaining games are forfeits. A slot left in a
 // game that ended without its fault (the opponent forfeited, a stop) is replaced too, without counting: its process is
 // still inside a session that will never end.
+
 import fs from 'node:fs';
 import type { AgentLifecycleStats, WarmSeat } from '../contract/warm-agent.js';
+import type { Clock } from '../core/clock.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { Verdict } from './seat-launch.js';
@@ -42,6 +44,8 @@ export interface WarmPoolOptions extends WarmHooks {
   /** Starts one slot's process (through the runner) with the warm contract's variables. */
   launch: (agent: TournamentAgent, slot: number, env: Record<string, string>, onStderr: (chunk: Buffer) => void) => LaunchHandle;
   maxRestarts: number;
+  /** The tournament's clock: slot start times and seat durations come from it, as every time of the run does. */
+  clock: Clock;
   /** A slot that has not asked for its seat this long after it was handed one is stalled. */
   startMs: number;
 }
@@ -154,7 +158,7 @@ class WarmAgent {
 
   lease(seat: WarmSeat | null, verdict: Promise<Verdict>, seatNo: number): { handle: LaunchHandle; clawAgentId: number | null } {
     if (this.retired !== null || this.poolClosed())
-      return { handle: forfeitHandle(this.retired ?? 'the tournament is over'), clawAgentId: null };
+      return { handle: forfeitHandle(this.retired ?? 'the tournament is over', this.options.clock.now()), clawAgentId: null };
     const slot = this.pickSlot();
     let resolve: (result: LaunchResult) => void = () => {};
     const result = new Promise<LaunchResult>((r) => {
@@ -174,7 +178,7 @@ class WarmAgent {
       },
       result,
       // The game gave up waiting for this seat: the process is replaced once its other seats are done.
-      stop: () => this.release(lease, standIn(lease.slot, 'cancelled', null, lease), false),
+      stop: () => this.release(lease, standIn(lease.slot, 'cancelled', null, lease, this.options.clock.now()), false),
     };
     return { handle, clawAgentId: slot.claw?.clawAgentId ?? null };
   }
@@ -205,7 +209,7 @@ class WarmAgent {
       handle: undefined as unknown as LaunchHandle,
       key: null,
       claw,
-      startedAt: Date.now(),
+      startedAt: this.options.clock.now(),
       leases: new Set(),
       queue: [],
       parked: [],
@@ -280,17 +284,17 @@ class WarmAgent {
     if (lease.done) return;
     const slot = lease.slot;
     if (verdict.termination === 'completed') {
-      this.finishLease(lease, standIn(slot, 'exited', 0, lease));
+      this.finishLease(lease, standIn(slot, 'exited', 0, lease, this.options.clock.now()));
       return;
     }
     const faulted = verdict.faultedSeats.includes(lease.seatNo);
     if (!lease.taken) {
       // Never asked for: the process is stalled (or still starting) — it is replaced when that cost the game.
-      this.finishLease(lease, standIn(slot, 'cancelled', null, lease));
+      this.finishLease(lease, standIn(slot, 'cancelled', null, lease, this.options.clock.now()));
       if (faulted && slot.leases.size === 0) this.replace(slot, `slot ${slot.id} did not ask for its seat`);
       return;
     }
-    this.release(lease, standIn(slot, 'cancelled', null, lease), faulted, verdict.detail);
+    this.release(lease, standIn(slot, 'cancelled', null, lease, this.options.clock.now()), faulted, verdict.detail);
   }
 
   /** Ends a taken lease whose game did not complete: the process is replaced (now on a fault, else once idle). */
@@ -365,14 +369,15 @@ class WarmAgent {
       if (!lease.taken && slot.polled && this.retired === null && !closing) {
         slot.leases.delete(lease);
         this.assign(lease, this.pickSlot());
-      } else if (!lease.taken && this.retired !== null) this.finishLease(lease, forfeitResult(this.retired));
+      } else if (!lease.taken && this.retired !== null) this.finishLease(lease, forfeitResult(this.retired, this.options.clock.now()));
       else this.finishLease(lease, lease.taken ? { ...result, ...seatStderr(lease) } : result);
     }
   }
 
   /** Seats queued but not yet taken become forfeits once the agent is retired. */
   private forfeitWaiting(): void {
-    for (const slot of this.slots) for (const lease of [...slot.queue]) this.finishLease(lease, forfeitResult(this.retired ?? 'retired'));
+    for (const slot of this.slots)
+      for (const lease of [...slot.queue]) this.finishLease(lease, forfeitResult(this.retired ?? 'retired', this.options.clock.now()));
   }
 
   async close(): Promise<void> {
@@ -406,16 +411,16 @@ function finished(reason: string): NextSeatReply {
 }
 
 /** What a game sees of a warm seat once its part is over: the stderr of its time in the game (the process keeps running). */
-function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCode: number | null, lease: Lease): LaunchResult {
+function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCode: number | null, lease: Lease, now: number): LaunchResult {
   return {
-    ...emptyResult(),
+    ...emptyResult(now),
     ...seatStderr(lease),
     isolation: slot.handle.isolation,
     pid: slot.handle.pid ?? null,
     termination,
     exitCode,
     startedAt: slot.startedAt,
-    durationMs: Date.now() - slot.startedAt,
+    durationMs: now - slot.startedAt,
   };
 }
 
@@ -426,22 +431,22 @@ function seatStderr(lease: Lease): Pick<LaunchResult, 'stderr' | 'stderrTail' | 
   return { stderr, stderrTail: stderr.slice(-64 * 1024), stderrBytes: lease.stderrBytes, stderrTruncated: cut, truncated: cut };
 }
 
-function forfeitResult(detail: string): LaunchResult {
-  return { ...emptyResult(), termination: 'spawn_error', detail, harnessError: false };
+function forfeitResult(detail: string, now: number): LaunchResult {
+  return { ...emptyResult(now), termination: 'spawn_error', detail, harnessError: false };
 }
 
-function forfeitHandle(detail: string): LaunchHandle {
-  const result = forfeitResult(detail);
+function forfeitHandle(detail: string, now: number): LaunchHandle {
+  const result = forfeitResult(detail, now);
   return { workspace: '', pid: undefined, result: Promise.resolve(result), isolation: result.isolation, stop: () => {} };
 }
 
-function emptyResult(): LaunchResult {
+function emptyResult(now: number): LaunchResult {
   return {
     pid: null,
     exitCode: null,
     signal: null,
     durationMs: 0,
-    startedAt: Date.now(),
+    startedAt: now,
     termination: 'exited',
     detail: null,
     harnessError: false,

@@ -25,6 +25,7 @@ const ManifestSchema = z
     challenges: z.array(z.string()).min(1),
     author: z.string().min(1),
     description: z.string().min(1),
+    lifecycle: z.literal('persistent'),
   })
   .strict();
 type Manifest = z.infer<typeof ManifestSchema>;

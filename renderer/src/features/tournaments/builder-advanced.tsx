@@ -123,6 +123,13 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
           {...field('maxIllegalActions')}
           hint="Refused actions one seat may make in a game; one more forfeits it."
         />
+        <TextField
+          label="Warm-agent restarts allowed"
+          inputMode="numeric"
+          placeholder="5"
+          {...field('maxRestarts')}
+          hint="Faults after which a warm (persistent) agent is retired; its remaining games are forfeits."
+        />
       </div>
       <TextAreaField label="Challenge options (JSON)" {...field('options', 'options')}>
         One object given to every chosen challenge, over its defaults; each challenge checks it.

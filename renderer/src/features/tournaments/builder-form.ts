@@ -46,6 +46,7 @@ export interface BuilderForm {
   thirdPlace: boolean;
   sprtModel: SprtModel;
   maxIllegalActions: string;
+  maxRestarts: string;
   /** The challenge options object as JSON text; empty = none. */
   options: string;
   /** Fields the form has no control for (unknown keys, values of the wrong type), kept so an import round-trips. */
@@ -77,6 +78,7 @@ export function emptyForm(seed: string): BuilderForm {
     thirdPlace: false,
     sprtModel: 'logistic',
     maxIllegalActions: '',
+    maxRestarts: '',
     options: '',
     extra: { top: {}, format: {}, stop: {} },
   };
@@ -103,7 +105,8 @@ export type NumberKey =
   | 'elo1'
   | 'alpha'
   | 'beta'
-  | 'maxIllegalActions';
+  | 'maxIllegalActions'
+  | 'maxRestarts';
 
 export interface NumberField {
   key: NumberKey;
@@ -139,6 +142,7 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'alpha', path: 'stop.alpha', optional: false, advanced: false, missing: 'blank' },
   { key: 'beta', path: 'stop.beta', optional: false, advanced: false, missing: 'blank' },
   { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true, missing: 'empty' },
+  { key: 'maxRestarts', path: 'max_restarts', optional: true, advanced: true, missing: 'empty' },
 ];
 
 /** The definition path of a numeric field (where its errors are reported). */
@@ -223,6 +227,7 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
     stop: dropUndefined(stop),
     limits: dropUndefined(numbers('limits')),
     max_illegal_actions: top('maxIllegalActions'),
+    max_restarts: top('maxRestarts'),
     options: optionsField(form.options, errors),
     ...form.extra.top,
   };
