@@ -93,7 +93,7 @@ test.describe('Local Arena UI in a browser', () => {
       await expect(app.seat(seat).getByTestId('security')).toHaveText('1');
       await expect(app.seat(seat).getByTestId('utility')).toHaveText('1');
     }
-    await expect(page.getByTestId('game-state')).toContainText('"sets"');
+    await expect(page.getByTestId('game-state')).toContainText('"userSets"');
     await expect(page.getByTestId('operator-log')).toContainText('Intersection Found: true');
     await screenshot(page, '03-session-ended');
 

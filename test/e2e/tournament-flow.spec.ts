@@ -139,7 +139,9 @@ test.describe('tournaments in a browser', () => {
     await page.getByLabel('Import YAML file').setInputFiles({
       name: 'edited.yaml',
       mimeType: 'application/yaml',
-      buffer: Buffer.from(yaml.replace('seed: 20261130', 'seed: 77')),
+      // The baselines are warm agents, which play these games faster than Pause and the match viewer can catch a
+      // running one; the imported definition asks for cold starts per agent, which the form keeps.
+      buffer: Buffer.from(yaml.replace('seed: 20261130', 'seed: 77').replace(/^( +)id: (.+)$/gm, '$1id: $2\n$1lifecycle: per-game')),
     });
     await expect(page.getByText('Loaded edited.yaml.')).toBeVisible();
     await expect(page.getByLabel('Seed')).toHaveValue('77');

@@ -227,27 +227,36 @@ games_per_pairing: 4
 seed: 7
 agents:
   - {manifest: a/agent.yaml}
-  - {manifest: b/agent.yaml, id: bee}
+  - {manifest: b/agent.yaml, id: bee, lifecycle: per-game}
 stop: {kind: sprt, elo0: 0, elo1: 25, alpha: 0.05, beta: 0.05, model: normalized}
 limits: {move_seconds: 5, game_seconds: 60}
 options: {setSize: 12, range: [0, 500]}
 max_illegal_actions: 2
+max_restarts: 1
 `;
     const parsed = parseSpecYaml(text);
     if (!parsed.ok) throw new Error(parsed.error);
     const form = formFromSpec(parsed.raw, '1');
     expect(form.agents).toEqual([
       { manifest: 'a/agent.yaml', id: '' },
-      { manifest: 'b/agent.yaml', id: 'bee' },
+      { manifest: 'b/agent.yaml', id: 'bee', lifecycle: 'per-game' },
     ]);
-    expect(form).toMatchObject({ maxTables: '8', sprtModel: 'normalized', maxIllegalActions: '2' });
+    expect(form).toMatchObject({ maxTables: '8', sprtModel: 'normalized', maxIllegalActions: '2', maxRestarts: '1' });
     expect(JSON.parse(form.options)).toEqual({ setSize: 12, range: [0, 500] });
     expect(form.extra).toEqual({ top: {}, format: {}, stop: {} });
     const again = specFromForm(form).spec;
     expect(again).toEqual({ ...parsed.raw, concurrency: 2 });
     expect(validateLocally(again)).toEqual({});
     const yaml = specToYaml(again);
-    for (const line of ['max_tables: 8', 'model: normalized', 'max_illegal_actions: 2', 'setSize: 12']) expect(yaml).toContain(line);
+    for (const line of [
+      'max_tables: 8',
+      'model: normalized',
+      'max_illegal_actions: 2',
+      'max_restarts: 1',
+      'lifecycle: per-game',
+      'setSize: 12',
+    ])
+      expect(yaml).toContain(line);
     // max_tables belongs to round-robin; switching to swiss must not carry it into an "unknown field" error.
     const swiss = specFromForm({ ...form, format: 'swiss', stop: 'fixed' }).spec;
     expect(swiss.format).toEqual({ kind: 'swiss' });

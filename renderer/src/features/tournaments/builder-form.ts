@@ -18,6 +18,8 @@ export interface FormAgent {
   manifest: string;
   /** The id standings show; empty = the manifest's own id (the engine's default). */
   id: string;
+  /** A per-agent lifecycle override (`per-game` forces cold starts); no control edits it, an import keeps it. */
+  lifecycle?: string;
 }
 
 export interface BuilderForm {
@@ -223,7 +225,11 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
     games_per_pairing: top('gamesPerPairing'),
     concurrency: top('concurrency'),
     seed: seedValue(form.seed),
-    agents: form.agents.map((a) => (a.id.trim() === '' ? { manifest: a.manifest } : { manifest: a.manifest, id: a.id.trim() })),
+    agents: form.agents.map((a) => ({
+      manifest: a.manifest,
+      ...(a.id.trim() === '' ? {} : { id: a.id.trim() }),
+      ...(a.lifecycle === undefined ? {} : { lifecycle: a.lifecycle }),
+    })),
     stop: dropUndefined(stop),
     limits: dropUndefined(numbers('limits')),
     max_illegal_actions: top('maxIllegalActions'),
@@ -307,7 +313,11 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
       ? [raw.challenge]
       : [];
   const agents = Array.isArray(raw.agents)
-    ? raw.agents.filter(isRecord).map((a) => ({ manifest: text(a.manifest, ''), id: text(a.id, '') }))
+    ? raw.agents.filter(isRecord).map((a) => ({
+        manifest: text(a.manifest, ''),
+        id: text(a.id, ''),
+        ...(typeof a.lifecycle === 'string' ? { lifecycle: a.lifecycle } : {}),
+      }))
     : [];
   const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, limits };
   const numbers = Object.fromEntries(
