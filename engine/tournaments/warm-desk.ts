@@ -3,7 +3,8 @@
 import { randomBytes } from 'node:crypto';
 import type { NextSeatResponse } from '../contract/warm-agent.js';
 
-export type NextSeatReply = { status: 200; body: NextSeatResponse } | { status: 204 };
+/** `undelivered`: the answer never reached the agent (its connection dropped first); the seat is offered again. */
+export type NextSeatReply = { status: 200; body: NextSeatResponse; undelivered?: () => void } | { status: 204 };
 
 export type NextSeatPoll = (waitMs: number, signal: AbortSignal) => Promise<NextSeatReply>;
 

@@ -269,7 +269,16 @@ class WarmAgent {
 
   private take(lease: Lease): NextSeatReply {
     lease.taken = true;
-    return { status: 200, body: lease.seat as WarmSeat };
+    let undone = false;
+    const undelivered = (): void => {
+      // Offered again first (once per answer), unless its game is already over.
+      if (undone || lease.done || !lease.taken || lease.slot.queue.includes(lease)) return;
+      undone = true;
+      lease.taken = false;
+      lease.slot.queue.unshift(lease);
+      this.deliver(lease.slot);
+    };
+    return { status: 200, body: lease.seat as WarmSeat, undelivered };
   }
 
   private deliver(slot: Slot): void {

@@ -25,6 +25,8 @@ const spec = {
   agents: ['honest-exact', 'greedy-overclaim', 'cautious-minimal'].map((id) => ({
     manifest: path.join(ROOT, 'challenges/psi/agents', id, 'agent.yaml'),
     id,
+    // Cold starts: warm baselines finish these three games before the dropped feed has reconnected.
+    lifecycle: 'per-game',
   })),
   stop: { kind: 'fixed' },
   limits: { move_seconds: 10, game_seconds: 30 },

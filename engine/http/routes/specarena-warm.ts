@@ -18,6 +18,11 @@ export function registerWarmRoutes(app: FastifyInstance, desk: WarmDesk): void {
     reply.raw.once('close', () => gone.abort());
     const answer = await poll((query.data.wait ?? NEXT_SEAT_MAX_WAIT_SECONDS) * 1000, gone.signal);
     if (answer.status === 204) return reply.code(204).send();
+    // A seat whose answer dies with the connection (sleep, a dropped proxy, the forwarder restarting) is not lost:
+    // the agent asks again and gets the same seat.
+    const undelivered = answer.undelivered;
+    if (undelivered) reply.raw.once('close', () => (reply.raw.writableFinished ? undefined : undelivered()));
+    if (reply.raw.destroyed) undelivered?.();
     return answer.body;
   });
 }
