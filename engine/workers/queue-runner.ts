@@ -17,6 +17,7 @@ import { GAMES_QUEUE, type QueueTarget, STOP_CHANNEL } from './queue-connection.
 /** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
 const CONNECT_TIMEOUT_MS = 10_000;
+const CLOSE_GRACE_MS = 2_000;
 
 export interface QueueDispatchOptions {
   target: QueueTarget;
@@ -150,7 +151,10 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     jobsAdded: () => jobs,
     async close() {
       clearInterval(health);
-      await Promise.allSettled([events.close(), queue.close(), control.quit()]);
+      // A Redis that is gone never answers QUIT: give it a moment, then drop the connections.
+      await withTimeout(Promise.allSettled([events.close(), queue.close(), control.quit()]), CLOSE_GRACE_MS).catch(() => {});
+      control.disconnect();
+      await Promise.allSettled([queue.disconnect(), events.disconnect()]);
     },
   };
 }
