@@ -76,12 +76,14 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-function readKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+/** Current and peak resident memory of one process, in KiB (0 when it is gone or a kernel thread). */
+function readMemory(pid: number): { rss: number; hwm: number } {
   try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
+    const text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
   } catch {
-    return 0;
+    return { rss: 0, hwm: 0 };
   }
 }
 
@@ -97,9 +99,15 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** Samples the tree under `root` (Linux only): peak resident memory and every descendant seen. */
+/**
+ * Samples the tree under `root` (Linux only): peak resident memory and every descendant seen. Agents often live for
+ * well under the steady sampling interval, so the first samples come fast; each process's own high-water mark (VmHWM)
+ * is kept per pid, so a process seen once still counts with its peak up to that moment, not its RSS at the sample.
+ */
 export class TreeWatcher {
   private readonly seen = new Map<number, string>();
+  /** pid:startTime → the highest VmHWM read for that process. */
+  private readonly highWater = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
   private peak = 0;
 
@@ -108,12 +116,19 @@ export class TreeWatcher {
   start(intervalMs = 100): void {
     if (!LINUX) return;
     this.sample();
-    this.timer = setInterval(() => this.sample(), intervalMs);
+    let fast = 0;
+    const tick = () => {
+      this.sample();
+      // 20 samples 5 ms apart cover a start-up of 100 ms, then the steady interval.
+      this.timer = setTimeout(tick, ++fast < 20 ? 5 : intervalMs);
+      this.timer.unref();
+    };
+    this.timer = setTimeout(tick, 5);
     this.timer.unref();
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -125,10 +140,17 @@ export class TreeWatcher {
       const stat = readStat(pid);
       if (!stat || stat.state === 'Z') continue;
       if (pid !== this.root) this.seen.set(pid, stat.startTime);
-      total += readKb(pid, 'VmRSS');
+      const { rss, hwm } = readMemory(pid);
+      total += rss;
+      const key = `${pid}:${stat.startTime}`;
+      if (hwm > (this.highWater.get(key) ?? 0)) this.highWater.set(key, hwm);
       queue.push(...childrenOf(pid));
     }
-    this.peak = Math.max(this.peak, total, readKb(this.root, 'VmHWM'));
+    let peaks = 0;
+    for (const kb of this.highWater.values()) peaks += kb;
+    // The sum of per-process peaks bounds the tree's peak from above when its processes peaked at different times;
+    // the sampled sum is the tree's RSS at one instant. The larger is the closer to the truth for short-lived agents.
+    this.peak = Math.max(this.peak, total, peaks);
   }
 
   /** Signals every live process at least `fromDepth` levels below the root (1 = the root's children), now. */
