@@ -280,7 +280,8 @@ describe('launchAgent', () => {
       const run = await launch({ manifest: inline(['node', '-e', script]), trusted }).result;
       expect(run.exitCode).toBe(0);
       // Node alone is ~40 MiB resident; with the buffer well over 60 MiB. The wrapper alone would be a few MiB.
-      if (process.platform === 'linux') expect({ trusted, over60MiB: (run.peakRssKb ?? 0) > 60 * 1024 }).toEqual({ trusted, over60MiB: true });
+      if (process.platform === 'linux')
+        expect({ trusted, over60MiB: (run.peakRssKb ?? 0) > 60 * 1024 }).toEqual({ trusted, over60MiB: true });
     }
   });
 
