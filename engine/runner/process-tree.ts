@@ -115,9 +115,14 @@ export interface WatchOptions {
   trackDescendants: boolean;
 }
 
-/** Samples the tree under `root` (Linux only): peak resident memory and, when tracking, every descendant seen. */
+/**
+ * Samples the tree under `root` (Linux only): peak resident memory and, when tracking, every descendant seen. Each
+ * process's own high-water mark (VmHWM) is kept, so a process seen once counts with its peak up to that moment.
+ */
 export class TreeWatcher {
   private readonly seen = new Map<number, string>();
+  /** pid → the highest VmHWM read for that process (its own peak, so one late look still sees it). */
+  private readonly highWater = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private peak = 0;
@@ -131,7 +136,15 @@ export class TreeWatcher {
     if (!LINUX) return;
     if (this.options.trackDescendants) {
       this.sample();
-      this.timer = setInterval(() => this.sample(), intervalMs);
+      let fast = 0;
+      // 20 samples 5 ms apart cover a short agent's start-up, then the steady interval.
+      const tick = (): void => {
+        if (this.stopped) return;
+        this.sample();
+        this.timer = setTimeout(tick, ++fast < 20 ? 5 : intervalMs);
+        this.timer.unref();
+      };
+      this.timer = setTimeout(tick, 5);
       this.timer.unref();
       return;
     }
@@ -156,7 +169,6 @@ export class TreeWatcher {
   sample(): void {
     if (!LINUX) return;
     let total = 0;
-    let rootHwm = 0;
     const queue = [this.root];
     for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
       if (this.options.trackDescendants) {
@@ -167,10 +179,14 @@ export class TreeWatcher {
       const status = readStatus(pid);
       if (!status || status.zombie) continue;
       total += status.rssKb;
-      if (pid === this.root) rootHwm = status.hwmKb;
+      if (status.hwmKb > (this.highWater.get(pid) ?? 0)) this.highWater.set(pid, status.hwmKb);
       queue.push(...childrenOf(pid));
     }
-    this.peak = Math.max(this.peak, total, rootHwm);
+    let peaks = 0;
+    for (const kb of this.highWater.values()) peaks += kb;
+    // The sum of per-process peaks bounds the tree's peak from above when its processes peaked at different times;
+    // the sampled sum is its RSS at one instant. The larger is the closer to the truth for short-lived agents.
+    this.peak = Math.max(this.peak, total, peaks);
   }
 
   /** Signals every live process at least `fromDepth` levels below the root (1 = the root's children), now. */
