@@ -86,7 +86,7 @@ async function sandboxInit(info: Readable): Promise<{ pid: number; startTime: st
 }
 
 /** Polls `predicate` every `everyMs` (starting at `firstMs`, doubling) until true or `timeoutMs` has passed. */
-export async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
+async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (let pause = firstMs; ; pause = Math.min(pause * 2, everyMs)) {
     if (predicate()) return true;
