@@ -1,7 +1,7 @@
 // One declaration per game action: a zod object schema whose fields carry the type strings clients read. The
 // wire's `params` hints, its `params_schema` (JSON Schema) and the validation of a submission all derive from it.
 import { z } from 'zod';
-import { type ActionRejection, type JsonObject, TABLE_TALK_MAX, toJson } from './game.js';
+import { type ActionRejection, clone, type JsonObject, TABLE_TALK_MAX, toJson } from './game.js';
 
 /** What a field adds beyond its schema: the hint text, and how a type failure is worded. */
 interface FieldMeta {
@@ -102,7 +102,7 @@ export function paramsSchema(schema: ParamsShape): JsonObject {
     json = toWire(schema);
     SCHEMAS.set(schema, json);
   }
-  return structuredClone(json);
+  return clone(json);
 }
 
 function toWire(schema: ParamsShape): JsonObject {

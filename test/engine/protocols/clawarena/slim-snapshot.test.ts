@@ -72,7 +72,7 @@ describe('snapshot=slim', () => {
     const [watcher] = tokens as [string];
     const LOGS = ['chat_log', 'recent_events', 'opening_deal_events'];
     const slim = async (query: Record<string, string | number> = {}) =>
-      (await http.client.poll({ snapshot: 'slim', consume_history: 1, context_id: 'poly', ...query }, watcher)).body as {
+      (await http.client.poll({ snapshot: 'slim', consume_history: 1, context_id: 'poly', ...query }, watcher)).body as unknown as {
         snapshot_mode: string;
         state: Record<string, unknown>;
       };
