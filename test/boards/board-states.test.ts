@@ -180,9 +180,8 @@ describe('Claw Vegas', () => {
     expect(first.seats[3]?.diceLeft).toBe(7);
     const settled = r.lines[at(r.lines, matchLine('round_settled'))] as BoardLine;
     const afterRound = lasVegasBoard.board(r.lines, at(r.lines, matchLine('round_settled')), r.ctx);
-    const dice = ((settled.data ?? {}).casinos as { dice: Record<string, number> }[]).map((c) =>
-      [1, 2, 3, 4].map((a) => c.dice[String(a)] ?? 0),
-    );
+    const casinos = settled.data?.casinos as { dice: Record<string, number> }[] | undefined;
+    const dice = (casinos ?? []).map((c) => [1, 2, 3, 4].map((a) => c.dice[String(a)] ?? 0));
     expect(afterRound.casinos.map((c) => c.dice)).toEqual(dice);
     expect(afterRound.seats.map((s) => s.money)).toEqual([80000, 130000, 50000, 70000]);
     const end = lasVegasBoard.board(r.lines, last(r), r.ctx);
