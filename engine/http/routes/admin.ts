@@ -118,8 +118,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
       admin.get('/sessions', async (req) => {
         const query = readAdminQuery(AdminSessionListQuerySchema, req.query);
-        const page = engine.adminList({ challengeType: query.type, status: query.status, limit: query.limit, offset: query.offset });
-        return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
+        const page = engine.adminList({
+          challengeType: query.type,
+          status: query.status,
+          tournamentSessions: query.tournaments === 'show',
+          limit: query.limit,
+          offset: query.offset,
+        });
+        const owners = engine.tournamentsOf(page.items.map((s) => s.id));
+        return { sessions: page.items.map((s) => fullSession(s)), total: page.total, tournaments: Object.fromEntries(owners) };
       });
 
       admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
