@@ -10,6 +10,11 @@ export const LaunchCodeExchangeRequestSchema = z.strictObject({ code: z.string()
 export const LaunchCodeExchangeResponseSchema = z.object({ token: z.string().min(1) });
 export type LaunchCodeExchangeResponse = z.infer<typeof LaunchCodeExchangeResponseSchema>;
 
+/** Whether this browser's session cookie is live: a tab without a token asks before calling anything that would 401. */
+export const ADMIN_SESSION_PATH = `${ADMIN_PREFIX}/session`;
+export const AdminSessionStatusSchema = z.object({ signed_in: z.boolean() });
+export type AdminSessionStatus = z.infer<typeof AdminSessionStatusSchema>;
+
 export const OverviewResponseSchema = z.object({
   version: z.string(),
   authMode: z.boolean(),

@@ -3,10 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
+  ADMIN_SESSION_PATH,
   AdminCreateSessionRequestSchema,
   type AdminCreateSessionResponse,
   type AdminSessionDetail,
   AdminSessionListQuerySchema,
+  type AdminSessionStatus,
   LAUNCH_CODE_PATH,
   LaunchCodeExchangeRequestSchema,
   type LaunchCodeExchangeResponse,
@@ -99,6 +101,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     // The browser's session, so its other tabs get in without a new link (admin-sessions.ts).
     if (deps.adminSessions) reply.header('Set-Cookie', deps.adminSessions.issue(req.headers.host ?? '', req.protocol === 'https'));
     return { token };
+  });
+
+  // Outside the check too: answers whether the cookie is live (never 401, so a page without access logs no error).
+  app.get(ADMIN_SESSION_PATH, async (req, reply): Promise<AdminSessionStatus> => {
+    reply.header('Cache-Control', 'no-store');
+    const session = deps.adminSessions?.check(req.headers.cookie, req.headers.host ?? '', req.protocol === 'https');
+    if (session?.setCookie) reply.header('Set-Cookie', session.setCookie);
+    return { signed_in: session != null };
   });
 
   app.register(
