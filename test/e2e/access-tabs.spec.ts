@@ -70,8 +70,8 @@ test('a pasted link lets a waiting tab in on its route, and a second tab enters 
   await app.waitLoaded();
   await expect(second.getByRole('heading', { level: 1, name: 'Sessions' })).toBeVisible();
   // It holds no token, and the session cookie is invisible to page scripts (HttpOnly).
-  expect(await second.evaluate(() => sessionStorage.getItem('local-arena.admin-token'))).toBeNull();
-  expect(await second.evaluate(() => document.cookie)).not.toContain('arena_admin');
+  expect(await second.evaluate("sessionStorage.getItem('local-arena.admin-token')")).toBeNull();
+  expect(await second.evaluate('document.cookie')).not.toContain('arena_admin');
   const cookies = await context.cookies(`${origin}/admin/api/v1/overview`);
   const session = cookies.find((c) => c.name.startsWith('arena_admin_'));
   expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/admin/api/v1' });
