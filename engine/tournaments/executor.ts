@@ -304,6 +304,12 @@ export class TournamentExecutor {
         // Known as this tournament's from the start, so the Sessions page can leave it out while it runs.
         this.deps.store.sessions.markTournamentSession(sessionId, this.tournament.id);
       },
+      run: {
+        tournamentId: this.tournament.id,
+        attempt: running.attempt,
+        manifest: this.tournament.manifest,
+        manifestHash: this.tournament.manifestHash,
+      },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
       sandbox: this.sandbox(),
@@ -484,5 +490,6 @@ function gameRow(
     endedAt: outcome.endedAt,
     transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
     usage: accounting?.usage ?? null,
+    workerId: outcome.workerId ?? null,
   };
 }

@@ -1,6 +1,6 @@
 // Which SpecArena sessions a tournament created for its games (the Sessions page can hide them). Recorded when the
 // session is created, so a game still running is known too; filled from the games already stored.
-export const name = '0100-tournament-sessions';
+export const name = '0110-tournament-sessions';
 export const sql = `
 CREATE TABLE tournament_sessions (
   session_id    TEXT PRIMARY KEY,
