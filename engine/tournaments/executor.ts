@@ -301,6 +301,8 @@ export class TournamentExecutor {
       maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
       onSession: (sessionId) => {
         running.session_id = sessionId;
+        // Known as this tournament's from the start, so the Sessions page can leave it out while it runs.
+        this.deps.store.sessions.markTournamentSession(sessionId, this.tournament.id);
       },
       run: {
         tournamentId: this.tournament.id,
@@ -370,11 +372,13 @@ export class TournamentExecutor {
     }
     // A cancelled game never reaches the database: it did not happen.
     if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') {
+      this.closeGame(game, outcome);
       this.pump();
       return;
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    this.closeGame(game, outcome);
     this.latest.set(key, row);
     const settled = isSettled(row);
     if (settled) this.settle(game, row, true);
@@ -400,6 +404,15 @@ export class TournamentExecutor {
       at: this.deps.clock.now(),
     });
     this.pump();
+  }
+
+  /** The game's record is written (or the game dropped): its runner closes what the game leaves behind. */
+  private closeGame(game: ScheduledGame, outcome: GameOutcome): void {
+    try {
+      this.runnerFor(game.challenge).closed?.(outcome);
+    } catch {
+      // Tidying up is not worth a failed run: the session is then an ordinary leftover the expiry sweep removes.
+    }
   }
 
   /** Stores the attempt; a database that refuses it fails the run (null), since results would be lost. */
