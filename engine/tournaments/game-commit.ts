@@ -17,6 +17,12 @@ function cached(store: Store): Map<string, RunTally> {
   return map;
 }
 
+/** Writes the tally: the chart's trace goes in its own column, and only when a sample was taken (`withTrace`). */
+function save(store: Store, tournamentId: string, t: RunTally, withTrace: boolean): void {
+  const state = JSON.stringify({ ...t, chart: { ...t.chart, trace: [] } });
+  store.tournaments.saveTally(tournamentId, t.attempts, state, withTrace ? JSON.stringify(t.chart.trace) : undefined);
+}
+
 function agentCountOf(store: Store, tournamentId: string): number {
   const t = store.tournaments.get(tournamentId);
   if (!t) throw new Error(`no tournament ${tournamentId}`);
@@ -30,20 +36,24 @@ function agentCountOf(store: Store, tournamentId: string): number {
  */
 export function runTally(store: Store, tournamentId: string): RunTally {
   return store.transaction(() => {
-    const attempts = store.tournaments.get(tournamentId)?.gameAttempts ?? 0;
+    const attempts = store.tournaments.gameAttempts(tournamentId);
     const map = cached(store);
     const hit = map.get(tournamentId);
     const stored = store.tournaments.tallyAttempts(tournamentId);
     if (hit && hit.attempts === attempts && stored === attempts) return hit;
     let tally: RunTally | null = null;
     if (stored === attempts) {
-      const parsed = JSON.parse(store.tournaments.tally(tournamentId)?.state ?? 'null') as RunTally | null;
-      if (parsed && parsed.version === RUN_TALLY_VERSION && parsed.attempts === attempts) tally = parsed;
+      const row = store.tournaments.tally(tournamentId);
+      const parsed = row ? (JSON.parse(row.state) as RunTally) : null;
+      if (row && parsed && parsed.version === RUN_TALLY_VERSION && parsed.attempts === attempts) {
+        parsed.chart.trace = JSON.parse(row.trace) as RunTally['chart']['trace'];
+        tally = parsed;
+      }
     }
     if (!tally) {
       const count = agentCountOf(store, tournamentId);
       tally = attempts === 0 ? emptyRunTally(count) : tallyOfOrderedRows(store.tournaments.eachGame(tournamentId), count);
-      store.tournaments.saveTally(tournamentId, tally.attempts, JSON.stringify(tally));
+      save(store, tournamentId, tally, true);
     }
     map.set(tournamentId, tally);
     return tally;
@@ -62,8 +72,11 @@ export function commitGame(store: Store, record: NewTournamentGame): StoredTourn
       const { seq, previous } = store.tournaments.insertGame(record, isSettled(record));
       const { transcript: _transcript, ...stored } = record;
       const row: StoredTournamentGame = { ...stored, seq };
+      const trace = tally.chart.trace;
+      const sampled = trace.length;
       foldAttempt(tally, row, previous?.termination ?? null);
-      store.tournaments.saveTally(record.tournamentId, tally.attempts, JSON.stringify(tally));
+      // A sample taken (or the trace thinned) changes the trace; otherwise only the small state is written.
+      save(store, record.tournamentId, tally, tally.chart.trace !== trace || tally.chart.trace.length !== sampled);
       return row;
     });
   } catch (error) {

@@ -30,4 +30,10 @@ CREATE TABLE tournament_tallies (
   attempts      INTEGER NOT NULL,
   state         TEXT NOT NULL
 ) STRICT;
+-- The chart's sampled rating trace, in a row of its own: it changes only when a sample is taken, and SQLite rewrites
+-- a whole row on every update.
+CREATE TABLE tournament_tally_traces (
+  tournament_id TEXT PRIMARY KEY REFERENCES tournaments (id) ON DELETE CASCADE,
+  trace         TEXT NOT NULL
+) STRICT;
 `;

@@ -208,10 +208,14 @@ export function createTournamentsRepo(db: Database.Database) {
   );
   const countCommit = db.prepare(`UPDATE tournaments SET updated_at = @now, game_attempts = game_attempts + 1,
     games_started = games_started + @started, games_settled = games_settled + @settled WHERE id = @id`);
-  const getTally = db.prepare('SELECT attempts, state FROM tournament_tallies WHERE tournament_id = ?');
+  const getTally = db.prepare(`SELECT t.attempts, t.state, COALESCE(c.trace, '[]') AS trace FROM tournament_tallies t
+    LEFT JOIN tournament_tally_traces c ON c.tournament_id = t.tournament_id WHERE t.tournament_id = ?`);
   const tallyAttempts = db.prepare('SELECT attempts FROM tournament_tallies WHERE tournament_id = ?');
   const putTally = db.prepare(`INSERT INTO tournament_tallies (tournament_id, attempts, state) VALUES (@id, @attempts, @state)
     ON CONFLICT (tournament_id) DO UPDATE SET attempts = excluded.attempts, state = excluded.state`);
+  const putTrace = db.prepare(`INSERT INTO tournament_tally_traces (tournament_id, trace) VALUES (@id, @trace)
+    ON CONFLICT (tournament_id) DO UPDATE SET trace = excluded.trace`);
+  const attemptCount = db.prepare('SELECT game_attempts AS n FROM tournaments WHERE id = ?');
   const pageStatements = new Map<string, { count: Database.Statement; page: Database.Statement }>();
 
   return {
@@ -297,9 +301,14 @@ export function createTournamentsRepo(db: Database.Database) {
       })();
     },
 
-    /** The run tally (JSON) and how many attempts it covers; undefined before the first is written. */
-    tally(tournamentId: string): { attempts: number; state: string } | undefined {
-      return getTally.get(tournamentId) as { attempts: number; state: string } | undefined;
+    /** The run tally (JSON, its trace apart) and how many attempts it covers; undefined before the first is written. */
+    tally(tournamentId: string): { attempts: number; state: string; trace: string } | undefined {
+      return getTally.get(tournamentId) as { attempts: number; state: string; trace: string } | undefined;
+    },
+
+    /** Attempts committed for the tournament (0 when there is no such tournament). */
+    gameAttempts(tournamentId: string): number {
+      return (attemptCount.get(tournamentId) as { n: number } | undefined)?.n ?? 0;
     },
 
     /** Attempts the stored tally covers (without reading it), or null when there is none. */
@@ -307,8 +316,10 @@ export function createTournamentsRepo(db: Database.Database) {
       return (tallyAttempts.get(tournamentId) as { attempts: number } | undefined)?.attempts ?? null;
     },
 
-    saveTally(tournamentId: string, attempts: number, state: string): void {
+    /** Writes the tally; without `trace`, the stored trace stays (the caller knows it did not change). */
+    saveTally(tournamentId: string, attempts: number, state: string, trace?: string): void {
       putTally.run({ id: tournamentId, attempts, state });
+      if (trace !== undefined) putTrace.run({ id: tournamentId, trace });
     },
 
     /**
