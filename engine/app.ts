@@ -10,6 +10,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { PlayableRegistry } from './core/playables.js';
 import { openStore, type Store } from './db/store.js';
+import { createAdminSessions } from './http/admin-sessions.js';
 import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
@@ -157,6 +158,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       admin: {
         token,
         launchCodes,
+        adminSessions: createAdminSessions(() => clock.now()),
         engine,
         version: APP_VERSION,
         authMode,
