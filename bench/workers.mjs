@@ -48,6 +48,8 @@ const redisProcess = spawn(
 );
 const url = `redis://127.0.0.1:${port}`;
 const admin = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: null, retryStrategy: (n) => Math.min(n * 50, 500) });
+// Refused connections while redis-server starts are retried.
+admin.on('error', () => {});
 await admin.ping();
 
 const quickstart = path.join(root, 'examples/quickstart.tournament.yaml');
