@@ -153,6 +153,9 @@ async function play(label, workers) {
       outcome: result.outcome.status,
       games: games.length,
       harness_faults: harness,
+      ...(harness > 0
+        ? { harness_details: [...new Set(games.filter((g) => g.fault === 'harness').map((g) => g.detail))].slice(0, 3) }
+        : {}),
       seconds: Number(result.seconds.toFixed(2)),
       games_per_second: Number((games.length / result.seconds).toFixed(2)),
       coordinator_cpu_ms_per_game: Number((result.cpuMs / n).toFixed(1)),
