@@ -11,6 +11,8 @@ import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
 import * as gameWorkers from './migrations/0100-game-workers.js';
+import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
+import * as tournamentCounters from './migrations/0120-tournament-counters.js';
 
 interface Migration {
   name: string;
@@ -28,6 +30,8 @@ export const migrations: readonly Migration[] = [
   agentFolderTrust,
   clawarenaSlimCursors,
   gameWorkers,
+  tournamentSessions,
+  tournamentCounters,
 ];
 
 export class MigrationError extends Error {

@@ -148,16 +148,17 @@ export class TreeWatcher {
       this.timer.unref();
       return;
     }
-    // Memory only: the first look once the agent has started, then every quarter second.
+    // Memory only: looks 10, 30, 70, 150 and 310 ms in (one look at a process keeps its high-water mark, so a short-lived
+    // agent is measured too), then every quarter second.
     const next = (delayMs: number): void => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
         this.sample();
-        next(250);
+        next(Math.min(delayMs * 2, 250));
       }, delayMs);
       this.timer.unref();
     };
-    next(50);
+    next(10);
   }
 
   stop(): void {
