@@ -134,30 +134,20 @@ export class TreeWatcher {
 
   start(intervalMs = 100): void {
     if (!LINUX) return;
-    if (this.options.trackDescendants) {
-      this.sample();
-      let fast = 0;
-      // 20 samples 5 ms apart cover a short agent's start-up, then the steady interval.
-      const tick = (): void => {
-        if (this.stopped) return;
-        this.sample();
-        this.timer = setTimeout(tick, ++fast < 20 ? 5 : intervalMs);
-        this.timer.unref();
-      };
-      this.timer = setTimeout(tick, 5);
-      this.timer.unref();
-      return;
-    }
-    // Memory only: the first look once the agent has started, then every quarter second.
-    const next = (delayMs: number): void => {
+    // Looks 10 ms apart for the first second cover a short agent's whole life (a governance trial often runs for less
+    // than 100 ms, after a sandbox start-up that takes a few hundred on a loaded machine), then the steady interval:
+    // every quarter second when only memory is sampled. One look reads a few small /proc files.
+    const steady = this.options.trackDescendants ? intervalMs : 250;
+    this.sample();
+    let fast = 0;
+    const tick = (): void => {
       if (this.stopped) return;
-      this.timer = setTimeout(() => {
-        this.sample();
-        next(250);
-      }, delayMs);
+      this.sample();
+      this.timer = setTimeout(tick, ++fast < 100 ? 10 : steady);
       this.timer.unref();
     };
-    next(50);
+    this.timer = setTimeout(tick, 10);
+    this.timer.unref();
   }
 
   stop(): void {
