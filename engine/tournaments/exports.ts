@@ -68,6 +68,11 @@ export function buildReport(input: ExportInput) {
     spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
     manifest: tournament.manifest,
     manifest_hash: tournament.manifestHash,
+    // Warm agents' processes, restarts and retirement over the whole run (resumes included); absent without any.
+    ...(() => {
+      const lifecycles = store.lifecycles.get(tournament.id);
+      return lifecycles ? { agent_lifecycles: lifecycles } : {};
+    })(),
     standings: withUsage(stats.standings, agentIds, rows),
     ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
