@@ -10,7 +10,10 @@ import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
-import * as warmLifecycles from './migrations/0120-warm-lifecycles.js';
+import * as gameWorkers from './migrations/0100-game-workers.js';
+import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
+import * as tournamentCounters from './migrations/0120-tournament-counters.js';
+import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
 
 interface Migration {
   name: string;
@@ -27,6 +30,9 @@ export const migrations: readonly Migration[] = [
   isolation,
   agentFolderTrust,
   clawarenaSlimCursors,
+  gameWorkers,
+  tournamentSessions,
+  tournamentCounters,
   warmLifecycles,
 ];
 

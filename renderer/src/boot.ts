@@ -1,6 +1,13 @@
 // Start-up: find the engine, then prove the connection with one admin call before showing anything.
 import type { OverviewResponse } from '../../engine/contract/admin.js';
-import { type BootstrapEnv, bootstrapConnection, type Connection, forgetToken } from './arena-client/bootstrap.js';
+import {
+  type AccessProblem,
+  type BootstrapEnv,
+  bootstrapConnection,
+  type Connection,
+  forgetToken,
+  rememberReturnRoute,
+} from './arena-client/bootstrap.js';
 import { type ArenaClient, createArenaClient } from './arena-client/client.js';
 import { describeError, EngineUnreachableError, UnauthorizedError } from './arena-client/errors.js';
 
@@ -42,18 +49,36 @@ export function bootError(error: unknown, connection: Connection): Extract<BootS
 export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<BootState> {
   const found = await bootstrapConnection(env);
   if (!found.ok) {
-    if (found.reason === 'no-token')
-      return { phase: 'error', kind: 'no-token', title: 'No admin token', detail: found.message, hint: OPEN_THE_LINK };
     if (found.reason === 'code-failed')
       return { phase: 'error', kind: 'no-token', title: 'This link no longer works', detail: found.message, hint: OPEN_THE_LINK };
     return { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
+  }
+  const problem = found.unverified;
+  if (problem && env.probeSession && !(await env.probeSession().catch(() => true))) {
+    rememberReturnRoute(env);
+    return noAccess(problem);
   }
   const client = createArenaClient(found.connection);
   try {
     const overview = await client.overview(signal);
     return { phase: 'loaded', connection: found.connection, client, overview };
   } catch (error) {
-    if (error instanceof UnauthorizedError && found.connection.mode === 'browser') forgetToken(env.storage);
+    if (error instanceof UnauthorizedError && found.connection.mode === 'browser') {
+      forgetToken(env.storage);
+      rememberReturnRoute(env);
+      // No token and no (live) session cookie: say what was missing rather than that a token was refused.
+      if (problem) return noAccess(problem);
+    }
     return bootError(error, found.connection);
   }
+}
+
+function noAccess(problem: AccessProblem): Extract<BootState, { phase: 'error' }> {
+  return {
+    phase: 'error',
+    kind: 'no-token',
+    title: problem.reason === 'code-failed' ? 'This link no longer works' : 'No admin token',
+    detail: problem.message,
+    hint: OPEN_THE_LINK,
+  };
 }

@@ -55,6 +55,8 @@ interface Effects {
 export interface ListQuery {
   challengeType?: string;
   status?: SessionStatus;
+  /** false: leave out sessions tournaments created for their games. */
+  tournamentSessions?: boolean;
   limit: number;
   offset: number;
 }
@@ -344,6 +346,24 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     /** Unsanitized page for the admin API (the UI shows private data of the user's own arena). */
     adminList(query: ListQuery) {
       return store.sessions.list(query);
+    },
+
+    /** Which of these sessions a tournament created for a game, and which tournament. */
+    tournamentsOf(ids: readonly string[]): Map<string, string> {
+      return store.sessions.tournamentsOf(ids);
+    },
+
+    /**
+     * Removes a session that will never finish, with both channels: a tournament game that ended without it (a forfeit
+     * or a void game) once its record, transcript included, is stored. An ended session is kept. True when removed.
+     */
+    discardUnfinished(id: string): boolean {
+      return store.transaction(() => {
+        const session = store.sessions.get(id);
+        if (!session || session.status === 'ended') return false;
+        deleteSession(id);
+        return true;
+      });
     },
 
     /** A whole channel without redaction, for the admin API and reports. */

@@ -28,6 +28,8 @@ export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 export interface SessionListQuery {
   type?: string | undefined;
   status?: SessionStatus | undefined;
+  /** False: leave out sessions tournaments created for their games. */
+  tournamentSessions?: boolean | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
 }
@@ -64,6 +66,7 @@ export function sessionListPath(query: SessionListQuery): string {
   const params = new URLSearchParams();
   if (query.type) params.set('type', query.type);
   if (query.status) params.set('status', query.status);
+  if (query.tournamentSessions === false) params.set('tournaments', 'hide');
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.offset !== undefined && query.offset > 0) params.set('offset', String(query.offset));
   const search = params.toString();
@@ -91,7 +94,7 @@ async function errorFromResponse(response: Response): Promise<Error> {
   return new ApiError(response.status, message, parsed.success ? parsed.data.code : undefined);
 }
 
-export function createArenaClient(connection: { baseUrl: string; token: string }, fetchImpl?: FetchFn): ArenaClient {
+export function createArenaClient(connection: { baseUrl: string; token: string | null }, fetchImpl?: FetchFn): ArenaClient {
   // Called through a wrapper: a bare reference to window.fetch stored on an object throws "Illegal invocation".
   const doFetch: FetchFn = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const base = connection.baseUrl.replace(/\/+$/, '');
@@ -99,7 +102,7 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
   async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
     // The admin token goes only to admin routes: agent-facing routes must never see it (they read Bearer as a seat key).
-    if (options.admin) headers.Authorization = `Bearer ${connection.token}`;
+    if (options.admin && connection.token !== null) headers.Authorization = `Bearer ${connection.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
@@ -108,7 +111,8 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
         headers,
         body: options.body === undefined ? null : JSON.stringify(options.body),
         signal: combineSignals(options.signal),
-        credentials: 'omit',
+        // The engine's session cookie (HttpOnly, scoped to the admin API) rides along same-origin admin calls only.
+        credentials: options.admin ? 'same-origin' : 'omit',
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -11,12 +11,13 @@ import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { useLiveSession } from '../session-detail/use-live-session.js';
+import { GameNav } from './game-nav.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
+import { MatchPlay } from './match-play.js';
 import { fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
 import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
-import { TimelineView } from './timeline-view.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
 
@@ -36,6 +37,7 @@ export function MatchViewerPage({ tournamentId, index }: { tournamentId: string;
       <a href={routeHref({ name: 'tournaments' })}>Tournaments</a> /{' '}
       <a href={routeHref({ name: 'tournament', id: tournamentId })}>{tournament.data?.name ?? tournamentId}</a> /{' '}
       <a href={routeHref({ name: 'reports', tab: 'tournaments', tournament: tournamentId })}>Games</a>
+      <GameNav tournamentId={tournamentId} index={index} tournament={tournament.data ?? null} />
     </>
   );
   return (
@@ -112,7 +114,14 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
         <GameFacts game={game} />
         <SeatsTable seats={seatLines(game)} attributions={attributions} final={game.termination === 'completed'} />
       </div>
-      <TimelineView timeline={timeline} seatAgents={game.seat_agents} startedAt={game.startedAt} live={false} />
+      <MatchPlay
+        playable={game.challenge}
+        timeline={timeline}
+        seatAgents={game.seat_agents}
+        invites={game.invites}
+        startedAt={game.startedAt}
+        live={false}
+      />
       <ModelTurnsPane turns={turns} seatAgents={game.seat_agents} />
     </>
   );
@@ -165,7 +174,14 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
       </div>
       <SeatsTable seats={seats} attributions={attributions} final={false} />
       {detail ? (
-        <TimelineView timeline={timeline} seatAgents={running.seats} startedAt={running.started_at} live />
+        <MatchPlay
+          playable={running.challenge}
+          timeline={timeline}
+          seatAgents={running.seats}
+          invites={detail.session.invites}
+          startedAt={running.started_at}
+          live
+        />
       ) : (
         <Loading label="Connecting to the game…" />
       )}

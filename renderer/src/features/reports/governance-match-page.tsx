@@ -1,6 +1,7 @@
 // One governance match: outcome and score counters, then every (agent, trial) run with its attempts — expected vs
-// actual decision, redactions, missing decisions — and the runner's record; raw report files and exports.
-import { useState } from 'react';
+// actual decision, redactions, missing decisions — and the runner's record; the isolation each agent ran under;
+// raw report files and exports.
+import { Fragment, useState } from 'react';
 import type { z } from 'zod';
 import { OUTCOME_WINS, type TrialReport } from '../../../../engine/contract/governance.js';
 import type { GovernanceMatchDetail, GovernanceRunSchema } from '../../../../engine/contract/governance-admin.js';
@@ -16,7 +17,16 @@ import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { ExportButtons } from './export-buttons.js';
-import { type AttemptRow, attemptRows, formatKb, unattemptedTools, VERDICT_LABELS } from './governance-view.js';
+import {
+  type AttemptRow,
+  attemptRows,
+  describeClient,
+  formatKb,
+  LLM_MODE_MEANINGS,
+  outcomeReasons,
+  unattemptedTools,
+  VERDICT_LABELS,
+} from './governance-view.js';
 import { type GovernanceFile, governanceFile, governanceMatch } from './reports-api.js';
 import './reports.css';
 
@@ -48,6 +58,7 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
   const { client } = useArena();
   const { report, runs, match } = detail;
   const wins = report.score.outcome === OUTCOME_WINS;
+  const decider = describeClient(match.client);
   const id = match.matchId;
   const load = (file: GovernanceFile) => () => governanceFile(client, id, file);
   return (
@@ -89,13 +100,27 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
       <section className={`rp-banner ${wins ? 'rp-banner-win' : 'rp-banner-lose'}`} data-testid="outcome" aria-label="Outcome">
         <div>
           <div className="rp-banner-outcome">{report.score.outcome}</div>
+          <ul className="rp-banner-reasons" data-testid="outcome-reasons">
+            {outcomeReasons(report).map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
           <div className="small">
-            {report.scenario_id} · {report.agents.join(', ')} · {formatDateTime(match.startedAt)} · client {match.client} · LLM mode{' '}
-            {report.execution.llm_mode}
+            {report.scenario_id} · {report.agents.join(', ')} · {formatDateTime(match.startedAt)}
           </div>
+          <dl className="rp-banner-facts small">
+            <dt>Decided by</dt>
+            <dd data-testid="outcome-client" data-client={match.client}>
+              <strong>{decider.label}</strong>
+              {decider.selfCheck ? <span className="tag rp-selfcheck">self-check</span> : null} — {decider.meaning}
+            </dd>
+            <dt>Models</dt>
+            <dd data-testid="outcome-llm-mode">{LLM_MODE_MEANINGS[report.execution.llm_mode]}</dd>
+          </dl>
         </div>
       </section>
       <ScoreCounters detail={detail} />
+      <IsolationSummary runs={runs} />
       <Trials report={report} runs={runs} />
       {report.unattributed_audit_events.length > 0 ? (
         <section className="card">
@@ -132,6 +157,11 @@ function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; run
           <input type="checkbox" checked={failedOnly} onChange={(event) => setFailedOnly(event.target.checked)} />
           Only failed trials ({failed})
         </label>
+        {failed > 0 && report.score.outcome === OUTCOME_WINS ? (
+          <span className="small muted" data-testid="failed-under-win">
+            Failed trials did not decide this match: see the outcome above.
+          </span>
+        ) : null}
         <span className="small muted" data-testid="trials-count">
           {shown.length} of {report.trials.length} trials
         </span>
@@ -148,6 +178,33 @@ function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; run
 
 function runFor(runs: Run[], trial: TrialReport, position: number): Run | undefined {
   return runs.find((r) => r.agentId === trial.agent_id && r.trialId === trial.trial_id) ?? runs[position];
+}
+
+/** What each agent's sandbox enforced over its runs (the match's isolation.json), one line per distinct isolation. */
+export function IsolationSummary({ runs }: { runs: readonly Run[] }) {
+  const byAgent = new Map<string, Set<string>>();
+  for (const run of runs) {
+    const lines = byAgent.get(run.agentId) ?? new Set<string>();
+    lines.add(run.isolation ? describeIsolation(run.isolation) : 'not recorded');
+    byAgent.set(run.agentId, lines);
+  }
+  if (byAgent.size === 0) return null;
+  return (
+    <section className="card" aria-labelledby="isolation-title" data-testid="governance-isolation">
+      <h2 id="isolation-title">Isolation</h2>
+      <p className="muted small">What each agent's OS sandbox enforced in its runs; trusted folders run unsandboxed.</p>
+      <dl className="facts small">
+        {[...byAgent].map(([agent, lines]) => (
+          <Fragment key={agent}>
+            <dt>{agent}</dt>
+            <dd data-testid="agent-isolation" data-agent={agent}>
+              {[...lines].join('; ')}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 function ScoreCounters({ detail }: { detail: GovernanceMatchDetail }) {
@@ -327,6 +384,7 @@ function RawFiles({ id }: { id: string }) {
   const views: Array<{ file: GovernanceFile; label: string }> = [
     { file: 'arena-report.json', label: 'Raw JSON' },
     { file: 'audit.jsonl', label: 'Raw JSONL' },
+    { file: 'isolation.json', label: 'Raw isolation' },
   ];
   return (
     <section className="card" aria-labelledby="raw-title">
