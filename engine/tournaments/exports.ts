@@ -84,6 +84,11 @@ function writeReportJson(file: string, input: ExportInput, redact: (text: string
       spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
       manifest: tournament.manifest,
       manifest_hash: tournament.manifestHash,
+      // Warm agents' processes, restarts and retirement over the whole run (resumes included); absent without any.
+      ...(() => {
+        const lifecycles = store.lifecycles.get(tournament.id);
+        return lifecycles ? { agent_lifecycles: lifecycles } : {};
+      })(),
       standings: withUsage(stats.standings, agentIds, agentUsageOf(runTally(store, tournament.id).usage)),
       ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
       terminations: stats.terminations,

@@ -139,7 +139,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   }
 
   function summary(t: StoredTournament): TournamentSummary {
-    const lifecycles = running.get(t.id)?.executor.lifecycles();
+    // A running executor's own figures, else what the last run left (a paused, killed or finished tournament).
+    const lifecycles = running.get(t.id)?.executor.lifecycles() ?? store.lifecycles.get(t.id);
     return {
       id: t.id,
       name: t.name,
