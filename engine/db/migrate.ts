@@ -12,6 +12,8 @@ import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
 import * as gameWorkers from './migrations/0100-game-workers.js';
 import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
+import * as tournamentCounters from './migrations/0120-tournament-counters.js';
+import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
 
 interface Migration {
   name: string;
@@ -30,6 +32,8 @@ export const migrations: readonly Migration[] = [
   clawarenaSlimCursors,
   gameWorkers,
   tournamentSessions,
+  tournamentCounters,
+  warmLifecycles,
 ];
 
 export class MigrationError extends Error {

@@ -134,20 +134,22 @@ export class TreeWatcher {
 
   start(intervalMs = 100): void {
     if (!LINUX) return;
-    // Looks 10 ms apart for the first second cover a short agent's whole life (a governance trial often runs for less
-    // than 100 ms, after a sandbox start-up that takes a few hundred on a loaded machine), then the steady interval:
-    // every quarter second when only memory is sampled. One look reads a few small /proc files.
+    // One look at a process keeps its high-water mark, so a short-lived agent (a governance trial often lives under
+    // 100 ms, after a sandbox start-up of a few hundred on a loaded machine) needs looks during its life, not many:
+    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (a quarter second when only
+    // memory is sampled). One look reads a few small /proc files.
     const steady = this.options.trackDescendants ? intervalMs : 250;
+    const startedAt = Date.now();
     this.sample();
-    let fast = 0;
-    const tick = (): void => {
+    const next = (delayMs: number): void => {
       if (this.stopped) return;
-      this.sample();
-      this.timer = setTimeout(tick, ++fast < 100 ? 10 : steady);
+      this.timer = setTimeout(() => {
+        this.sample();
+        next(Date.now() - startedAt < 2000 ? Math.min(delayMs * 2, 50) : steady);
+      }, delayMs);
       this.timer.unref();
     };
-    this.timer = setTimeout(tick, 10);
-    this.timer.unref();
+    next(10);
   }
 
   stop(): void {

@@ -76,9 +76,16 @@ export function meanComparisonWeight(units: readonly RatingUnit[]): number {
 }
 
 export function ratingIntervals(agentCount: number, units: readonly RatingUnit[], options: IntervalOptions = {}): IntervalResult {
+  return ratingIntervalsOf(dataOf(agentCount, units), { ...options, priorWeight: options.priorWeight ?? meanComparisonWeight(units) });
+}
+
+/**
+ * The same from the comparisons' totals (what the run tally keeps), so standings need no pass over the games;
+ * `priorWeight` should be the mean comparison weight of the data (the default 1 suits two-seat games).
+ */
+export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): IntervalResult {
   const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
-  const priorWeight = options.priorWeight ?? meanComparisonWeight(units);
-  const data = dataOf(agentCount, units);
+  const priorWeight = options.priorWeight ?? 1;
   const met = btComponents(data);
   const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
   const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
