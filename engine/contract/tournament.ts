@@ -195,8 +195,11 @@ export type RunningGame = z.infer<typeof RunningGameSchema>;
 /** GET /tournaments/:id/charts: rating over games and the pairwise win-rate matrix. */
 export const TournamentChartsResponseSchema = z.object({
   agents: z.array(z.string()),
-  /** Elo-style ratings after each settled game (in game order), one value per agent (agent order); sampled to ≤ 400 points. */
-  rating_history: z.array(z.object({ games: z.number().int(), ratings: z.array(z.number()) })),
+  /**
+   * The standings' Bradley–Terry rating of each agent (agent order) after the first `games` settled games, at up to 60
+   * evenly spaced counts; the last point is the standings' rating. null while an agent has no rated comparison.
+   */
+  rating_history: z.array(z.object({ games: z.number().int(), ratings: z.array(z.number().nullable()) })),
   /** cells[i][j]: agent i's score against agent j (wins + draws/2 over games), null when they never met. */
   pairwise: z.array(z.array(z.object({ games: z.number().int(), score_pct: z.number() }).nullable())),
 });

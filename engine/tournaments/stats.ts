@@ -193,7 +193,8 @@ export function standingRows(
         cost_per_rating_point: costPerRatingPoint(u ? u.cost_per_game_usd : null, rating, floor),
       };
     })
-    .sort((x, y) => x.rank - y.rank || y.points - x.points || (y.rating ?? 0) - (x.rating ?? 0) || x.agent.localeCompare(y.agent));
+    // Unranked agents (rank 0: no rated game yet) go last.
+    .sort((x, y) => (x.rank || Infinity) - (y.rank || Infinity) || y.points - x.points || (y.rating ?? 0) - (x.rating ?? 0) || x.agent.localeCompare(y.agent));
 }
 
 export interface RunStatistics {

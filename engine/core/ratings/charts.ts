@@ -1,20 +1,18 @@
-// Chart data for the tournament view: an incremental Elo trace over settled games and the pairwise score matrix.
-// Deliberately simpler than the reported ratings (Bradley–Terry with posterior intervals): a fixed-K Elo shows how the field
-// moved game by game, which the final fit cannot.
+// Chart data for the tournament view: the standings' own Bradley–Terry ratings traced over the settled games, and
+// the pairwise score matrix. One rating model per page (issue 16): the trace's last point is the standings' rating.
 import type { GameRecord } from './game-record.js';
 import { pairwiseComparisons } from './outcomes.js';
+import { combinedRatings } from './report.js';
 import { isRated } from './termination.js';
 
-/** The reported scale's mean (bradley-terry.ts), so the trace and the standings share an axis. */
-export const CHART_ELO_START = 1000;
-export const CHART_ELO_K = 16;
-export const CHART_MAX_POINTS = 400;
+/** Points of the trace: each is a full refit, so the count is bounded whatever the length of the run. */
+export const CHART_MAX_POINTS = 60;
 
 export interface RatingPoint {
   /** Settled games counted so far. */
   games: number;
-  /** One rating per agent, in agent order. */
-  ratings: number[];
+  /** One rating per agent, in agent order; null while an agent has no rated comparison. */
+  ratings: Array<number | null>;
 }
 
 /** Indices 0..n−1 reduced to at most `max`, evenly spaced, always keeping the first and the last. */
@@ -30,37 +28,16 @@ export function sampleIndices(n: number, max: number): number[] {
 }
 
 /**
- * Elo after each game, in the order given. Each opposed seat pair of a game is one comparison weighted 1/(n − 1)
- * (so a player's comparisons in one game weigh K in all); every update of a game uses the ratings from before it.
- * Void games are skipped: they have no result.
+ * The combined Bradley–Terry rating (as the standings compute it: same prior, same challenge weights, incomplete
+ * pairs held back) after the first g settled games, for g = 0 and evenly spaced counts up to all of them. Void games
+ * are skipped: they have no result.
  */
-export function ratingHistory(
-  games: readonly GameRecord[],
-  agentCount: number,
-  options: { k?: number; start?: number; maxPoints?: number } = {},
-): RatingPoint[] {
-  const k = options.k ?? CHART_ELO_K;
-  const ratings = Array.from({ length: agentCount }, () => options.start ?? CHART_ELO_START);
-  const points: RatingPoint[] = [{ games: 0, ratings: [...ratings] }];
-  let played = 0;
-  for (const game of games) {
-    if (!isRated(game.termination)) continue;
-    const delta = ratings.map(() => 0);
-    for (const c of pairwiseComparisons(game)) {
-      const ra = ratings[c.a] as number;
-      const rb = ratings[c.b] as number;
-      const expected = 1 / (1 + 10 ** ((rb - ra) / 400));
-      const change = k * c.weight * (c.y - expected);
-      delta[c.a] = (delta[c.a] as number) + change;
-      delta[c.b] = (delta[c.b] as number) - change;
-    }
-    delta.forEach((d, i) => {
-      ratings[i] = (ratings[i] as number) + d;
-    });
-    played++;
-    points.push({ games: played, ratings: ratings.map((r) => Math.round(r * 10) / 10) });
-  }
-  return sampleIndices(points.length, options.maxPoints ?? CHART_MAX_POINTS).map((i) => points[i] as RatingPoint);
+export function ratingHistory(games: readonly GameRecord[], agentCount: number, options: { maxPoints?: number } = {}): RatingPoint[] {
+  const rated = games.filter((g) => isRated(g.termination));
+  return sampleIndices(rated.length + 1, options.maxPoints ?? CHART_MAX_POINTS).map((count) => ({
+    games: count,
+    ratings: combinedRatings(rated.slice(0, count), agentCount).map((r) => (Number.isFinite(r) ? Math.round(r * 10) / 10 : null)),
+  }));
 }
 
 export interface PairwiseCell {

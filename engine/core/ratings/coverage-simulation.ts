@@ -95,7 +95,10 @@ export function simulateCoverage(options: CoverageOptions): CoverageRow[] {
         }
       }
       if (won.some((w, i) => w === 0 || w === played[i])) row.perfectRecords++;
-      const result = ratingIntervals(k, units, options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws });
+      const result = ratingIntervals(k, units, {
+        ranks: false,
+        ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }),
+      });
       result.agents.forEach((interval, i) => {
         const t = truth[i] as number;
         row.intervals++;

@@ -6,7 +6,7 @@ import { type EloEstimate, pentanomialElo, trinomialElo } from './elo.js';
 import { type GameRecord, unitKey } from './game-record.js';
 import { pairwiseComparisons, seatScores } from './outcomes.js';
 import { partitionForRatings } from './rated-games.js';
-import { type IntervalResult, type RatingInterval, type RatingUnit, ratingIntervals } from './rating-intervals.js';
+import { type IntervalResult, posteriorMode, type RatingInterval, type RatingUnit, ratingIntervals } from './rating-intervals.js';
 import { agentScoreMeans, combineMeans, type MeanInterval } from './score-means.js';
 import { agentWdl, headToHeadWdl, type Pentanomial, pentanomialCounts, type Wdl } from './wdl.js';
 
@@ -98,6 +98,25 @@ function summarise(
 }
 
 /**
+ * The combined board's rating units. Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is Kish's
+ * effective sample size: the posterior width then reflects how much data there is, not the arbitrary sum of the weights.
+ */
+function combinedUnits(rated: readonly GameRecord[]): RatingUnit[] {
+  const gameCount = new Map<string, number>();
+  for (const g of rated) gameCount.set(g.challenge, (gameCount.get(g.challenge) ?? 0) + 1);
+  const inverseSum = [...gameCount.values()].reduce((a, e) => a + 1 / e, 0);
+  return ratingUnits(rated, (c) => gameCount.size / ((gameCount.get(c) ?? 1) * inverseSum));
+}
+
+/**
+ * The combined board's ratings alone (the posterior mode, no intervals or ranks): what the standings would show after
+ * exactly these games. NaN for an agent without comparisons. The rating chart calls it once per plotted point.
+ */
+export function combinedRatings(games: readonly GameRecord[], agentCount: number): number[] {
+  return posteriorMode(agentCount, combinedUnits(partitionForRatings(games).rated)).point;
+}
+
+/**
  * Everything the leaderboard shows. `games` may contain void games and incomplete pairs; they are filtered here
  * (countsForRatings). The combined board weighs each challenge equally (w ∝ 1/E_c, §7.1).
  */
@@ -112,18 +131,13 @@ export function ratingsReport(games: readonly GameRecord[], options: RatingsOpti
     });
   const perChallenge: Record<string, Leaderboard> = {};
   const perChallengeMeans: Array<ReturnType<typeof agentScoreMeans>> = [];
-  const gameCount = new Map<string, number>();
   for (const challenge of challenges) {
     const subset = rated.filter((g) => g.challenge === challenge);
-    gameCount.set(challenge, subset.length);
     const means = agentScoreMeans(subset, agentCount);
     perChallengeMeans.push(means);
     perChallenge[challenge] = summarise(subset, challenge, boot(ratingUnits(subset)), means, agentCount);
   }
-  // Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is Kish's effective sample size: the
-  // posterior width then reflects how much data there is, not the arbitrary sum of the weights.
-  const inverseSum = [...gameCount.values()].reduce((a, e) => a + 1 / e, 0);
-  const combinedFit = boot(ratingUnits(rated, (c) => gameCount.size / ((gameCount.get(c) ?? 1) * inverseSum)));
+  const combinedFit = boot(combinedUnits(rated));
   const combinedMeans = Array.from({ length: agentCount }, (_, agent) => ({
     security: combineMeans(perChallengeMeans.map((m) => m[agent]?.security ?? null)),
     utility: combineMeans(perChallengeMeans.map((m) => m[agent]?.utility ?? null)),
