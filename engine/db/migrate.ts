@@ -10,6 +10,7 @@ import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
+import * as tournamentLibrary from './migrations/0110-tournament-library.js';
 
 interface Migration {
   name: string;
@@ -26,6 +27,7 @@ export const migrations: readonly Migration[] = [
   isolation,
   agentFolderTrust,
   clawarenaSlimCursors,
+  tournamentLibrary,
 ];
 
 export class MigrationError extends Error {

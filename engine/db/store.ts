@@ -7,6 +7,7 @@ import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
+import { createTournamentLibraryRepo } from './repos/tournament-library.js';
 import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
 
@@ -31,6 +32,7 @@ export function openStore(options: OpenOptions) {
     clawarena: createClawArenaRepo(db),
     governance: createGovernanceRepo(db),
     tournaments: createTournamentsRepo(db),
+    tournamentLibrary: createTournamentLibraryRepo(db),
     agentFolders: createAgentFoldersRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and

@@ -26,7 +26,7 @@ export function reportDir(dataDir: string, tournamentId: string): string {
   return path.join(dataDir, 'reports', tournamentId);
 }
 
-function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
+export function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
   return {
     id: `${row.tournamentId}/${row.gameIndex}`,
     game_index: row.gameIndex,
@@ -390,69 +390,76 @@ export function writeEventsJsonl(file: string, input: ExportInput, redact: (text
   try {
     const write = (value: unknown) => fs.writeSync(fd, redact(`${JSON.stringify(value)}\n`));
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
-    for (const row of input.store.tournaments.games(input.tournament.id)) {
-      const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
-      write({
-        event: 'game_started',
-        ...base,
-        at: row.startedAt,
-        challenge: row.challenge,
-        seats: row.seats.map((a) => input.agentIds[a]),
-        seed: row.seed,
-        session_id: row.sessionId,
-      });
-      for (const entry of input.store.tournaments.transcript(row.tournamentId, row.seq) as Array<Record<string, unknown>>) {
-        if (entry.channel === 'model') {
-          const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
-          if (kind === 'fallback') {
-            const { fallback_cause, ...rest } = data;
-            write({
-              event: 'model_fallback',
-              ...base,
-              index: entry.index,
-              at: entry.timestamp,
-              seat: entry.from,
-              cause: fallback_cause,
-              ...rest,
-            });
-            continue;
-          }
-          write({
-            event: 'model_turn',
-            ...base,
-            index: entry.index,
-            at: entry.timestamp,
-            seat: entry.from,
-            ...data,
-            completion: entry.content,
-          });
-          continue;
-        }
-        if (entry.channel === 'match') {
-          const { index, timestamp, event_seq, content, is_auto, visibility, data } = entry;
-          write({ event: 'match_event', ...base, index, at: timestamp, event_seq, type: content, is_auto, visibility, data });
-          continue;
-        }
-        const fromSeat = typeof entry.from === 'number';
-        const kind =
-          entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
-        write({ event: kind, ...base, index: entry.index, at: entry.timestamp, from: entry.from, to: entry.to, content: entry.content });
-      }
-      write({
-        event: 'game_ended',
-        ...base,
-        at: row.endedAt,
-        termination: row.termination,
-        fault: row.fault,
-        faulted_seats: row.faultedSeats,
-        placements: row.placements,
-        scores: row.scores,
-        isolation: row.isolation ?? null,
-      });
-    }
+    for (const row of input.store.tournaments.games(input.tournament.id))
+      for (const line of gameEvents(row, input.agentIds, input.store.tournaments.transcript(row.tournamentId, row.seq))) write(line);
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** The events.jsonl lines of one game attempt: its start, every message with its index, and its end. */
+export function gameEvents(row: StoredTournamentGame, agentIds: readonly string[], transcript: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const write = (value: unknown) => out.push(value);
+  const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
+  write({
+    event: 'game_started',
+    ...base,
+    at: row.startedAt,
+    challenge: row.challenge,
+    seats: row.seats.map((a) => agentIds[a]),
+    seed: row.seed,
+    session_id: row.sessionId,
+  });
+  for (const entry of transcript as Array<Record<string, unknown>>) {
+    if (entry.channel === 'model') {
+      const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
+      if (kind === 'fallback') {
+        const { fallback_cause, ...rest } = data;
+        write({
+          event: 'model_fallback',
+          ...base,
+          index: entry.index,
+          at: entry.timestamp,
+          seat: entry.from,
+          cause: fallback_cause,
+          ...rest,
+        });
+        continue;
+      }
+      write({
+        event: 'model_turn',
+        ...base,
+        index: entry.index,
+        at: entry.timestamp,
+        seat: entry.from,
+        ...data,
+        completion: entry.content,
+      });
+      continue;
+    }
+    if (entry.channel === 'match') {
+      const { index, timestamp, event_seq, content, is_auto, visibility, data } = entry;
+      write({ event: 'match_event', ...base, index, at: timestamp, event_seq, type: content, is_auto, visibility, data });
+      continue;
+    }
+    const fromSeat = typeof entry.from === 'number';
+    const kind =
+      entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
+    write({ event: kind, ...base, index: entry.index, at: entry.timestamp, from: entry.from, to: entry.to, content: entry.content });
+  }
+  write({
+    event: 'game_ended',
+    ...base,
+    at: row.endedAt,
+    termination: row.termination,
+    fault: row.fault,
+    faulted_seats: row.faultedSeats,
+    placements: row.placements,
+    scores: row.scores,
+    isolation: row.isolation ?? null,
+  });
+  return out;
 }
 
 export function writeExports(dataDir: string, input: ExportInput): string {

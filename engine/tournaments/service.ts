@@ -143,6 +143,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
       active: running.has(t.id),
+      archived_at: store.tournamentLibrary.archivedAt(t.id),
       ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
   }

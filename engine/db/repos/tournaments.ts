@@ -66,7 +66,7 @@ export interface GameFilter {
   offset?: number;
 }
 
-interface TournamentRow {
+export interface TournamentRow {
   id: string;
   name: string;
   status: string;
@@ -111,7 +111,7 @@ interface GameRow {
   isolation: string | null;
 }
 
-function tournamentOf(row: TournamentRow): StoredTournament {
+export function tournamentOf(row: TournamentRow): StoredTournament {
   return {
     id: row.id,
     name: row.name,
