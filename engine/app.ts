@@ -153,6 +153,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         launchCodes,
         engine,
         version: APP_VERSION,
+        dataDir: path.resolve(options.dataDir),
         authMode,
         staleAfterMs,
         secret: authSecret,

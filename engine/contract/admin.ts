@@ -12,6 +12,8 @@ export type LaunchCodeExchangeResponse = z.infer<typeof LaunchCodeExchangeRespon
 
 export const OverviewResponseSchema = z.object({
   version: z.string(),
+  /** Absolute path of the engine's data folder (database, reports, keys). */
+  dataDir: z.string().optional(),
   authMode: z.boolean(),
   staleAfterMs: z.number(),
   challenges: z.record(z.string(), ChallengeMetadataSchema),

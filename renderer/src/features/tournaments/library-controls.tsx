@@ -71,8 +71,8 @@ export function LibraryActions({
   };
   if (confirming)
     return (
-      <span className="t-controls t-confirm" role="group" aria-label={`Confirm deleting ${summary.name}`}>
-        <span className="small">Delete this run, its games and its reports?</span>
+      <fieldset className="t-controls t-confirm">
+        <legend className="small">Delete this run, its games and its reports?</legend>
         <button
           type="button"
           className="button button-small button-ghost t-danger"
@@ -91,7 +91,7 @@ export function LibraryActions({
           Keep
         </button>
         {error ? <ErrorNotice error={error} compact /> : null}
-      </span>
+      </fieldset>
     );
   return (
     <span className="t-controls">
