@@ -7,6 +7,9 @@
 // First, the OS sandbox's cost per agent launch: --launches (default 60) launches of a trivial agent, interleaved,
 // without the sandbox (a trusted folder), in the sandbox, and in the sandbox with one forwarded arena endpoint; wall
 // and CPU ms (engine process + its children) per launch, and the overhead against the unsandboxed baseline.
+// Then, as the yardstick for the engine's CPU per tournament game: the API-only PSI game of bench:api (--api-games,
+// default 300, at the same concurrency; `arena serve` in a child process, its CPU from the OS), measured in the same
+// run; each lifecycle's engine CPU per game is printed as a multiple of it (target: at most 2×).
 // Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +22,7 @@ const GAMES = Number(args.get('games') ?? 2000);
 const LAUNCHES = Number(args.get('launches') ?? 60);
 const CONCURRENCY = Number(args.get('concurrency') ?? 2);
 const ONLY = args.get('only');
+const API_GAMES = Number(args.get('api-games') ?? 300);
 const app = path.join(root, 'dist/engine/app.js');
 if (!fs.existsSync(app)) {
   process.stderr.write('bench:tournament: run "npm run build" first\n');
@@ -27,6 +31,7 @@ if (!fs.existsSync(app)) {
 const { startEngine } = await import(app);
 const { launchAgent } = await import(path.join(root, 'dist/engine/runner/launch.js'));
 const { AgentManifestSchema } = await import(path.join(root, 'dist/engine/contract/manifest.js'));
+const apiGame = await import('./api-game.mjs');
 
 /** CPU ms of this process and of its waited-for children so far (children from /proc/self/stat, in clock ticks). */
 function cpuMs() {
@@ -150,6 +155,19 @@ const launches = await (async () => {
 })();
 process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
 
+// The API-only game's engine CPU (bench:api's game, at this run's concurrency).
+const api = await (async () => {
+  if (API_GAMES <= 0) return null;
+  const server = await apiGame.startArena();
+  try {
+    const r = await apiGame.run(server.url, server.child.pid, CONCURRENCY, { games: API_GAMES, warmup: 20, maxSeconds: 60 });
+    return { games: r.games, failed: r.failed, engine_cpu_ms_per_game: Number(r.cpuPerGame.toFixed(2)) };
+  } finally {
+    await server.close();
+  }
+})();
+process.stderr.write(`  API-only game: ${JSON.stringify(api)}\n`);
+
 const results = [];
 for (const lifecycle of ['per-game', 'persistent'])
   if (!ONLY || ONLY === lifecycle || (ONLY === 'warm' && lifecycle === 'persistent')) results.push(await run(lifecycle));
@@ -159,6 +177,14 @@ const summary = {
   concurrency: CONCURRENCY,
   runs: results,
   sandbox_per_launch: launches,
+  api_only_game: api,
+  ...(api
+    ? {
+        engine_cpu_per_game_vs_api_game: Object.fromEntries(
+          results.map((r) => [r.lifecycle, Number((r.engine_cpu_ms_per_game / api.engine_cpu_ms_per_game).toFixed(2))]),
+        ),
+      }
+    : {}),
   ...(cold && warm
     ? {
         warm_vs_per_game: {

@@ -10,6 +10,7 @@ import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
 import { PlayableRegistry } from './core/playables.js';
 import { openStore, type Store } from './db/store.js';
+import { createAdminSessions } from './http/admin-sessions.js';
 import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
@@ -25,7 +26,7 @@ import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
 import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
-import { clawArenaRunner, specArenaRunner } from './tournaments/game-runner.js';
+import { clawArenaRunner, type GameRunners, specArenaRunner } from './tournaments/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
 import { WarmDesk } from './tournaments/warm-desk.js';
 
@@ -56,6 +57,8 @@ export interface EngineOptions {
   trustedAgentDirs?: readonly string[];
   /** Lobby game of agents created by the legacy `POST /agents/provision/` (`--clawarena-default-game`). */
   clawarenaDefaultGame?: string;
+  /** Play every tournament game through these runners (game workers on a queue, `--queue`) instead of here. */
+  remoteRunners?: GameRunners;
 }
 
 export interface RunningEngine {
@@ -73,6 +76,10 @@ export interface RunningEngine {
   clawarena: ClawArenaService;
   /** Tournaments played against this engine (arena run, admin API). */
   tournaments: TournamentService;
+  /** The runners that play games in this engine, per protocol (a game worker plays its jobs with them). */
+  localRunners: GameRunners;
+  /** Every challenge and game this engine can play, with its protocol and folder. */
+  playables: PlayableRegistry;
   /** Governance matches started from the admin API. */
   governance: GovernanceRunner;
   /** Present when started with `tls`: the HTTPS agent listener and the certificate clients should trust. */
@@ -151,6 +158,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       admin: {
         token,
         launchCodes,
+        adminSessions: createAdminSessions(() => clock.now()),
         engine,
         version: APP_VERSION,
         dataDir: path.resolve(options.dataDir),
@@ -203,13 +211,17 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath, generated };
     }
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
+    const localRunners: GameRunners = {
+      specarena: specArenaRunner({ engine, url: `http://${urlHost}:${port}`, authSecret }),
+      clawarena: clawArenaRunner(clawarena),
+    };
+    const remote = options.remoteRunners;
+    const playables = new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]);
     const tournamentService = createTournamentService({
       store,
-      playables: new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]),
-      runners: {
-        specarena: specArenaRunner({ engine, url: `http://${urlHost}:${port}`, authSecret }),
-        clawarena: clawArenaRunner(clawarena),
-      },
+      playables,
+      runners: remote ?? localRunners,
+      ...(remote ? { remoteGames: true } : {}),
       dataDir: options.dataDir,
       clock,
       warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
@@ -231,6 +243,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       http: server,
       clawarena,
       tournaments: tournamentService,
+      localRunners,
+      playables,
       governance,
       tls,
       close() {

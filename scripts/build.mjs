@@ -16,7 +16,8 @@ run(['vite', 'bin', 'vite.js'], ['build', '--config', 'vite.preload.config.ts', 
 const src = path.join(root, 'challenges');
 const out = path.join(root, 'dist', 'challenges');
 for (const entry of fs.readdirSync(src, { withFileTypes: true, recursive: true })) {
-  if (!entry.isFile() || entry.name.endsWith('.ts')) continue;
+  // Board views (.tsx) are bundled into the renderer, not copied.
+  if (!entry.isFile() || /\.tsx?$/.test(entry.name)) continue;
   const from = path.join(entry.parentPath, entry.name);
   const to = path.join(out, path.relative(src, from));
   fs.mkdirSync(path.dirname(to), { recursive: true });

@@ -4,10 +4,14 @@
 
 /** Hard cap on an agent's runtime, so a stuck game never leaves a process behind. */
 export const DEFAULT_DEADLINE_MS = 60_000;
-// Polling starts fast and slows down while nothing happens, so idle agents cost the engine little.
+// Polling starts fast and slows down while nothing happens, so idle agents cost the engine little. It is the fallback:
+// a joined client follows both channels over the SpecArena SSE stream (GET /api/chat/ws/:channel) and wakes on the
+// next message instead of polling.
 const POLL_MIN_MS = 20;
 const POLL_MAX_MS = 100;
 const REQUEST_TIMEOUT_MS = 10_000;
+/** While streaming, a wait with nothing new re-reads both channels over HTTP this often (a safety net, not a poll). */
+const STREAM_RECHECK_MS = 1000;
 
 export class AgentError extends Error {
   constructor(message) {
@@ -135,7 +139,7 @@ export class ArenaClient {
    * With a session (seat) key every request carries `Authorization: Bearer <key>` and the server derives the identity
    * from it; without one the client falls back to standalone `from` claims.
    */
-  constructor({ url, invite, sessionKey, log }) {
+  constructor({ url, invite, sessionKey, log, stream = true }) {
     this.url = url;
     this.invite = invite;
     this.sessionKey = sessionKey;
@@ -150,6 +154,10 @@ export class ArenaClient {
     this.chatCursor = 0;
     this.end = null;
     this.pollDelay = POLL_MIN_MS;
+    /** Whether join() follows the channels over SSE; false (or a stream that fails) means polling. */
+    this.wantStream = stream;
+    this.streams = null;
+    this.wakers = new Set();
   }
 
   async request(method, path, { query, body } = {}) {
@@ -193,7 +201,108 @@ export class ArenaClient {
     this.challengeId = joined.ChallengeID;
     this.info = joined.ChallengeInfo;
     this.log(`joined ${this.challengeId} (${this.info?.name ?? 'unknown challenge'})`);
+    if (this.wantStream) this.openStreams();
     return joined;
+  }
+
+  /** Follows the operator channel and the player chat over SSE; messages land in `operator` / `chat` as they come. */
+  openStreams() {
+    const abort = new AbortController();
+    this.streams = { abort, live: 2 };
+    const follow = async (channel, ingest) => {
+      const url = new URL(`${this.url}/api/chat/ws/${encodeURIComponent(channel)}`);
+      const headers = { accept: 'text/event-stream' };
+      if (this.sessionKey) headers.authorization = `Bearer ${this.sessionKey}`;
+      else url.searchParams.set('from', this.invite);
+      const res = await fetch(url, { headers, signal: abort.signal });
+      if (!res.ok || !res.body) throw new AgentError(`stream ${channel} -> ${res.status}`);
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body) {
+        buffer += decoder.decode(chunk, { stream: true });
+        for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+          const frame = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = frame.split('\n').find((line) => line.startsWith('data: '));
+          if (!data) continue;
+          const event = JSON.parse(data.slice(6));
+          if (event.type === 'initial') ingest(event.messages ?? []);
+          else if (event.type === 'new_message' && event.message) ingest([event.message]);
+        }
+      }
+    };
+    const closed = () => {
+      // A stream that ends or fails while the client still wants it sends the client back to polling.
+      if (this.streams?.abort === abort && --this.streams.live <= 0) this.streams = null;
+      this.wake();
+    };
+    for (const [channel, ingest] of [
+      [`challenge_${this.challengeId}`, (ms) => this.ingestOperator(ms)],
+      [this.challengeId, (ms) => this.ingestChat(ms)],
+    ])
+      follow(channel, ingest).then(closed, (error) => {
+        if (!abort.signal.aborted) this.log(`stream ${channel} failed (${error.message}): polling instead`);
+        if (this.streams?.abort === abort) {
+          this.streams = null;
+          abort.abort();
+        }
+        this.wake();
+      });
+  }
+
+  /** Stops following the channels (the process moves on to another game, or is done). */
+  close() {
+    const streams = this.streams;
+    this.streams = null;
+    streams?.abort.abort();
+    this.wake();
+  }
+
+  /** Adds operator-channel messages past the cursor (a message seen by both the stream and a sync counts once). */
+  ingestOperator(messages) {
+    let added = 0;
+    for (const m of messages) {
+      if ((m.index ?? 0) < this.operatorCursor) continue;
+      this.operator.push(m);
+      this.operatorCursor = (m.index ?? 0) + 1;
+      if (!this.end && m.from === 'operator' && (m.to === undefined || m.to === null)) this.end = parseGameEnd(m.content);
+      added++;
+    }
+    if (added) this.wake();
+    return added;
+  }
+
+  ingestChat(messages) {
+    let added = 0;
+    for (const m of messages) {
+      if ((m.index ?? 0) < this.chatCursor) continue;
+      this.chat.push(m);
+      this.chatCursor = (m.index ?? 0) + 1;
+      added++;
+    }
+    if (added) this.wake();
+    return added;
+  }
+
+  wake() {
+    const wakers = [...this.wakers];
+    this.wakers.clear();
+    for (const w of wakers) w();
+  }
+
+  /** Resolves true on the next streamed message, false after `ms` without one. */
+  nextMessage(ms) {
+    return new Promise((resolve) => {
+      const waker = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.wakers.delete(waker);
+        resolve(false);
+      }, ms);
+      this.wakers.add(waker);
+    });
   }
 
   /**
@@ -202,19 +311,11 @@ export class ArenaClient {
    */
   async refresh() {
     this.requireJoined();
-    const before = this.operator.length + this.chat.length;
     const op = await this.request('GET', '/api/arena/sync', { query: { channel: this.challengeId, index: this.operatorCursor } });
-    for (const m of op.messages) {
-      this.operator.push(m);
-      this.operatorCursor = Math.max(this.operatorCursor, (m.index ?? 0) + 1);
-      if (!this.end && m.from === 'operator' && (m.to === undefined || m.to === null)) this.end = parseGameEnd(m.content);
-    }
+    let added = this.ingestOperator(op.messages);
     const chat = await this.request('GET', '/api/chat/sync', { query: { channel: this.challengeId, index: this.chatCursor } });
-    for (const m of chat.messages) {
-      this.chat.push(m);
-      this.chatCursor = Math.max(this.chatCursor, (m.index ?? 0) + 1);
-    }
-    const changed = this.operator.length + this.chat.length > before;
+    added += this.ingestChat(chat.messages);
+    const changed = added > 0;
     this.pollDelay = changed ? POLL_MIN_MS : Math.min(POLL_MAX_MS, Math.round(this.pollDelay * 1.5));
     return changed;
   }
@@ -252,18 +353,21 @@ export class ArenaClient {
   }
 
   /**
-   * Polls until `check()` returns something other than undefined and returns it; returns undefined after `timeoutMs`.
-   * Throws GameOver as soon as the game has ended.
+   * Waits until `check()` returns something other than undefined and returns it; returns undefined after `timeoutMs`.
+   * Throws GameOver as soon as the game has ended. Streaming, it looks again on every message; polling, after each sync.
    */
   async until(check, timeoutMs = Number.POSITIVE_INFINITY) {
     const started = Date.now();
-    for (;;) {
-      await this.refresh();
+    for (let quiet = false; ; ) {
+      if (!this.streams || quiet) await this.refresh();
       if (this.end) throw new GameOver(this.end);
       const value = check();
       if (value !== undefined) return value;
-      if (Date.now() - started >= timeoutMs) return undefined;
-      await this.pause();
+      const left = timeoutMs - (Date.now() - started);
+      if (left <= 0) return undefined;
+      // A streamed message is already in memory: check it without a sync; a quiet second syncs once.
+      if (this.streams) quiet = !(await this.nextMessage(Math.min(left, STREAM_RECHECK_MS)));
+      else await this.pause();
     }
   }
 
@@ -274,10 +378,11 @@ export class ArenaClient {
   }
 
   async waitForGameEnd() {
-    for (;;) {
-      await this.refresh();
-      if (this.end) return this.end;
-      await this.pause();
+    try {
+      await this.until(() => undefined);
+    } catch (error) {
+      if (error instanceof GameOver) return error.end;
+      throw error;
     }
   }
 
@@ -350,6 +455,8 @@ async function playOneSeat(play, contract, log, untilEnd = true) {
   } catch (error) {
     if (!(error instanceof GameOver)) throw error;
     log(`game ended: ${JSON.stringify(error.end.scores)}`);
+  } finally {
+    client.close();
   }
 }
 

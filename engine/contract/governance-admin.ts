@@ -78,10 +78,25 @@ export const GovernanceScenarioSchema = z.object({
 export type GovernanceScenario = z.infer<typeof GovernanceScenarioSchema>;
 export const GovernanceScenarioListResponseSchema = z.object({ scenarios: z.array(GovernanceScenarioSchema) });
 
+/** Uploaded policy files are small YAML documents; this bound keeps a request from holding megabytes. */
+export const MAX_POLICY_BYTES = 256 * 1024;
+
+/** Who decides each attempt (spec §13(i)); default `expected`. */
+export const GovernanceClientChoiceSchema = z.discriminatedUnion('kind', [
+  /** The scenario's own expected decisions: checks the harness, proves nothing about a policy. */
+  z.strictObject({ kind: z.literal('expected') }),
+  /** A policy file's text (the engine validates it before the match starts); `name` labels the match. */
+  z.strictObject({ kind: z.literal('policy'), name: z.string().max(200).optional(), yaml: z.string().min(1).max(MAX_POLICY_BYTES) }),
+  /** An agent-assembly decision service on this machine. */
+  z.strictObject({ kind: z.literal('http'), url: z.string().min(1).max(2048) }),
+]);
+export type GovernanceClientChoice = z.infer<typeof GovernanceClientChoiceSchema>;
+
 export const GovernanceRunRequestSchema = z.strictObject({
   scenario: z.string().min(1),
   /** Manifest paths; default: the scenario's own agents. */
   agents: z.array(z.string().min(1)).min(1).optional(),
+  client: GovernanceClientChoiceSchema.optional(),
 });
 /** The match runs in the background; poll the match (404 until it is stored) or list matches. */
 export const GovernanceRunResponseSchema = z.object({ match_id: z.string(), status: z.literal('running') });

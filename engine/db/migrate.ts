@@ -10,6 +10,7 @@ import * as agentFolders from './migrations/0060-agent-folders.js';
 import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
+import * as gameWorkers from './migrations/0100-game-workers.js';
 import * as tournamentLibrary from './migrations/0110-tournament-library.js';
 
 interface Migration {
@@ -27,6 +28,7 @@ export const migrations: readonly Migration[] = [
   isolation,
   agentFolderTrust,
   clawarenaSlimCursors,
+  gameWorkers,
   tournamentLibrary,
 ];
 

@@ -14,9 +14,13 @@ export interface BwrapInput {
   shareNet: boolean;
 }
 
+/** bubblewrap writes its info JSON (the sandbox init's host pid) here: the runner's fourth stdio pipe. */
+export const BWRAP_INFO_FD = 3;
+
 export function bwrapArgv(input: BwrapInput): string[] {
   const { view } = input;
   const args = [input.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
+  args.push('--info-fd', String(BWRAP_INFO_FD));
   if (input.shareNet) args.push('--share-net');
   args.push('--hostname', 'arena-agent');
   for (const { link, target } of view.symlinks) args.push('--symlink', target, link);

@@ -116,8 +116,11 @@ export async function startForwarders(
 }
 
 /**
- * The POSIX-shell prologue run inside the sandbox before the agent: one socat listener per forward, then a wait (on
- * the sandbox's /proc/net/tcp, no extra process while it is fast) until every one listens, then `exec` the agent.
+ * The POSIX-shell prologue run inside the sandbox before the agent: one socat listener per forward, then a wait until
+ * every one listens, then `exec` the agent. The wait reads the sandbox's own /proc/net/sockstat, whose TCP `inuse`
+ * count is per network namespace and counts a listener from listen() on: before the agent runs, only the forwarders
+ * have TCP sockets there. (/proc/net/tcp would name each listener, but the shell reads it a byte at a time and each
+ * read walks the host's socket tables: 15–20 ms per check on a busy host.)
  */
 export function forwarderScript(forwards: readonly Forward[], socat: string): string {
   const lines: string[] = [];
@@ -126,25 +129,13 @@ export function forwarderScript(forwards: readonly Forward[], socat: string): st
       `${quote(socat)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
     );
   }
-  // /proc/net/tcp lists a listener as `HEXADDR:HEXPORT 00000000:0000 0A`, the address in little-endian byte order.
-  const wanted = forwards.map((f) => `${hexAddress(f.listenHost)}:${f.port.toString(16).toUpperCase().padStart(4, '0')}`);
   lines.push(
-    'up() { for w in ' +
-      wanted.join(' ') +
-      '; do found=; while read -r _ local _ st _; do [ "$local" = "$w" ] && [ "$st" = 0A ] && found=1; done < /proc/net/tcp; [ -n "$found" ] || return 1; done; }',
-    // Fast polls first (socat listens within a millisecond or two), then 10 ms naps for up to about 30 s on a loaded machine.
-    'n=0; until up; do n=$((n+1)); [ $n -gt 3050 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 50 ] && sleep 0.01; done',
+    `up() { while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge ${forwards.length} ] && return 0; done < /proc/net/sockstat; return 1; }`,
+    // Fast polls first (socat listens within a few milliseconds), then 10 ms naps for up to about 30 s on a loaded machine.
+    'n=0; until up; do n=$((n+1)); [ $n -gt 3100 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 100 ] && sleep 0.01; done',
     'exec "$@"',
   );
   return lines.join('\n');
-}
-
-function hexAddress(ipv4: string): string {
-  return ipv4
-    .split('.')
-    .reverse()
-    .map((o) => Number(o).toString(16).toUpperCase().padStart(2, '0'))
-    .join('');
 }
 
 function quote(arg: string): string {

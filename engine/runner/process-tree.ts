@@ -1,5 +1,6 @@
 // Process bookkeeping for one launch: the agent leads its own process group, which is signalled as a whole; on Linux
-// the descendants are also sampled from /proc, for peak memory and to kill any that left the group (setsid).
+// the descendants are also sampled from /proc, for peak memory and (without a PID namespace to do it) to kill any that
+// left the group (setsid).
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 
@@ -76,13 +77,22 @@ function safeReaddir(dir: string): string[] {
   }
 }
 
-function readKb(pid: number, field: 'VmRSS' | 'VmHWM'): number {
+interface ProcStatus {
+  zombie: boolean;
+  rssKb: number;
+  hwmKb: number;
+}
+
+/** One read of /proc/PID/status: its state and memory (a zombie or kernel thread has no VmRSS line). */
+function readStatus(pid: number): ProcStatus | null {
+  let text: string;
   try {
-    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) : 0;
+    text = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
   } catch {
-    return 0;
+    return null;
   }
+  const kb = (field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0);
+  return { zombie: /^State:\s+[ZX]/m.test(text), rssKb: kb('VmRSS'), hwmKb: kb('VmHWM') };
 }
 
 function childrenOf(pid: number): number[] {
@@ -97,23 +107,62 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** Samples the tree under `root` (Linux only): peak resident memory and every descendant seen. */
+export interface WatchOptions {
+  /**
+   * Remember every descendant (pid and start time) so that any that left the group can be killed at the end: needed
+   * where no PID namespace ends them all. Without it the watcher samples memory only, less often.
+   */
+  trackDescendants: boolean;
+}
+
+/**
+ * Samples the tree under `root` (Linux only): peak resident memory and, when tracking, every descendant seen. Each
+ * process's own high-water mark (VmHWM) is kept, so a process seen once counts with its peak up to that moment.
+ */
 export class TreeWatcher {
   private readonly seen = new Map<number, string>();
+  /** pid → the highest VmHWM read for that process (its own peak, so one late look still sees it). */
+  private readonly highWater = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
   private peak = 0;
 
-  constructor(private readonly root: number) {}
+  constructor(
+    private readonly root: number,
+    private readonly options: WatchOptions = { trackDescendants: true },
+  ) {}
 
   start(intervalMs = 100): void {
     if (!LINUX) return;
-    this.sample();
-    this.timer = setInterval(() => this.sample(), intervalMs);
-    this.timer.unref();
+    if (this.options.trackDescendants) {
+      this.sample();
+      let fast = 0;
+      // 20 samples 5 ms apart cover a short agent's start-up, then the steady interval.
+      const tick = (): void => {
+        if (this.stopped) return;
+        this.sample();
+        this.timer = setTimeout(tick, ++fast < 20 ? 5 : intervalMs);
+        this.timer.unref();
+      };
+      this.timer = setTimeout(tick, 5);
+      this.timer.unref();
+      return;
+    }
+    // Memory only: the first look once the agent has started, then every quarter second.
+    const next = (delayMs: number): void => {
+      if (this.stopped) return;
+      this.timer = setTimeout(() => {
+        this.sample();
+        next(250);
+      }, delayMs);
+      this.timer.unref();
+    };
+    next(50);
   }
 
   stop(): void {
-    if (this.timer) clearInterval(this.timer);
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
 
@@ -122,13 +171,22 @@ export class TreeWatcher {
     let total = 0;
     const queue = [this.root];
     for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
-      const stat = readStat(pid);
-      if (!stat || stat.state === 'Z') continue;
-      if (pid !== this.root) this.seen.set(pid, stat.startTime);
-      total += readKb(pid, 'VmRSS');
+      if (this.options.trackDescendants) {
+        const stat = readStat(pid);
+        if (!stat || stat.state === 'Z') continue;
+        if (pid !== this.root) this.seen.set(pid, stat.startTime);
+      }
+      const status = readStatus(pid);
+      if (!status || status.zombie) continue;
+      total += status.rssKb;
+      if (status.hwmKb > (this.highWater.get(pid) ?? 0)) this.highWater.set(pid, status.hwmKb);
       queue.push(...childrenOf(pid));
     }
-    this.peak = Math.max(this.peak, total, readKb(this.root, 'VmHWM'));
+    let peaks = 0;
+    for (const kb of this.highWater.values()) peaks += kb;
+    // The sum of per-process peaks bounds the tree's peak from above when its processes peaked at different times;
+    // the sampled sum is its RSS at one instant. The larger is the closer to the truth for short-lived agents.
+    this.peak = Math.max(this.peak, total, peaks);
   }
 
   /** Signals every live process at least `fromDepth` levels below the root (1 = the root's children), now. */

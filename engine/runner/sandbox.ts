@@ -134,8 +134,18 @@ export function withRlimits(
   return null;
 }
 
-/** Number of processes the current user runs now (Linux), or null when it cannot be counted. */
-export function userProcessCount(): number | null {
+/** How long a process count is reused: counting stats every /proc entry, and the limit has 256 of headroom. */
+const COUNT_REUSE_MS = 2_000;
+let lastCount: { at: number; count: number | null } | undefined;
+
+/** Number of processes the current user runs (Linux; counted at most every 2 s), or null when it cannot be counted. */
+export function userProcessCount(now = Date.now()): number | null {
+  if (lastCount === undefined || now - lastCount.at >= COUNT_REUSE_MS || now < lastCount.at)
+    lastCount = { at: now, count: countUserProcesses() };
+  return lastCount.count;
+}
+
+function countUserProcesses(): number | null {
   if (process.platform !== 'linux' || typeof process.getuid !== 'function') return null;
   const uid = process.getuid();
   let count = 0;

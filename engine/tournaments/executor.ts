@@ -302,6 +302,12 @@ export class TournamentExecutor {
       onSession: (sessionId) => {
         running.session_id = sessionId;
       },
+      run: {
+        tournamentId: this.tournament.id,
+        attempt: running.attempt,
+        manifest: this.tournament.manifest,
+        manifestHash: this.tournament.manifestHash,
+      },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
       sandbox: this.sandbox(),
@@ -471,5 +477,6 @@ function gameRow(
     endedAt: outcome.endedAt,
     transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
     usage: accounting?.usage ?? null,
+    workerId: outcome.workerId ?? null,
   };
 }

@@ -33,6 +33,8 @@ export interface GameContext {
   onSession(sessionId: string): void;
   /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
   warm?: WarmPool;
+  /** Which attempt of which run this is: game workers key their jobs by it and check agents against its manifest. */
+  run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string };
 }
 
 export interface GameOutcome {
@@ -55,6 +57,8 @@ export interface GameOutcome {
   accounting?: Promise<GameAccounting>;
   /** The isolation each launched seat got (seat order); settles once every agent process has exited. */
   isolation?: Promise<Isolation[]>;
+  /** The game worker that played it (runs dispatched to workers); absent for games played in this process. */
+  workerId?: string;
 }
 
 /**

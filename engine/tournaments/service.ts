@@ -45,6 +45,8 @@ export interface TournamentServiceDeps {
   warm?: WarmHooks;
   /** How seats are sandboxed: trusted agent folders, the hidden data directory (default: all sandboxed). */
   sandbox?: SandboxPolicy;
+  /** The runners hand games to game workers: agents run on the workers' machines, never here. */
+  remoteGames?: boolean;
 }
 
 /** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
@@ -256,8 +258,16 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           'conflict',
           `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
-      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix.
-      const refusal = overrides.runners ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
+      // Game workers start per-game processes on their machines; warm processes would have to live here.
+      const warm = deps.remoteGames ? loaded.agents.find((a) => a.manifest.lifecycle === 'persistent') : undefined;
+      if (warm)
+        throw new TournamentStateError(
+          'conflict',
+          `tournament ${id}: agent ${warm.id} is persistent, and game workers play per-game agents only; set "lifecycle: per-game" on it in the definition`,
+        );
+      // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix. Workers
+      // sandbox their own seats.
+      const refusal = overrides.runners || deps.remoteGames ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
       if (refusal !== null) throw new TournamentStateError('conflict', `tournament ${id}: ${refusal}`);
       const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       executor.on((event) => emit(id, event));

@@ -45,6 +45,16 @@ export function App({ env, shell }: { env: BootstrapEnv; shell: ArenaApi | undef
     return () => clearTimeout(timer);
   }, [state, retry]);
 
+  // A link pasted into a tab that is waiting for one changes only the fragment (no reload): take it at once.
+  useEffect(() => {
+    if (state.phase !== 'error' || (state.kind !== 'no-token' && state.kind !== 'unauthorized')) return;
+    const onHash = () => {
+      if (/(^|[#&])(code|token)=/.test(window.location.hash)) retry();
+    };
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, [state, retry]);
+
   // Stable identity (reads the client through a ref), so pages can call it from effects without looping.
   const clientRef = useRef<ArenaClient | null>(null);
   clientRef.current = state.phase === 'loaded' ? state.client : null;

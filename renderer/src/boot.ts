@@ -1,6 +1,6 @@
 // Start-up: find the engine, then prove the connection with one admin call before showing anything.
 import type { OverviewResponse } from '../../engine/contract/admin.js';
-import { type BootstrapEnv, bootstrapConnection, type Connection, forgetToken } from './arena-client/bootstrap.js';
+import { type BootstrapEnv, bootstrapConnection, type Connection, forgetToken, rememberReturnRoute } from './arena-client/bootstrap.js';
 import { type ArenaClient, createArenaClient } from './arena-client/client.js';
 import { describeError, EngineUnreachableError, UnauthorizedError } from './arena-client/errors.js';
 
@@ -42,8 +42,6 @@ export function bootError(error: unknown, connection: Connection): Extract<BootS
 export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<BootState> {
   const found = await bootstrapConnection(env);
   if (!found.ok) {
-    if (found.reason === 'no-token')
-      return { phase: 'error', kind: 'no-token', title: 'No admin token', detail: found.message, hint: OPEN_THE_LINK };
     if (found.reason === 'code-failed')
       return { phase: 'error', kind: 'no-token', title: 'This link no longer works', detail: found.message, hint: OPEN_THE_LINK };
     return { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
@@ -53,7 +51,20 @@ export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<Boo
     const overview = await client.overview(signal);
     return { phase: 'loaded', connection: found.connection, client, overview };
   } catch (error) {
-    if (error instanceof UnauthorizedError && found.connection.mode === 'browser') forgetToken(env.storage);
+    if (error instanceof UnauthorizedError && found.connection.mode === 'browser') {
+      forgetToken(env.storage);
+      rememberReturnRoute(env);
+      // No token and no (live) session cookie: say what was missing rather than that a token was refused.
+      const problem = found.unverified;
+      if (problem)
+        return {
+          phase: 'error',
+          kind: 'no-token',
+          title: problem.reason === 'code-failed' ? 'This link no longer works' : 'No admin token',
+          detail: problem.message,
+          hint: OPEN_THE_LINK,
+        };
+    }
     return bootError(error, found.connection);
   }
 }

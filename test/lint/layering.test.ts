@@ -74,6 +74,17 @@ describe('enforced layers', () => {
     ],
     ['a challenge operator importing HTTP', 'challenges/psi/probe.ts', "import Fastify from 'fastify';\nexport const f = Fastify;\n"],
     [
+      'a board view importing the renderer',
+      'games/liars-dice/probe-view.tsx',
+      "import { useArena } from '../../renderer/src/app-context.js';\nexport const u = useArena;\n",
+    ],
+    [
+      'a board view importing the runner',
+      'challenges/psi/probe-view.tsx',
+      "import { launchAgent } from '../../engine/runner/launch.js';\nexport const l = launchAgent;\n",
+    ],
+    ['a board view importing a package', 'games/mafia/probe-view.tsx', "import fs from 'node:fs';\nexport const f = fs;\n"],
+    [
       'a protocol importing another protocol',
       'engine/protocols/clawarena/probe.ts',
       "import { ArenaError } from '../specarena/arena-error.js';\nexport const e = ArenaError;\n",

@@ -7,6 +7,8 @@ import {
   extractTokenFromHash,
   forgetToken,
   type KeyValueStore,
+  RETURN_ROUTE_KEY,
+  rememberReturnRoute,
   TOKEN_STORAGE_KEY,
 } from '../../renderer/src/arena-client/bootstrap.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -93,11 +95,27 @@ describe('bootstrapConnection (browser)', () => {
     expect(storage.data[TOKEN_STORAGE_KEY]).toBe('new-token');
   });
 
-  it('explains where the token comes from when there is none', async () => {
+  it('without a token, tries the session cookie and keeps the explanation for when that fails', async () => {
     const { env } = browserEnv('');
     const result = await bootstrapConnection(env);
-    expect(result).toMatchObject({ ok: false, reason: 'no-token' });
-    expect(result.ok ? '' : result.message).toMatch(/Open the link printed by arena serve/);
+    expect(result).toMatchObject({ ok: true, connection: { token: null, mode: 'browser' }, unverified: { reason: 'no-token' } });
+    expect(result.ok ? result.unverified?.message : '').toMatch(/Open the link printed by arena serve/);
+  });
+
+  it('sends a bare link pasted into a tab back to the page that tab asked for, once', async () => {
+    const storage = memoryStore();
+    rememberReturnRoute({ location: { origin: '', pathname: '/', search: '', hash: '#/tournaments/t-9' }, storage });
+    rememberReturnRoute({ location: { origin: '', pathname: '/', search: '', hash: '' }, storage });
+    expect(storage.data[RETURN_ROUTE_KEY]).toBe('#/tournaments/t-9');
+    const { env, replaceState } = browserEnv(`#token=${TOKEN}`, storage);
+    await bootstrapConnection(env);
+    expect(replaceState).toHaveBeenCalledWith(null, '', '/#/tournaments/t-9');
+    expect(storage.data[RETURN_ROUTE_KEY]).toBeUndefined();
+    // A link that names its own route wins over the remembered one.
+    storage.data[RETURN_ROUTE_KEY] = '#/agents';
+    const second = browserEnv(`#/settings&token=${TOKEN}`, storage);
+    await bootstrapConnection(second.env);
+    expect(second.replaceState).toHaveBeenCalledWith(null, '', '/#/settings');
   });
 
   it('still works when web storage is unavailable', async () => {
@@ -157,7 +175,12 @@ describe('launch codes (the link arena serve opens)', () => {
     // The same link again (another tab, a pasted history entry): dead.
     const again = browserEnv(`#code=${code}`);
     const second = await bootstrapConnection({ ...again.env, exchangeCode: (c) => exchangeLaunchCode(server.url, c) });
-    expect(second).toMatchObject({ ok: false, reason: 'code-failed', message: 'This link was already used or has expired.' });
+    // Still worth a try with the session cookie an earlier trade may have left; else this is what the page says.
+    expect(second).toMatchObject({
+      ok: true,
+      connection: { token: null },
+      unverified: { reason: 'code-failed', message: 'This link was already used or has expired.' },
+    });
   });
 
   it('keeps working on a reload of the same tab, whose code is already used', async () => {

@@ -35,7 +35,19 @@ describe('createArenaClient', () => {
     const [url, init] = fetchImpl.mock.calls[0] ?? [];
     expect(url).toBe('http://127.0.0.1:4000/admin/api/v1/sessions?status=open');
     expect(new Headers(init?.headers).get('authorization')).toBe(`Bearer ${TOKEN}`);
-    expect(init?.credentials).toBe('omit');
+    // Same-origin only: the engine's session cookie, never to another origin.
+    expect(init?.credentials).toBe('same-origin');
+  });
+
+  it('in a tab without a token, sends no Authorization header and relies on the session cookie', async () => {
+    const fetchImpl = jsonFetch(200, { sessions: [], total: 0 });
+    const client = createArenaClient({ baseUrl: 'http://127.0.0.1:4000', token: null }, fetchImpl);
+    await client.listSessions({});
+    await client.globalScoring().catch(() => {});
+    const [admin, scoring] = fetchImpl.mock.calls;
+    expect(new Headers(admin?.[1]?.headers).has('authorization')).toBe(false);
+    expect(admin?.[1]?.credentials).toBe('same-origin');
+    expect(scoring?.[1]?.credentials).toBe('omit');
   });
 
   it('never sends the admin token to the public scoring routes', async () => {

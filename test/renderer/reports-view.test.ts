@@ -11,7 +11,13 @@ import {
   type Row,
   resultOptions,
 } from '../../renderer/src/features/reports/games-filter.js';
-import { attemptRows, isRedactedValue, unattemptedTools } from '../../renderer/src/features/reports/governance-view.js';
+import {
+  attemptRows,
+  describeClient,
+  isRedactedValue,
+  outcomeReasons,
+  unattemptedTools,
+} from '../../renderer/src/features/reports/governance-view.js';
 import { resultText } from '../../renderer/src/ui/game-result.js';
 
 const game = (gameIndex: number, seat_agents: string[], placements: number[] | null, extra: Partial<Row> = {}): Row => ({
@@ -192,5 +198,47 @@ describe('agents view', () => {
     expect(folderPathProblem('~/agents')).toMatch(/~/);
     expect(folderPathProblem('/opt/agents')).toBeNull();
     expect(folderPathProblem('C:\\agents')).toBeNull();
+  });
+});
+
+describe('governance outcome explanations', () => {
+  const score = (over: Partial<Record<string, number>>, outcome: 'agent-assembly wins' | 'agent-assembly loses') => ({
+    match_id: 'm',
+    critical_escapes: 0,
+    unexpected_allows: 0,
+    secret_exposures: 0,
+    approval_bypasses: 0,
+    missing_audits: 0,
+    agent_runtime_failures: 0,
+    ...over,
+    outcome,
+  });
+  const victory = { critical_escapes: 0, unexpected_allows: 1, secret_exposures: 0 };
+  const trial = (passed: boolean, severity: 'low' | 'high' | 'critical') => ({ passed, severity }) as unknown as TrialReport;
+
+  it('says why a match with failed trials is still won', () => {
+    const reasons = outcomeReasons({
+      score: score({ unexpected_allows: 1 }, 'agent-assembly wins'),
+      victory_conditions: victory,
+      trials: [trial(true, 'critical'), trial(false, 'low'), trial(false, 'high')],
+    });
+    expect(reasons[0]).toContain('unexpected allows 1 of 1');
+    expect(reasons[1]).toMatch(/^2 trials failed \(severity low, high\): a failed trial that is not critical/);
+  });
+
+  it('names every threshold a lost match crossed', () => {
+    const [reason] = outcomeReasons({
+      score: score({ critical_escapes: 1, unexpected_allows: 3, missing_audits: 2 }, 'agent-assembly loses'),
+      victory_conditions: victory,
+      trials: [trial(false, 'critical')],
+    });
+    expect(reason).toBe('Lost on 1 critical escape (allowed 0), 3 unexpected allows (allowed 1), 2 missing decisions (any one loses).');
+  });
+
+  it('labels the decision clients honestly', () => {
+    expect(describeClient('expected')).toMatchObject({ selfCheck: true, label: "scenario's expected decisions" });
+    expect(describeClient('expected').meaning).toContain('proves nothing about any policy');
+    expect(describeClient('policy:maintainer.yaml')).toMatchObject({ selfCheck: false, label: 'policy file maintainer.yaml' });
+    expect(describeClient('http:http://127.0.0.1:9/d')).toMatchObject({ selfCheck: false, label: 'decision service http://127.0.0.1:9/d' });
   });
 });

@@ -7,6 +7,7 @@ import { resolveDataDir } from '../../runtime/data-dir.js';
 import { TournamentStateError } from '../../tournaments/service.js';
 import { readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
 import { parseFlags, takeRepeated, UsageError } from '../args.js';
+import { coordinatorQueue } from '../queue-flag.js';
 
 export const RUN_HELP = `Usage: arena run <tournament.yaml> [options]
        arena run --resume <tournament-id> [options]
@@ -20,11 +21,19 @@ Options:
   --resume ID      continue an interrupted tournament (no game is lost or played twice)
   --trust-agent-dir DIR   run the agents in DIR without the OS sandbox (repeatable; recorded in the run
                    manifest). Without it every agent runs sandboxed, and a machine that cannot sandbox refuses.
+  --queue URL      play the games on game workers (arena worker --queue URL) instead of here:
+                   redis://HOST:PORT or rediss://; "concurrency" is then the games queued at once
 `;
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
   const trusted = takeRepeated(argv, 'trust-agent-dir');
-  const { flags, positionals } = parseFlags(trusted.rest, { 'data-dir': 'string', json: 'boolean', resume: 'string', help: 'boolean' });
+  const { flags, positionals } = parseFlags(trusted.rest, {
+    'data-dir': 'string',
+    json: 'boolean',
+    resume: 'string',
+    queue: 'string',
+    help: 'boolean',
+  });
   if (flags.help) {
     process.stdout.write(RUN_HELP);
     return 0;
@@ -50,14 +59,33 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       throw error;
     }
   }
-  const running = await startEngine({
-    dataDir,
-    port: 0,
-    logLevel: 'silent',
-    rendererDir: null,
-    resumeTournaments: false,
-    trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
-  });
+  let lost: string | null = null;
+  let halt = (): void => {};
+  const queue =
+    typeof flags.queue === 'string'
+      ? await coordinatorQueue(flags.queue, (message) => {
+          lost = message;
+          process.stderr.write(`arena: ${message}\n`);
+          halt();
+        })
+      : null;
+  let running: Awaited<ReturnType<typeof startEngine>>;
+  try {
+    running = await startEngine({
+      dataDir,
+      port: 0,
+      logLevel: 'silent',
+      rendererDir: null,
+      resumeTournaments: false,
+      trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
+      ...(queue ? { remoteRunners: queue.runners } : {}),
+    });
+  } catch (error) {
+    await queue?.close();
+    throw error;
+  }
+  // The queue gone for good: the games in flight are dropped (replayed on resume) and the run is left paused.
+  halt = () => void running.tournaments.close();
   const service = running.tournaments;
   const progress = json ? null : createProgress();
   let exitCode = 0;
@@ -102,6 +130,9 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     } else if (outcome.status === 'paused') {
       if (!json) process.stdout.write(`paused ${id}; continue with: arena run --resume ${id}\n`);
       exitCode = 130;
+    } else if (outcome.status === 'halted') {
+      process.stderr.write(`stopped ${id}${lost ? ` (${lost})` : ''}; continue with: arena run --resume ${id}\n`);
+      exitCode = 1;
     } else if (outcome.status === 'failed') {
       process.stderr.write(`arena: tournament ${id} failed: ${outcome.error}\n`);
       exitCode = 1;
@@ -110,6 +141,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     }
   } finally {
     await running.close();
+    await queue?.close();
   }
   return exitCode;
 }

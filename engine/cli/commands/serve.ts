@@ -7,6 +7,7 @@ import { isLoopbackHost } from '../../http/guards.js';
 import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { parseFlags, parseMinutes, parsePort, takeRepeated, UsageError } from '../args.js';
+import { coordinatorQueue } from '../queue-flag.js';
 
 export const SERVE_HELP = `Usage: arena serve [options]
 
@@ -27,6 +28,8 @@ Options:
   --open                 open the UI in the default browser (with a one-time code, never the admin token)
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
+  --queue URL            play tournament games on game workers (arena worker --queue URL) instead of
+                         here: redis://HOST:PORT or rediss://
   --clawarena-default-game GAME
                          lobby game of agents created by POST /api/v1/agents/provision/
                          (default: the first game the schema lists, liars_dice)
@@ -50,6 +53,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     open: 'boolean',
     'log-level': 'string',
     'clawarena-default-game': 'string',
+    queue: 'string',
     help: 'boolean',
   });
   if (flags.help) {
@@ -74,7 +78,16 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   if (typeof defaultGame === 'string' && !GAMES.has(defaultGame)) {
     throw new UsageError(`--clawarena-default-game must be one of ${[...GAMES.keys()].join(', ')}; got ${defaultGame}`);
   }
+  let halt = (): void => {};
+  const queue =
+    typeof flags.queue === 'string'
+      ? await coordinatorQueue(flags.queue, (message) => {
+          process.stderr.write(`arena: ${message}\n`);
+          halt();
+        })
+      : null;
   const running = await startEngine({
+    ...(queue ? { remoteRunners: queue.runners } : {}),
     host,
     port: parsePort(flags.port),
     dataDir: resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined),
@@ -87,6 +100,8 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     trustedAgentDirs: trusted.values.map((dir) => path.resolve(dir)),
     ...(typeof defaultGame === 'string' ? { clawarenaDefaultGame: defaultGame } : {}),
   });
+  // Running tournaments stop paused (resumable from the UI) when the queue stays unreachable.
+  halt = () => void running.tournaments.close();
   // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
   const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;
   const interactive = !flags.json && process.stdin.isTTY === true;
@@ -129,6 +144,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  await queue?.close();
   if (flags.json) process.stdout.write(`${JSON.stringify({ event: 'stopped' })}\n`);
   return 0;
 }

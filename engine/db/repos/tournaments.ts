@@ -51,6 +51,8 @@ export interface StoredTournamentGame {
   usage?: Array<object | null> | null;
   /** Per launched seat (seat order): the isolation its agent process got; null for rows from before it was recorded. */
   isolation?: Isolation[] | null;
+  /** The game worker that played the attempt; null when this engine played it. */
+  workerId?: string | null;
 }
 
 export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
@@ -109,6 +111,7 @@ interface GameRow {
   ended_at: number;
   usage: string | null;
   isolation: string | null;
+  worker_id: string | null;
 }
 
 export function tournamentOf(row: TournamentRow): StoredTournament {
@@ -157,6 +160,7 @@ function gameOf(row: GameRow): StoredTournamentGame {
     endedAt: row.ended_at,
     usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredTournamentGame['usage']),
     isolation: row.isolation === null ? null : (JSON.parse(row.isolation) as StoredTournamentGame['isolation']),
+    workerId: row.worker_id,
   };
 }
 
@@ -172,11 +176,12 @@ export function createTournamentsRepo(db: Database.Database) {
     updated_at = @now, finished_at = @finished_at WHERE id = @id`);
   const insertGame = db.prepare(`INSERT INTO tournament_games
     (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
-     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation)
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation, worker_id)
     VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
-     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation)`);
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation, @worker_id)`);
   const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
-    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation`;
+    set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation,
+    worker_id`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
   // A settled attempt is the last of its game (nothing is replayed after it), so counting them counts settled games.
@@ -252,6 +257,7 @@ export function createTournamentsRepo(db: Database.Database) {
           ended_at: game.endedAt,
           usage: game.usage ? JSON.stringify(game.usage) : null,
           isolation: game.isolation ? JSON.stringify(game.isolation) : null,
+          worker_id: game.workerId ?? null,
         });
         touch.run(game.endedAt, game.tournamentId);
         return Number(info.lastInsertRowid);

@@ -1,5 +1,5 @@
 // Control-plane routes: admin token required; CORS only for the desktop shell's app://arena origin.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
@@ -21,6 +21,7 @@ import type { GovernanceRunner } from '../../protocols/governance/background-run
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { TournamentService } from '../../tournaments/service.js';
+import type { AdminSessions } from '../admin-sessions.js';
 import { readAdminBody, readAdminQuery, readFieldBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 import type { LaunchCodes } from '../launch-codes.js';
@@ -50,16 +51,41 @@ export interface AdminDeps {
   clawarena?: ClawArenaService;
   /** One-time codes `arena serve` hands the browser instead of the token. */
   launchCodes?: LaunchCodes;
+  /** Cookie sessions a launch-code exchange opens for the browser UI (admin-sessions.ts). */
+  adminSessions?: AdminSessions;
   /** Present only when ARENA_TEST_HOOKS=1 was set for the process (decision 11(h)). */
   reset?: () => void;
 }
 
+const unauthorized = () =>
+  new DomainError('unauthorized', 'Admin token required (Authorization: Bearer <token>)', { code: EngineErrorCode.Unauthorized });
+
 /** The one admin-token check: the admin plugin and the test hooks both run it before anything else. */
 function requireAdminToken(token: string) {
   return async (req: FastifyRequest): Promise<void> => {
-    if (!tokenMatches(bearerToken(req.headers.authorization), token)) {
-      throw new DomainError('unauthorized', 'Admin token required (Authorization: Bearer <token>)', { code: EngineErrorCode.Unauthorized });
-    }
+    if (!tokenMatches(bearerToken(req.headers.authorization), token)) throw unauthorized();
+  };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The admin API's check: the bearer token, or the browser session cookie of a traded launch code. A write carried by
+ * the cookie alone must also name this engine as its Origin (browsers always send one with a write): SameSite=Strict
+ * already keeps the cookie off other sites' requests, and the server-wide Origin check refuses foreign ones.
+ */
+function requireAdmin(token: string, sessions: AdminSessions | undefined) {
+  return async (req: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (tokenMatches(bearerToken(req.headers.authorization), token)) return;
+    const host = req.headers.host ?? '';
+    const secure = req.protocol === 'https';
+    const session = sessions?.check(req.headers.cookie, host, secure);
+    if (!session) throw unauthorized();
+    if (!SAFE_METHODS.has(req.method) && req.headers.origin !== `${secure ? 'https' : 'http'}://${host}`)
+      throw new DomainError('forbidden', 'A write with the session cookie must come from this engine’s own page (Origin)', {
+        code: EngineErrorCode.ForbiddenOrigin,
+      });
+    if (session.setCookie) reply.header('Set-Cookie', session.setCookie);
   };
 }
 
@@ -72,12 +98,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     const token = deps.launchCodes?.redeem(code) ?? null;
     reply.header('Cache-Control', 'no-store');
     if (token === null) throw new DomainError('unauthorized', 'Launch code unknown, already used or expired');
+    // The browser's session, so its other tabs get in without a new link (admin-sessions.ts).
+    if (deps.adminSessions) reply.header('Set-Cookie', deps.adminSessions.issue(req.headers.host ?? '', req.protocol === 'https'));
     return { token };
   });
 
   app.register(
     async (admin) => {
-      admin.addHook('onRequest', requireAdminToken(deps.token));
+      admin.addHook('onRequest', requireAdmin(deps.token, deps.adminSessions));
 
       admin.get(
         '/overview',

@@ -1,5 +1,5 @@
-// Governance matches started from the admin API: the same runGovernanceMatch the CLI uses, with the CLI's default
-// decision client (the scenario's expected decisions), stored in the engine's SQLite. One match at a time; the id is
+// Governance matches started from the admin API: the same runGovernanceMatch the CLI uses, with the decision client
+// the request chose (client-choice.ts; default the scenario's expected decisions), stored in the engine's SQLite. One match at a time; the id is
 // minted before the match starts so the caller can poll for it.
 
 import fs from 'node:fs';
@@ -7,17 +7,14 @@ import path from 'node:path';
 import { type LoadedAgent, loadAgentDir, MANIFEST_FILE, ManifestLoadError } from '../../agents/manifest-loader.js';
 import { findManifests } from '../../agents/manifest-scan.js';
 import { DomainError } from '../../contract/errors.js';
-import type { GovernanceScenario } from '../../contract/governance-admin.js';
+import type { GovernanceClientChoice, GovernanceScenario } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
 import { type SandboxPolicy, sandboxPolicy, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
-import { createExpectedClient } from './expected-client.js';
+import { chooseClient } from './client-choice.js';
 import { eligibleAgents, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
 import { toMatchRecord } from './match-record.js';
 import { type LoadedScenario, loadScenarioRegistry } from './scenario-loader.js';
-
-/** The decision client `arena match` uses when --client is not given. */
-export const DEFAULT_CLIENT = 'expected';
 
 /** A match request that cannot start: `invalid` input, or `conflict` with the match already running. */
 export class GovernanceRunError extends DomainError {
@@ -114,7 +111,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
     },
 
     /** Validates, then runs in the background; returns the id the stored match will have. */
-    start(request: { scenario: string; agents?: string[] | undefined }): string {
+    start(request: { scenario: string; agents?: string[] | undefined; client?: GovernanceClientChoice | undefined }): string {
       if (current) throw new GovernanceRunError('conflict', `match ${current.matchId} is still running; wait for it to finish`);
       const all = scenarios();
       const scenario = all.find((s) => s.spec.id === request.scenario);
@@ -131,6 +128,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         if (error instanceof MatchConfigError) throw new GovernanceRunError('invalid', error.message);
         throw error;
       }
+      const client = chooseClient(request.client);
       const refusal = sandboxPreflight(sandbox, selectAgents({ scenario, agents }), false);
       if (refusal !== null) throw new GovernanceRunError('conflict', refusal);
       const matchId = newMatchId(scenario.spec.id, Date.now());
@@ -139,7 +137,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         scenario,
         agents,
         matchId,
-        clientFactory: ({ trial }) => createExpectedClient(trial),
+        clientFactory: client.factory,
         runsRoot: path.join(out, 'runs'),
         reportsRoot: path.join(out, 'matches'),
         indexDir: out,
@@ -147,7 +145,7 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         signal: controller.signal,
       })
         .then((result) => {
-          deps.store.governance.save(toMatchRecord(result, DEFAULT_CLIENT));
+          deps.store.governance.save(toMatchRecord(result, client.label));
         })
         .catch((error: unknown) => {
           failures.set(matchId, (error as Error).message);

@@ -1,7 +1,7 @@
 // The policy-file client (decision 13(i) 2): YAML rules matched in order on tool and resource, first match wins, no
 // match is a deny. An invalid file is a configuration error raised before the match starts.
 
-import { readYamlMapping } from '../../agents/yaml-file.js';
+import { parseYamlText, readYamlMapping } from '../../agents/yaml-file.js';
 import {
   type ArenaActionAttempt,
   type DefenseDecision,
@@ -28,6 +28,21 @@ export function loadPolicyFile(file: string): PolicyFile {
   if ('problem' in read) throw new PolicyFileError(file, [read.problem]);
   const parsed = PolicyFileSchema.safeParse(read.value);
   if (!parsed.success) throw new PolicyFileError(file, formatIssues(parsed.error));
+  return parsed.data;
+}
+
+/** A policy uploaded as text (the app's Run scenario form), checked exactly like a file; `label` names it in errors. */
+export function parsePolicyText(text: string, label: string): PolicyFile {
+  const read = parseYamlText(text);
+  if ('problem' in read) throw new PolicyFileError(label, [read.problem]);
+  const { value } = read;
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    throw new PolicyFileError(label, ['must contain a YAML mapping']);
+  const known = Object.keys(PolicyFileSchema.shape);
+  if (!Object.keys(value).some((key) => known.includes(key)))
+    throw new PolicyFileError(label, ['is not a policy file: none of its top-level keys is a known field (version, id, rules)']);
+  const parsed = PolicyFileSchema.safeParse(value);
+  if (!parsed.success) throw new PolicyFileError(label, formatIssues(parsed.error));
   return parsed.data;
 }
 

@@ -2,15 +2,20 @@
 // token, which the page gets by trading the one-time code of the link `arena serve` opened or printed (#code=…) in a
 // POST, so the token itself is never in a URL. The fragment leaves the address bar before anything else happens.
 // A `#token=` fragment (scripts that hold the token from `arena serve --json`) is still read, and removed the same way.
+// The trade also sets the engine's HttpOnly session cookie, so a tab without a token (a second tab, one reopened
+// later) still gets in: its connection has no token and the admin calls carry the cookie instead.
 import { LAUNCH_CODE_PATH, LaunchCodeExchangeResponseSchema } from '../../../engine/contract/admin.js';
 import { type ArenaApi, EngineConnectionSchema } from '../../../engine/contract/channels.js';
 
-/** Per-tab storage only: a reload keeps working, a new tab or a restart needs the link again. */
+/** Per-tab storage only: a reload keeps working; other tabs rely on the session cookie. */
 export const TOKEN_STORAGE_KEY = 'local-arena.admin-token';
+/** The route a tab asked for before it had access, restored after the link that gives access is pasted in. */
+export const RETURN_ROUTE_KEY = 'local-arena.return-route';
 
 export interface Connection {
   baseUrl: string;
-  token: string;
+  /** Null in a browser tab that relies on the engine's session cookie. */
+  token: string | null;
   mode: 'electron' | 'browser';
 }
 
@@ -30,9 +35,11 @@ export interface BootstrapEnv {
   exchangeCode?: (code: string) => Promise<string>;
 }
 
+export type AccessProblem = { reason: 'no-token' | 'code-failed'; message: string };
+
 export type BootstrapResult =
-  | { ok: true; connection: Connection }
-  | { ok: false; reason: 'no-token' | 'code-failed' | 'shell-failed'; message: string };
+  /** `unverified`: no token; the session cookie may still let the tab in, and this says why not when it does not. */
+  { ok: true; connection: Connection; unverified?: AccessProblem } | { ok: false; reason: 'code-failed' | 'shell-failed'; message: string };
 
 /** The page's exchange: one POST to this origin; the engine answers 401 for a used, unknown or expired code. */
 export async function exchangeLaunchCode(origin: string, code: string, fetchImpl: typeof fetch = fetch): Promise<string> {
@@ -102,34 +109,48 @@ export async function bootstrapConnection(env: BootstrapEnv): Promise<BootstrapR
   }
 
   const hash = env.location.hash;
-  const { token: tokenFromHash, rest } = extractTokenFromHash(hash);
+  const { token: tokenFromHash, rest: kept } = extractTokenFromHash(hash);
   const { code } = extractCodeFromHash(hash);
+  let rest = kept;
   if (hash.includes('token=') || hash.includes('code=')) {
+    // A bare link pasted into a tab that had asked for a page: back to that page.
+    const wanted = safeStorage(() => env.storage?.getItem(RETURN_ROUTE_KEY) ?? null);
+    if (rest === '' && wanted?.startsWith('#/')) rest = wanted.slice(1);
+    safeStorage(() => env.storage?.removeItem(RETURN_ROUTE_KEY));
     // Out of the address bar, the history entry, bookmarks and screenshots, before the code is even used.
     env.history.replaceState(null, '', `${env.location.pathname}${env.location.search}${rest === '' ? '' : `#${rest}`}`);
   }
+  const browser = (token: string | null, unverified?: AccessProblem): BootstrapResult => ({
+    ok: true,
+    connection: { baseUrl: env.location.origin, token, mode: 'browser' },
+    ...(unverified ? { unverified } : {}),
+  });
   let fromHash = tokenFromHash;
   if (code !== null && fromHash === null) {
     if (!env.exchangeCode) return { ok: false, reason: 'code-failed', message: 'This page cannot trade its launch code here.' };
     try {
       fromHash = await env.exchangeCode(code);
     } catch (error) {
-      // A reload of a page whose code was already traded still has the token of this tab.
-      const kept = safeStorage(() => env.storage?.getItem(TOKEN_STORAGE_KEY) ?? null);
-      if (kept) return { ok: true, connection: { baseUrl: env.location.origin, token: kept, mode: 'browser' } };
-      return { ok: false, reason: 'code-failed', message: error instanceof Error ? error.message : String(error) };
+      // A reload of a page whose code was already traded still has the token of this tab, or the cookie of an earlier trade.
+      const stored = safeStorage(() => env.storage?.getItem(TOKEN_STORAGE_KEY) ?? null);
+      if (stored) return browser(stored);
+      return browser(null, { reason: 'code-failed', message: error instanceof Error ? error.message : String(error) });
     }
   }
   if (fromHash !== null) safeStorage(() => env.storage?.setItem(TOKEN_STORAGE_KEY, fromHash));
   const token = fromHash ?? safeStorage(() => env.storage?.getItem(TOKEN_STORAGE_KEY) ?? null);
-  if (!token) {
-    return {
-      ok: false,
+  if (!token)
+    return browser(null, {
       reason: 'no-token',
       message: 'This page needs a link from the running engine. Open the link printed by arena serve.',
-    };
-  }
-  return { ok: true, connection: { baseUrl: env.location.origin, token, mode: 'browser' } };
+    });
+  return browser(token);
+}
+
+/** A tab refused access remembers the page it asked for, so the link pasted in next leads back there. */
+export function rememberReturnRoute(env: Pick<BootstrapEnv, 'location' | 'storage'>): void {
+  const hash = env.location.hash;
+  if (hash.startsWith('#/') && hash.length > 2) safeStorage(() => env.storage?.setItem(RETURN_ROUTE_KEY, hash));
 }
 
 /** After the engine refused the token: a stale token must not be retried on every reload. */

@@ -91,7 +91,7 @@ async function errorFromResponse(response: Response): Promise<Error> {
   return new ApiError(response.status, message, parsed.success ? parsed.data.code : undefined);
 }
 
-export function createArenaClient(connection: { baseUrl: string; token: string }, fetchImpl?: FetchFn): ArenaClient {
+export function createArenaClient(connection: { baseUrl: string; token: string | null }, fetchImpl?: FetchFn): ArenaClient {
   // Called through a wrapper: a bare reference to window.fetch stored on an object throws "Illegal invocation".
   const doFetch: FetchFn = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const base = connection.baseUrl.replace(/\/+$/, '');
@@ -99,7 +99,7 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
   async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
     const headers: Record<string, string> = { Accept: accept };
     // The admin token goes only to admin routes: agent-facing routes must never see it (they read Bearer as a seat key).
-    if (options.admin) headers.Authorization = `Bearer ${connection.token}`;
+    if (options.admin && connection.token !== null) headers.Authorization = `Bearer ${connection.token}`;
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
@@ -108,7 +108,8 @@ export function createArenaClient(connection: { baseUrl: string; token: string }
         headers,
         body: options.body === undefined ? null : JSON.stringify(options.body),
         signal: combineSignals(options.signal),
-        credentials: 'omit',
+        // The engine's session cookie (HttpOnly, scoped to the admin API) rides along same-origin admin calls only.
+        credentials: options.admin ? 'same-origin' : 'omit',
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;

@@ -140,7 +140,8 @@ export function defaultRetryDelay(attempt: number, serverRetryMs: number | undef
 
 /** Any event stream: the request is rebuilt for every (re)connect from the last event id seen. */
 export interface SseStreamOptions {
-  request: (lastEventId: string | undefined) => { url: string; headers: Record<string, string> };
+  /** `credentials`: 'same-origin' for an admin stream (the session cookie); agent-facing streams omit them. */
+  request: (lastEventId: string | undefined) => { url: string; headers: Record<string, string>; credentials?: 'omit' | 'same-origin' };
   onFrame: (frame: SseFrame) => void;
   onStatus?: ((status: LiveStatus) => void) | undefined;
   lastEventId?: string | undefined;
@@ -176,8 +177,8 @@ export function openSseStream(options: SseStreamOptions): LiveStream {
     });
 
   async function readOnce(): Promise<void> {
-    const { url, headers } = options.request(lastEventId);
-    const response = await doFetch(url, { headers, signal: controller.signal, credentials: 'omit' });
+    const { url, headers, credentials = 'omit' } = options.request(lastEventId);
+    const response = await doFetch(url, { headers, signal: controller.signal, credentials });
     if (!response.ok || !response.body) throw new Error(`live stream answered HTTP ${response.status}`);
     connected = true;
     status('open');

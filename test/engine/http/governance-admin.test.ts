@@ -1,6 +1,8 @@
 // Governance report browser API over real HTTP against a real engine: scenarios, a background match of the Node
 // example agents stored in the engine's SQLite, the match list and detail, and the four raw files.
 import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -56,12 +58,26 @@ describe('auth and bad input', () => {
       [{ scenario: SCENARIO, agents: [path.join(ROOT, 'challenges/psi/agents/honest-exact/agent.yaml')] }, 'not a governance agent'],
       [{ scenario: SCENARIO, agents: [NODE_AGENTS[0], NODE_AGENTS[0]] }, 'given twice'],
       [{ scenario: SCENARIO, extra: 1 }, 'Unrecognized key'],
+      // Decision clients: each is checked before anything runs.
+      [{ scenario: SCENARIO, client: { kind: 'oracle' } }, 'client.kind'],
+      [{ scenario: SCENARIO, client: { kind: 'policy', yaml: 'version: 1\nrules: [' } }, 'client.yaml: policy.yaml: invalid YAML'],
+      [{ scenario: SCENARIO, client: { kind: 'policy', name: 'p.yaml', yaml: 'version: 2\nrules: []' } }, 'client.yaml: p.yaml: version'],
+      [{ scenario: SCENARIO, client: { kind: 'policy', yaml: 'version: 1\nrules:\n  - tool: "*"\n    effect: maybe' } }, 'rules.0.effect'],
+      [{ scenario: SCENARIO, client: { kind: 'policy', yaml: 'password: hunter2' } }, 'is not a policy file'],
+      [{ scenario: SCENARIO, client: { kind: 'policy', yaml: '' } }, 'client.yaml'],
+      [{ scenario: SCENARIO, client: { kind: 'http', url: 'decide' } }, 'client.url: not an absolute URL'],
+      [{ scenario: SCENARIO, client: { kind: 'http', url: 'ftp://127.0.0.1/x' } }, 'client.url: must be http:// or https://'],
+      [{ scenario: SCENARIO, client: { kind: 'http', url: 'http://decider.example/decide' } }, 'must name this machine'],
+      [{ scenario: SCENARIO, client: { kind: 'http', url: 'http://127.0.0.1.evil.example/' } }, 'must name this machine'],
+      [{ scenario: SCENARIO, client: { kind: 'http', url: 'http://u:p@127.0.0.1:9/' } }, 'user name or password'],
     ];
     for (const [body, message] of cases) {
       const res = await admin.post<{ error: string }>('/governance/matches', body, auth);
       expect(res.status, JSON.stringify(body)).toBe(400);
-      expect(res.body.error).toContain(message);
+      expect(res.body.error, JSON.stringify(body)).toContain(message);
     }
+    // None of them started a match.
+    expect(GovernanceMatchListResponseSchema.parse((await admin.get('/governance/matches', auth)).body).total).toBe(0);
     const notJson = await admin.post<{ error: string }>('/governance/matches', 'nope', auth);
     expect(notJson.status).toBe(400);
   });
@@ -108,6 +124,10 @@ describe('a background match', () => {
     expect(detail.report.match_id).toBe(id);
     expect(detail.runs).toHaveLength(10);
     expect(detail.report.trials).toHaveLength(10);
+    // Peak memory of a Node agent's process tree: Node alone is tens of MiB (not the wrapper's few KiB).
+    if (process.platform === 'linux')
+      for (const run of detail.runs)
+        expect({ trial: run.trialId, over10MiB: (run.peakRssKb ?? 0) > 10 * 1024 }).toMatchObject({ over10MiB: true });
   }, 120_000);
 
   it('appears in the list, filtered by scenario and paged', async () => {
@@ -141,6 +161,65 @@ describe('a background match', () => {
     expect(counted).toBe(auditLines);
     expect((await admin.get(`/governance/matches/${id}/files/secrets.txt`, auth)).status).toBe(404);
   });
+});
+
+describe('matches decided by a real decision source', () => {
+  const ONE_AGENT = [NODE_AGENTS[0] as string];
+
+  it('a policy file uploaded as text decides with its rules and is named on the match', async () => {
+    const yaml = fs.readFileSync(path.join(ROOT, 'scenarios', SCENARIO, 'policy.yaml'), 'utf8');
+    const res = await admin.post(
+      '/governance/matches',
+      { scenario: SCENARIO, agents: ONE_AGENT, client: { kind: 'policy', name: 'maintainer.yaml', yaml } },
+      auth,
+    );
+    expect(res.status, res.text).toBe(200);
+    const detail = GovernanceMatchDetailSchema.parse(await waitForMatch(GovernanceRunResponseSchema.parse(res.body).match_id));
+    expect(detail.match.client).toBe('policy:maintainer.yaml');
+    const decisions = detail.report.trials.flatMap((t) => t.audit_events.flatMap((e) => (e.decision ? [e.decision] : [])));
+    expect(decisions.length).toBeGreaterThan(0);
+    // The decisions came from that file's rules (ids in its rules), none from the scenario's expectations.
+    expect(decisions.some((d) => d.policy_id === 'issue-work' || d.policy_id === 'no-secret-files')).toBe(true);
+    expect(decisions.every((d) => !d.reason.startsWith('expected decision for trial'))).toBe(true);
+  }, 120_000);
+
+  it('an HTTP decision service on 127.0.0.1 gets one POST per attempt, and its answers decide', async () => {
+    const seen: Array<{ matchId: string | undefined; tool: string }> = [];
+    const service = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+      req.on('end', () => {
+        const attempt = JSON.parse(body) as { tool: string };
+        seen.push({ matchId: req.headers['x-arena-match-id'] as string | undefined, tool: attempt.tool });
+        res.setHeader('content-type', 'application/json');
+        res.end(
+          JSON.stringify({
+            effect: 'deny',
+            layer: 'service',
+            reason: 'the test service denies everything',
+            policy_id: null,
+            severity: 'high',
+            obligations: [],
+          }),
+        );
+      });
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}/decide`;
+      const res = await admin.post('/governance/matches', { scenario: SCENARIO, agents: ONE_AGENT, client: { kind: 'http', url } }, auth);
+      expect(res.status, res.text).toBe(200);
+      const matchId = GovernanceRunResponseSchema.parse(res.body).match_id;
+      const detail = GovernanceMatchDetailSchema.parse(await waitForMatch(matchId));
+      expect(detail.match.client).toBe(`http:${url}`);
+      const decided = detail.report.trials.flatMap((t) => t.audit_events.filter((e) => e.decision));
+      expect(decided.length).toBe(seen.length);
+      expect(seen.every((s) => s.matchId === matchId)).toBe(true);
+      expect(decided.every((e) => e.decision?.layer === 'service' && e.decision.effect === 'deny')).toBe(true);
+    } finally {
+      await new Promise((resolve) => service.close(resolve));
+    }
+  }, 120_000);
 });
 
 it('quotes CSV fields that need it', () => {

@@ -274,6 +274,17 @@ describe('launchAgent', () => {
     if (process.platform === 'linux') expect(run.peakRssKb).toBeGreaterThan(80 * 1024);
   });
 
+  it('records the peak memory of an agent that exits at once (shorter than the sampling interval)', async () => {
+    const script = 'const b = Buffer.alloc(60 * 1024 * 1024, 1); console.log(b.length);';
+    for (const trusted of [true, false]) {
+      const run = await launch({ manifest: inline(['node', '-e', script]), trusted }).result;
+      expect(run.exitCode).toBe(0);
+      // Node alone is ~40 MiB resident; with the buffer well over 60 MiB. The wrapper alone would be a few MiB.
+      if (process.platform === 'linux')
+        expect({ trusted, over60MiB: (run.peakRssKb ?? 0) > 60 * 1024 }).toEqual({ trusted, over60MiB: true });
+    }
+  });
+
   it('denies the network where the OS allows it, and keeps loopback on request', async () => {
     const server = net.createServer((socket) => socket.end('hi'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -140,8 +140,10 @@ describe('endpoint forwarding', () => {
     expect(script).toContain(
       "'/usr/bin/socat' -lf /dev/null TCP-LISTEN:43117,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/arena/f0.sock &",
     );
-    // 43117 = 0xA86D; 127.0.0.1 in /proc/net/tcp's byte order is 0100007F.
-    expect(script).toContain('0100007F:A86D');
+    // The agent starts once the sandbox's TCP sockets (only the forwarders' listeners so far) number the forwards.
+    expect(script).toContain('< /proc/net/sockstat');
+    expect(script).toContain('[ "$inuse" -ge 1 ]');
+    expect(forwarderScript(forwards, '/usr/bin/socat')).toContain('[ "$inuse" -ge 4 ]');
     expect(script.trim().split('\n').at(-1)).toBe('exec "$@"');
   });
 

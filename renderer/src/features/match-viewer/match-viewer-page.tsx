@@ -13,11 +13,11 @@ import { useResource } from '../../ui/use-resource.js';
 import { useLiveSession } from '../session-detail/use-live-session.js';
 import { GameActions } from './game-actions.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
+import { MatchPlay } from './match-play.js';
 import { fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
 import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
-import { TimelineView } from './timeline-view.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
 
@@ -116,7 +116,14 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
         <GameFacts game={game} />
         <SeatsTable seats={seatLines(game)} attributions={attributions} final={game.termination === 'completed'} />
       </div>
-      <TimelineView timeline={timeline} seatAgents={game.seat_agents} startedAt={game.startedAt} live={false} />
+      <MatchPlay
+        playable={game.challenge}
+        timeline={timeline}
+        seatAgents={game.seat_agents}
+        invites={game.invites}
+        startedAt={game.startedAt}
+        live={false}
+      />
       <ModelTurnsPane turns={turns} seatAgents={game.seat_agents} />
     </>
   );
@@ -169,7 +176,14 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
       </div>
       <SeatsTable seats={seats} attributions={attributions} final={false} />
       {detail ? (
-        <TimelineView timeline={timeline} seatAgents={running.seats} startedAt={running.started_at} live />
+        <MatchPlay
+          playable={running.challenge}
+          timeline={timeline}
+          seatAgents={running.seats}
+          invites={detail.session.invites}
+          startedAt={running.started_at}
+          live
+        />
       ) : (
         <Loading label="Connecting to the game…" />
       )}

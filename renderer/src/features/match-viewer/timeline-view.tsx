@@ -31,11 +31,19 @@ export function TimelineView({
   seatAgents,
   startedAt,
   live,
+  selectedKey = null,
+  onSelect,
+  sentence,
 }: {
   timeline: TimelineEntry[];
   seatAgents: readonly string[];
   startedAt: number;
   live: boolean;
+  /** The line the board is drawn after (null: the newest). */
+  selectedKey?: string | null;
+  onSelect?: (key: string) => void;
+  /** The playable's readable sentence for a line, when it has one. */
+  sentence?: (entry: TimelineEntry) => string | null;
 }) {
   const [channels, setChannels] = useState<ChannelFilter>(ALL_CHANNELS);
   const [search, setSearch] = useState('');
@@ -43,8 +51,18 @@ export function TimelineView({
   const shown = useMemo(() => filterTimeline(timeline, channels, search), [timeline, channels, search]);
   const itemKey = useCallback((entry: TimelineEntry) => entry.key, []);
   const renderItem = useCallback(
-    (entry: TimelineEntry) => <TimelineRow entry={entry} timeline={timeline} seatAgents={seatAgents} startedAt={startedAt} />,
-    [timeline, seatAgents, startedAt],
+    (entry: TimelineEntry) => (
+      <TimelineRow
+        entry={entry}
+        timeline={timeline}
+        seatAgents={seatAgents}
+        startedAt={startedAt}
+        selected={entry.key === selectedKey}
+        onSelect={onSelect}
+        described={sentence?.(entry) ?? null}
+      />
+    ),
+    [timeline, seatAgents, startedAt, selectedKey, onSelect, sentence],
   );
 
   return (
@@ -85,7 +103,13 @@ export function TimelineView({
         label="Game timeline"
         follow={live}
         testId="timeline"
-        empty={timeline.length === 0 ? 'Nothing has happened in this game yet.' : 'No line matches these filters.'}
+        empty={
+          timeline.length > 0
+            ? 'No line matches these filters.'
+            : live
+              ? 'Nothing has happened in this game yet.'
+              : 'No line was recorded for this game.'
+        }
       />
     </section>
   );
@@ -96,28 +120,49 @@ function TimelineRow({
   timeline,
   seatAgents,
   startedAt,
+  selected,
+  onSelect,
+  described,
 }: {
   entry: TimelineEntry;
   timeline: readonly TimelineEntry[];
   seatAgents: readonly string[];
   startedAt: number;
+  selected: boolean;
+  onSelect: ((key: string) => void) | undefined;
+  described: string | null;
 }) {
   const body = bodyText(entry);
+  const stamp = relativeStamp(entry.timestamp, startedAt);
   const direct = isDirect(entry) && !(entry.to?.kind === 'operator' && entry.kind === 'action');
   const replies = (entry.replies ?? []).map((p) => timeline[p]).filter((r): r is TimelineEntry => r !== undefined);
   const answered = entry.replyTo === undefined ? undefined : timeline[entry.replyTo];
   return (
     <article
-      className={`mv-line mv-kind-${entry.kind}${direct ? ' mv-direct' : ''}`}
+      className={`mv-line mv-kind-${entry.kind}${direct ? ' mv-direct' : ''}${selected ? ' mv-selected' : ''}`}
+      data-selected={selected ? 'true' : undefined}
       data-kind={entry.kind}
       data-channel={entry.channel}
       data-direct={direct ? 'true' : undefined}
       data-redacted={body.redacted ? 'true' : undefined}
     >
       <div className="mv-meta">
-        <time dateTime={new Date(entry.timestamp).toISOString()} title={formatDateTime(entry.timestamp)} className="mono">
-          {relativeStamp(entry.timestamp, startedAt)}
-        </time>
+        {onSelect ? (
+          <button
+            type="button"
+            className="mv-select mono"
+            aria-pressed={selected}
+            aria-label={`Show the board after the line at ${stamp}`}
+            title={formatDateTime(entry.timestamp)}
+            onClick={() => onSelect(entry.key)}
+          >
+            {stamp}
+          </button>
+        ) : (
+          <time dateTime={new Date(entry.timestamp).toISOString()} title={formatDateTime(entry.timestamp)} className="mono">
+            {stamp}
+          </time>
+        )}
         <span className={`tag mv-channel mv-channel-${entry.channel}`}>{CHANNEL_LABELS[entry.channel]}</span>
         <span className="mv-sender" data-testid="sender">
           {senderLine(entry, seatAgents)}
@@ -134,8 +179,10 @@ function TimelineRow({
         {entry.kind === 'model' ? <ModelTag entry={entry} /> : null}
         {entry.kind === 'match' && entry.audience ? <span className="tag mv-dm">{audienceLabel(entry.audience, seatAgents)}</span> : null}
       </div>
-      <div className={body.redacted ? 'mv-body mv-redacted' : 'mv-body'}>{body.text}</div>
-      {entry.kind === 'match' && eventDetail(entry.data) ? <div className="mv-event-data mono small">{eventDetail(entry.data)}</div> : null}
+      <div className={body.redacted ? 'mv-body mv-redacted' : 'mv-body'} data-testid="line-text">
+        {described !== null && !body.redacted ? described : body.text}
+      </div>
+      <RawLine entry={entry} described={described !== null && !body.redacted} />
       {entry.kind === 'action' ? (
         <div className="mv-result" data-testid="action-result">
           {replies.length === 0 ? (
@@ -155,6 +202,18 @@ function TimelineRow({
         </div>
       ) : null}
     </article>
+  );
+}
+
+/** The recorded line itself, one click away: a ClawArena event's JSON, or the text a readable sentence replaced. */
+function RawLine({ entry, described }: { entry: TimelineEntry; described: boolean }) {
+  const json = entry.kind === 'match' ? eventDetail(entry.data) : null;
+  if (!json && !described) return null;
+  return (
+    <details className="mv-raw small">
+      <summary>{entry.kind === 'match' ? `Raw event: ${entry.content}` : 'Raw text'}</summary>
+      <pre className="mono mv-event-data">{json ?? entry.content}</pre>
+    </details>
   );
 }
 

@@ -34,6 +34,8 @@ export interface TimelineEntry {
   data?: Record<string, unknown> | undefined;
   /** ClawArena events shown to some seats only (0-based seats); undefined when public. */
   audience?: number[] | undefined;
+  /** The line as recorded, for the board and the raw view. */
+  source: TranscriptLine;
 }
 
 function partyOf(value: number | string | null | undefined): Party | null {
@@ -105,6 +107,7 @@ export function buildTimeline(entries: readonly TranscriptLine[], names?: Invite
       timestamp: e.timestamp,
       data: e.data,
       audience: Array.isArray(e.visibility) ? e.visibility : undefined,
+      source: e,
     };
     const position = out.length;
     if (e.channel === 'operator' && from.kind === 'seat' && (to === null || to.kind === 'operator')) {
@@ -197,13 +200,10 @@ export function bodyText(entry: Pick<TimelineEntry, 'redacted' | 'content'>): { 
   return { text: entry.content, redacted: false };
 }
 
-const DETAIL_CHARS = 400;
-
-/** A ClawArena event's payload in one line under its type, cut so one event cannot fill the screen. */
+/** A ClawArena event's payload as recorded (the raw view under its readable sentence), or null when empty. */
 export function eventDetail(data: Record<string, unknown> | undefined): string | null {
   if (!data || Object.keys(data).length === 0) return null;
-  const text = JSON.stringify(data);
-  return text.length > DETAIL_CHARS ? `${text.slice(0, DETAIL_CHARS)}…` : text;
+  return JSON.stringify(data, null, 2);
 }
 
 /** "seat 1 only", "seats 1, 3 only" for events not everyone saw. */

@@ -16,7 +16,16 @@ import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { ExportButtons } from './export-buttons.js';
-import { type AttemptRow, attemptRows, formatKb, unattemptedTools, VERDICT_LABELS } from './governance-view.js';
+import {
+  type AttemptRow,
+  attemptRows,
+  describeClient,
+  formatKb,
+  LLM_MODE_MEANINGS,
+  outcomeReasons,
+  unattemptedTools,
+  VERDICT_LABELS,
+} from './governance-view.js';
 import { type GovernanceFile, governanceFile, governanceMatch } from './reports-api.js';
 import './reports.css';
 
@@ -48,6 +57,7 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
   const { client } = useArena();
   const { report, runs, match } = detail;
   const wins = report.score.outcome === OUTCOME_WINS;
+  const decider = describeClient(match.client);
   const id = match.matchId;
   const load = (file: GovernanceFile) => () => governanceFile(client, id, file);
   return (
@@ -89,10 +99,23 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
       <section className={`rp-banner ${wins ? 'rp-banner-win' : 'rp-banner-lose'}`} data-testid="outcome" aria-label="Outcome">
         <div>
           <div className="rp-banner-outcome">{report.score.outcome}</div>
+          <ul className="rp-banner-reasons" data-testid="outcome-reasons">
+            {outcomeReasons(report).map((reason) => (
+              <li key={reason}>{reason}</li>
+            ))}
+          </ul>
           <div className="small">
-            {report.scenario_id} · {report.agents.join(', ')} · {formatDateTime(match.startedAt)} · client {match.client} · LLM mode{' '}
-            {report.execution.llm_mode}
+            {report.scenario_id} · {report.agents.join(', ')} · {formatDateTime(match.startedAt)}
           </div>
+          <dl className="rp-banner-facts small">
+            <dt>Decided by</dt>
+            <dd data-testid="outcome-client" data-client={match.client}>
+              <strong>{decider.label}</strong>
+              {decider.selfCheck ? <span className="tag rp-selfcheck">self-check</span> : null} — {decider.meaning}
+            </dd>
+            <dt>Models</dt>
+            <dd data-testid="outcome-llm-mode">{LLM_MODE_MEANINGS[report.execution.llm_mode]}</dd>
+          </dl>
         </div>
       </section>
       <ScoreCounters detail={detail} />
@@ -132,6 +155,11 @@ function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; run
           <input type="checkbox" checked={failedOnly} onChange={(event) => setFailedOnly(event.target.checked)} />
           Only failed trials ({failed})
         </label>
+        {failed > 0 && report.score.outcome === OUTCOME_WINS ? (
+          <span className="small muted" data-testid="failed-under-win">
+            Failed trials did not decide this match: see the outcome above.
+          </span>
+        ) : null}
         <span className="small muted" data-testid="trials-count">
           {shown.length} of {report.trials.length} trials
         </span>

@@ -1,12 +1,14 @@
 // Governance matches stored by `arena match` or the "Run scenario" form, newest first.
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { OUTCOME_WINS } from '../../../../engine/contract/governance.js';
+import { type GovernanceClientChoice, MAX_POLICY_BYTES } from '../../../../engine/contract/governance-admin.js';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { formatDateTime } from '../../ui/format.js';
 import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
+import { describeClient } from './governance-view.js';
 import { listGovernanceMatches, listScenarios, runScenario } from './reports-api.js';
 
 const PAGE = 50;
@@ -29,7 +31,7 @@ export function GovernanceTab() {
         ) : (
           <>
             <div className="table-wrap">
-              <table className="table" data-testid="governance-matches">
+              <table className="table rp-gov-table" data-testid="governance-matches">
                 <thead>
                   <tr>
                     <th>Scenario</th>
@@ -52,14 +54,20 @@ export function GovernanceTab() {
                         <div className="mono small muted">{m.matchId}</div>
                       </td>
                       <td>
-                        <span className={`tag ${m.outcome === OUTCOME_WINS ? 'rp-pass' : 'rp-fail'}`}>{m.outcome}</span>
+                        <span className={`tag nowrap ${m.outcome === OUTCOME_WINS ? 'rp-pass' : 'rp-fail'}`}>{m.outcome}</span>
+                        <div className="small muted" data-testid="match-client">
+                          {describeClient(m.client).label}
+                          {describeClient(m.client).selfCheck ? ' (self-check)' : ''}
+                        </div>
                       </td>
                       <td className="num">{m.criticalEscapes}</td>
                       <td className="num">{m.unexpectedAllows}</td>
                       <td className="num">{m.approvalBypasses}</td>
                       <td className="num">{m.missingAudits}</td>
                       <td>{m.agents.join(', ')}</td>
-                      <td className="nowrap">{formatDateTime(m.startedAt)}</td>
+                      <td className="nowrap" data-testid="match-time">
+                        {formatDateTime(m.startedAt)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -112,6 +120,9 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
   const [scenarioId, setScenarioId] = useState('');
   const [excluded, setExcluded] = useState<Set<string>>(new Set());
   const [state, setState] = useState<RunState>({ phase: 'idle' });
+  const [decider, setDecider] = useState<DeciderKind>('expected');
+  const [policy, setPolicy] = useState<{ name: string; yaml: string } | null>(null);
+  const [serviceUrl, setServiceUrl] = useState('');
   const scenario = scenarios.data?.find((s) => s.id === scenarioId) ?? scenarios.data?.[0];
 
   // The match runs in the background; its report is stored when every trial has run.
@@ -146,8 +157,16 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
       setState({ phase: 'error', error: new Error('Pick at least one agent.') });
       return;
     }
+    let choice: GovernanceClientChoice = { kind: 'expected' };
+    if (decider === 'policy') {
+      if (!policy) {
+        setState({ phase: 'error', error: new Error('Choose a policy file (YAML) first.') });
+        return;
+      }
+      choice = { kind: 'policy', name: policy.name, yaml: policy.yaml };
+    } else if (decider === 'http') choice = { kind: 'http', url: serviceUrl.trim() };
     try {
-      const started = await runScenario(client, scenario.id, chosen.length === scenario.agents.length ? undefined : chosen);
+      const started = await runScenario(client, scenario.id, chosen.length === scenario.agents.length ? undefined : chosen, choice);
       setState({ phase: 'running', matchId: started.match_id });
     } catch (error) {
       setState({ phase: 'error', error });
@@ -207,6 +226,7 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
               ))}
             </fieldset>
           ) : null}
+          <DeciderFields kind={decider} onKind={setDecider} policy={policy} onPolicy={setPolicy} url={serviceUrl} onUrl={setServiceUrl} />
           <div className="row-gap">
             <button type="submit" className="button button-primary" disabled={state.phase === 'running'}>
               {state.phase === 'running' ? 'Running…' : 'Run scenario'}
@@ -227,5 +247,84 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
         </form>
       )}
     </section>
+  );
+}
+
+type DeciderKind = GovernanceClientChoice['kind'];
+
+const DECIDERS: Array<{ kind: DeciderKind; label: string; hint: string }> = [
+  {
+    kind: 'expected',
+    label: "Scenario's expected decisions (self-check, proves nothing about a policy)",
+    hint: 'Every attempt gets the decision the scenario expects: checks the harness and the agents, not a policy.',
+  },
+  {
+    kind: 'policy',
+    label: 'Policy file',
+    hint: 'A YAML policy (version 1, rules matched in order, default deny), checked before the run.',
+  },
+  {
+    kind: 'http',
+    label: 'HTTP decision service',
+    hint: 'An agent-assembly decision service on this machine; each attempt is POSTed to it once, 5 s timeout.',
+  },
+];
+
+/** Who decides each attempt: the form's radio group with the policy file picker and the service URL. */
+function DeciderFields(props: {
+  kind: DeciderKind;
+  onKind(kind: DeciderKind): void;
+  policy: { name: string; yaml: string } | null;
+  onPolicy(policy: { name: string; yaml: string } | null): void;
+  url: string;
+  onUrl(url: string): void;
+}) {
+  const id = useId();
+  const [fileError, setFileError] = useState<string | null>(null);
+  const pick = async (file: File | undefined) => {
+    setFileError(null);
+    if (!file) return props.onPolicy(null);
+    if (file.size > MAX_POLICY_BYTES) {
+      props.onPolicy(null);
+      setFileError(`${file.name} is ${Math.ceil(file.size / 1024)} KiB; a policy file may be at most ${MAX_POLICY_BYTES / 1024} KiB.`);
+      return;
+    }
+    props.onPolicy({ name: file.name, yaml: await file.text() });
+  };
+  return (
+    <fieldset className="rp-run-decider" data-testid="decider">
+      <legend className="field-label">Decided by</legend>
+      {DECIDERS.map((d) => (
+        <label key={d.kind} className="rp-check">
+          <input type="radio" name={`${id}-decider`} value={d.kind} checked={props.kind === d.kind} onChange={() => props.onKind(d.kind)} />
+          {d.label}
+        </label>
+      ))}
+      <p className="small muted rp-run-desc">{DECIDERS.find((d) => d.kind === props.kind)?.hint}</p>
+      {props.kind === 'policy' ? (
+        <label className="field">
+          <span className="field-label">Policy file</span>
+          <input type="file" accept=".yaml,.yml,application/yaml,text/yaml" onChange={(event) => void pick(event.target.files?.[0])} />
+          {props.policy ? (
+            <span className="small" data-testid="policy-chosen">
+              {props.policy.name} ({props.policy.yaml.length} characters)
+            </span>
+          ) : null}
+          {fileError ? <span className="small rp-error">{fileError}</span> : null}
+        </label>
+      ) : null}
+      {props.kind === 'http' ? (
+        <label className="field">
+          <span className="field-label">Decision service URL</span>
+          <input
+            type="url"
+            value={props.url}
+            placeholder="http://127.0.0.1:8700/decide"
+            onChange={(event) => props.onUrl(event.target.value)}
+            required
+          />
+        </label>
+      ) : null}
+    </fieldset>
   );
 }

@@ -3,6 +3,8 @@
 import {
   type ArenaAuditEvent,
   type Decision,
+  type MatchReport,
+  OUTCOME_WINS,
   REDACTED,
   RUNNER_NOTICE_PREFIX,
   type TrialReport,
@@ -96,4 +98,74 @@ export function unattemptedTools(trial: Pick<TrialReport, 'expected' | 'audit_ev
 export function formatKb(kb: number | null): string {
   if (kb === null) return '–';
   return kb >= 1024 ? `${(kb / 1024).toFixed(1)} MiB` : `${kb} KiB`;
+}
+
+/** What the match's decision client (its stored `client`) means for the result. */
+export function describeClient(client: string): { label: string; meaning: string; selfCheck: boolean } {
+  if (client === 'expected')
+    return {
+      label: "scenario's expected decisions",
+      meaning:
+        'Each attempt was answered with the decision the scenario itself expects, so a "wins" checks the harness and the agents’ ' +
+        'markers (a self-check); it proves nothing about any policy.',
+      selfCheck: true,
+    };
+  if (client.startsWith('policy:'))
+    return {
+      label: `policy file ${client.slice('policy:'.length)}`,
+      meaning:
+        'Each attempt was decided by the rules of this policy file (first matching rule, otherwise deny), and compared with what ' +
+        'the scenario expects.',
+      selfCheck: false,
+    };
+  if (client.startsWith('http:'))
+    return {
+      label: `decision service ${client.slice('http:'.length)}`,
+      meaning:
+        'Each attempt was posted to this decision service and its answer used; no answer, an error or an invalid answer counts as ' +
+        'a missing decision.',
+      selfCheck: false,
+    };
+  return { label: client, meaning: 'A decision client this version does not describe.', selfCheck: false };
+}
+
+export const LLM_MODE_MEANINGS: Record<MatchReport['execution']['llm_mode'], string> = {
+  mock: 'LLM mode mock: agents that use a language model got canned answers; no model was called, so the run is deterministic and cost nothing.',
+  replay: 'LLM mode replay: model answers were replayed from a recording; no model was called, so the run is deterministic.',
+  live: 'LLM mode live: agents called real models; the run is not deterministic and may have cost money.',
+};
+
+/**
+ * Why the match was won or lost, in the words of the outcome rule (spec §8.3): a loss names each threshold crossed; a
+ * win says that failed trials, if any, were not critical and produced no unexpected allow (they do not decide alone).
+ */
+export function outcomeReasons(report: Pick<MatchReport, 'score' | 'victory_conditions' | 'trials'>): string[] {
+  const { score, victory_conditions: v } = report;
+  const crossed: string[] = [];
+  const over = (n: number, limit: number, what: string) => {
+    if (n > limit) crossed.push(`${n} ${what} (allowed ${limit})`);
+  };
+  over(score.critical_escapes, v.critical_escapes, score.critical_escapes === 1 ? 'critical escape' : 'critical escapes');
+  over(score.unexpected_allows, v.unexpected_allows, score.unexpected_allows === 1 ? 'unexpected allow' : 'unexpected allows');
+  over(score.secret_exposures, v.secret_exposures, score.secret_exposures === 1 ? 'secret exposure' : 'secret exposures');
+  if (score.missing_audits > 0)
+    crossed.push(`${score.missing_audits} missing ${score.missing_audits === 1 ? 'decision' : 'decisions'} (any one loses)`);
+  const failed = report.trials.filter((t) => !t.passed);
+  if (score.outcome !== OUTCOME_WINS)
+    return crossed.length > 0 ? [`Lost on ${crossed.join(', ')}.`] : ['Lost: the stored score crossed a victory condition.'];
+  const reasons = [
+    `Won: every count stayed within what the scenario allows (critical escapes ${score.critical_escapes} of ${v.critical_escapes}, ` +
+      `unexpected allows ${score.unexpected_allows} of ${v.unexpected_allows}, secret exposures ${score.secret_exposures} of ` +
+      `${v.secret_exposures})${score.missing_audits === 0 ? ' and no decision was missing' : ''}.`,
+  ];
+  if (score.missing_audits > 0)
+    reasons.push(`${score.missing_audits} missing decisions, which this scenario does not count against agent-assembly.`);
+  if (failed.length > 0) {
+    const severities = [...new Set(failed.map((t) => t.severity))].join(', ');
+    reasons.push(
+      `${failed.length} ${failed.length === 1 ? 'trial' : 'trials'} failed (severity ${severities}): a failed trial that is not critical, ` +
+        'with no unexpected allow, does not decide the match on its own (an agent that stays silent fails its trial, for example).',
+    );
+  }
+  return reasons;
 }

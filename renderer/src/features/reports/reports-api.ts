@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ADMIN_PREFIX } from '../../../../engine/contract/admin.js';
 import {
   type GOVERNANCE_FILES,
+  type GovernanceClientChoice,
   type GovernanceMatchDetail,
   GovernanceMatchDetailSchema,
   GovernanceMatchListResponseSchema,
@@ -35,11 +36,16 @@ export function listScenarios(client: ArenaClient, signal?: AbortSignal) {
   return client.call(GovernanceScenarioListResponseSchema, `${governance}/scenarios`, { admin: true, signal }).then((r) => r.scenarios);
 }
 
-export function runScenario(client: ArenaClient, scenario: string, agents: string[] | undefined) {
+export function runScenario(
+  client: ArenaClient,
+  scenario: string,
+  agents: string[] | undefined,
+  decider: GovernanceClientChoice = { kind: 'expected' },
+) {
   return client.call(GovernanceRunResponseSchema, `${governance}/matches`, {
     method: 'POST',
     admin: true,
-    body: agents ? { scenario, agents } : { scenario },
+    body: { scenario, ...(agents ? { agents } : {}), client: decider },
   });
 }
 

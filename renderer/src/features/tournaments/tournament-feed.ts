@@ -28,7 +28,8 @@ export function decodeFeedFrame(frame: SseFrame): FeedMessage | null {
 
 export function openTournamentFeed(options: {
   baseUrl: string;
-  token: string;
+  /** Null in a tab that relies on the engine's session cookie. */
+  token: string | null;
   path: string;
   onMessage: (message: FeedMessage) => void;
   onStatus: (status: LiveStatus) => void;
@@ -36,7 +37,8 @@ export function openTournamentFeed(options: {
   return openSseStream({
     request: () => ({
       url: new URL(options.path, options.baseUrl).href,
-      headers: { Accept: 'text/event-stream', Authorization: `Bearer ${options.token}` },
+      headers: { Accept: 'text/event-stream', ...(options.token === null ? {} : { Authorization: `Bearer ${options.token}` }) },
+      credentials: 'same-origin',
     }),
     onFrame: (frame) => {
       const message = decodeFeedFrame(frame);

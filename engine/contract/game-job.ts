@@ -1,0 +1,80 @@
+// What travels between a coordinator and its game workers (`arena worker`) on the BullMQ queue: one job per game
+// attempt, and the full game record the worker returns. Jobs carry hashes and facts of the schedule, never a secret:
+// workers use their own environment or keychain for the secrets their agents are granted.
+import { z } from 'zod';
+import { IsolationSchema } from './isolation.js';
+import { TranscriptEntrySchema } from './tournament.js';
+
+/** 1: the first job format; a worker refuses jobs of another version (the coordinator runs another release). */
+export const GAME_JOB_VERSION = 1;
+
+const ScheduledGameSchema = z.object({
+  gameIndex: z.number().int().min(0),
+  round: z.number().int(),
+  pairingIndex: z.number().int(),
+  seats: z.array(z.number().int().min(0)).min(1),
+  seed: z.string(),
+  swapOf: z.number().int().optional(),
+  setSize: z.number().int(),
+  opening: z.number().int(),
+  challenge: z.string().min(1),
+});
+
+/** An agent of the run as the run manifest names it: the worker finds it by manifest id and checks its hashes. */
+const JobAgentSchema = z.object({
+  id: z.string(),
+  manifest_id: z.string(),
+  manifest_sha256: z.string(),
+  entry_file: z.string().nullable(),
+  entry_sha256: z.string().nullable(),
+});
+
+export const GameJobSchema = z.object({
+  version: z.literal(GAME_JOB_VERSION),
+  tournament_id: z.string(),
+  attempt: z.number().int().min(1),
+  /** The run manifest's hash, for the worker's log and its refusals. */
+  manifest_hash: z.string(),
+  app_version: z.string(),
+  protocol: z.enum(['specarena', 'clawarena']),
+  game: ScheduledGameSchema,
+  /** Every agent of the run in definition order (a seat's number indexes this list). */
+  agents: z.array(JobAgentSchema).min(1),
+  challenge_sha256: z.string(),
+  options: z.record(z.string(), z.unknown()),
+  move_ms: z.number().positive(),
+  game_ms: z.number().positive(),
+  start_ms: z.number().positive(),
+  max_illegal_actions: z.number().int().min(0),
+});
+export type GameJob = z.infer<typeof GameJobSchema>;
+
+const SeatUsageSchema = z.record(z.string(), z.unknown()).nullable();
+
+/** The game as the worker played it: everything the coordinator stores for the attempt. */
+export const GameResultSchema = z.object({
+  worker_id: z.string(),
+  session_id: z.string().nullable(),
+  invites: z.array(z.string()),
+  /** One of the engine's terminations (engine/core/ratings); the coordinator checks it. */
+  termination: z.string(),
+  faulted_seats: z.array(z.number().int()),
+  placements: z.array(z.number()).nullable(),
+  scores: z.array(z.object({ security: z.number(), utility: z.number() })).nullable(),
+  detail: z.string(),
+  agent_ms: z.number(),
+  started_at: z.number(),
+  ended_at: z.number(),
+  transcript: z.array(TranscriptEntrySchema),
+  /** Model-agent accounting (null when no seat was a model agent). */
+  usage: z.array(SeatUsageSchema).nullable(),
+  model_turns: z.array(TranscriptEntrySchema),
+  isolation: z.array(IsolationSchema).nullable(),
+});
+export type GameResult = z.infer<typeof GameResultSchema>;
+
+/** Deterministic job id of an attempt: re-adding it (a resumed coordinator) finds the job instead of a second one. */
+export function gameJobId(tournamentId: string, gameIndex: number, attempt: number): string {
+  // BullMQ job ids may not contain ':' and may not look like integers.
+  return `${tournamentId.replaceAll(':', '_')}.g${gameIndex}.a${attempt}`;
+}

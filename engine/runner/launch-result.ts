@@ -1,0 +1,71 @@
+// What one agent launch comes back with (launch.ts): how it ended, its capped output and the isolation it ran under.
+import type { Isolation } from '../contract/isolation.js';
+import type { NetworkMode } from './launch-options.js';
+import type { AppliedIsolation } from './os-sandbox.js';
+import type { AppliedRlimits } from './sandbox.js';
+
+export type Termination = 'exited' | 'timeout' | 'cancelled' | 'output_limit' | 'spawn_error';
+
+export interface IsolationRecord extends AppliedIsolation {
+  sandbox: 'process' | 'docker';
+  /**
+   * What the agent actually got: 'none' no network, 'endpoints' only `endpoints`, 'loopback' the host network;
+   * 'unavailable' = a trusted agent's denial was asked for but the OS did not allow it.
+   */
+  network: NetworkMode | 'endpoints' | 'unavailable';
+  rlimits: AppliedRlimits | null;
+}
+
+export interface LaunchResult {
+  /** Process id of the agent (its process group id on POSIX); null when it never started. */
+  pid: number | null;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  durationMs: number;
+  startedAt: number;
+  peakRssKb?: number;
+  termination: Termination;
+  /** Why the launch failed, for spawn_error. */
+  detail: string | null;
+  /**
+   * For spawn_error: true when the harness failed (workspace, required isolation missing, docker CLI missing, runner
+   * bug), false when the agent's own command could not be started (a program that does not exist).
+   */
+  harnessError: boolean;
+  /**
+   * The sandbox itself died on a signal the runner did not send: someone outside killed the seat. An agent cannot do
+   * that from inside (the sandbox's supervisor is outside its PID namespace), so this is never the agent's fault.
+   */
+  killedExternally: boolean;
+  /** Output up to the caps, decoded as UTF-8 (replacement characters for invalid bytes). */
+  stdout: string;
+  stderr: string;
+  stdoutTail: string;
+  stderrTail: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  truncated: boolean;
+  limits: { timeoutMs: number; stdoutBytes: number; stderrBytes: number };
+  workspace: string;
+  argv: string[];
+  isolation: IsolationRecord;
+}
+
+/** The recorded part of a launch's isolation (contract/isolation.ts), without the rlimits. */
+export function isolationOf(record: IsolationRecord): Isolation {
+  const { method, filesystem, pid, network, endpoints, trusted } = record;
+  return { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
+}
+
+export interface LaunchHandle {
+  readonly workspace: string;
+  /** Process id (= process group id) once started. */
+  readonly pid: number | undefined;
+  readonly result: Promise<LaunchResult>;
+  /** The isolation it runs under, complete once started (a warm agent's games record it before it exits). */
+  readonly isolation: IsolationRecord;
+  /** Cancels the run: the process group is terminated and the result's termination is 'cancelled'. */
+  stop(): void;
+}

@@ -1,0 +1,106 @@
+// How a started agent's processes are ended, by timeout, cancellation or its own exit, so that nothing it started
+// outlives the run. In a bubblewrap sandbox the PID namespace does it: when the sandbox's supervisor (the leader) ends,
+// its init dies and the kernel kills everything else in the namespace, setsid and double-forked processes included,
+// so the runner only waits for that one init to be gone. Without a PID namespace (a trusted folder, Seatbelt, docker's
+// client) the runner sweeps: it kills the process group and every descendant it saw, scanning /proc until none runs.
+import { performance } from 'node:perf_hooks';
+import type { Readable } from 'node:stream';
+import { groupRunning, isRunning, readStat, signalGroup, TreeWatcher } from './process-tree.js';
+
+export interface Teardown {
+  readonly peakRssKb: number | undefined;
+  /** Timeout or cancellation: SIGTERM to the agent's processes, SIGKILL after the grace to what is left. */
+  terminate(graceMs: number, leaderExited: Promise<unknown>): Promise<void>;
+  /** The leader has exited: whatever the agent left behind dies now; resolves once none runs (at most ~2 s). */
+  finish(): Promise<void>;
+}
+
+/** Without a PID namespace: the process group and every descendant seen (sampled every 100 ms) are killed. */
+export function sweepTeardown(leader: number): Teardown {
+  const watcher = new TreeWatcher(leader, { trackDescendants: true });
+  watcher.start();
+  return {
+    get peakRssKb() {
+      return watcher.peakRssKb;
+    },
+    async terminate(graceMs) {
+      signalGroup(leader, 'SIGTERM');
+      if (!(await waitUntil(() => !groupRunning(leader), graceMs))) signalGroup(leader, 'SIGKILL');
+    },
+    async finish() {
+      watcher.stop();
+      if (groupRunning(leader)) signalGroup(leader, 'SIGKILL');
+      watcher.killSurvivors();
+      await waitUntil(() => !groupRunning(leader) && !watcher.anySurvivor(), 2_000);
+    },
+  };
+}
+
+/**
+ * A bubblewrap sandbox (`--unshare-pid`, `--die-with-parent`): `info` is bubblewrap's --info-fd output, which names
+ * the sandbox's init by its host pid ("child-pid"). The init stays in the leader's process group.
+ */
+export function namespaceTeardown(leader: number, info: Readable): Teardown {
+  const watcher = new TreeWatcher(leader, { trackDescendants: false });
+  watcher.start();
+  const init = sandboxInit(info);
+  return {
+    get peakRssKb() {
+      return watcher.peakRssKb;
+    },
+    async terminate(graceMs, leaderExited) {
+      // The supervisor would die on SIGTERM and take everything with it at once: the agent's own processes (below the
+      // sandbox's init) get the SIGTERM, the supervisor the SIGKILL after the grace.
+      watcher.signalTree('SIGTERM', 2);
+      if (!(await settlesWithin(leaderExited, graceMs))) signalGroup(leader, 'SIGKILL');
+    },
+    async finish() {
+      watcher.stop();
+      // The supervisor is gone; its init (normally already dying of --die-with-parent) is killed with the group, and
+      // the namespace with it. Then wait, polling one pid, until the kernel has reaped the whole namespace.
+      signalGroup(leader, 'SIGKILL');
+      const pid1 = await init;
+      if (pid1) await waitUntil(() => !isRunning(pid1.pid, pid1.startTime), 2_000, 25, 1);
+    },
+  };
+}
+
+/** The sandbox's init from bubblewrap's info JSON, with its start time (so a recycled pid is never mistaken for it). */
+async function sandboxInit(info: Readable): Promise<{ pid: number; startTime: string } | null> {
+  let text = '';
+  let found: { pid: number; startTime: string } | null = null;
+  info.setEncoding('utf8');
+  const ended = new Promise<void>((resolve) => {
+    info.on('data', (chunk: string) => {
+      text += chunk;
+      const pid = Number(/"child-pid":\s*(\d+)\D/.exec(text)?.[1]);
+      const stat = found === null && pid > 0 ? readStat(pid) : null;
+      if (stat) found = { pid, startTime: stat.startTime };
+    });
+    info.once('close', () => resolve());
+    info.once('error', () => resolve());
+  });
+  // bubblewrap closes the pipe right after writing; an init that was never started has nothing to wait for.
+  if (!(await settlesWithin(ended, 2_000))) info.destroy();
+  return found;
+}
+
+/** Polls `predicate` every `everyMs` (starting at `firstMs`, doubling) until true or `timeoutMs` has passed. */
+export async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
+  const deadline = performance.now() + timeoutMs;
+  for (let pause = firstMs; ; pause = Math.min(pause * 2, everyMs)) {
+    if (predicate()) return true;
+    if (performance.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+}
+
+export async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
+  });
+  const settled = await Promise.race([promise.then(() => true as const), timeout]);
+  clearTimeout(timer);
+  return settled;
+}

@@ -1,0 +1,213 @@
+// `arena worker`: takes game jobs from the queue and plays each the way the local executor does, in an engine of its
+// own (its own SQLite hosts the session) with its agents under the OS sandbox of this machine, then returns the full
+// game record. Before playing it checks the app version, the challenge's module hash and every agent's manifest and
+// entry-file hashes against the job; a mismatch is returned as a harness error naming what differs, and no agent
+// starts. A worker killed mid-game leaves its job's lock to expire; BullMQ's stalled-job check hands the job to
+// another worker, which replays it on the same seed.
+import path from 'node:path';
+import { Worker } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { startEngine } from '../app.js';
+import { type GameJob, GameJobSchema, type GameResult } from '../contract/game-job.js';
+import { systemClock } from '../core/clock.js';
+import { grantedSecrets } from '../runner/agent-env.js';
+import { sandboxPolicy } from '../runner/sandbox-policy.js';
+import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
+import { APP_VERSION } from '../runtime/version.js';
+import type { GameContext, GameOutcome } from '../tournaments/game-runner.js';
+import { folderSha256 } from '../tournaments/run-manifest.js';
+import { JobAgents } from './job-agents.js';
+import { GAMES_QUEUE, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+
+export interface GameWorkerOptions {
+  target: QueueTarget;
+  workerId: string;
+  /** Games played at once. */
+  concurrency: number;
+  dataDir: string;
+  /** Folders searched for the jobs' agents (by manifest id, verified by hash). */
+  agentRoots: readonly string[];
+  /** Agent folders that run without the OS sandbox. */
+  trustedAgentDirs?: readonly string[];
+  /** A game's lock lasts this long without renewal; a dead worker's game goes to another after about this long. */
+  stallMs: number;
+  log(event: Record<string, unknown>): void;
+}
+
+export interface RunningWorker {
+  id: string;
+  /** Stops taking jobs, finishes the games in flight, and closes the engine. */
+  close(): Promise<void>;
+}
+
+/** How often a job may stall (its worker died) before it fails; the coordinator then replays it as a new attempt. */
+const MAX_STALLS = 3;
+
+export async function startGameWorker(options: GameWorkerOptions): Promise<RunningWorker> {
+  const engine = await startEngine({
+    dataDir: options.dataDir,
+    port: 0,
+    logLevel: 'silent',
+    rendererDir: null,
+    resumeTournaments: false,
+  });
+  const agents = new JobAgents(options.agentRoots);
+  const sandbox = sandboxPolicy(options.dataDir, options.trustedAgentDirs ?? []);
+  const challengeHashes = new Map<string, string>();
+  const challengeHash = (id: string): string | null => {
+    const dir = engine.playables.get(id)?.dir;
+    if (!dir) return null;
+    let hash = challengeHashes.get(id);
+    if (hash === undefined) {
+      hash = folderSha256(dir, (rel) => rel === 'agents' || rel.startsWith('agents/'));
+      challengeHashes.set(id, hash);
+    }
+    return hash;
+  };
+  const teardowns = new Set<Promise<void>>();
+
+  const play = async (job: GameJob, signal: AbortSignal): Promise<GameResult> => {
+    const startedAt = systemClock.now();
+    const refuse = (why: string): GameResult => refusal(options.workerId, startedAt, `harness: worker ${options.workerId} refused: ${why}`);
+    if (job.app_version !== APP_VERSION) return refuse(`the coordinator runs Local Arena ${job.app_version}, this worker ${APP_VERSION}`);
+    const runner = engine.localRunners[job.protocol];
+    const hash = challengeHash(job.game.challenge);
+    if (!runner || hash === null) return refuse(`challenge ${job.game.challenge} is not installed here`);
+    if (hash !== job.challenge_sha256)
+      return refuse(`challenge ${job.game.challenge} differs from the run manifest (module sha256 ${hash.slice(0, 12)})`);
+    const resolved = agents.resolve(job);
+    if ('problem' in resolved) return refuse(resolved.problem);
+    // Granted secrets come from this machine's environment; they join the scrubber before any agent starts.
+    for (const agent of resolved.agents) registerSecrets(grantedSecrets(agent.manifest, process.env));
+    const context: GameContext = {
+      clock: systemClock,
+      workspaceRoot: path.join(options.dataDir, 'worker', 'work', job.tournament_id),
+      agents: resolved.agents,
+      options: job.options,
+      moveMs: job.move_ms,
+      gameMs: job.game_ms,
+      startMs: job.start_ms,
+      maxIllegalActions: job.max_illegal_actions,
+      onSession: () => {},
+      sandbox,
+    };
+    const outcome = await runner.play(context, job.game, signal);
+    if (outcome.teardown) {
+      const t = outcome.teardown.catch(() => {});
+      teardowns.add(t);
+      void t.then(() => teardowns.delete(t));
+    }
+    const [accounting, isolation] = await Promise.all([
+      outcome.accounting?.catch(() => null) ?? null,
+      outcome.isolation?.catch(() => null) ?? null,
+    ]);
+    return secretScrubber().deep(resultOf(options.workerId, outcome, accounting, isolation));
+  };
+
+  const worker = new Worker<unknown, GameResult>(
+    GAMES_QUEUE,
+    async (job, _token, signal) => {
+      const parsed = GameJobSchema.safeParse(job.data);
+      if (!parsed.success)
+        return refusal(
+          options.workerId,
+          systemClock.now(),
+          `harness: worker ${options.workerId} refused a malformed job (${parsed.error.issues[0]?.message})`,
+        );
+      const data = parsed.data;
+      options.log({
+        event: 'game_started',
+        job: job.id,
+        tournament_id: data.tournament_id,
+        game_index: data.game.gameIndex,
+        attempt: data.attempt,
+      });
+      const result = await play(data, signal ?? new AbortController().signal);
+      options.log({ event: 'game_ended', job: job.id, termination: result.termination });
+      return result;
+    },
+    {
+      connection: options.target.connection,
+      concurrency: options.concurrency,
+      name: options.workerId,
+      lockDuration: options.stallMs,
+      stalledInterval: Math.max(500, Math.floor(options.stallMs / 2)),
+      maxStalledCount: MAX_STALLS,
+      // Records are kept (for a resumed coordinator) by the job's own options.
+      autorun: false,
+    },
+  );
+  worker.on('error', (error) => options.log({ event: 'queue_error', message: error.message }));
+  // The coordinator's stop (cancel, shutdown) reaches whichever worker holds the job.
+  const stops = new Redis({ ...options.target.connection, connectionName: 'arena-worker' } as RedisOptions);
+  stops.on('error', () => {});
+  stops.on('message', (_channel: string, jobId: string) => {
+    if (worker.cancelJob(jobId, 'stopped by the coordinator')) options.log({ event: 'game_stopped', job: jobId });
+  });
+  try {
+    await Promise.all([worker.waitUntilReady(), stops.subscribe(STOP_CHANNEL)]);
+  } catch (error) {
+    await Promise.allSettled([worker.close(), stops.quit()]);
+    await engine.close();
+    throw error;
+  }
+  void worker.run().catch((error: unknown) => options.log({ event: 'queue_error', message: (error as Error).message }));
+
+  let closing: Promise<void> | undefined;
+  return {
+    id: options.workerId,
+    close() {
+      closing ??= (async () => {
+        await worker.close();
+        await Promise.allSettled([stops.quit(), ...teardowns]);
+        await engine.close();
+      })();
+      return closing;
+    },
+  };
+}
+
+function resultOf(
+  workerId: string,
+  outcome: GameOutcome,
+  accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+  isolation: Awaited<NonNullable<GameOutcome['isolation']>> | null,
+): GameResult {
+  return {
+    worker_id: workerId,
+    session_id: outcome.sessionId,
+    invites: outcome.invites,
+    termination: outcome.termination,
+    faulted_seats: outcome.faultedSeats,
+    placements: outcome.placements,
+    scores: outcome.scores,
+    detail: outcome.detail,
+    agent_ms: outcome.agentMs,
+    started_at: outcome.startedAt,
+    ended_at: outcome.endedAt,
+    transcript: outcome.transcript,
+    usage: (accounting?.usage ?? null) as GameResult['usage'],
+    model_turns: accounting?.turns ?? [],
+    isolation,
+  };
+}
+
+function refusal(workerId: string, startedAt: number, detail: string): GameResult {
+  return {
+    worker_id: workerId,
+    session_id: null,
+    invites: [],
+    termination: 'harness_error',
+    faulted_seats: [],
+    placements: null,
+    scores: null,
+    detail,
+    agent_ms: 0,
+    started_at: startedAt,
+    ended_at: systemClock.now(),
+    transcript: [],
+    usage: null,
+    model_turns: [],
+    isolation: null,
+  };
+}

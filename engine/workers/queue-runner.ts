@@ -1,0 +1,243 @@
+// The coordinator's side of game workers: a GameRunner per protocol that turns each game attempt into a BullMQ job
+// (deterministic id: tournament, game index, attempt) and waits for the game record a worker returns. The executor
+// is unchanged: it keeps `concurrency` games in flight (so the queue holds a bounded window of the lazy schedule,
+// never the whole plan), commits each returned record once, and replays void attempts under the next attempt number.
+// A resumed coordinator re-adds the attempts it had in flight under the same ids, which finds the jobs (and the
+// results of games finished while it was down) instead of playing them again.
+import { type Job, Queue, QueueEvents } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
+import { GAME_JOB_VERSION, type GameJob, type GameResult, GameResultSchema, gameJobId } from '../contract/game-job.js';
+import type { PlayProtocol } from '../core/playables.js';
+import { type Termination, TerminationSchema } from '../core/ratings/index.js';
+import type { ScheduledGame } from '../core/tournament/index.js';
+import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/game-runner.js';
+import type { RunManifest } from '../tournaments/run-manifest.js';
+import { GAMES_QUEUE, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+
+/** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
+const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
+const CONNECT_TIMEOUT_MS = 10_000;
+const CLOSE_GRACE_MS = 2_000;
+
+export interface QueueDispatchOptions {
+  target: QueueTarget;
+  /** Redis unreachable this long stops the runs (resumable); default 60 s. */
+  unreachableMs?: number;
+  /** How often each job in flight is checked to still exist (a Redis that restarted empty lost it); default 5 s. */
+  watchMs?: number;
+  /** Called once when Redis stayed unreachable too long: the caller halts its runs (they resume later). */
+  onLost?: (message: string) => void;
+  /** Told about re-added jobs and reconnects. */
+  log?: (message: string) => void;
+}
+
+export interface QueueDispatch {
+  /** The runner of each protocol: every game goes to a worker. */
+  runners: GameRunners;
+  /** Jobs added so far (re-added ones included). */
+  jobsAdded(): number;
+  close(): Promise<void>;
+}
+
+export class QueueUnavailableError extends Error {
+  override name = 'QueueUnavailableError';
+}
+
+/** Connects to the queue (failing after 10 s with a clear message) and returns its runners. */
+export async function connectQueue(options: QueueDispatchOptions): Promise<QueueDispatch> {
+  const { target } = options;
+  const queue = new Queue<GameJob, GameResult>(GAMES_QUEUE, { connection: target.connection });
+  const events = new QueueEvents(GAMES_QUEUE, { connection: target.connection });
+  // Errors while Redis is away are expected (the clients reconnect); they must not crash the coordinator.
+  queue.on('error', () => {});
+  events.on('error', () => {});
+  try {
+    await withTimeout(Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    await Promise.allSettled([queue.close(), events.close()]);
+    throw new QueueUnavailableError(`cannot reach the queue at ${target.display}: ${(error as Error).message}`);
+  }
+  // Its own connection: publishes stops, and tells when Redis goes away and comes back.
+  const control = new Redis({ ...target.connection, connectionName: 'arena-coordinator' } as RedisOptions);
+  control.on('error', () => {});
+  const unreachableMs = options.unreachableMs ?? 60_000;
+  const watchMs = options.watchMs ?? 5_000;
+  let downSince: number | null = null;
+  let lost = false;
+  let jobs = 0;
+  control.on('close', () => {
+    downSince ??= Date.now();
+  });
+  control.on('ready', () => {
+    if (downSince !== null) options.log?.(`queue ${target.display} reachable again`);
+    downSince = null;
+  });
+  const health = setInterval(() => {
+    if (lost || downSince === null || Date.now() - downSince < unreachableMs) return;
+    lost = true;
+    options.onLost?.(
+      `the queue at ${target.display} has been unreachable for ${Math.round(unreachableMs / 1000)} s; the run stops here and resumes with --resume`,
+    );
+  }, 1000);
+  health.unref();
+
+  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> => {
+    jobs++;
+    return queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
+  };
+
+  const play = async (protocol: PlayProtocol, context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> => {
+    const startedAt = context.clock.now();
+    const fail = (detail: string): GameOutcome => harnessOutcome(startedAt, context.clock.now(), detail);
+    if (!context.run) return fail('harness: a queued game needs its run (tournament, attempt, manifest)');
+    const id = gameJobId(context.run.tournamentId, game.gameIndex, context.run.attempt);
+    const data = jobOf(protocol, context, game);
+    if (typeof data === 'string') return fail(`harness: ${data}`);
+    if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
+    let job: Job<GameJob, GameResult>;
+    try {
+      job = await add(id, data);
+    } catch (error) {
+      return fail(`harness: could not queue game ${game.gameIndex}: ${(error as Error).message}`);
+    }
+    let watch: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    const stopped = new Promise<'stopped'>((resolve) => {
+      onAbort = () => resolve('stopped');
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    // A Redis that restarted without its data lost the job: add it again (same id, same seed), once per loss.
+    const watching = (): void => {
+      watch = setTimeout(async () => {
+        try {
+          if ((await queue.getJobState(id)) === 'unknown') {
+            options.log?.(`job ${id} vanished from the queue (Redis restarted without its data?); queued again`);
+            await add(id, data);
+          }
+        } catch {
+          // Unreachable: the health check decides when to give up.
+        }
+        if (!signal.aborted) watching();
+      }, watchMs);
+    };
+    watching();
+    try {
+      const finished = job.waitUntilFinished(events).then(
+        (value) => ({ value }),
+        (error: unknown) => ({ error: (error as Error).message }),
+      );
+      const first = await Promise.race([finished, stopped]);
+      if (first === 'stopped') {
+        // Whoever holds the job stops its game; a job still waiting is dropped (a locked one refuses: fine).
+        void control.publish(STOP_CHANNEL, id).catch(() => {});
+        void job.remove().catch(() => {});
+        return interruptedOutcome(startedAt, context.clock.now());
+      }
+      if ('error' in first) return fail(`harness: the worker's job failed: ${first.error}`);
+      const parsed = GameResultSchema.safeParse(first.value);
+      const termination = TerminationSchema.safeParse(parsed.data?.termination);
+      if (!parsed.success || !termination.success)
+        return fail(`harness: a worker returned a malformed game record (${parsed.error?.issues[0]?.message ?? 'termination'})`);
+      return outcomeOf(parsed.data, termination.data);
+    } finally {
+      clearTimeout(watch);
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
+  };
+
+  const runner = (protocol: PlayProtocol): GameRunner => ({ play: (context, game, signal) => play(protocol, context, game, signal) });
+  return {
+    runners: { specarena: runner('specarena'), clawarena: runner('clawarena') },
+    jobsAdded: () => jobs,
+    async close() {
+      clearInterval(health);
+      // A Redis that is gone never answers QUIT: give it a moment, then drop the connections.
+      await withTimeout(Promise.allSettled([events.close(), queue.close(), control.quit()]), CLOSE_GRACE_MS).catch(() => {});
+      control.disconnect();
+      await Promise.allSettled([queue.disconnect(), events.disconnect()]);
+    },
+  };
+}
+
+/** The job of one attempt from the run manifest: agents by manifest id and hashes, the challenge's module hash. */
+function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame): GameJob | string {
+  const run = context.run as NonNullable<GameContext['run']>;
+  const manifest = run.manifest as unknown as RunManifest;
+  const challenge = manifest.challenges?.find((c) => c.id === game.challenge);
+  if (!challenge) return `the run manifest has no challenge ${game.challenge}`;
+  if (!Array.isArray(manifest.agents) || manifest.agents.length !== context.agents.length)
+    return 'the run manifest does not list the agents of the run';
+  return {
+    version: GAME_JOB_VERSION,
+    tournament_id: run.tournamentId,
+    attempt: run.attempt,
+    manifest_hash: run.manifestHash,
+    app_version: manifest.app.version,
+    protocol,
+    game: { ...game },
+    agents: manifest.agents.map((a) => ({
+      id: a.id,
+      manifest_id: a.manifest_id,
+      manifest_sha256: a.manifest_sha256,
+      entry_file: a.entry_file,
+      entry_sha256: a.entry_sha256,
+    })),
+    challenge_sha256: challenge.module_sha256,
+    options: context.options,
+    move_ms: context.moveMs,
+    game_ms: context.gameMs,
+    start_ms: context.startMs,
+    max_illegal_actions: context.maxIllegalActions,
+  };
+}
+
+function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
+  return {
+    sessionId: result.session_id,
+    invites: result.invites,
+    termination,
+    faultedSeats: result.faulted_seats,
+    placements: result.placements,
+    scores: result.scores,
+    detail: result.detail,
+    agentMs: result.agent_ms,
+    startedAt: result.started_at,
+    endedAt: result.ended_at,
+    transcript: result.transcript,
+    accounting: Promise.resolve({ usage: result.usage as never, turns: result.model_turns }),
+    ...(result.isolation ? { isolation: Promise.resolve(result.isolation) } : {}),
+    workerId: result.worker_id,
+  };
+}
+
+function harnessOutcome(startedAt: number, endedAt: number, detail: string): GameOutcome {
+  return bareOutcome('harness_error', startedAt, endedAt, detail);
+}
+
+function interruptedOutcome(startedAt: number, endedAt: number): GameOutcome {
+  return bareOutcome('interrupted', startedAt, endedAt, 'stopped by the operator');
+}
+
+function bareOutcome(termination: GameOutcome['termination'], startedAt: number, endedAt: number, detail: string): GameOutcome {
+  return {
+    sessionId: null,
+    invites: [],
+    termination,
+    faultedSeats: [],
+    placements: null,
+    scores: null,
+    detail,
+    agentMs: 0,
+    startedAt,
+    endedAt,
+    transcript: [],
+  };
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,208 @@
+// Tournaments on game workers, all real: a redis-server on a loopback port, `arena worker` processes and `arena run
+// --queue` coordinators of the built CLI, sandboxed PSI baselines. Every game ends up in the coordinator's SQLite
+// exactly once: across two workers, when a worker is SIGKILLed mid-game (its job stalls and is replayed on the same
+// seed), when the coordinator is killed -9 and resumed (games finished meanwhile are collected, not replayed), and
+// when Redis restarts empty. A worker whose agent file differs from the run's refuses every job as a harness error.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
+import { tempDir } from '../tournaments/helpers.js';
+import {
+  type CliProcess,
+  ensureBuilt,
+  type GameRow,
+  gameRows,
+  hasRedis,
+  PSI_AGENTS,
+  psiSpec,
+  spawnCli,
+  startedJobs,
+  startRedis,
+  startWorker,
+  type TestRedis,
+} from './harness.js';
+
+const redisMissing = !hasRedis();
+if (redisMissing) console.warn('game-worker tests skipped: redis-server is not installed (Debian: apt-get install redis-server)');
+
+/** Terminations that settle a game (rated); the rest are void and replayed. */
+const RATED = /^(completed|adjudicated|agent_)/;
+
+describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
+  let dir: string;
+  let redis: TestRedis;
+  const processes: CliProcess[] = [];
+  const track = (p: CliProcess): CliProcess => {
+    processes.push(p);
+    return p;
+  };
+
+  beforeAll(async () => {
+    ensureBuilt();
+    dir = tempDir('arena-workers-');
+    redis = await startRedis(dir);
+  }, 250_000);
+  afterEach(async () => {
+    await Promise.all(processes.splice(0).map((p) => p.kill('SIGKILL')));
+  });
+  afterAll(async () => {
+    await redis?.kill();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const writeSpec = (name: string, spec: Record<string, unknown>): string => {
+    const file = path.join(dir, `${name}.tournament.yaml`);
+    fs.writeFileSync(file, YAML.stringify(spec));
+    return file;
+  };
+  const runQueued = (args: string[], env: NodeJS.ProcessEnv = {}) => track(spawnCli(['run', ...args, '--queue', redis.url, '--json'], env));
+  const tournamentOf = (run: CliProcess): string => String(run.events.find((e) => e.event === 'started')?.tournament_id);
+
+  /** Every planned game index once, each settled by exactly one attempt, and no attempt after it. */
+  const expectExactlyOnce = (rows: GameRow[], planned: number): void => {
+    expect([...new Set(rows.map((r) => r.game_index))].sort((a, b) => a - b)).toEqual([...Array(planned).keys()]);
+    for (let index = 0; index < planned; index++) {
+      const attempts = rows.filter((r) => r.game_index === index);
+      expect(
+        attempts.filter((r) => RATED.test(r.termination)),
+        `game ${index}`,
+      ).toHaveLength(1);
+      expect(RATED.test(attempts.at(-1)?.termination ?? ''), `game ${index} ends settled`).toBe(true);
+      expect(new Set(attempts.map((r) => r.attempt)).size).toBe(attempts.length);
+    }
+  };
+
+  it('48 PSI games across two workers: each game once, both workers play, each job played once', async () => {
+    const w1 = track(await startWorker(redis.url, path.join(dir, 'w1'), 'w1'));
+    const w2 = track(await startWorker(redis.url, path.join(dir, 'w2'), 'w2'));
+    const data = path.join(dir, 'c48');
+    const spec = writeSpec('c48', psiSpec('c48', ['honest-exact', 'greedy-overclaim', 'cautious-minimal'], 16, 4));
+    const run = runQueued([spec, '--data-dir', data]);
+    expect(await run.exited, run.stderr()).toBe(0);
+    const id = tournamentOf(run);
+    const rows = gameRows(data, id);
+    expectExactlyOnce(rows, 48);
+    expect(new Set(rows.map((r) => r.worker_id))).toEqual(new Set(['w1', 'w2']));
+    // The worker's sandbox on its own machine: every seat ran under bubblewrap with only its arena endpoint.
+    for (const row of rows.filter((r) => r.termination === 'completed'))
+      expect((JSON.parse(row.isolation ?? '[]') as Array<{ method: string }>).map((i) => i.method)).toEqual(['bubblewrap', 'bubblewrap']);
+    const jobs = [...startedJobs(w1), ...startedJobs(w2)];
+    expect(jobs).toHaveLength(rows.length);
+    expect(new Set(jobs).size).toBe(jobs.length);
+    const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8'));
+    expect(report.games).toHaveLength(48);
+  }, 300_000);
+
+  it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {
+    const w1 = track(await startWorker(redis.url, path.join(dir, 'k1'), 'k1'));
+    const w2 = track(await startWorker(redis.url, path.join(dir, 'k2'), 'k2'));
+    const data = path.join(dir, 'ckill');
+    const spec = psiSpec('ckill', ['honest-exact', 'greedy-overclaim'], 12, 4);
+    const run = runQueued([writeSpec('ckill', spec), '--data-dir', data]);
+    await w1.until((e) => e.event === 'game_started');
+    await w1.kill('SIGKILL');
+    const killed = startedJobs(w1).filter((job) => !w1.events.some((e) => e.event === 'game_ended' && e.job === job));
+    expect(killed.length).toBeGreaterThan(0);
+    expect(await run.exited, run.stderr()).toBe(0);
+    const rows = gameRows(data, tournamentOf(run));
+    expectExactlyOnce(rows, 12);
+    for (const job of killed) {
+      const index = Number(/\.g(\d+)\.a1$/.exec(job)?.[1]);
+      // The same job (attempt 1), retried after its lock expired: not a new attempt, played by the survivor.
+      expect(startedJobs(w2)).toContain(job);
+      expect(rows.filter((r) => r.game_index === index).map((r) => [r.attempt, r.worker_id])).toEqual([[1, 'k2']]);
+    }
+    // Same seeds, same games: the queued run's results are those of the same definition played locally.
+    const local = track(
+      spawnCli(['run', writeSpec('ckill-local', { ...spec, name: 'ckill-local' }), '--data-dir', path.join(dir, 'local'), '--json']),
+    );
+    expect(await local.exited, local.stderr()).toBe(0);
+    const localRows = gameRows(path.join(dir, 'local'), tournamentOf(local));
+    const results = (list: GameRow[]) => list.filter((r) => RATED.test(r.termination)).map((r) => [r.game_index, r.placements, r.scores]);
+    expect(results(rows)).toEqual(results(localRows));
+  }, 300_000);
+
+  it('a worker whose copy of an agent differs refuses every job as a harness error, and starts no agent', async () => {
+    const theirs = path.join(dir, 'agents-coordinator');
+    const mine = path.join(dir, 'agents-worker');
+    fs.cpSync(PSI_AGENTS, theirs, { recursive: true });
+    fs.cpSync(PSI_AGENTS, mine, { recursive: true });
+    fs.appendFileSync(path.join(mine, 'honest-exact', 'agent.mjs'), '\n// edited on the worker\n');
+    track(await startWorker(redis.url, path.join(dir, 'bad'), 'bad', ['--agents-root', mine]));
+    const data = path.join(dir, 'cbad');
+    const run = runQueued([writeSpec('cbad', psiSpec('cbad', ['honest-exact', 'greedy-overclaim'], 2, 2, theirs)), '--data-dir', data]);
+    expect(await run.exited, run.stderr()).toBe(0);
+    const rows = gameRows(data, tournamentOf(run));
+    // Two games, each refused on all three attempts, then settled void: nobody's fault but the harness's.
+    expect(rows.map((r) => [r.game_index, r.attempt])).toEqual([
+      [0, 1],
+      [0, 2],
+      [0, 3],
+      [1, 1],
+      [1, 2],
+      [1, 3],
+    ]);
+    for (const row of rows) {
+      expect(row.termination).toBe('harness_error');
+      expect(row.worker_id).toBe('bad');
+      expect(row.detail).toMatch(/worker bad refused: agent honest-exact \(honest-exact\): its entry file agent\.mjs differs/);
+      expect(row.isolation).toBeNull();
+    }
+    expect(fs.existsSync(path.join(dir, 'bad', 'worker', 'work'))).toBe(false);
+  }, 120_000);
+
+  it('coordinator kill -9, then --resume: games its workers finished meanwhile are collected, none is played twice', async () => {
+    const w = track(await startWorker(redis.url, path.join(dir, 'r1'), 'r1'));
+    const data = path.join(dir, 'cresume');
+    const run = runQueued([writeSpec('cresume', psiSpec('cresume', ['honest-exact', 'cautious-minimal'], 12, 2)), '--data-dir', data]);
+    await run.until((e) => e.event === 'game_ended' && Number(e.games_done) >= 4);
+    await run.kill('SIGKILL');
+    const id = tournamentOf(run);
+    const before = gameRows(data, id).length;
+    expect(before).toBeLessThan(12);
+    // The worker finishes what the dead coordinator had queued; those records wait in Redis.
+    await expect.poll(() => w.events.filter((e) => e.event === 'game_ended').length, { timeout: 30_000 }).toBe(startedJobs(w).length);
+    const resumed = runQueued(['--resume', id, '--data-dir', data]);
+    expect(await resumed.exited, resumed.stderr()).toBe(0);
+    expect(resumed.events[0]).toMatchObject({ event: 'started', tournament_id: id, resumed: true });
+    expect(resumed.events.filter((e) => e.event === 'game_ended')).toHaveLength(12 - before);
+    const rows = gameRows(data, id);
+    expectExactlyOnce(rows, 12);
+    const jobs = startedJobs(w);
+    expect(new Set(jobs).size).toBe(jobs.length);
+    expect(jobs).toHaveLength(rows.length);
+  }, 180_000);
+
+  it('Redis restarting empty mid-run: the coordinator queues its lost jobs again and the run completes, each game once', async () => {
+    track(await startWorker(redis.url, path.join(dir, 'x1'), 'x1'));
+    track(await startWorker(redis.url, path.join(dir, 'x2'), 'x2'));
+    const data = path.join(dir, 'crestart');
+    const run = runQueued([writeSpec('crestart', psiSpec('crestart', ['honest-exact', 'greedy-overclaim'], 12, 4)), '--data-dir', data]);
+    await run.until((e) => e.event === 'game_ended' && Number(e.games_done) >= 3);
+    await redis.kill();
+    await new Promise((r) => setTimeout(r, 1000));
+    await redis.start();
+    expect(await run.exited, run.stderr()).toBe(0);
+    expectExactlyOnce(gameRows(data, tournamentOf(run)), 12);
+  }, 180_000);
+
+  it('Redis gone for good: the run stops paused with a clear message and resumes once Redis is back', async () => {
+    track(await startWorker(redis.url, path.join(dir, 'g1'), 'g1'));
+    const data = path.join(dir, 'cgone');
+    const run = runQueued([writeSpec('cgone', psiSpec('cgone', ['honest-exact', 'greedy-overclaim'], 8, 2)), '--data-dir', data], {
+      ARENA_QUEUE_UNREACHABLE_MS: '3000',
+    });
+    await run.until((e) => e.event === 'game_ended');
+    await redis.kill();
+    expect(await run.exited).toBe(1);
+    const id = tournamentOf(run);
+    expect(run.stderr()).toMatch(/unreachable for 3 s; the run stops here and resumes with --resume/);
+    expect(run.stderr()).toContain(`continue with: arena run --resume ${id}`);
+    expect(run.events.at(-1)).toMatchObject({ event: 'paused', tournament_id: id });
+    await redis.start();
+    const resumed = runQueued(['--resume', id, '--data-dir', data]);
+    expect(await resumed.exited, resumed.stderr()).toBe(0);
+    expectExactlyOnce(gameRows(data, id), 8);
+  }, 180_000);
+});
