@@ -128,10 +128,12 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
       [...new Set(lines.map((line) => nameAgents(line, labels)))],
     ]),
   );
-  const errors = visibleErrors(allErrors, touched);
+  // The engine is asked only once the page's own checks pass: whatever it finds is shown whole.
+  const errors = remote.state === 'invalid' ? allErrors : visibleErrors(allErrors, touched);
   const errorsOf = (field: string) => errors[field];
-  const errorCount = Object.values(allErrors).reduce((n, list) => n + list.length, 0);
-  const untouched = touched.size === 0;
+  // The count is of the problems shown: one the user cannot see yet is not theirs to fix yet.
+  const errorCount = Object.values(errors).reduce((n, list) => n + list.length, 0);
+  const nothingShown = errorCount === 0;
 
   const chosen = catalog.challenges.filter((c) => form.challenges.includes(c.id));
   const seats = (id: string) => catalog.challenges.find((c) => c.id === id)?.players.min;
@@ -215,7 +217,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
               )}
             </p>
             <p className="small" role="status" data-testid="validation-state" data-state={locallyValid ? remote.state : 'invalid'}>
-              {!locallyValid && untouched
+              {!locallyValid && nothingShown
                 ? 'Choose challenges and agents to begin.'
                 : !locallyValid
                   ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
