@@ -148,7 +148,10 @@ test.describe('a long study in the browser', () => {
     await expect(table.locator('tbody tr')).toHaveCount(3);
     const wrap = table.locator('xpath=..');
     // No horizontal scroll: the old column widths overflowed this table by 160 px at 1024 px.
-    const overflow = await wrap.evaluate((el) => el.scrollWidth - el.clientWidth);
+    const overflow = await wrap.evaluate((el) => {
+      const box = el as unknown as { scrollWidth: number; clientWidth: number };
+      return box.scrollWidth - box.clientWidth;
+    });
     expect(overflow).toBeLessThanOrEqual(0);
     const head = table.locator('th.t-interval-head');
     const box = await head.boundingBox();
