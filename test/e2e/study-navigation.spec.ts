@@ -183,6 +183,18 @@ test.describe('a long study in the browser', () => {
     await expect(page.getByText(/pick at least one challenge|challenges must list/)).toHaveCount(1);
     // The summary counts what is shown.
     await expect(page.getByTestId('validation-state')).toHaveText('2 problems to fix');
+
+    // A pasted definition with problems says how many it brought, and shows them all at once.
+    await page.getByText('Paste YAML').click();
+    await page
+      .getByLabel('Tournament definition to load')
+      .fill('name: pasted\nchallenge: psi\nformat: round-robin\nseed: 1\nagents: []\nlimits: {move_seconds: 0, game_seconds: 30}\n');
+    await page.getByRole('button', { name: 'Load pasted YAML' }).click();
+    const loaded = page.getByText(/^Loaded the pasted definition with \d+ problems? to fix/);
+    await expect(loaded).toBeVisible();
+    const count = Number(/with (\d+) problem/.exec((await loaded.textContent()) ?? '')?.[1]);
+    expect(count).toBeGreaterThanOrEqual(2);
+    await expect(page.getByTestId('validation-state')).toHaveText(`${count} problems to fix`);
     expect(errors).toEqual([]);
   });
 });
