@@ -186,16 +186,19 @@ export interface UsageSum extends UsageTotals {
   cost_per_unit_usd: number;
 }
 
-/** Sums usage per key (an agent) over units in order; the one place per-agent model-usage totals are computed. */
+/** Adds one unit's totals to a running sum (null: the first unit); the one place a per-agent sum grows. */
+export function addUsageUnit(sum: UsageSum | null, usage: UsageTotals): UsageSum {
+  const into = sum ?? { units: 0, cost_per_unit_usd: 0, ...emptyUsage() };
+  into.units++;
+  addUsage(into, usage);
+  into.cost_per_unit_usd = into.cost_usd / into.units;
+  return into;
+}
+
+/** Sums usage per key (an agent) over units in order. */
 export function sumUsage<K>(units: Iterable<readonly [K, UsageTotals]>): Map<K, UsageSum> {
   const sums = new Map<K, UsageSum>();
-  for (const [key, usage] of units) {
-    const sum = sums.get(key) ?? { units: 0, cost_per_unit_usd: 0, ...emptyUsage() };
-    sums.set(key, sum);
-    sum.units++;
-    addUsage(sum, usage);
-    sum.cost_per_unit_usd = sum.cost_usd / sum.units;
-  }
+  for (const [key, usage] of units) sums.set(key, addUsageUnit(sums.get(key) ?? null, usage));
   return sums;
 }
 

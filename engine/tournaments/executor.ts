@@ -16,12 +16,13 @@ import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame }
 import { grantedSecrets } from '../runner/agent-env.js';
 import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
+import { commitGame, runTally } from './game-commit.js';
 import type { GameOutcome } from './game-play.js';
 import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
-import { countedResult, isSettled, seatPoints, sprtOf } from './stats.js';
+import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
@@ -65,13 +66,14 @@ export class TournamentExecutor {
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
   private done = 0;
-  private sprt: ReturnType<typeof sprtOf> = null;
+  private sprt: ReturnType<typeof sprtOfTally> = null;
   private resolve: ((outcome: RunOutcome) => void) | null = null;
   private sourceDrained = false;
   /** Agent processes of finished games still exiting; the run ends only after they are gone. */
   private readonly teardowns = new Set<Promise<void>>();
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
+  private savedLifecycles = '';
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -153,8 +155,11 @@ export class TournamentExecutor {
       const seen = this.latest.get(row.gameKey);
       if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
     }
-    this.sprt = sprtOf(this.spec, rows);
-    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
+    this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
+    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
+      this.warm = this.startWarmPool();
+      this.saveLifecycles();
+    }
     store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
@@ -186,7 +191,18 @@ export class TournamentExecutor {
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       clock: this.deps.clock,
       startMs: this.startMs(),
+      previous: this.deps.store.lifecycles.get(this.tournament.id),
     });
+  }
+
+  /** Keeps the warm agents' figures with the tournament when they changed, so a resumed run goes on from them. */
+  private saveLifecycles(): void {
+    if (!this.warm) return;
+    const stats = this.warm.stats();
+    const text = JSON.stringify(stats);
+    if (text === this.savedLifecycles) return;
+    this.savedLifecycles = text;
+    this.deps.store.lifecycles.set(this.tournament.id, stats);
   }
 
   private workspaceRoot(): string {
@@ -263,8 +279,8 @@ export class TournamentExecutor {
       });
     }
     if (live && this.spec.stop.kind === 'sprt') {
-      // The latest attempt of every game is already in memory: no re-read of every committed game per game.
-      this.sprt = sprtOf(this.spec, [...this.latest.values()]);
+      // The run tally already holds the counts: O(1) per game, however long the run.
+      this.sprt = sprtOfTally(this.spec, runTally(this.deps.store, this.tournament.id));
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
     }
   }
@@ -301,6 +317,8 @@ export class TournamentExecutor {
       maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
       onSession: (sessionId) => {
         running.session_id = sessionId;
+        // Known as this tournament's from the start, so the Sessions page can leave it out while it runs.
+        this.deps.store.sessions.markTournamentSession(sessionId, this.tournament.id);
       },
       run: {
         tournamentId: this.tournament.id,
@@ -370,11 +388,14 @@ export class TournamentExecutor {
     }
     // A cancelled game never reaches the database: it did not happen.
     if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') {
+      this.closeGame(game, outcome);
       this.pump();
       return;
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    this.saveLifecycles();
+    this.closeGame(game, outcome);
     this.latest.set(key, row);
     const settled = isSettled(row);
     if (settled) this.settle(game, row, true);
@@ -402,6 +423,15 @@ export class TournamentExecutor {
     this.pump();
   }
 
+  /** The game's record is written (or the game dropped): its runner closes what the game leaves behind. */
+  private closeGame(game: ScheduledGame, outcome: GameOutcome): void {
+    try {
+      this.runnerFor(game.challenge).closed?.(outcome);
+    } catch {
+      // Tidying up is not worth a failed run: the session is then an ordinary leftover the expiry sweep removes.
+    }
+  }
+
   /** Stores the attempt; a database that refuses it fails the run (null), since results would be lost. */
   private commit(
     game: ScheduledGame,
@@ -413,8 +443,7 @@ export class TournamentExecutor {
     try {
       // Stored without any secret an agent printed or said (the record is what reports and the UI show).
       const record = secretScrubber().deep({ ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation });
-      const seq = this.deps.store.tournaments.insertGame(record);
-      return { ...record, seq };
+      return commitGame(this.deps.store, record);
     } catch (error) {
       this.mode = 'cancelling';
       for (const c of this.active.values()) c.abort();
@@ -438,6 +467,7 @@ export class TournamentExecutor {
       this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
+    this.saveLifecycles();
     const warm = this.warm?.close() ?? Promise.resolve();
     void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }

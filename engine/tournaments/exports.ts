@@ -1,6 +1,7 @@
 // The exports of a run in <data-dir>/reports/<tournament-id>/ (issue 5 §6, issue 15): report.md, report.json,
 // standings.csv, games.csv, manifest.json and events.jsonl. The JSON files and report.md carry the run manifest; the
 // CSVs start with their header row (the manifest is in manifest.json beside them). No file names a local folder.
+// The per-game parts are streamed from a cursor, a game at a time, so a 100,000-game run exports in bounded memory.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../contract/isolation.js';
@@ -8,9 +9,10 @@ import type { UsageTotals } from '../contract/usage-line.js';
 import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../runtime/private-files.js';
-import { agentUsage, type SeatUsage } from './model-usage.js';
+import { runTally } from './game-commit.js';
+import { type AgentUsage, agentUsageOf, type SeatUsage } from './model-usage.js';
 import { type LocalRoot, pathRedactor } from './path-redaction.js';
-import { countedResult, finalGames, type RunStatistics, ratingsForExport, type StandingRow, seatPoints } from './stats.js';
+import { countedResult, type RunStatistics, ratingsForExport, type StandingRow, seatPoints } from './stats.js';
 
 export interface ExportInput {
   store: Store;
@@ -55,30 +57,62 @@ export function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]
   };
 }
 
-export function buildReport(input: ExportInput) {
+/** A file written piece by piece, each piece redacted (no local folder spans two pieces: they end on a line). */
+function streamFile(file: string, redact: (text: string) => string, fill: (write: (text: string) => void) => void): void {
+  const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
+  try {
+    fill((text) => fs.writeSync(fd, redact(text)));
+  } finally {
+    fs.closeSync(fd);
+  }
+  tightenIfPresent(file);
+}
+
+/**
+ * report.json as JSON.stringify(report, null, 2) would print it, with `games` (the last key) written one game at a
+ * time: each entry is printed on its own and indented to its depth, which is exactly how the whole would print.
+ */
+function writeReportJson(file: string, input: ExportInput, redact: (text: string) => string): void {
   const { tournament, agentIds, stats, store } = input;
-  const rows = store.tournaments.games(tournament.id);
-  const finals = new Set(finalGames(rows).map((r) => r.seq));
-  return {
-    id: tournament.id,
-    name: tournament.name,
-    status: tournament.status,
-    stop_reason: tournament.stopReason,
-    // The definition as the run manifest holds it (portable manifest paths), not as this machine stored it.
-    spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
-    manifest: tournament.manifest,
-    manifest_hash: tournament.manifestHash,
-    standings: withUsage(stats.standings, agentIds, rows),
-    ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
-    terminations: stats.terminations,
-    warnings: stats.warnings,
-    games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
-  };
+  const head = JSON.stringify(
+    {
+      id: tournament.id,
+      name: tournament.name,
+      status: tournament.status,
+      stop_reason: tournament.stopReason,
+      // The definition as the run manifest holds it (portable manifest paths), not as this machine stored it.
+      spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
+      manifest: tournament.manifest,
+      manifest_hash: tournament.manifestHash,
+      // Warm agents' processes, restarts and retirement over the whole run (resumes included); absent without any.
+      ...(() => {
+        const lifecycles = store.lifecycles.get(tournament.id);
+        return lifecycles ? { agent_lifecycles: lifecycles } : {};
+      })(),
+      standings: withUsage(stats.standings, agentIds, agentUsageOf(runTally(store, tournament.id).usage)),
+      ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
+      terminations: stats.terminations,
+      warnings: stats.warnings,
+      games: [],
+    },
+    null,
+    2,
+  );
+  const EMPTY_TAIL = '[]\n}';
+  if (!head.endsWith(EMPTY_TAIL)) throw new Error('report.json: games must be the last key');
+  streamFile(file, redact, (write) => {
+    let first = true;
+    for (const row of store.tournaments.eachGame(tournament.id)) {
+      const entry = JSON.stringify({ ...gameEntry(row, agentIds), counts: row.counts }, null, 2).replaceAll('\n', '\n    ');
+      write(first ? `${head.slice(0, -EMPTY_TAIL.length)}[\n    ${entry}` : `,\n    ${entry}`);
+      first = false;
+    }
+    write(first ? `${head}\n` : '\n  ]\n}\n');
+  });
 }
 
 /** Adds each agent's model-usage totals (every attempt it sat in: void games cost too) to the combined standings. */
-function withUsage(standings: RunStatistics['standings'], agentIds: readonly string[], rows: readonly StoredTournamentGame[]) {
-  const usage = agentUsage(rows, agentIds.length);
+function withUsage(standings: RunStatistics['standings'], agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>) {
   if (usage.every((u) => u === null)) return standings;
   const byId = new Map(agentIds.map((id, i) => [id, usage[i] ?? null]));
   return { ...standings, combined: standings.combined.map((row) => ({ ...row, model_usage: byId.get(row.agent) ?? null })) };
@@ -99,7 +133,7 @@ const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.cal
 const MD_GAME_ROWS = 200;
 
 /** How each agent's processes were isolated, over every attempt it sat in (one line per distinct isolation). */
-function isolationTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+function isolationTable(agentIds: readonly string[], rows: Iterable<StoredTournamentGame>): string[] {
   const seen = agentIds.map(() => new Set<string>());
   for (const row of rows)
     for (const [seat, iso] of (row.isolation ?? []).entries()) seen[row.seats[seat] as number]?.add(describeIsolation(iso));
@@ -111,8 +145,7 @@ function isolationTable(agentIds: readonly string[], rows: readonly StoredTourna
   return [...lines, ''];
 }
 
-function usageTable(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
-  const usage = agentUsage(rows, agentIds.length);
+function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, rows: Iterable<StoredTournamentGame>): string[] {
   if (usage.every((u) => u === null)) return [];
   const out = [
     '## Model usage',
@@ -216,10 +249,8 @@ const iso = (ms: number): string => new Date(ms).toISOString();
  * the statistics use). Per seat k: the agent, the counted placement (a forfeit: faulted seats last), the game score
  * (1 / ½ / 0, or the placement percentile), whether it was at fault, security/utility, model tokens and cost.
  */
-export function gamesCsv(input: ExportInput): string {
-  const rows = input.store.tournaments.games(input.tournament.id);
-  const finals = new Set(finalGames(rows).map((r) => r.seq));
-  const seats = Math.max(2, ...rows.map((r) => r.seats.length));
+function writeGamesCsv(file: string, input: ExportInput, redact: (text: string) => string): void {
+  const seats = Math.max(2, input.store.tournaments.widestGame(input.tournament.id));
   const seatColumns = Array.from({ length: seats }, (_, k) => [
     `seat${k}_agent`,
     `seat${k}_placement`,
@@ -253,52 +284,53 @@ export function gamesCsv(input: ExportInput): string {
     'tokens',
     'cost_usd',
   ];
-  const lines = [header.join(',')];
-  for (const row of rows) {
-    const result = countedResult(row);
-    const points = result.placements ? seatPoints(row) : null;
-    const usage = (row.usage ?? []) as Array<SeatUsage | null>;
-    const perSeat = Array.from({ length: seats }, (_, k) => {
-      if (k >= row.seats.length) return ['', '', '', '', '', '', '', ''];
-      const u = usage[k] ?? null;
-      return [
-        input.agentIds[row.seats[k] as number] ?? String(row.seats[k]),
-        result.placements?.[k] ?? null,
-        points?.[k] ?? null,
-        row.faultedSeats.includes(k),
-        row.scores?.[k]?.security ?? null,
-        row.scores?.[k]?.utility ?? null,
-        u ? u.prompt_tokens + u.completion_tokens : null,
-        u ? u.cost_usd : null,
+  streamFile(file, redact, (write) => {
+    write(`${header.join(',')}\n`);
+    for (const row of input.store.tournaments.eachGame(input.tournament.id)) {
+      const result = countedResult(row);
+      const points = result.placements ? seatPoints(row) : null;
+      const usage = (row.usage ?? []) as Array<SeatUsage | null>;
+      const perSeat = Array.from({ length: seats }, (_, k) => {
+        if (k >= row.seats.length) return ['', '', '', '', '', '', '', ''];
+        const u = usage[k] ?? null;
+        return [
+          input.agentIds[row.seats[k] as number] ?? String(row.seats[k]),
+          result.placements?.[k] ?? null,
+          points?.[k] ?? null,
+          row.faultedSeats.includes(k),
+          row.scores?.[k]?.security ?? null,
+          row.scores?.[k]?.utility ?? null,
+          u ? u.prompt_tokens + u.completion_tokens : null,
+          u ? u.cost_usd : null,
+        ];
+      }).flat();
+      const used = usage.filter((u): u is SeatUsage => u !== null);
+      const cells = [
+        row.gameIndex,
+        row.attempt,
+        row.counts,
+        row.challenge,
+        row.round,
+        row.seed,
+        row.swapOf,
+        row.setSize,
+        row.seats.length,
+        ...perSeat,
+        row.termination,
+        row.fault,
+        result.forfeit,
+        row.faultedSeats.join(' '),
+        row.detail,
+        iso(row.startedAt),
+        iso(row.endedAt),
+        row.endedAt - row.startedAt,
+        row.agentMs,
+        used.length > 0 ? used.reduce((a, u) => a + u.prompt_tokens + u.completion_tokens, 0) : null,
+        used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
       ];
-    }).flat();
-    const used = usage.filter((u): u is SeatUsage => u !== null);
-    const cells = [
-      row.gameIndex,
-      row.attempt,
-      finals.has(row.seq),
-      row.challenge,
-      row.round,
-      row.seed,
-      row.swapOf,
-      row.setSize,
-      row.seats.length,
-      ...perSeat,
-      row.termination,
-      row.fault,
-      result.forfeit,
-      row.faultedSeats.join(' '),
-      row.detail,
-      iso(row.startedAt),
-      iso(row.endedAt),
-      row.endedAt - row.startedAt,
-      row.agentMs,
-      used.length > 0 ? used.reduce((a, u) => a + u.prompt_tokens + u.completion_tokens, 0) : null,
-      used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
-    ];
-    lines.push(cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(','));
-  }
-  return `${lines.join('\n')}\n`;
+      write(`${cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(',')}\n`);
+    }
+  });
 }
 
 /** manifest.json: the run manifest and its hash, beside the CSVs (they carry no comment lines). */
@@ -376,8 +408,9 @@ export function reportMarkdown(input: ExportInput): string {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
-  lines.push(...usageTable(input.agentIds, input.store.tournaments.games(tournament.id)));
-  lines.push(...isolationTable(input.agentIds, input.store.tournaments.games(tournament.id)));
+  const usage = agentUsageOf(runTally(input.store, tournament.id).usage);
+  lines.push(...usageTable(input.agentIds, usage, input.store.tournaments.eachGame(tournament.id)));
+  lines.push(...isolationTable(input.agentIds, input.store.tournaments.eachGame(tournament.id)));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');
@@ -385,16 +418,13 @@ export function reportMarkdown(input: ExportInput): string {
 }
 
 /** One line per event: run manifest first, then per game its start, every message with indices, and its end. */
-export function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string = (t) => t): void {
-  const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
-  try {
-    const write = (value: unknown) => fs.writeSync(fd, redact(`${JSON.stringify(value)}\n`));
+function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string): void {
+  streamFile(file, redact, (writeText) => {
+    const write = (value: unknown) => writeText(`${JSON.stringify(value)}\n`);
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
-    for (const row of input.store.tournaments.games(input.tournament.id))
-      for (const line of gameEvents(row, input.agentIds, input.store.tournaments.transcript(row.tournamentId, row.seq))) write(line);
-  } finally {
-    fs.closeSync(fd);
-  }
+    for (const row of input.store.tournaments.eachGameWithTranscript(input.tournament.id))
+      for (const line of gameEvents(row, input.agentIds, row.transcript)) write(line);
+  });
 }
 
 /** The events.jsonl lines of one game attempt: its start, every message with its index, and its end. */
@@ -468,12 +498,11 @@ export function writeExports(dataDir: string, input: ExportInput): string {
   ensurePrivateDir(dir);
   const redact = pathRedactor(input.roots ?? []);
   const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
-  write('report.json', `${JSON.stringify(buildReport(input), null, 2)}\n`);
+  writeReportJson(path.join(dir, 'report.json'), input, redact);
   writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
-  tightenIfPresent(path.join(dir, 'events.jsonl'));
   write('report.md', reportMarkdown(input));
   write('standings.csv', standingsCsv(input));
-  write('games.csv', gamesCsv(input));
+  writeGamesCsv(path.join(dir, 'games.csv'), input, redact);
   write('manifest.json', manifestJson(input));
   return dir;
 }

@@ -3,7 +3,15 @@
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
 
 import type { TranscriptEntry } from '../contract/tournament.js';
-import { type ModelCallUsage, type ModelTurn, parseAgentOutput, sumUsage, totalUsage, type UsageTotals } from '../contract/usage-line.js';
+import {
+  addUsageUnit,
+  type ModelCallUsage,
+  type ModelTurn,
+  parseAgentOutput,
+  totalUsage,
+  type UsageSum,
+  type UsageTotals,
+} from '../contract/usage-line.js';
 import type { LaunchResult } from '../runner/launch.js';
 
 export interface SeatUsage extends UsageTotals {
@@ -110,15 +118,22 @@ export function agentUsage(
   rows: ReadonlyArray<{ seats: readonly number[]; usage?: Array<object | null> | null }>,
   agentCount: number,
 ): Array<AgentUsage | null> {
-  const units = rows.flatMap((row) =>
-    (row.usage ?? []).flatMap((raw, seat) => {
-      const agent = row.seats[seat];
-      return raw && agent !== undefined ? [[agent, raw as UsageTotals] as const] : [];
-    }),
-  );
-  const sums = sumUsage(units);
-  return Array.from({ length: agentCount }, (_, agent) => {
-    const sum = sums.get(agent);
+  const sums: Array<UsageSum | null> = new Array(agentCount).fill(null);
+  for (const row of rows) addSeatUsage(sums, row);
+  return agentUsageOf(sums);
+}
+
+/** Adds one attempt's per-seat usage to per-agent sums (one unit per seat that reported any). */
+export function addSeatUsage(sums: Array<UsageSum | null>, row: { seats: readonly number[]; usage?: Array<object | null> | null }): void {
+  (row.usage ?? []).forEach((raw, seat) => {
+    const agent = row.seats[seat];
+    if (raw && agent !== undefined && agent < sums.length) sums[agent] = addUsageUnit(sums[agent] ?? null, raw as UsageTotals);
+  });
+}
+
+/** Per-agent sums as the standings give them: games with usage and cost per such game. */
+export function agentUsageOf(sums: ReadonlyArray<UsageSum | null>): Array<AgentUsage | null> {
+  return sums.map((sum) => {
     if (!sum) return null;
     const { units: games, cost_per_unit_usd, ...totals } = sum;
     return { games, cost_per_game_usd: cost_per_unit_usd, ...totals };

@@ -16,7 +16,7 @@ import {
 import { type Clock, systemClock } from '../core/clock.js';
 import { createKeyedListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
-import { pairwiseMatrix, ratingHistory } from '../core/ratings/index.js';
+import { chartHistory, chartPairwise } from '../core/ratings/index.js';
 import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
@@ -24,12 +24,13 @@ import { buildBundle } from './bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { writeExports } from './exports.js';
+import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { localRoots } from './path-redaction.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
-import { finalGames, gameRecord, isSettled, runStatistics, settledGameCount } from './stats.js';
+import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
 
 export interface TournamentServiceDeps {
@@ -109,8 +110,16 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
 
+  // For read-only views (standings, games pages, charts): the definition as last loaded, so a page request does not
+  // re-read every agent's manifest. start() always loads afresh, which is how it notices a changed agent.
+  const loadedSpecs = new Map<string, LoadedSpec>();
   function loadStored(t: StoredTournament): LoadedSpec {
-    return resolveSpec(t.spec, t.specDir, lookup, `tournament ${t.id}`);
+    const loaded = resolveSpec(t.spec, t.specDir, lookup, `tournament ${t.id}`);
+    loadedSpecs.set(t.id, loaded);
+    return loaded;
+  }
+  function viewOf(t: StoredTournament): LoadedSpec {
+    return loadedSpecs.get(t.id) ?? loadStored(t);
   }
 
   function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
@@ -130,7 +139,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
   }
 
   function summary(t: StoredTournament): TournamentSummary {
-    const lifecycles = running.get(t.id)?.executor.lifecycles();
+    // A running executor's own figures, else what the last run left (a paused, killed or finished tournament).
+    const lifecycles = running.get(t.id)?.executor.lifecycles() ?? store.lifecycles.get(t.id);
     return {
       id: t.id,
       name: t.name,
@@ -138,8 +148,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       stop_reason: t.stopReason,
       planned_games: t.plannedGames,
       planned_exact: t.plannedExact,
-      // Counted in SQLite: listing tournaments must not load every game.
-      games_done: settledGameCount(store, t.id),
+      // Kept on the tournament row by every commit: listing tournaments reads no game.
+      games_done: t.gamesSettled,
       manifest_hash: t.manifestHash,
       created_at: t.createdAt,
       updated_at: t.updatedAt,
@@ -150,13 +160,20 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     };
   }
 
-  function statistics(t: StoredTournament, loaded: LoadedSpec) {
-    return runStatistics(
+  // The Bradley–Terry fits run when standings are asked for, once per committed attempt at most.
+  const statsCache = new Map<string, { attempts: number; stats: RunStatistics }>();
+  function statistics(t: StoredTournament, loaded: LoadedSpec): RunStatistics {
+    const tally = runTally(store, t.id);
+    const hit = statsCache.get(t.id);
+    if (hit && hit.attempts === tally.attempts) return hit.stats;
+    const stats = statisticsOfTally(
       loaded.spec,
       loaded.agents.map((a) => a.id),
-      store.tournaments.games(t.id),
+      tally,
       loaded.agents.map((a) => a.name),
     );
+    statsCache.set(t.id, { attempts: tally.attempts, stats });
+    return stats;
   }
 
   /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
@@ -197,17 +214,21 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return running.get(id)?.executor.runningGames() ?? [];
     },
 
-    /** Rating trace and pairwise matrix from the counting attempt of every settled game, in commit order. */
+    /** Rating trace (bounded, evenly sampled) and pairwise matrix over the rated games in commit order. */
     charts(id: string): TournamentChartsResponse {
       const t = get(id);
-      const loaded = loadStored(t);
-      const records = finalGames(store.tournaments.games(t.id)).filter(isSettled).map(gameRecord);
-      const count = loaded.agents.length;
+      const loaded = viewOf(t);
+      const { chart, ratings } = runTally(store, t.id);
       return {
         agents: loaded.agents.map((a) => a.id),
-        rating_history: ratingHistory(records, count),
-        pairwise: pairwiseMatrix(records, count),
+        rating_history: chartHistory(chart, ratings),
+        pairwise: chartPairwise(chart),
       };
+    },
+
+    /** The run's agent ids in agent order (what seat indices name). */
+    agentIds(id: string): string[] {
+      return viewOf(get(id)).agents.map((a) => a.id);
     },
 
     create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
@@ -322,7 +343,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     statistics(id: string) {
       const t = get(id);
-      const loaded = loadStored(t);
+      const loaded = viewOf(t);
       return { tournament: t, loaded, stats: statistics(t, loaded) };
     },
 

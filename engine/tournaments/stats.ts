@@ -1,29 +1,29 @@
-// Statistics of a run from its committed games: the attempt that counts for each game, rating records, standings,
-// and the GSPRT state. Always recomputed from the database in commit order, so a resumed run decides as an
-// uninterrupted one would (§9).
+// Statistics of a run: the attempt that counts for each game, rating records, standings and the GSPRT state, all
+// derived from the run tally (run-tally.ts), which folds the committed attempts in commit order, so a resumed run
+// decides as an uninterrupted one would (§9) and the numbers never need a pass over the games.
 
 import {
-  countsForRatings,
-  type GameRecord,
-  headToHeadWdl,
+  emptyWdl,
   INTERVAL_METHOD,
   isForfeit,
   isRated,
   type Leaderboard,
-  pentanomialCounts,
+  type Pentanomial,
   type RatingsReport,
   ratingIntervalText,
-  ratingsReport,
+  reportFromTally,
   type SprtStatus,
   seatScores,
   sprtStatus,
-  TERMINATIONS,
   type Termination,
   withoutNonFinite,
 } from '../core/ratings/index.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
-import type { Store, StoredTournamentGame } from '../db/store.js';
-import { type AgentUsage, agentUsage } from './model-usage.js';
+import type { StoredTournamentGame } from '../db/store.js';
+import { type AgentUsage, agentUsageOf } from './model-usage.js';
+import { gameRecord, type RunTally, tallyOfRows } from './run-tally.js';
+
+export { gameRecord };
 
 /** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
 export const MAX_ATTEMPTS = 3;
@@ -38,31 +38,9 @@ export function finalGames(rows: readonly StoredTournamentGame[]): StoredTournam
   return [...latest.values()].sort((a, b) => a.seq - b.seq);
 }
 
-/** How many games of a tournament are settled, counted in the database (the tournament list and summaries). */
-export function settledGameCount(store: Store, tournamentId: string): number {
-  return store.tournaments.settledGames(tournamentId, RATED_TERMINATIONS, MAX_ATTEMPTS);
-}
-
-const RATED_TERMINATIONS = TERMINATIONS.filter(isRated);
-
 /** A game is settled when it has a rated result or used up its replays. */
 export function isSettled(row: Pick<StoredTournamentGame, 'termination' | 'attempt'>): boolean {
   return isRated(row.termination as Termination) || row.attempt >= MAX_ATTEMPTS;
-}
-
-export function gameRecord(row: StoredTournamentGame): GameRecord {
-  const record: GameRecord = {
-    gameIndex: row.gameIndex,
-    challenge: row.challenge,
-    seats: row.seats,
-    setSize: row.setSize,
-    termination: row.termination as Termination,
-  };
-  if (row.swapOf !== null) record.swapOf = row.swapOf;
-  if (row.faultedSeats.length > 0) record.faultedSeats = row.faultedSeats;
-  if (row.placements) record.placements = row.placements;
-  if (row.scores) record.scores = row.scores;
-  return record;
 }
 
 /**
@@ -102,12 +80,26 @@ export function seatPoints(row: StoredTournamentGame): number[] {
 }
 
 export function sprtOf(spec: TournamentSpec, rows: readonly StoredTournamentGame[]): SprtStatus | null {
+  return sprtOfTally(spec, tallyOfRows(rows, 2));
+}
+
+/** The GSPRT state from the tally's head-to-head counts of agents 0 and 1 (complete pairs only, as the ratings). */
+export function sprtOfTally(spec: TournamentSpec, tally: RunTally): SprtStatus | null {
   if (spec.stop.kind !== 'sprt') return null;
-  const rated = countsForRatings(finalGames(rows).map(gameRecord));
   const params = { elo0: spec.stop.elo0, elo1: spec.stop.elo1, alpha: spec.stop.alpha, beta: spec.stop.beta, model: spec.stop.model };
+  const wdl = emptyWdl();
+  const pentanomial: Pentanomial = [0, 0, 0, 0, 0];
+  for (const c of tally.ratings.challenges) {
+    wdl.wins += c.h2h.wdl.wins;
+    wdl.draws += c.h2h.wdl.draws;
+    wdl.losses += c.h2h.wdl.losses;
+    c.h2h.pentanomial.forEach((v, bin) => {
+      pentanomial[bin] = (pentanomial[bin] as number) + v;
+    });
+  }
   // Pairs are the unit when the games are seat-swapped pairs (§3.1); otherwise per-game counts.
   const paired = spec.games_per_pairing % 2 === 0;
-  return sprtStatus(paired ? pentanomialCounts(rated, 0, 1) : headToHeadWdl(rated, 0, 1), params);
+  return sprtStatus(paired ? pentanomial : wdl, params);
 }
 
 export interface StandingRow {
@@ -222,21 +214,24 @@ export const HARNESS_FAULT_WARN_SHARE = 0.01;
  * counted games ended in its own fault (its standing then says more about its set-up than about its play).
  */
 export function runWarnings(agentIds: readonly string[], rows: readonly StoredTournamentGame[]): string[] {
+  return warningsOfTally(agentIds, tallyOfRows(rows, agentIds.length));
+}
+
+export function warningsOfTally(agentIds: readonly string[], t: RunTally): string[] {
   const out: string[] = [];
-  const harness = rows.filter((r) => r.fault === 'harness').length;
-  if (rows.length > 0 && harness / rows.length > HARNESS_FAULT_WARN_SHARE)
+  const harness = t.harnessFaults;
+  if (t.attempts > 0 && harness / t.attempts > HARNESS_FAULT_WARN_SHARE)
     out.push(
-      `${harness} of ${rows.length} game attempts (${((100 * harness) / rows.length).toFixed(1)}%) ended in a harness fault (engine, runner or built-in adapter); they are replayed and not rated, but check the set-up before trusting this run.`,
+      `${harness} of ${t.attempts} game attempts (${((100 * harness) / t.attempts).toFixed(1)}%) ended in a harness fault (engine, runner or built-in adapter); they are replayed and not rated, but check the set-up before trusting this run.`,
     );
-  const finals = finalGames(rows).filter((r) => isRated(r.termination as Termination));
   agentIds.forEach((id, agent) => {
-    const mine = finals.filter((r) => r.seats.includes(agent));
-    const own = mine.filter((r) => r.faultedSeats.some((seat) => r.seats[seat] === agent));
-    if (mine.length > 0 && own.length * 2 > mine.length) {
-      const causes = new Map<string, number>();
-      for (const r of own) causes.set(r.termination, (causes.get(r.termination) ?? 0) + 1);
-      const list = [...causes].map(([t, n]) => `${t} ${n}`).join(', ');
-      out.push(`${id}: ${own.length} of its ${mine.length} games ended in its own fault (${list}); its results are forfeits, not play.`);
+    const mine = t.counted[agent] ?? 0;
+    const own = t.ownFaults[agent] ?? 0;
+    if (mine > 0 && own * 2 > mine) {
+      const list = Object.entries(t.ownCauses[agent] ?? {})
+        .map(([termination, n]) => `${termination} ${n}`)
+        .join(', ');
+      out.push(`${id}: ${own} of its ${mine} games ended in its own fault (${list}); its results are forfeits, not play.`);
     }
   });
   return out;
@@ -248,28 +243,32 @@ export function runStatistics(
   rows: readonly StoredTournamentGame[],
   agentNames: readonly string[] = agentIds,
 ): RunStatistics {
-  const finals = finalGames(rows);
-  const ratings = ratingsReport(finals.map(gameRecord), { agentCount: agentIds.length });
+  return statisticsOfTally(spec, agentIds, tallyOfRows(rows, agentIds.length), agentNames);
+}
+
+/** Everything the standings show, from the tally alone: one Bradley–Terry fit per table, no pass over the games. */
+export function statisticsOfTally(
+  spec: TournamentSpec,
+  agentIds: readonly string[],
+  tally: RunTally,
+  agentNames: readonly string[] = agentIds,
+): RunStatistics {
+  const ratings = reportFromTally(tally.ratings, { agentCount: agentIds.length });
   // Spend per table: every attempt counts (void ones were paid for), restricted to the table's challenge.
   const perChallenge: Record<string, StandingRow[]> = {};
   for (const [challenge, board] of Object.entries(ratings.perChallenge)) {
-    const usage = agentUsage(
-      rows.filter((r) => r.challenge === challenge),
-      agentIds.length,
-    );
+    const usage = agentUsageOf(tally.usageByChallenge[challenge] ?? []);
     perChallenge[challenge] = standingRows(board, agentIds, usage, agentNames);
   }
-  const terminations: Record<string, number> = {};
-  for (const row of rows) terminations[row.termination] = (terminations[row.termination] ?? 0) + 1;
   return {
     ratings,
     standings: {
-      combined: standingRows(ratings.combined, agentIds, agentUsage(rows, agentIds.length), agentNames),
+      combined: standingRows(ratings.combined, agentIds, agentUsageOf(tally.usage), agentNames),
       per_challenge: perChallenge,
     },
-    sprt: sprtOf(spec, rows),
-    terminations,
-    warnings: runWarnings(agentIds, rows),
+    sprt: sprtOfTally(spec, tally),
+    terminations: { ...tally.terminations },
+    warnings: warningsOfTally(agentIds, tally),
   };
 }
 

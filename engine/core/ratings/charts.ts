@@ -1,12 +1,14 @@
 // Chart data for the tournament view: the standings' own Bradley–Terry ratings traced over the settled games, and
-// the pairwise score matrix. One rating model per page (issue 16): the trace's last point is the standings' rating.
+// the pairwise score matrix. One rating model per page (issue 16): each point of the trace is what the standings
+// read after that many settled games, and the trace ends at the standings' rating.
 import type { GameRecord } from './game-record.js';
 import { pairwiseComparisons } from './outcomes.js';
-import { combinedRatings } from './report.js';
+import { combinedRatingsOf } from './report.js';
+import { addRatedGame, emptyRatingsTally, type RatingsTally } from './tally.js';
 import { isRated } from './termination.js';
 
-/** Points of the trace: each is a full refit, so the count is bounded whatever the length of the run. */
-export const CHART_MAX_POINTS = 60;
+/** At most this many points; each sampled point is one refit, so the bound also bounds the work. */
+export const CHART_MAX_POINTS = 120;
 
 export interface RatingPoint {
   /** Settled games counted so far. */
@@ -15,29 +17,90 @@ export interface RatingPoint {
   ratings: Array<number | null>;
 }
 
-/** Indices 0..n−1 reduced to at most `max`, evenly spaced, always keeping the first and the last. */
-export function sampleIndices(n: number, max: number): number[] {
-  if (n <= max) return Array.from({ length: n }, (_, i) => i);
-  if (max <= 1) return [n - 1];
-  const out: number[] = [];
-  for (let k = 0; k < max; k++) {
-    const i = Math.round((k * (n - 1)) / (max - 1));
-    if (out[out.length - 1] !== i) out.push(i);
+/**
+ * The chart state of a run, filled one game at a time: the trace sampled at every `stride`-th rated game (the stride
+ * doubles whenever the trace would pass its bound, so it stays evenly spaced and bounded at any length), and the
+ * pairwise totals. Plain JSON, kept beside the games so the charts never need a pass over them.
+ */
+export interface ChartTally {
+  played: number;
+  stride: number;
+  trace: RatingPoint[];
+  /** count[i·K + j], score[i·K + j]: comparisons of i against j and i's score in them. */
+  count: number[];
+  score: number[];
+}
+
+export function emptyChartTally(agentCount: number): ChartTally {
+  return {
+    played: 0,
+    stride: 1,
+    trace: [{ games: 0, ratings: new Array<null>(agentCount).fill(null) }],
+    count: new Array<number>(agentCount * agentCount).fill(0),
+    score: new Array<number>(agentCount * agentCount).fill(0),
+  };
+}
+
+/** The standings' combined ratings now, rounded to 0.1, null for an agent without comparisons. */
+function pointOf(ratings: RatingsTally): Array<number | null> {
+  return combinedRatingsOf(ratings).map((r) => (Number.isFinite(r) ? Math.round(r * 10) / 10 : null));
+}
+
+/** Adds one game's opposed seat pairs to the pairwise totals (void games have no result and are skipped). */
+function addPairwise(t: ChartTally, game: GameRecord): void {
+  const n = Math.round(Math.sqrt(t.count.length));
+  for (const c of pairwiseComparisons(game)) {
+    t.count[c.a * n + c.b] = (t.count[c.a * n + c.b] as number) + 1;
+    t.count[c.b * n + c.a] = (t.count[c.b * n + c.a] as number) + 1;
+    t.score[c.a * n + c.b] = (t.score[c.a * n + c.b] as number) + c.y;
+    t.score[c.b * n + c.a] = (t.score[c.b * n + c.a] as number) + (1 - c.y);
   }
-  return out;
 }
 
 /**
- * The combined Bradley–Terry rating (as the standings compute it: same prior, same challenge weights, incomplete
- * pairs held back) after the first g settled games, for g = 0 and evenly spaced counts up to all of them. Void games
- * are skipped: they have no result.
+ * Adds one rated game (void games are skipped). `ratings` is the run's ratings tally with this game already added:
+ * a sampled point reads the standings from it.
  */
+export function addChartGame(t: ChartTally, game: GameRecord, ratings: RatingsTally, options: { maxPoints?: number } = {}): void {
+  if (!isRated(game.termination)) return;
+  addPairwise(t, game);
+  t.played++;
+  if (t.played % t.stride !== 0) return;
+  t.trace.push({ games: t.played, ratings: pointOf(ratings) });
+  // One place stays free for the latest point, which chartHistory() adds when it falls between samples.
+  if (t.trace.length > (options.maxPoints ?? CHART_MAX_POINTS) - 1) {
+    t.stride *= 2;
+    t.trace = t.trace.filter((p) => p.games % t.stride === 0);
+  }
+}
+
+/** The trace: the samples and the latest point (the standings now), first and last always present. */
+export function chartHistory(t: ChartTally, ratings: RatingsTally): RatingPoint[] {
+  const last = t.trace[t.trace.length - 1];
+  return last && last.games === t.played ? [...t.trace] : [...t.trace, { games: t.played, ratings: pointOf(ratings) }];
+}
+
+/** cells[i][j]: see pairwiseMatrix. */
+export function chartPairwise(t: ChartTally): Array<Array<PairwiseCell | null>> {
+  const n = Math.round(Math.sqrt(t.count.length));
+  return Array.from({ length: n }, (_, i) =>
+    Array.from({ length: n }, (_, j) => {
+      const games = t.count[i * n + j] as number;
+      return games === 0 ? null : { games, score_pct: (100 * (t.score[i * n + j] as number)) / games };
+    }),
+  );
+}
+
+/** The trace of a list of games, in the order given (see addChartGame), sampled to at most `maxPoints` points. */
 export function ratingHistory(games: readonly GameRecord[], agentCount: number, options: { maxPoints?: number } = {}): RatingPoint[] {
-  const rated = games.filter((g) => isRated(g.termination));
-  return sampleIndices(rated.length + 1, options.maxPoints ?? CHART_MAX_POINTS).map((count) => ({
-    games: count,
-    ratings: combinedRatings(rated.slice(0, count), agentCount).map((r) => (Number.isFinite(r) ? Math.round(r * 10) / 10 : null)),
-  }));
+  const ratings = emptyRatingsTally(agentCount);
+  const t = emptyChartTally(agentCount);
+  for (const game of games) {
+    if (!isRated(game.termination)) continue;
+    addRatedGame(ratings, game);
+    addChartGame(t, game, ratings, options);
+  }
+  return chartHistory(t, ratings);
 }
 
 export interface PairwiseCell {
@@ -51,18 +114,7 @@ export interface PairwiseCell {
  * counts once for every opposed pair, decided by their placements. Null when the two never met (and on the diagonal).
  */
 export function pairwiseMatrix(games: readonly GameRecord[], agentCount: number): Array<Array<PairwiseCell | null>> {
-  const count = Array.from({ length: agentCount }, () => new Array<number>(agentCount).fill(0));
-  const score = Array.from({ length: agentCount }, () => new Array<number>(agentCount).fill(0));
-  for (const game of games) {
-    if (!isRated(game.termination)) continue;
-    for (const c of pairwiseComparisons(game)) {
-      (count[c.a] as number[])[c.b] = ((count[c.a] as number[])[c.b] as number) + 1;
-      (count[c.b] as number[])[c.a] = ((count[c.b] as number[])[c.a] as number) + 1;
-      (score[c.a] as number[])[c.b] = ((score[c.a] as number[])[c.b] as number) + c.y;
-      (score[c.b] as number[])[c.a] = ((score[c.b] as number[])[c.a] as number) + (1 - c.y);
-    }
-  }
-  return count.map((row, i) =>
-    row.map((n, j) => (n === 0 ? null : { games: n, score_pct: (100 * ((score[i] as number[])[j] as number)) / n })),
-  );
+  const t = emptyChartTally(agentCount);
+  for (const game of games) if (isRated(game.termination)) addPairwise(t, game);
+  return chartPairwise(t);
 }

@@ -11,5 +11,6 @@ export * from './report.js';
 export * from './score-means.js';
 export * from './special-functions.js';
 export * from './sprt.js';
+export * from './tally.js';
 export * from './termination.js';
 export * from './wdl.js';

@@ -78,20 +78,16 @@ export function meanComparisonWeight(units: readonly RatingUnit[]): number {
   return count === 0 ? 1 : total / count;
 }
 
-/** The posterior mode (the reported ratings) and what the intervals need from the fit. */
-export function posteriorMode(agentCount: number, units: readonly RatingUnit[], options: IntervalOptions = {}) {
-  const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
-  const priorWeight = options.priorWeight ?? meanComparisonWeight(units);
-  const data = dataOf(agentCount, units);
-  const met = btComponents(data);
-  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
-  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
-  const fit = fitBradleyTerry(data, fitOptions);
-  return { data, fit, fitOptions, priorDraws, point: btRatings(fit, options.anchor) };
+export function ratingIntervals(agentCount: number, units: readonly RatingUnit[], options: IntervalOptions = {}): IntervalResult {
+  return ratingIntervalsOf(dataOf(agentCount, units), { ...options, priorWeight: options.priorWeight ?? meanComparisonWeight(units) });
 }
 
-export function ratingIntervals(agentCount: number, units: readonly RatingUnit[], options: IntervalOptions = {}): IntervalResult {
-  const { data, fit, fitOptions, priorDraws, point } = posteriorMode(agentCount, units, options);
+/**
+ * The same from the comparisons' totals (what the run tally keeps), so standings need no pass over the games;
+ * `priorWeight` should be the mean comparison weight of the data (the default 1 suits two-seat games).
+ */
+export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): IntervalResult {
+  const { fit, fitOptions, priorDraws, point } = posteriorModeOf(data, options);
   const cov = btCovariance(data, fit, fitOptions);
   const anchor = options.anchor;
   const sides = unboundedSides(data, fit.component, anchor?.agent);
@@ -132,6 +128,17 @@ export function ratingIntervals(agentCount: number, units: readonly RatingUnit[]
     a.rankRange = r.rankRange;
   });
   return { agents, fit, priorDraws };
+}
+
+/** The posterior mode (the reported ratings) alone, and what the intervals need from the fit. */
+export function posteriorModeOf(data: BtData, options: IntervalOptions = {}) {
+  const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
+  const priorWeight = options.priorWeight ?? 1;
+  const met = btComponents(data);
+  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
+  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
+  const fit = fitBradleyTerry(data, fitOptions);
+  return { fit, fitOptions, priorDraws, point: btRatings(fit, options.anchor) };
 }
 
 /**

@@ -1,14 +1,15 @@
 // Per-challenge and combined leaderboards: W/D/L, points, Bradley–Terry with posterior intervals and honest
 // ranks, SpecArena score means; plus the head-to-head block (Elo ±, nElo, LOS, pentanomial) for two agents.
 
-import type { WeightedComparison } from './bradley-terry.js';
+import { type BtData, emptyBtData, type WeightedComparison } from './bradley-terry.js';
 import { type EloEstimate, pentanomialElo, trinomialElo } from './elo.js';
 import { type GameRecord, unitKey } from './game-record.js';
-import { pairwiseComparisons, seatScores } from './outcomes.js';
-import { partitionForRatings } from './rated-games.js';
-import { type IntervalResult, posteriorMode, type RatingInterval, type RatingUnit, ratingIntervals } from './rating-intervals.js';
-import { agentScoreMeans, combineMeans, type MeanInterval } from './score-means.js';
-import { agentWdl, headToHeadWdl, type Pentanomial, pentanomialCounts, type Wdl } from './wdl.js';
+import { pairwiseComparisons } from './outcomes.js';
+import { type IntervalResult, posteriorModeOf, type RatingInterval, type RatingUnit, ratingIntervalsOf } from './rating-intervals.js';
+import { combineMeans, type MeanInterval, type Moments, momentsInterval, type ScoreMeans } from './score-means.js';
+import { addRatedGame, btDataOf, type ChallengeTally, emptyRatingsTally, type RatingsTally, tallyChallenges } from './tally.js';
+import { isRated } from './termination.js';
+import { emptyWdl, headToHeadWdl, type Pentanomial, pentanomialCounts, type Wdl } from './wdl.js';
 
 export interface RatingsOptions {
   agentCount: number;
@@ -64,56 +65,38 @@ export function ratingUnits(games: readonly GameRecord[], challengeWeight: (chal
 }
 
 function summarise(
-  games: readonly GameRecord[],
   challenge: string | null,
+  parts: readonly ChallengeTally[],
   fit: IntervalResult,
   means: Array<{ security: MeanInterval | null; utility: MeanInterval | null }>,
   agentCount: number,
 ): Leaderboard {
-  const wdl = agentWdl(games, agentCount);
-  const played = new Array<number>(agentCount).fill(0);
-  const points = new Array<number>(agentCount).fill(0);
-  for (const game of games) {
-    const scores = seatScores(game);
-    for (const agent of new Set(game.seats)) played[agent] = (played[agent] as number) + 1;
-    game.seats.forEach((agent, seat) => {
-      points[agent] = (points[agent] as number) + (scores[seat] as number);
-    });
-  }
+  const sum = (pick: (c: ChallengeTally) => readonly number[], agent: number): number =>
+    parts.reduce((acc, c) => acc + (pick(c)[agent] as number), 0);
   return {
     challenge,
-    games: games.length,
+    games: parts.reduce((acc, c) => acc + c.games, 0),
     converged: fit.fit.converged,
     priorDraws: fit.priorDraws,
-    agents: Array.from({ length: agentCount }, (_, agent) => ({
-      agent,
-      games: played[agent] as number,
-      wdl: wdl[agent] as Wdl,
-      points: points[agent] as number,
-      rating: fit.agents[agent] as RatingInterval,
-      security: means[agent]?.security ?? null,
-      utility: means[agent]?.utility ?? null,
-    })),
+    agents: Array.from({ length: agentCount }, (_, agent) => {
+      const wdl = emptyWdl();
+      for (const c of parts) {
+        const w = c.wdl[agent] as Wdl;
+        wdl.wins += w.wins;
+        wdl.draws += w.draws;
+        wdl.losses += w.losses;
+      }
+      return {
+        agent,
+        games: sum((c) => c.played, agent),
+        wdl,
+        points: sum((c) => c.points, agent),
+        rating: fit.agents[agent] as RatingInterval,
+        security: means[agent]?.security ?? null,
+        utility: means[agent]?.utility ?? null,
+      };
+    }),
   };
-}
-
-/**
- * The combined board's rating units. Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is Kish's
- * effective sample size: the posterior width then reflects how much data there is, not the arbitrary sum of the weights.
- */
-function combinedUnits(rated: readonly GameRecord[]): RatingUnit[] {
-  const gameCount = new Map<string, number>();
-  for (const g of rated) gameCount.set(g.challenge, (gameCount.get(g.challenge) ?? 0) + 1);
-  const inverseSum = [...gameCount.values()].reduce((a, e) => a + 1 / e, 0);
-  return ratingUnits(rated, (c) => gameCount.size / ((gameCount.get(c) ?? 1) * inverseSum));
-}
-
-/**
- * The combined board's ratings alone (the posterior mode, no intervals or ranks): what the standings would show after
- * exactly these games. NaN for an agent without comparisons. The rating chart calls it once per plotted point.
- */
-export function combinedRatings(games: readonly GameRecord[], agentCount: number): number[] {
-  return posteriorMode(agentCount, combinedUnits(partitionForRatings(games).rated)).point;
 }
 
 /**
@@ -121,46 +104,100 @@ export function combinedRatings(games: readonly GameRecord[], agentCount: number
  * (countsForRatings). The combined board weighs each challenge equally (w ∝ 1/E_c, §7.1).
  */
 export function ratingsReport(games: readonly GameRecord[], options: RatingsOptions): RatingsReport {
-  const { rated, voided, incompleteUnits } = partitionForRatings(games);
+  const t = emptyRatingsTally(options.agentCount);
+  for (const game of games) {
+    if (isRated(game.termination)) addRatedGame(t, game);
+    else t.voided++;
+  }
+  return reportFromTally(t, options);
+}
+
+/**
+ * The combined board's comparison totals. Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is
+ * Kish's effective sample size: the posterior width then reflects how much data there is, not the arbitrary sum of
+ * the weights. `meanWeight` is the prior's weight (a virtual draw weighs like one real comparison).
+ */
+function combinedData(t: RatingsTally): { data: BtData; meanWeight: number } {
+  const challenges = tallyChallenges(t);
+  const inverseSum = challenges.reduce((a, c) => a + 1 / c.games, 0);
+  const data = emptyBtData(t.agentCount);
+  let weight = 0;
+  let count = 0;
+  for (const c of challenges) {
+    const w = challenges.length / (c.games * inverseSum);
+    c.n.forEach((v, i) => {
+      data.n[i] = (data.n[i] as number) + v * w;
+    });
+    c.s.forEach((v, i) => {
+      data.s[i] = (data.s[i] as number) + v * w;
+    });
+    weight += c.weightSum * w;
+    count += c.comparisons;
+  }
+  return { data, meanWeight: count === 0 ? 1 : weight / count };
+}
+
+/**
+ * The combined board's ratings alone (the posterior mode, no intervals or ranks): what the standings show for the
+ * games in the tally. NaN for an agent without comparisons. The rating chart takes one per plotted point.
+ */
+export function combinedRatingsOf(t: RatingsTally, options: Pick<RatingsOptions, 'priorDraws'> = {}): number[] {
+  const { data, meanWeight } = combinedData(t);
+  return posteriorModeOf(data, { priorWeight: meanWeight, ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }) })
+    .point;
+}
+
+/** The report of what a tally holds: one Bradley–Terry posterior per challenge and one combined. */
+export function reportFromTally(t: RatingsTally, options: RatingsOptions): RatingsReport {
   const { agentCount } = options;
-  const challenges = [...new Set(rated.map((g) => g.challenge))];
-  const boot = (units: RatingUnit[]): IntervalResult =>
-    ratingIntervals(agentCount, units, {
+  const boot = (data: BtData, meanWeight: number): IntervalResult =>
+    ratingIntervalsOf(data, {
+      priorWeight: meanWeight,
       ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }),
       ...(options.anchor === undefined ? {} : { anchor: options.anchor }),
     });
+  const meanWeight = (weight: number, count: number): number => (count === 0 ? 1 : weight / count);
+  const challenges = tallyChallenges(t);
   const perChallenge: Record<string, Leaderboard> = {};
-  const perChallengeMeans: Array<ReturnType<typeof agentScoreMeans>> = [];
-  for (const challenge of challenges) {
-    const subset = rated.filter((g) => g.challenge === challenge);
-    const means = agentScoreMeans(subset, agentCount);
+  const perChallengeMeans: ScoreMeans[][] = [];
+  for (const c of challenges) {
+    const means = c.security.map((s, agent) => ({ security: momentsInterval(s), utility: momentsInterval(c.utility[agent] as Moments) }));
     perChallengeMeans.push(means);
-    perChallenge[challenge] = summarise(subset, challenge, boot(ratingUnits(subset)), means, agentCount);
+    const fit = boot(btDataOf(agentCount, c.n, c.s), meanWeight(c.weightSum, c.comparisons));
+    perChallenge[c.challenge] = summarise(c.challenge, [c], fit, means, agentCount);
   }
-  const combinedFit = boot(combinedUnits(rated));
+  const combined = combinedData(t);
+  const combinedFit = boot(combined.data, combined.meanWeight);
   const combinedMeans = Array.from({ length: agentCount }, (_, agent) => ({
     security: combineMeans(perChallengeMeans.map((m) => m[agent]?.security ?? null)),
     utility: combineMeans(perChallengeMeans.map((m) => m[agent]?.utility ?? null)),
   }));
   const report: RatingsReport = {
     perChallenge,
-    combined: summarise(rated, null, combinedFit, combinedMeans, agentCount),
-    voidedGames: voided.length,
-    incompleteUnits,
+    combined: summarise(null, challenges, combinedFit, combinedMeans, agentCount),
+    voidedGames: t.voided,
+    incompleteUnits: Object.keys(t.pending),
   };
   if (agentCount === 2) {
+    const h2h = (wdl: Wdl, pentanomial: Pentanomial): HeadToHead => ({
+      wdl,
+      pentanomial,
+      trinomial: trinomialElo(wdl),
+      pairs: pentanomialElo(pentanomial),
+    });
+    const total = emptyWdl();
+    const penta: Pentanomial = [0, 0, 0, 0, 0];
+    for (const c of challenges) {
+      total.wins += c.h2h.wdl.wins;
+      total.draws += c.h2h.wdl.draws;
+      total.losses += c.h2h.wdl.losses;
+      c.h2h.pentanomial.forEach((v, bin) => {
+        penta[bin] = (penta[bin] as number) + v;
+      });
+    }
     report.headToHead = {
-      perChallenge: Object.fromEntries(
-        challenges.map((c) => [
-          c,
-          headToHead(
-            rated.filter((g) => g.challenge === c),
-            0,
-            1,
-          ),
-        ]),
-      ),
-      combined: headToHead(rated, 0, 1),
+      perChallenge: Object.fromEntries(challenges.map((c) => [c.challenge, h2h({ ...c.h2h.wdl }, [...c.h2h.pentanomial])])),
+      combined: h2h(total, penta),
     };
   }
   return report;

@@ -26,6 +26,36 @@ export function meanInterval(values: readonly number[]): MeanInterval | null {
   return { mean, se, lower: mean - half, upper: mean + half, n };
 }
 
+/** A running summary of observations: their count and sum, and Welford's sum of squared deviations. */
+export interface Moments {
+  n: number;
+  sum: number;
+  mean: number;
+  m2: number;
+}
+
+export function emptyMoments(): Moments {
+  return { n: 0, sum: 0, mean: 0, m2: 0 };
+}
+
+export function addMoment(m: Moments, x: number): void {
+  m.n++;
+  m.sum += x;
+  const delta = x - m.mean;
+  m.mean += delta / m.n;
+  m.m2 += delta * (x - m.mean);
+}
+
+/** meanInterval of the observations a Moments summarises (the mean as sum / n, as meanInterval computes it). */
+export function momentsInterval(m: Moments): MeanInterval | null {
+  if (m.n === 0) return null;
+  const mean = m.sum / m.n;
+  if (m.n === 1) return { mean, se: Number.NaN, lower: Number.NaN, upper: Number.NaN, n: 1 };
+  const se = Math.sqrt(Math.max(0, m.m2) / (m.n - 1) / m.n);
+  const half = studentTQuantile(0.975, m.n - 1) * se;
+  return { mean, se, lower: mean - half, upper: mean + half, n: m.n };
+}
+
 /**
  * Equal-weight combination of per-challenge means (§7.1: every challenge weighs the same): the plain average, with
  * a normal interval from SE = √(Σ se_c²) / C.
@@ -44,30 +74,39 @@ export interface ScoreMeans {
   utility: MeanInterval | null;
 }
 
-/** Per agent, over the games in `games` that report scores (one challenge at a time; combine with combineMeans). */
-export function agentScoreMeans(games: readonly GameRecord[], agentCount: number): ScoreMeans[] {
-  const units = Array.from({ length: agentCount }, () => new Map<string, { security: number; utility: number; count: number }>());
+/**
+ * Each agent's mean security and utility over the games of one unit (a pair/set or an unpaired game) that report
+ * them: the observation the score-mean intervals are built from; null where the agent reported none.
+ */
+export function unitScoreMeans(games: readonly GameRecord[], agentCount: number): Array<{ security: number; utility: number } | null> {
+  const acc = Array.from({ length: agentCount }, () => ({ security: 0, utility: 0, count: 0 }));
   for (const game of games) {
     if (game.scores === undefined) continue;
-    const key = unitKey(game);
     game.seats.forEach((agent, seat) => {
       const score = game.scores?.[seat];
-      const map = units[agent];
-      if (score === undefined || map === undefined) return;
-      const acc = map.get(key) ?? { security: 0, utility: 0, count: 0 };
-      acc.security += score.security;
-      acc.utility += score.utility;
-      acc.count++;
-      map.set(key, acc);
+      const a = acc[agent];
+      if (score === undefined || a === undefined) return;
+      a.security += score.security;
+      a.utility += score.utility;
+      a.count++;
     });
   }
-  return units.map((map) => {
-    const list = [...map.values()];
-    return {
-      security: meanInterval(list.map((u) => u.security / u.count)),
-      utility: meanInterval(list.map((u) => u.utility / u.count)),
-    };
-  });
+  return acc.map((a) => (a.count === 0 ? null : { security: a.security / a.count, utility: a.utility / a.count }));
+}
+
+/** Per agent, over the games in `games` that report scores (one challenge at a time; combine with combineMeans). */
+export function agentScoreMeans(games: readonly GameRecord[], agentCount: number): ScoreMeans[] {
+  const units = new Map<string, GameRecord[]>();
+  for (const game of games) units.set(unitKey(game), [...(units.get(unitKey(game)) ?? []), game]);
+  const security = Array.from({ length: agentCount }, emptyMoments);
+  const utility = Array.from({ length: agentCount }, emptyMoments);
+  for (const unit of units.values())
+    unitScoreMeans(unit, agentCount).forEach((m, agent) => {
+      if (!m) return;
+      addMoment(security[agent] as Moments, m.security);
+      addMoment(utility[agent] as Moments, m.utility);
+    });
+  return security.map((s, agent) => ({ security: momentsInterval(s), utility: momentsInterval(utility[agent] as Moments) }));
 }
 
 /** Wilson score interval (95%) for a rate such as attack success (§6.6: binomial intervals). */

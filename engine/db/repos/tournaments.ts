@@ -20,6 +20,17 @@ export interface StoredTournament {
   createdAt: number;
   updatedAt: number;
   finishedAt: number | null;
+  /** Committed attempts, games with at least one attempt, settled games: kept with every commit. */
+  gameAttempts: number;
+  gamesStarted: number;
+  gamesSettled: number;
+}
+
+/** The attempt of a game committed last (what a new attempt supersedes). */
+export interface LatestAttempt {
+  seq: number;
+  attempt: number;
+  termination: string;
 }
 
 export interface StoredTournamentGame {
@@ -82,6 +93,9 @@ export interface TournamentRow {
   created_at: number;
   updated_at: number;
   finished_at: number | null;
+  game_attempts: number;
+  games_started: number;
+  games_settled: number;
 }
 
 interface GameRow {
@@ -129,6 +143,9 @@ export function tournamentOf(row: TournamentRow): StoredTournament {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     finishedAt: row.finished_at,
+    gameAttempts: row.game_attempts,
+    gamesStarted: row.games_started,
+    gamesSettled: row.games_settled,
   };
 }
 
@@ -183,17 +200,37 @@ export function createTournamentsRepo(db: Database.Database) {
     set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation,
     worker_id`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
+  const attemptsInOrder = db.prepare(`SELECT ${COLUMNS}, superseded FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
+  const gamesWithTranscripts = db.prepare(`SELECT ${COLUMNS}, transcript FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
+  const widestGame = db.prepare('SELECT MAX(json_array_length(seats)) AS n FROM tournament_games WHERE tournament_id = ?');
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
-  // A settled attempt is the last of its game (nothing is replayed after it), so counting them counts settled games.
-  const settledCount = db.prepare(`SELECT COUNT(*) AS n FROM tournament_games
-    WHERE tournament_id = ? AND (termination IN (SELECT value FROM json_each(?)) OR attempt >= ?)`);
+  const latestOf = db.prepare(
+    'SELECT seq, attempt, termination FROM tournament_games WHERE tournament_id = ? AND game_key = ? ORDER BY attempt DESC LIMIT 1',
+  );
+  const supersede = db.prepare('UPDATE tournament_games SET superseded = 1 WHERE seq = ?');
   const getGame = db.prepare(
     `SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? AND game_index = ? ORDER BY attempt DESC LIMIT 1`,
   );
-  const touch = db.prepare('UPDATE tournaments SET updated_at = ? WHERE id = ?');
+  const countCommit = db.prepare(`UPDATE tournaments SET updated_at = @now, game_attempts = game_attempts + 1,
+    games_started = games_started + @started, games_settled = games_settled + @settled WHERE id = @id`);
+  const getTally = db.prepare(`SELECT t.attempts, t.state, COALESCE(c.trace, '[]') AS trace FROM tournament_tallies t
+    LEFT JOIN tournament_tally_traces c ON c.tournament_id = t.tournament_id WHERE t.tournament_id = ?`);
+  const tallyAttempts = db.prepare('SELECT attempts FROM tournament_tallies WHERE tournament_id = ?');
+  const putTally = db.prepare(`INSERT INTO tournament_tallies (tournament_id, attempts, state) VALUES (@id, @attempts, @state)
+    ON CONFLICT (tournament_id) DO UPDATE SET attempts = excluded.attempts, state = excluded.state`);
+  const putTrace = db.prepare(`INSERT INTO tournament_tally_traces (tournament_id, trace) VALUES (@id, @trace)
+    ON CONFLICT (tournament_id) DO UPDATE SET trace = excluded.trace`);
+  const attemptCount = db.prepare('SELECT game_attempts AS n FROM tournaments WHERE id = ?');
+  const pageStatements = new Map<string, { count: Database.Statement; page: Database.Statement }>();
 
   return {
-    insert(t: Omit<StoredTournament, 'status' | 'stopReason' | 'createdAt' | 'updatedAt' | 'finishedAt'>, now: number): void {
+    insert(
+      t: Omit<
+        StoredTournament,
+        'status' | 'stopReason' | 'createdAt' | 'updatedAt' | 'finishedAt' | 'gameAttempts' | 'gamesStarted' | 'gamesSettled'
+      >,
+      now: number,
+    ): void {
       insertTournament.run({
         id: t.id,
         name: t.name,
@@ -227,9 +264,14 @@ export function createTournamentsRepo(db: Database.Database) {
       setStatus.run({ id, status, stop_reason: stopReason, now, finished_at: done ? now : null });
     },
 
-    /** One finished attempt in its own transaction, so a crash never leaves half a game behind. */
-    insertGame(game: NewTournamentGame): number {
+    /**
+     * One finished attempt in its own transaction (a savepoint inside the caller's), so a crash never leaves half a
+     * game behind: the row, the attempt it supersedes flagged, and the tournament's counts. `settled`: the caller's
+     * rule (stats.ts isSettled). Returns the new seq and the attempt it superseded.
+     */
+    insertGame(game: NewTournamentGame, settled: boolean): { seq: number; previous: LatestAttempt | null } {
       return db.transaction(() => {
+        const previous = (latestOf.get(game.tournamentId, game.gameKey) as LatestAttempt | undefined) ?? null;
         const info = insertGame.run({
           tournament_id: game.tournamentId,
           game_key: game.gameKey,
@@ -259,22 +301,56 @@ export function createTournamentsRepo(db: Database.Database) {
           isolation: game.isolation ? JSON.stringify(game.isolation) : null,
           worker_id: game.workerId ?? null,
         });
-        touch.run(game.endedAt, game.tournamentId);
-        return Number(info.lastInsertRowid);
+        if (previous) supersede.run(previous.seq);
+        countCommit.run({ id: game.tournamentId, now: game.endedAt, started: previous ? 0 : 1, settled: settled ? 1 : 0 });
+        return { seq: Number(info.lastInsertRowid), previous };
       })();
+    },
+
+    /** The run tally (JSON, its trace apart) and how many attempts it covers; undefined before the first is written. */
+    tally(tournamentId: string): { attempts: number; state: string; trace: string } | undefined {
+      return getTally.get(tournamentId) as { attempts: number; state: string; trace: string } | undefined;
+    },
+
+    /** Attempts committed for the tournament (0 when there is no such tournament). */
+    gameAttempts(tournamentId: string): number {
+      return (attemptCount.get(tournamentId) as { n: number } | undefined)?.n ?? 0;
+    },
+
+    /** Attempts the stored tally covers (without reading it), or null when there is none. */
+    tallyAttempts(tournamentId: string): number | null {
+      return (tallyAttempts.get(tournamentId) as { attempts: number } | undefined)?.attempts ?? null;
+    },
+
+    /** Writes the tally; without `trace`, the stored trace stays (the caller knows it did not change). */
+    saveTally(tournamentId: string, attempts: number, state: string, trace?: string): void {
+      putTally.run({ id: tournamentId, attempts, state });
+      if (trace !== undefined) putTrace.run({ id: tournamentId, trace });
+    },
+
+    /**
+     * Every committed attempt in commit order, one at a time from a cursor (exports, tally rebuilds); `counts`: it is
+     * its game's latest attempt. The connection runs nothing else until the loop ends.
+     */
+    *eachGame(tournamentId: string): Generator<StoredTournamentGame & { counts: boolean }> {
+      for (const row of attemptsInOrder.iterate(tournamentId) as IterableIterator<GameRow & { superseded: number }>)
+        yield { ...gameOf(row), counts: row.superseded === 0 };
+    },
+
+    /** The most seats any attempt of the tournament had (0 without attempts). */
+    widestGame(tournamentId: string): number {
+      return (widestGame.get(tournamentId) as { n: number | null }).n ?? 0;
+    },
+
+    /** The same with each attempt's parsed transcript (events.jsonl). */
+    *eachGameWithTranscript(tournamentId: string): Generator<StoredTournamentGame & { transcript: unknown[] }> {
+      for (const row of gamesWithTranscripts.iterate(tournamentId) as IterableIterator<GameRow & { transcript: string }>)
+        yield { ...gameOf(row), transcript: JSON.parse(row.transcript) as unknown[] };
     },
 
     /** Every committed attempt in commit order. */
     games(tournamentId: string): StoredTournamentGame[] {
       return (allGames.all(tournamentId) as GameRow[]).map(gameOf);
-    },
-
-    /**
-     * Games settled so far without loading them: attempts with one of the `rated` terminations or at the attempt cap
-     * (the caller's rule, spec §8.1).
-     */
-    settledGames(tournamentId: string, rated: readonly string[], maxAttempts: number): number {
-      return (settledCount.get(tournamentId, JSON.stringify(rated), maxAttempts) as { n: number }).n;
     },
 
     /** The latest attempt of one game. */
@@ -289,10 +365,14 @@ export function createTournamentsRepo(db: Database.Database) {
       return row ? (JSON.parse(row.transcript) as unknown[]) : [];
     },
 
-    /** Filtered page of attempts in game order; the filters are applied in SQL so large runs page cheaply. */
+    /**
+     * Filtered page of attempts in game order, served from an index (tournament, superseded, game order). Without
+     * filters the total is the tournament's own count; a filter counts its matches.
+     */
     listGames(tournamentId: string, filter: GameFilter = {}): { items: StoredTournamentGame[]; total: number } {
       const where = ['g.tournament_id = @id'];
       const params: Record<string, unknown> = { id: tournamentId, limit: filter.limit ?? 100, offset: filter.offset ?? 0 };
+      if (filter.finalOnly) where.push('g.superseded = 0');
       if (filter.challenge !== undefined) {
         where.push('g.challenge = @challenge');
         params.challenge = filter.challenge;
@@ -305,17 +385,25 @@ export function createTournamentsRepo(db: Database.Database) {
         where.push('EXISTS (SELECT 1 FROM json_each(g.seats) WHERE json_each.value = @agent)');
         params.agent = filter.agent;
       }
-      if (filter.finalOnly)
-        where.push(
-          'g.attempt = (SELECT MAX(attempt) FROM tournament_games h WHERE h.tournament_id = g.tournament_id AND h.game_key = g.game_key)',
-        );
       const clause = where.join(' AND ');
-      const total = (db.prepare(`SELECT COUNT(*) AS n FROM tournament_games g WHERE ${clause}`).get(params) as { n: number }).n;
-      const rows = db
-        .prepare(
-          `SELECT ${COLUMNS.replace(/(\w+)/g, 'g.$1')} FROM tournament_games g WHERE ${clause} ORDER BY g.game_index, g.attempt LIMIT @limit OFFSET @offset`,
-        )
-        .all(params) as GameRow[];
+      let statements = pageStatements.get(clause);
+      if (!statements) {
+        statements = {
+          count: db.prepare(`SELECT COUNT(*) AS n FROM tournament_games g WHERE ${clause}`),
+          page: db.prepare(
+            `SELECT ${COLUMNS.replace(/(\w+)/g, 'g.$1')} FROM tournament_games g WHERE ${clause} ORDER BY g.game_index, g.attempt LIMIT @limit OFFSET @offset`,
+          ),
+        };
+        pageStatements.set(clause, statements);
+      }
+      const rows = statements.page.all(params) as GameRow[];
+      const filtered = filter.challenge !== undefined || filter.termination !== undefined || filter.agent !== undefined;
+      let total: number;
+      if (filtered) total = (statements.count.get(params) as { n: number }).n;
+      else {
+        const t = getTournament.get(tournamentId) as TournamentRow | undefined;
+        total = t ? (filter.finalOnly ? t.games_started : t.game_attempts) : 0;
+      }
       return { items: rows.map(gameOf), total };
     },
   };

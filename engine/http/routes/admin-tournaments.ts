@@ -47,10 +47,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     if ('spec_text' in req) return { raw: parseSpecText(req.spec_text, 'spec_text'), specDir, start: req.start };
     return { raw: req.spec, specDir, start: req.start };
   };
-  const agentIds = (id: string): string[] =>
-    service()
-      .statistics(id)
-      .loaded.agents.map((a) => a.id);
+  const agentIds = (id: string): string[] => service().agentIds(id);
 
   admin.post('/tournaments/validate', async (req): Promise<TournamentValidateResponse> => {
     const { raw, specDir } = definition(req.body);

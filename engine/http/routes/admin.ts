@@ -3,10 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
+  ADMIN_SESSION_PATH,
   AdminCreateSessionRequestSchema,
   type AdminCreateSessionResponse,
   type AdminSessionDetail,
   AdminSessionListQuerySchema,
+  type AdminSessionStatus,
   LAUNCH_CODE_PATH,
   LaunchCodeExchangeRequestSchema,
   type LaunchCodeExchangeResponse,
@@ -103,6 +105,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     return { token };
   });
 
+  // Outside the check too: answers whether the cookie is live (never 401, so a page without access logs no error).
+  app.get(ADMIN_SESSION_PATH, async (req, reply): Promise<AdminSessionStatus> => {
+    reply.header('Cache-Control', 'no-store');
+    const session = deps.adminSessions?.check(req.headers.cookie, req.headers.host ?? '', req.protocol === 'https');
+    if (session?.setCookie) reply.header('Set-Cookie', session.setCookie);
+    return { signed_in: session != null };
+  });
+
   app.register(
     async (admin) => {
       admin.addHook('onRequest', requireAdmin(deps.token, deps.adminSessions));
@@ -121,8 +131,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
       admin.get('/sessions', async (req) => {
         const query = readAdminQuery(AdminSessionListQuerySchema, req.query);
-        const page = engine.adminList({ challengeType: query.type, status: query.status, limit: query.limit, offset: query.offset });
-        return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
+        const page = engine.adminList({
+          challengeType: query.type,
+          status: query.status,
+          tournamentSessions: query.tournaments === 'show',
+          limit: query.limit,
+          offset: query.offset,
+        });
+        const owners = engine.tournamentsOf(page.items.map((s) => s.id));
+        return { sessions: page.items.map((s) => fullSession(s)), total: page.total, tournaments: Object.fromEntries(owners) };
       });
 
       admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {

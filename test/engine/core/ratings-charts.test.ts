@@ -1,6 +1,6 @@
 // Chart maths: the standings' Bradley–Terry ratings over settled games and the pairwise score matrix.
 import { describe, expect, it } from 'vitest';
-import { type GameRecord, pairwiseMatrix, ratingHistory, ratingsReport, sampleIndices } from '../../../engine/core/ratings/index.js';
+import { type GameRecord, pairwiseMatrix, ratingHistory, ratingsReport } from '../../../engine/core/ratings/index.js';
 
 const game = (over: Partial<GameRecord> & Pick<GameRecord, 'gameIndex'>): GameRecord => ({
   challenge: 'psi',
@@ -28,19 +28,23 @@ describe('ratingHistory', () => {
     expect(points[3]?.ratings).toEqual(board);
   });
 
-  it('a 1–0 record matches the two-agent posterior mode (2 virtual draws: 1095.4 / 904.6 for 2–0)', () => {
+  it('a 2–0 record reads the two-agent posterior mode (2 virtual draws: 1095.4 / 904.6)', () => {
     const [, , two] = ratingHistory([game({ gameIndex: 0 }), game({ gameIndex: 1 })], 2);
     expect(two?.ratings[0]).toBeCloseTo(1095.4, 1);
     expect(two?.ratings[1]).toBeCloseTo(904.6, 1);
   });
 
-  it('samples a long run to at most 60 refits, keeping the first and the last', () => {
+  it('samples a long run to at most 120 refits, evenly spaced, keeping the first and the last', () => {
     const games = Array.from({ length: 1000 }, (_, i) => game({ gameIndex: i, placements: i % 3 === 0 ? [2, 1] : [1, 2] }));
     const points = ratingHistory(games, 2);
-    expect(points.length).toBeLessThanOrEqual(60);
+    expect(points.length).toBeLessThanOrEqual(120);
     expect(points[0]?.games).toBe(0);
     expect(points[points.length - 1]?.games).toBe(1000);
-    expect(sampleIndices(10, 4)).toEqual([0, 3, 6, 9]);
+    // The stride doubled until the samples fit (1000 games → every 16th), plus the latest point.
+    const steps = new Set(points.slice(1, -1).map((p, i) => p.games - (points[i]?.games ?? 0)));
+    expect(steps).toEqual(new Set([16]));
+    const board = ratingsReport(games, { agentCount: 2 }).combined.agents.map((a) => Math.round(a.rating.rating * 10) / 10);
+    expect(points[points.length - 1]?.ratings).toEqual(board);
   });
 });
 

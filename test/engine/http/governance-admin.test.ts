@@ -11,6 +11,7 @@ import {
   GovernanceRunResponseSchema,
   GovernanceScenarioListResponseSchema,
 } from '../../../engine/contract/governance-admin.js';
+import { RunIsolationReportSchema } from '../../../engine/contract/isolation.js';
 import { csvField } from '../../../engine/protocols/governance/trials-csv.js';
 import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 
@@ -146,11 +147,15 @@ describe('a background match', () => {
     const detail = GovernanceMatchDetailSchema.parse((await admin.get(`/governance/matches/${id}`, auth)).body);
     const dir = detail.match.reportDir as string;
     expect(dir.startsWith(server.dataDir)).toBe(true);
-    for (const file of ['arena-report.json', 'arena-report.md', 'audit.jsonl']) {
+    // isolation.json is rebuilt from the stored runs, byte for byte what the match wrote.
+    for (const file of ['arena-report.json', 'arena-report.md', 'audit.jsonl', 'isolation.json']) {
       const res = await admin.get(`/governance/matches/${id}/files/${file}`, auth);
       expect(res.status).toBe(200);
       expect(res.text, file).toBe(fs.readFileSync(path.join(dir, file), 'utf8'));
     }
+    const isolation = RunIsolationReportSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'isolation.json'), 'utf8')));
+    expect(isolation.runs).toHaveLength(10);
+    expect(new Set(isolation.runs.map((r) => r.isolation?.method))).toEqual(new Set(['bubblewrap']));
     const csv = await admin.get(`/governance/matches/${id}/files/trials.csv`, auth);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trimEnd().split('\r\n');

@@ -6,6 +6,9 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { openStore } from '../../../engine/db/store.js';
+import { runTally } from '../../../engine/tournaments/game-commit.js';
+import { tallyOfOrderedRows } from '../../../engine/tournaments/run-tally.js';
 import { MILLIONAIRE, ROOT, tempDir } from './helpers.js';
 import { killRunAfterGames, resumeRun } from './kill-resume.js';
 
@@ -45,7 +48,12 @@ it('kill -9 mid-run, then --resume: complete and duplicate-free', async () => {
 
   const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
   const before = db.prepare('SELECT COUNT(*) AS n FROM tournament_games WHERE tournament_id = ?').get(id) as { n: number };
+  // The counts and the tally were committed with each game: the kill left them covering exactly the stored games.
+  const counts = db.prepare('SELECT game_attempts, games_started FROM tournaments WHERE id = ?').get(id);
+  const tally = db.prepare('SELECT attempts FROM tournament_tallies WHERE tournament_id = ?').get(id);
   db.close();
+  expect(counts).toEqual({ game_attempts: before.n, games_started: before.n });
+  expect(tally).toEqual({ attempts: before.n });
   expect(before.n).toBeGreaterThanOrEqual(5);
   expect(before.n).toBeLessThan(16);
 
@@ -70,4 +78,14 @@ it('kill -9 mid-run, then --resume: complete and duplicate-free', async () => {
   expect(rows.every((r) => r.termination === 'completed')).toBe(true);
   const report = JSON.parse(fs.readFileSync(path.join(dataDir, 'reports', id, 'report.json'), 'utf8'));
   expect(report.games).toHaveLength(16);
+  // After the resume, the stored tally is what a fold of the games from scratch gives, and the counts are right.
+  const store = openStore({ file: path.join(dataDir, 'arena.sqlite') });
+  try {
+    expect(store.tournaments.get(id)).toMatchObject({ gameAttempts: 16, gamesStarted: 16, gamesSettled: 16 });
+    expect(JSON.parse(JSON.stringify(runTally(store, id)))).toEqual(
+      JSON.parse(JSON.stringify(tallyOfOrderedRows(store.tournaments.eachGame(id), 2))),
+    );
+  } finally {
+    store.close();
+  }
 }, 180_000);
