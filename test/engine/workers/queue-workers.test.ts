@@ -174,6 +174,43 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(jobs).toHaveLength(rows.length);
   }, 180_000);
 
+  it('arena serve --queue: a tournament from the admin API plays on the worker; pause, resume and cancel work', async () => {
+    const w = track(await startWorker(redis.url, path.join(dir, 's1'), 's1'));
+    const data = path.join(dir, 'cserve');
+    const serve = track(spawnCli(['serve', '--queue', redis.url, '--data-dir', data, '--json']));
+    const ready = (await serve.until((e) => e.event === 'listening', 30_000)) as { url: string; token: string };
+    const api = async (route: string, body?: unknown) => {
+      const res = await fetch(`${ready.url}/admin/api/v1${route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${ready.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status, route).toBe(200);
+      return (await res.json()) as { id: string; status: string; games_done: number; active: boolean };
+    };
+    const { id } = await api('/tournaments', { spec: psiSpec('served', ['honest-exact', 'greedy-overclaim'], 40, 2) });
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).games_done, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    // Pause: the games on the worker finish and are committed, nothing new is queued.
+    await api(`/tournaments/${id}/pause`, {});
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).active, { timeout: 60_000 }).toBe(false);
+    const paused = await api(`/tournaments/${id}`);
+    expect(paused.status).toBe('paused');
+    expect(gameRows(data, id)).toHaveLength(paused.games_done);
+    const startedWhilePaused = startedJobs(w).length;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(startedJobs(w)).toHaveLength(startedWhilePaused);
+    // Resume, then cancel mid-game: the worker is told to stop the game it holds, which is never stored.
+    await api(`/tournaments/${id}/resume`, {});
+    await w.until((e) => e.event === 'game_started' && !startedJobs(w).slice(0, startedWhilePaused).includes(String(e.job)));
+    await api(`/tournaments/${id}/cancel`, {});
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).status, { timeout: 30_000 }).toBe('cancelled');
+    await w.until((e) => e.event === 'game_stopped', 30_000);
+    const rows = gameRows(data, id);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows.every((r) => r.worker_id === 's1' && RATED.test(r.termination))).toBe(true);
+    expect(new Set(rows.map((r) => r.game_index)).size).toBe(rows.length);
+  }, 240_000);
+
   it('Redis restarting empty mid-run: the coordinator queues its lost jobs again and the run completes, each game once', async () => {
     track(await startWorker(redis.url, path.join(dir, 'x1'), 'x1'));
     track(await startWorker(redis.url, path.join(dir, 'x2'), 'x2'));
