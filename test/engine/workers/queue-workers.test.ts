@@ -209,6 +209,12 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(rows.length).toBeLessThan(40);
     expect(rows.every((r) => r.worker_id === 's1' && RATED.test(r.termination))).toBe(true);
     expect(new Set(rows.map((r) => r.game_index)).size).toBe(rows.length);
+    // The games API names the worker of each game.
+    const listed = (await (
+      await fetch(`${ready.url}/admin/api/v1/tournaments/${id}/games`, { headers: { authorization: `Bearer ${ready.token}` } })
+    ).json()) as { games: Array<{ workerId: string | null }> };
+    expect(listed.games.length).toBe(rows.length);
+    expect(listed.games.every((g) => g.workerId === 's1')).toBe(true);
   }, 240_000);
 
   it('Redis restarting empty mid-run: the coordinator queues its lost jobs again and the run completes, each game once', async () => {
