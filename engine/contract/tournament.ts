@@ -331,6 +331,8 @@ export const TournamentGameSchema = z.object({
   usage: z.array(z.record(z.string(), z.unknown()).nullable()).nullable().optional(),
   /** Per launched seat: the isolation its agent process got; null for games stored before it was recorded. */
   isolation: z.array(IsolationSchema).nullable().optional(),
+  /** The game worker (`arena worker --id`) that played the attempt; null when the engine played it itself. */
+  workerId: z.string().nullable().optional(),
 });
 export type TournamentGame = z.infer<typeof TournamentGameSchema>;
 

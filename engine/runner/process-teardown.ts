@@ -15,7 +15,7 @@ export interface Teardown {
   finish(): Promise<void>;
 }
 
-/** Without a PID namespace: the process group and every descendant seen (sampled every 100 ms) are killed. */
+/** Without a PID namespace: the process group and every descendant the watcher saw (it samples from the start) are killed. */
 export function sweepTeardown(leader: number): Teardown {
   const watcher = new TreeWatcher(leader, { trackDescendants: true });
   watcher.start();

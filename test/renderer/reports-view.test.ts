@@ -239,6 +239,7 @@ describe('governance outcome explanations', () => {
     expect(describeClient('expected')).toMatchObject({ selfCheck: true, label: "scenario's expected decisions" });
     expect(describeClient('expected').meaning).toContain('proves nothing about any policy');
     expect(describeClient('policy:maintainer.yaml')).toMatchObject({ selfCheck: false, label: 'policy file maintainer.yaml' });
+    expect(describeClient('policy:p.yaml@sha256:0123456789ab').label).toBe('policy file p.yaml (sha256 0123456789ab)');
     expect(describeClient('http:http://127.0.0.1:9/d')).toMatchObject({ selfCheck: false, label: 'decision service http://127.0.0.1:9/d' });
   });
 });
