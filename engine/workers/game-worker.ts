@@ -81,6 +81,8 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     if (!runner || hash === null) return refuse(`challenge ${job.game.challenge} is not installed here`);
     if (hash !== job.challenge_sha256)
       return refuse(`challenge ${job.game.challenge} differs from the run manifest (module sha256 ${hash.slice(0, 12)})`);
+    const optionsProblem = engine.playables.get(job.game.challenge)?.optionsProblem(job.options);
+    if (optionsProblem) return refuse(`options for ${job.game.challenge}: ${optionsProblem}`);
     const resolved = agents.resolve(job);
     if ('problem' in resolved) return refuse(resolved.problem);
     // Granted secrets come from this machine's environment; they join the scrubber before any agent starts.

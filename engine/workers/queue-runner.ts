@@ -34,8 +34,6 @@ export interface QueueDispatchOptions {
 export interface QueueDispatch {
   /** The runner of each protocol: every game goes to a worker. */
   runners: GameRunners;
-  /** Jobs added so far (re-added ones included). */
-  jobsAdded(): number;
   close(): Promise<void>;
 }
 
@@ -69,7 +67,6 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   const watchMs = options.watchMs ?? 5_000;
   let downSince: number | null = null;
   let lost = false;
-  let jobs = 0;
   control.on('close', () => {
     downSince ??= Date.now();
   });
@@ -86,10 +83,8 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   }, 1000);
   health.unref();
 
-  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> => {
-    jobs++;
-    return queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
-  };
+  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> =>
+    queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
 
   const play = async (protocol: PlayProtocol, context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> => {
     const startedAt = context.clock.now();
@@ -165,7 +160,6 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   const runner = (protocol: PlayProtocol): GameRunner => ({ play: (context, game, signal) => play(protocol, context, game, signal) });
   return {
     runners: { specarena: runner('specarena'), clawarena: runner('clawarena') },
-    jobsAdded: () => jobs,
     async close() {
       clearInterval(health);
       // A Redis that is gone never answers QUIT: give it a moment, then drop the connections.

@@ -262,6 +262,15 @@ test.describe('board views in the match viewer', () => {
         .map((p) => String(counts[p])),
     );
     await expect(board.getByTestId('bv-orders')).toContainText(/moved|held|bounced/);
+    // The timeline scrolls the line the slider picked into view, highlighted.
+    const picked = page.getByRole('list', { name: 'Game timeline' }).locator('article[data-selected="true"]');
+    const inside = async () => {
+      const row = await picked.boundingBox();
+      const region = await page.getByRole('region', { name: 'Game timeline (scrollable)' }).boundingBox();
+      return row !== null && region !== null && row.y >= region.y - 1 && row.y + row.height <= region.y + region.height + 1;
+    };
+    await expect.poll(inside).toBe(true);
+    await expect(picked.getByTestId('line-text')).toHaveText(/^Supply centres after 1901: /);
     await page.getByRole('button', { name: 'Latest' }).click();
     await expect(board.getByTestId('bv-phase')).toContainText('over');
     await screenshot(page, 'board-diplomacy');

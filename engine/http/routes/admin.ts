@@ -36,6 +36,8 @@ export interface AdminDeps {
   token: string;
   engine: ArenaEngine;
   version: string;
+  /** Absolute path of the data folder, shown on the Settings page (admin only). */
+  dataDir?: string;
   authMode: boolean;
   staleAfterMs: number;
   secret: Buffer;
@@ -112,6 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         '/overview',
         async (): Promise<OverviewResponse> => ({
           version: deps.version,
+          ...(deps.dataDir === undefined ? {} : { dataDir: deps.dataDir }),
           authMode: deps.authMode,
           staleAfterMs: deps.staleAfterMs,
           challenges: engine.metadata(),
