@@ -292,6 +292,8 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     await new Promise((r) => setTimeout(r, 1000));
     await redis.start();
     expect(await run.exited, run.stderr()).toBe(0);
+    // The games in flight went with Redis's memory; the coordinator noticed and queued them again.
+    expect(run.stderr()).toMatch(/vanished from the queue \(Redis restarted without its data\?\); queued again/);
     expectExactlyOnce(gameRows(data, tournamentOf(run)), 12);
   }, 180_000);
 
