@@ -73,6 +73,7 @@ export class TournamentExecutor {
   private readonly teardowns = new Set<Promise<void>>();
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
+  private savedLifecycles = '';
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -155,7 +156,10 @@ export class TournamentExecutor {
       if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
     }
     this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
-    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
+    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
+      this.warm = this.startWarmPool();
+      this.saveLifecycles();
+    }
     store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
@@ -187,7 +191,18 @@ export class TournamentExecutor {
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       clock: this.deps.clock,
       startMs: this.startMs(),
+      previous: this.deps.store.lifecycles.get(this.tournament.id),
     });
+  }
+
+  /** Keeps the warm agents' figures with the tournament when they changed, so a resumed run goes on from them. */
+  private saveLifecycles(): void {
+    if (!this.warm) return;
+    const stats = this.warm.stats();
+    const text = JSON.stringify(stats);
+    if (text === this.savedLifecycles) return;
+    this.savedLifecycles = text;
+    this.deps.store.lifecycles.set(this.tournament.id, stats);
   }
 
   private workspaceRoot(): string {
@@ -379,6 +394,7 @@ export class TournamentExecutor {
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    this.saveLifecycles();
     this.closeGame(game, outcome);
     this.latest.set(key, row);
     const settled = isSettled(row);
@@ -451,6 +467,7 @@ export class TournamentExecutor {
       this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
+    this.saveLifecycles();
     const warm = this.warm?.close() ?? Promise.resolve();
     void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }
