@@ -120,7 +120,8 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(jobs).toHaveLength(rows.length);
     expect(new Set(jobs).size).toBe(jobs.length);
     const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8'));
-    expect(report.games).toHaveLength(48);
+    // The report lists every committed attempt (a loaded machine may void and replay a game).
+    expect(report.games).toHaveLength(rows.length);
   }, 300_000);
 
   it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {
