@@ -74,7 +74,7 @@ export function gameView<T extends StoredTournamentGame>(row: T, agentNames: rea
 }
 
 /** Score per seat for swiss/knockout points: 1 / ½ / 0, and ½ each for a game that stayed void. */
-export function seatPoints(row: StoredTournamentGame): number[] {
+export function seatPoints(row: Parameters<typeof gameRecord>[0]): number[] {
   const record = gameRecord(row);
   return isRated(record.termination) ? seatScores(record) : row.seats.map(() => 0.5);
 }
