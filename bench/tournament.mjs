@@ -6,7 +6,8 @@
 // (first agent start → end of game): session set-up, seat keys, process launch preparation, teardown and commit.
 // First, the OS sandbox's cost per agent launch: --launches (default 60) launches of a trivial agent, interleaved,
 // without the sandbox (a trusted folder), in the sandbox, and in the sandbox with one forwarded arena endpoint; wall
-// and CPU ms (engine process + its children) per launch, and the overhead against the unsandboxed baseline.
+// and CPU ms (engine process + its children, and the engine process alone) per launch, and the overhead against the
+// unsandboxed baseline.
 // Then, as the yardstick for the engine's CPU per tournament game: the API-only PSI game of bench:api (--api-games,
 // default 300, at the same concurrency; `arena serve` in a child process, its CPU from the OS), measured in the same
 // run; each lifecycle's engine CPU per game is printed as a multiple of it (target: at most 2×).
@@ -58,10 +59,11 @@ async function launchOverhead(arenaPort) {
     sandbox: {},
     sandbox_with_endpoint: { arenaEndpoints: [`127.0.0.1:${arenaPort}`] },
   };
-  const totals = Object.fromEntries(Object.keys(modes).map((m) => [m, { wall: [], cpu: 0 }]));
+  const totals = Object.fromEntries(Object.keys(modes).map((m) => [m, { wall: [], cpu: 0, engine: 0 }]));
   for (let i = 0; i < LAUNCHES; i++) {
     for (const [mode, extra] of Object.entries(modes)) {
       const cpu0 = cpuMs();
+      const engine0 = process.cpuUsage();
       const t0 = performance.now();
       const run = await launchAgent({
         manifest,
@@ -72,6 +74,8 @@ async function launchOverhead(arenaPort) {
       }).result;
       totals[mode].wall.push(performance.now() - t0);
       totals[mode].cpu += cpuMs() - cpu0;
+      const engine = process.cpuUsage(engine0);
+      totals[mode].engine += (engine.user + engine.system) / 1000;
       if (run.exitCode !== 0) throw new Error(`${mode} launch failed: ${run.termination} ${run.detail ?? run.stderr}`);
       fs.rmSync(run.workspace, { recursive: true, force: true });
     }
@@ -80,7 +84,11 @@ async function launchOverhead(arenaPort) {
   const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const out = {};
   for (const [mode, t] of Object.entries(totals))
-    out[mode] = { wall_ms_median: Number(median(t.wall).toFixed(1)), cpu_ms_mean: Number((t.cpu / LAUNCHES).toFixed(1)) };
+    out[mode] = {
+      wall_ms_median: Number(median(t.wall).toFixed(1)),
+      cpu_ms_mean: Number((t.cpu / LAUNCHES).toFixed(1)),
+      engine_cpu_ms_mean: Number((t.engine / LAUNCHES).toFixed(1)),
+    };
   for (const mode of ['sandbox', 'sandbox_with_endpoint'])
     out[`${mode}_overhead`] = {
       wall_ms: Number((out[mode].wall_ms_median - out.unsandboxed.wall_ms_median).toFixed(1)),

@@ -10,8 +10,15 @@ export const LaunchCodeExchangeRequestSchema = z.strictObject({ code: z.string()
 export const LaunchCodeExchangeResponseSchema = z.object({ token: z.string().min(1) });
 export type LaunchCodeExchangeResponse = z.infer<typeof LaunchCodeExchangeResponseSchema>;
 
+/** Whether this browser's session cookie is live: a tab without a token asks before calling anything that would 401. */
+export const ADMIN_SESSION_PATH = `${ADMIN_PREFIX}/session`;
+export const AdminSessionStatusSchema = z.object({ signed_in: z.boolean() });
+export type AdminSessionStatus = z.infer<typeof AdminSessionStatusSchema>;
+
 export const OverviewResponseSchema = z.object({
   version: z.string(),
+  /** Absolute path of the engine's data folder (database, reports, keys). */
+  dataDir: z.string().optional(),
   authMode: z.boolean(),
   staleAfterMs: z.number(),
   challenges: z.record(z.string(), ChallengeMetadataSchema),
@@ -22,11 +29,18 @@ export type OverviewResponse = z.infer<typeof OverviewResponseSchema>;
 export const AdminSessionListQuerySchema = z.object({
   type: z.string().optional(),
   status: z.enum(['open', 'active', 'ended']).optional(),
+  /** `hide`: leave out the sessions tournaments created for their games. */
+  tournaments: z.enum(['show', 'hide']).default('show'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
 
-export const AdminSessionListResponseSchema = z.object({ sessions: z.array(ChallengeSchema), total: z.number().int() });
+export const AdminSessionListResponseSchema = z.object({
+  sessions: z.array(ChallengeSchema),
+  total: z.number().int(),
+  /** Session id → the tournament that created it, for the sessions of this page a tournament created. */
+  tournaments: z.record(z.string(), z.string()).optional(),
+});
 export type AdminSessionListResponse = z.infer<typeof AdminSessionListResponseSchema>;
 
 export const AdminSessionDetailSchema = z.object({

@@ -63,7 +63,7 @@ export const GovernanceMatchDetailSchema = z.object({
 export type GovernanceMatchDetail = z.infer<typeof GovernanceMatchDetailSchema>;
 
 /** Raw files of one match: GET /governance/matches/:id/files/:file. */
-export const GOVERNANCE_FILES = ['arena-report.json', 'arena-report.md', 'audit.jsonl', 'trials.csv'] as const;
+export const GOVERNANCE_FILES = ['arena-report.json', 'arena-report.md', 'audit.jsonl', 'trials.csv', 'isolation.json'] as const;
 export const GovernanceFileSchema = z.enum(GOVERNANCE_FILES);
 
 /** Scenarios the engine can run, for the "Run scenario" form. */

@@ -22,3 +22,21 @@ export function describeIsolation(i: Isolation): string {
   const how = i.method === 'none' ? (i.trusted ? 'unsandboxed (trusted folder)' : 'unsandboxed') : i.method;
   return `${how}: files ${i.filesystem}, pid ${i.pid}, network ${net}`;
 }
+
+/**
+ * `isolation.json` beside a governance match's reports (whose reference formats have no place for it): the isolation
+ * each (agent, trial) run got, in run order, in the same shape as a tournament game's per-seat record.
+ */
+export const RunIsolationReportSchema = z.object({
+  schema_version: z.literal('1'),
+  match_id: z.string(),
+  runs: z.array(
+    z.object({
+      agent_id: z.string(),
+      trial_id: z.string(),
+      /** null only for runs stored before the isolation was recorded. */
+      isolation: IsolationSchema.nullable(),
+    }),
+  ),
+});
+export type RunIsolationReport = z.infer<typeof RunIsolationReportSchema>;

@@ -11,7 +11,10 @@ import * as isolation from './migrations/0070-isolation.js';
 import * as agentFolderTrust from './migrations/0080-agent-folder-trust.js';
 import * as clawarenaSlimCursors from './migrations/0090-clawarena-slim-cursors.js';
 import * as gameWorkers from './migrations/0100-game-workers.js';
-import * as tournamentCounters from './migrations/0110-tournament-counters.js';
+import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
+import * as tournamentCounters from './migrations/0120-tournament-counters.js';
+import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
+import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 
 interface Migration {
   name: string;
@@ -29,7 +32,10 @@ export const migrations: readonly Migration[] = [
   agentFolderTrust,
   clawarenaSlimCursors,
   gameWorkers,
+  tournamentSessions,
   tournamentCounters,
+  warmLifecycles,
+  tournamentLibrary,
 ];
 
 export class MigrationError extends Error {

@@ -5,8 +5,10 @@ import { createAgentFoldersRepo } from './repos/agent-folders.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
+import { createLifecyclesRepo } from './repos/lifecycles.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
+import { createTournamentLibraryRepo } from './repos/tournament-library.js';
 import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
 
@@ -14,6 +16,7 @@ export { MigrationError } from './migrate.js';
 export type { StoredAgentFolder } from './repos/agent-folders.js';
 export type { StoredClawAgent, StoredClawContext, StoredClawEvent, StoredClawMatch, StoredClawSeat } from './repos/clawarena.js';
 export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary, GovernanceRunRow } from './repos/governance.js';
+export type { StoredAgentLifecycle } from './repos/lifecycles.js';
 export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
 export type { SessionFilter, SessionPage, StoredSession } from './repos/sessions.js';
@@ -31,7 +34,9 @@ export function openStore(options: OpenOptions) {
     clawarena: createClawArenaRepo(db),
     governance: createGovernanceRepo(db),
     tournaments: createTournamentsRepo(db),
+    tournamentLibrary: createTournamentLibraryRepo(db),
     agentFolders: createAgentFoldersRepo(db),
+    lifecycles: createLifecyclesRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

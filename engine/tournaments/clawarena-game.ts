@@ -8,6 +8,7 @@
 // Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
 import type { JsonObject } from '../../games/kit/game.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
+import { seatsLabel } from '../core/seat-label.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { LaunchResult } from '../runner/launch.js';
@@ -99,7 +100,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
         play.decide({
           termination: 'agent_timeout',
           faultedSeats: missing,
-          detail: `seat ${missing.join(', ')} did not connect within ${deps.startMs / 1000} s`,
+          detail: `${seatsLabel(missing)} did not connect within ${deps.startMs / 1000} s`,
         });
     },
     Math.min(deps.startMs, deps.gameMs),
@@ -110,7 +111,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
     play.decide({
       termination: 'agent_timeout',
       faultedSeats: faulted,
-      detail: `game over ${deps.gameMs / 1000} s: seat ${faulted.join(', ')} on the clock`,
+      detail: `game over ${deps.gameMs / 1000} s: ${seatsLabel(faulted)} on the clock`,
     });
   }, deps.gameMs);
   play.onCleanup(() => {
@@ -126,7 +127,11 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
     if (clawarena.match(id)?.status === 'finished') return;
     const exit = exitVerdict(seat, result);
     if (exit === 'clean') {
-      play.decide({ termination: 'agent_protocol_violation', faultedSeats: [seat], detail: `seat ${seat} left before the match ended` });
+      play.decide({
+        termination: 'agent_protocol_violation',
+        faultedSeats: [seat],
+        detail: `${seatsLabel([seat])} left before the match ended`,
+      });
     } else if (exit) play.decide(exit);
   };
 
@@ -151,7 +156,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
   if (placements.length !== seats) return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'match result lost' });
   const reason = (view?.result as { finish_reason?: unknown } | null)?.finish_reason;
   const auto = autoSeats();
-  outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for seat ${auto.join(', ')}` : ''}`;
+  outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for ${seatsLabel(auto)}` : ''}`;
   return play.finish(outcome, { placements }, matchTranscript(clawarena, id));
 }
 

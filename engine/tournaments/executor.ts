@@ -74,6 +74,7 @@ export class TournamentExecutor {
   private readonly teardowns = new Set<Promise<void>>();
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
+  private savedLifecycles = '';
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -160,7 +161,10 @@ export class TournamentExecutor {
     const { store } = this.deps;
     const resumed = this.readLatest() > 0;
     this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
-    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) this.warm = this.startWarmPool();
+    if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
+      this.warm = this.startWarmPool();
+      this.saveLifecycles();
+    }
     store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
@@ -192,7 +196,18 @@ export class TournamentExecutor {
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       clock: this.deps.clock,
       startMs: this.startMs(),
+      previous: this.deps.store.lifecycles.get(this.tournament.id),
     });
+  }
+
+  /** Keeps the warm agents' figures with the tournament when they changed, so a resumed run goes on from them. */
+  private saveLifecycles(): void {
+    if (!this.warm) return;
+    const stats = this.warm.stats();
+    const text = JSON.stringify(stats);
+    if (text === this.savedLifecycles) return;
+    this.savedLifecycles = text;
+    this.deps.store.lifecycles.set(this.tournament.id, stats);
   }
 
   private workspaceRoot(): string {
@@ -307,6 +322,8 @@ export class TournamentExecutor {
       maxIllegalActions: this.spec.max_illegal_actions ?? DEFAULT_MAX_ILLEGAL_ACTIONS,
       onSession: (sessionId) => {
         running.session_id = sessionId;
+        // Known as this tournament's from the start, so the Sessions page can leave it out while it runs.
+        this.deps.store.sessions.markTournamentSession(sessionId, this.tournament.id);
       },
       run: {
         tournamentId: this.tournament.id,
@@ -376,11 +393,14 @@ export class TournamentExecutor {
     }
     // A cancelled game never reaches the database: it did not happen.
     if ((this.mode === 'cancelling' || this.mode === 'halting') && outcome.termination === 'interrupted') {
+      this.closeGame(game, outcome);
       this.pump();
       return;
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    this.saveLifecycles();
+    this.closeGame(game, outcome);
     this.latest.set(key, latestOf(row));
     const settled = isSettled(row);
     if (settled) this.settle(game, row, true);
@@ -406,6 +426,15 @@ export class TournamentExecutor {
       at: this.deps.clock.now(),
     });
     this.pump();
+  }
+
+  /** The game's record is written (or the game dropped): its runner closes what the game leaves behind. */
+  private closeGame(game: ScheduledGame, outcome: GameOutcome): void {
+    try {
+      this.runnerFor(game.challenge).closed?.(outcome);
+    } catch {
+      // Tidying up is not worth a failed run: the session is then an ordinary leftover the expiry sweep removes.
+    }
   }
 
   /** Stores the attempt; a database that refuses it fails the run (null), since results would be lost. */
@@ -443,6 +472,7 @@ export class TournamentExecutor {
       this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
     if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
+    this.saveLifecycles();
     const warm = this.warm?.close() ?? Promise.resolve();
     void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }

@@ -13,13 +13,22 @@ export type { GameContext, GameOutcome } from './game-play.js';
 
 export interface GameRunner {
   play(context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome>;
+  /** After the game's record is written (or the game is dropped by a cancel): close what it leaves open. */
+  closed?(outcome: GameOutcome): void;
 }
 
 export type GameRunners = Partial<Record<PlayProtocol, GameRunner>>;
 
 /** SpecArena games: a seat-key session in the protocol engine, agents joining by invite. */
 export function specArenaRunner(deps: { engine: ArenaEngine; url: string; authSecret: Buffer }): GameRunner {
-  return { play: (context, game, signal) => playGame({ ...context, ...deps }, game, signal) };
+  return {
+    play: (context, game, signal) => playGame({ ...context, ...deps }, game, signal),
+    // A forfeit or a void game leaves its session open at 0/2 or 1/2 players, looking joinable: its record (the
+    // transcript included) is stored, so the session goes.
+    closed: (outcome) => {
+      if (outcome.termination !== 'completed' && outcome.sessionId) deps.engine.discardUnfinished(outcome.sessionId);
+    },
+  };
 }
 
 /** ClawArena games: a scheduled match with one scoped token per seat. */

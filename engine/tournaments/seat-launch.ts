@@ -3,6 +3,7 @@
 // hard limit, and the variables every protocol shares.
 
 import type { Termination } from '../core/ratings/index.js';
+import { seatsLabel } from '../core/seat-label.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import { loopbackEndpoints } from '../runner/endpoint-forward.js';
 import { type LaunchHandle, type LaunchOptions, type LaunchResult, launchAgent } from '../runner/launch.js';
@@ -110,15 +111,15 @@ export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clea
     return {
       termination: 'harness_error',
       faultedSeats: [],
-      detail: `seat ${seat} was killed from outside its sandbox (${result.signal})`,
+      detail: `${seatsLabel([seat])} was killed from outside its sandbox (${result.signal})`,
     };
   if (result.termination === 'spawn_error') {
     return result.harnessError
       ? { termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` }
-      : { termination: 'agent_crash', faultedSeats: [seat], detail: `seat ${seat} could not start: ${result.detail ?? ''}` };
+      : { termination: 'agent_crash', faultedSeats: [seat], detail: `${seatsLabel([seat])} could not start: ${result.detail ?? ''}` };
   }
   if (result.termination === 'output_limit') {
-    return { termination: 'agent_resource_limit', faultedSeats: [seat], detail: `seat ${seat} exceeded the output limit` };
+    return { termination: 'agent_resource_limit', faultedSeats: [seat], detail: `${seatsLabel([seat])} exceeded the output limit` };
   }
   if (result.termination !== 'exited') return null;
   if (result.exitCode === 0) return 'clean';
@@ -126,6 +127,6 @@ export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clea
   return {
     termination: 'agent_crash',
     faultedSeats: [seat],
-    detail: `seat ${seat} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
+    detail: `${seatsLabel([seat])} exited ${result.signal ? `on ${result.signal}` : `with code ${result.exitCode}`}${tail ? `: ${tail.slice(0, 200)}` : ''}`,
   };
 }

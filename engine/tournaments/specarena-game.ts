@@ -12,6 +12,7 @@ import type { ChatMessage } from '../contract/specarena.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { SeatScore } from '../core/ratings/index.js';
 import { operatorChannel } from '../core/redaction.js';
+import { seatsLabel } from '../core/seat-label.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../protocols/specarena/auth.js';
@@ -69,13 +70,13 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
         play.decide({
           termination: 'agent_protocol_violation',
           faultedSeats: left,
-          detail: `seat ${left.join(', ')} left before the game ended`,
+          detail: `${seatsLabel(left)} left before the game ended`,
         });
       else
         play.decide({
           termination: 'agent_timeout',
           faultedSeats: seatsOnClock,
-          detail: `${what}: seat ${seatsOnClock.join(', ')} on the clock`,
+          detail: `${what}: ${seatsLabel(seatsOnClock)} on the clock`,
         });
     }, EXIT_REPORT_GRACE_MS);
     play.onCleanup(() => clearTimeout(t));
@@ -110,18 +111,18 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
       // had the chance to join and is not at fault, whichever seat order the game has.
       const late = missing.filter((seat) => launched.has(seat));
       const waiting = missing.filter((seat) => !launched.has(seat));
-      const why = waiting.length > 0 ? `; seat ${waiting.join(', ')} not started (waits for seat ${late.join(', ')})` : '';
+      const why = waiting.length > 0 ? `; ${seatsLabel(waiting)} not started (waits for ${seatsLabel(late)})` : '';
       play.decide(
         late.length > 0
           ? {
               termination: 'agent_timeout',
               faultedSeats: late,
-              detail: `seat ${late.join(', ')} did not join within ${deps.startMs / 1000} s${why}`,
+              detail: `${seatsLabel(late)} did not join within ${deps.startMs / 1000} s${why}`,
             }
           : {
               termination: 'harness_error',
               faultedSeats: [],
-              detail: `harness: seat ${missing.join(', ')} not started within ${deps.startMs / 1000} s`,
+              detail: `harness: ${seatsLabel(missing)} not started within ${deps.startMs / 1000} s`,
             },
       );
     },
@@ -150,7 +151,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
         play.decide({
           termination: protocol ? 'agent_protocol_violation' : 'agent_illegal_action',
           faultedSeats: [seat],
-          detail: `seat ${seat}: ${refused[seat]} refused actions (last ${code ?? 'malformed'}), budget ${deps.maxIllegalActions}`,
+          detail: `${seatsLabel([seat])}: ${refused[seat]} refused actions (last ${code ?? 'malformed'}), budget ${deps.maxIllegalActions}`,
         });
       }
     }),

@@ -48,6 +48,8 @@ export interface WarmPoolOptions extends WarmHooks {
   clock: Clock;
   /** A slot that has not asked for its seat this long after it was handed one is stalled. */
   startMs: number;
+  /** Figures of an earlier run of this tournament (resume): processes and restarts go on from them, retired stays. */
+  previous?: readonly AgentLifecycleStats[] | null;
 }
 
 interface Lease {
@@ -90,7 +92,15 @@ export class WarmPool {
 
   constructor(private readonly options: WarmPoolOptions) {
     options.agents.forEach((agent, index) => {
-      if (agent.manifest.lifecycle === 'persistent') this.agents.set(index, new WarmAgent(agent, options, () => this.closed));
+      if (agent.manifest.lifecycle !== 'persistent') return;
+      const warm = new WarmAgent(agent, options, () => this.closed);
+      const before = options.previous?.find((p) => p.agent === agent.id && p.lifecycle === 'persistent');
+      if (before) {
+        warm.processes = before.processes;
+        warm.restarts = before.restarts;
+        warm.retired = before.retired;
+      }
+      this.agents.set(index, warm);
     });
   }
 

@@ -31,7 +31,7 @@ export interface ServerFallback {
 export interface LegalActionSpec {
   action: string;
   description: string;
-  /** Type strings as the public clients read them: "int", "int (1-6)", "string (optional, max 140 chars)". */
+  /** Type strings as the public clients read them: "int", "int (1-6)", "string (optional, max 140 chars)" (`kit/params.ts`). */
   params: Record<string, string>;
   /** The same parameters as a JSON Schema, for clients that validate. */
   params_schema: JsonObject;
@@ -114,34 +114,6 @@ export function reject(
   extra: Omit<ActionRejection, 'code' | 'message'> = {},
 ): { ok: false; error: ActionRejection } {
   return { ok: false, error: { code, message, ...extra } };
-}
-
-/** Reads an optional table-talk message: absent, null or a string of at most `max` characters. */
-export function readMessage(
-  params: Record<string, unknown>,
-  max: number,
-): { ok: true; message: string | null } | { ok: false; error: ActionRejection } {
-  const value = params.message;
-  if (value === undefined || value === null) return { ok: true, message: null };
-  if (typeof value !== 'string')
-    return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(value) });
-  if ([...value].length > max) return reject('invalid_params', `message must be at most ${max} characters`, { field: 'message' });
-  const trimmed = value.trim();
-  return { ok: true, message: trimmed.length > 0 ? trimmed : null };
-}
-
-/** An integer parameter; also accepts an integral number written as a string ("3"), which LLM clients often send. */
-export function readInt(
-  params: Record<string, unknown>,
-  field: string,
-): { ok: true; value: number } | { ok: false; error: ActionRejection } {
-  const raw = params[field];
-  if (raw === undefined) return reject('invalid_params', `${field} is required`, { field });
-  const value = typeof raw === 'string' && /^-?\d{1,6}$/.test(raw.trim()) ? Number(raw.trim()) : raw;
-  if (typeof value !== 'number' || !Number.isInteger(value)) {
-    return reject('invalid_params', `${field} must be an integer`, { field, invalid_value: toJson(raw) });
-  }
-  return { ok: true, value };
 }
 
 export function toJson(value: unknown): Json {

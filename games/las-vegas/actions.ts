@@ -1,16 +1,7 @@
 // Claw Vegas actions: the legal placements of the seat to move, with their params, and applying one.
-import {
-  type ApplyResult,
-  clone,
-  type GameEvent,
-  type JsonObject,
-  type LegalActionSpec,
-  readInt,
-  readMessage,
-  reject,
-  type Seat,
-  TABLE_TALK_MAX,
-} from '../kit/game.js';
+import { z } from 'zod';
+import { type ApplyResult, clone, type GameEvent, type JsonObject, type LegalActionSpec, type Seat, TABLE_TALK_MAX } from '../kit/game.js';
+import { declaration, int, oneOf, paramsHint, paramsSchema, parseParams, spoken, tableTalk } from '../kit/params.js';
 import { VEGAS_TABLE_TALK_HINT, VEGAS_TIE_RULE } from './briefs.js';
 import {
   byName,
@@ -25,21 +16,28 @@ import {
 } from './rounds.js';
 import { type Casino, rollFor, type VegasState } from './state.js';
 
+/** `place`: one of the faces rolled (`faces`, ascending). */
+const placeParams = declaration((faces: number[]) =>
+  z.looseObject({
+    face: int('int (must be one of faces_available)', oneOf(faces, 'integer')),
+    message: tableTalk(`string (optional table talk, max ${TABLE_TALK_MAX} chars)`),
+  }),
+);
+
+function rolledFaces(state: VegasState): number[] {
+  return [...new Set(state.roll)].sort((a, b) => a - b);
+}
+
 export function legalActions(state: VegasState, seat: number): LegalActionSpec[] {
   if (state.finished || state.current !== seat) return [];
-  const faces = [...new Set(state.roll)].sort((a, b) => a - b);
+  const faces = rolledFaces(state);
   const fallback = mostRolledFace(state.roll);
   return [
     {
       action: 'place',
       description: 'Choose one face from your roll: all your dice showing it go to the casino with that number for the rest of the round.',
-      params: { face: 'int (must be one of faces_available)', message: `string (optional table talk, max ${TABLE_TALK_MAX} chars)` },
-      params_schema: {
-        type: 'object',
-        required: ['face'],
-        properties: { face: { type: 'integer', enum: faces }, message: { type: 'string', maxLength: TABLE_TALK_MAX } },
-        additionalProperties: true,
-      },
+      params: paramsHint(placeParams(faces)),
+      params_schema: paramsSchema(placeParams(faces)),
       hint: {
         your_roll: [...state.roll],
         faces_available: facesAvailable(state, seat),
@@ -55,18 +53,19 @@ export function legalActions(state: VegasState, seat: number): LegalActionSpec[]
 }
 
 export function applyPlace(state: VegasState, seat: number, params: Record<string, unknown>): ApplyResult<VegasState> {
-  const face = readInt(params, 'face');
-  if (!face.ok) return face;
-  const message = readMessage(params, TABLE_TALK_MAX);
-  if (!message.ok) return message;
-  const faces = [...new Set(state.roll)].sort((a, b) => a - b);
-  if (!faces.includes(face.value)) {
-    return reject('invalid_params', `face ${face.value} is not in your roll`, {
-      field: 'face',
-      invalid_value: face.value,
+  const faces = rolledFaces(state);
+  const read = parseParams(placeParams(faces), params, {
+    range: (_issue, field, value) => ({
+      code: 'invalid_params',
+      message: `face ${value} is not in your roll`,
+      field,
+      invalid_value: value as number,
       allowed_values: faces,
-    });
-  }
+    }),
+  });
+  if (!read.ok) return read;
+  const face = { value: read.value.face };
+  const message = { message: spoken(read.value.message) };
   const next = clone(state);
   const count = next.roll.filter((d) => d === face.value).length;
   const casino = next.casinos[face.value - 1] as Casino;

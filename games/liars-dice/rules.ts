@@ -8,13 +8,12 @@ import {
   type GameRules,
   type JsonObject,
   type LegalActionSpec,
-  readInt,
-  readMessage,
   reject,
   type Seat,
-  TABLE_TALK_MAX,
 } from '../kit/game.js';
+import { paramsHint, paramsSchema, spoken } from '../kit/params.js';
 import { LIARS_DICE_RULES, LIARS_DICE_STRATEGY, TABLE_TALK_HINT } from './briefs.js';
+import { bidParams, challengeParams, parseBid, parseChallenge } from './params.js';
 
 export const DICE_PER_PLAYER = 5;
 const RECENT_TALK = 6;
@@ -113,12 +112,8 @@ function legalActions(state: LiarsDiceState, seat: number): LegalActionSpec[] {
     out.push({
       action: 'challenge',
       description: 'Call LIAR on the standing bid: the dice are revealed and the match is decided.',
-      params: { message: `string (optional, max ${TABLE_TALK_MAX} chars)` },
-      params_schema: {
-        type: 'object',
-        properties: { message: { type: 'string', maxLength: TABLE_TALK_MAX } },
-        additionalProperties: true,
-      },
+      params: paramsHint(challengeParams()),
+      params_schema: paramsSchema(challengeParams()),
       hint: {
         table_talk: TABLE_TALK_HINT,
         recent_table_talk: talk,
@@ -142,17 +137,8 @@ function legalActions(state: LiarsDiceState, seat: number): LegalActionSpec[] {
     out.push({
       action: 'bid',
       description: 'Bid a strictly higher claim about all dice on the table. Face order is 2 < 3 < 4 < 5 < 6 < 1 (1 is highest).',
-      params: { quantity: 'int', face: 'int (1-6)', message: `string (optional, max ${TABLE_TALK_MAX} chars)` },
-      params_schema: {
-        type: 'object',
-        required: ['quantity', 'face'],
-        properties: {
-          quantity: { type: 'integer', minimum: 1, maximum: total },
-          face: { type: 'integer', minimum: 1, maximum: 6 },
-          message: { type: 'string', maxLength: TABLE_TALK_MAX },
-        },
-        additionalProperties: true,
-      },
+      params: paramsHint(bidParams(total)),
+      params_schema: paramsSchema(bidParams(total)),
       hint,
     });
   }
@@ -160,23 +146,12 @@ function legalActions(state: LiarsDiceState, seat: number): LegalActionSpec[] {
 }
 
 function applyBid(state: LiarsDiceState, seat: number, params: Record<string, unknown>, auto: boolean): ApplyResult<LiarsDiceState> {
-  const quantity = readInt(params, 'quantity');
-  if (!quantity.ok) return quantity;
-  const face = readInt(params, 'face');
-  if (!face.ok) return face;
-  const message = readMessage(params, TABLE_TALK_MAX);
-  if (!message.ok) return message;
   const total = totalDice(state);
-  if (face.value < 1 || face.value > 6) {
-    return reject('invalid_bid', 'face must be from 1 to 6', {
-      field: 'face',
-      invalid_value: face.value,
-      allowed_values: [1, 2, 3, 4, 5, 6],
-    });
-  }
-  if (quantity.value < 1 || quantity.value > total) {
-    return reject('invalid_bid', `quantity must be from 1 to ${total}`, { field: 'quantity', invalid_value: quantity.value });
-  }
+  const read = parseBid(params, total);
+  if (!read.ok) return read;
+  const quantity = { value: read.value.quantity };
+  const face = { value: read.value.face };
+  const message = { message: spoken(read.value.message) };
   const last = lastBid(state);
   if (!isHigherBid(quantity.value, face.value, last)) {
     const min = minimumRaise(last, total);
@@ -200,8 +175,9 @@ function applyBid(state: LiarsDiceState, seat: number, params: Record<string, un
 function applyChallenge(state: LiarsDiceState, seat: number, params: Record<string, unknown>, auto: boolean): ApplyResult<LiarsDiceState> {
   const last = lastBid(state);
   if (!last) return reject('nothing_to_challenge', 'there is no bid to challenge yet; open with a bid');
-  const message = readMessage(params, TABLE_TALK_MAX);
-  if (!message.ok) return message;
+  const read = parseChallenge(params);
+  if (!read.ok) return read;
+  const message = { message: spoken(read.value.message) };
   const actual = countMatching(state.dice, last.face);
   const bidWasTrue = actual >= last.quantity;
   const loser = bidWasTrue ? seat : last.seat;

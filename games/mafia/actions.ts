@@ -1,8 +1,10 @@
 // Mafia actions: the legal actions of a seat, with their params, and applying chat, votes and night picks.
-import { type ApplyResult, clone, type GameEvent, type JsonObject, type LegalActionSpec, readInt, reject, toJson } from '../kit/game.js';
+import { type ApplyResult, clone, type GameEvent, type JsonObject, type LegalActionSpec, reject } from '../kit/game.js';
+import { paramsHint, paramsSchema, parseParams } from '../kit/params.js';
 import { DAY_CHAT_FALLBACK, type MafiaRole, WHISPER_FALLBACK } from './briefs.js';
+import { chatParams, targetParams } from './params.js';
 import { advanceSpeaker, decisionWindow, discussionState, resolveNight, resolveVote } from './phases.js';
-import { alias, aliasRef, CHAT_MAX, type ChatEntry, type MafiaState, mafiaSeats, nightTargets, ref, voteCandidates } from './state.js';
+import { alias, aliasRef, type ChatEntry, type MafiaState, mafiaSeats, nightTargets, ref, voteCandidates } from './state.js';
 
 export function legalActions(state: MafiaState, seat: number): LegalActionSpec[] {
   const window = decisionWindow(state);
@@ -37,13 +39,8 @@ export function legalActions(state: MafiaState, seat: number): LegalActionSpec[]
           : state.runoff
             ? 'Speak before the runoff vote.'
             : 'Speak in the day discussion.',
-        params: { message: `string (max ${CHAT_MAX} chars)` },
-        params_schema: {
-          type: 'object',
-          required: ['message'],
-          properties: { message: { type: 'string', minLength: 1, maxLength: CHAT_MAX } },
-          additionalProperties: true,
-        },
+        params: paramsHint(chatParams()),
+        params_schema: paramsSchema(chatParams()),
         hint,
       },
     ];
@@ -62,13 +59,8 @@ export function legalActions(state: MafiaState, seat: number): LegalActionSpec[]
             : role === 'doctor'
               ? 'Choose a player to protect tonight (yourself included).'
               : 'Choose a player to investigate.',
-        params: { target_id: 'int' },
-        params_schema: {
-          type: 'object',
-          required: ['target_id'],
-          properties: { target_id: { type: 'integer', enum: targets.map(alias) } },
-          additionalProperties: true,
-        },
+        params: paramsHint(targetParams(targets.map(alias), false)),
+        params_schema: paramsSchema(targetParams(targets.map(alias), false)),
         hint: {
           role_action: verb,
           targets: targets.map((t) => aliasRef(state, t)),
@@ -88,17 +80,8 @@ export function legalActions(state: MafiaState, seat: number): LegalActionSpec[]
       {
         action: 'vote',
         description: state.runoff ? 'Runoff vote: choose one of the tied players.' : 'Vote to eliminate a player, or null to abstain.',
-        params: { target_id: allowSkip ? 'int or null' : 'int' },
-        params_schema: {
-          type: 'object',
-          required: ['target_id'],
-          properties: {
-            target_id: allowSkip
-              ? { type: ['integer', 'null'], enum: [...candidates.map(alias), null] }
-              : { type: 'integer', enum: candidates.map(alias) },
-          },
-          additionalProperties: true,
-        },
+        params: paramsHint(targetParams(candidates.map(alias), allowSkip)),
+        params_schema: paramsSchema(targetParams(candidates.map(alias), allowSkip)),
         hint: {
           candidates: candidates.map((c) => aliasRef(state, c)),
           allow_skip: allowSkip,
@@ -116,13 +99,9 @@ export function legalActions(state: MafiaState, seat: number): LegalActionSpec[]
 export function applyChat(state: MafiaState, seat: number, params: Record<string, unknown>, skipped: boolean): ApplyResult<MafiaState> {
   let message = '';
   if (!skipped) {
-    const raw = params.message;
-    if (typeof raw !== 'string')
-      return reject('invalid_params', 'message must be a string', { field: 'message', invalid_value: toJson(raw) });
-    message = raw.trim();
-    if (message.length === 0) return reject('invalid_params', 'message must not be empty', { field: 'message' });
-    if ([...message].length > CHAT_MAX)
-      return reject('invalid_params', `message must be at most ${CHAT_MAX} characters`, { field: 'message' });
+    const read = parseParams(chatParams(), params);
+    if (!read.ok) return read;
+    message = (read.value.message as string).trim();
   }
   const next = clone(state);
   const whisper = next.phase === 'mafia_night_discuss';
@@ -165,23 +144,21 @@ export function readTarget(
   allowed: number[],
   allowNull: boolean,
 ): { ok: true; target: number | null } | ReturnType<typeof reject> {
-  const allowedAliases = allowed.map(alias);
-  if (params.target_id === null) {
-    if (allowNull) return { ok: true, target: null };
-    return reject('invalid_params', 'target_id may not be null here', {
-      field: 'target_id',
-      invalid_value: null,
-      allowed_values: allowedAliases,
-    });
+  const aliases = allowed.map(alias);
+  const listed = allowNull ? [...aliases, null] : aliases;
+  if (params.target_id === null && !allowNull) {
+    return reject('invalid_params', 'target_id may not be null here', { field: 'target_id', invalid_value: null, allowed_values: aliases });
   }
-  const id = readInt(params, 'target_id');
-  if (!id.ok) return { ok: false, error: { ...id.error, allowed_values: allowNull ? [...allowedAliases, null] : allowedAliases } };
-  if (!allowedAliases.includes(id.value)) {
-    return reject('invalid_params', `target_id ${id.value} is not one of the listed ids`, {
-      field: 'target_id',
-      invalid_value: id.value,
-      allowed_values: allowNull ? [...allowedAliases, null] : allowedAliases,
-    });
-  }
-  return { ok: true, target: id.value - 1 };
+  const read = parseParams(targetParams(aliases, allowNull), params, {
+    range: (_issue, field, value) => ({
+      code: 'invalid_params',
+      message: `target_id ${value} is not one of the listed ids`,
+      field,
+      invalid_value: value as number,
+      allowed_values: listed,
+    }),
+  });
+  if (!read.ok) return { ok: false, error: { ...read.error, allowed_values: listed } };
+  const id = read.value.target_id as number | null;
+  return { ok: true, target: id === null ? null : id - 1 };
 }

@@ -3,15 +3,23 @@
 import { z } from 'zod';
 import type { ActionRejection, JsonObject } from '../kit/game.js';
 import { TABLE_TALK_MAX } from '../kit/game.js';
+import { paramsHint as hintOf, int, paramsSchema as schemaOf } from '../kit/params.js';
 
 export const MAX_BATCH_OPS = 12;
 
 const message = z.string().max(TABLE_TALK_MAX).nullable().optional().describe(`string (optional, max ${TABLE_TALK_MAX} chars)`);
-const spaceId = z.number().int().min(0).max(39).describe('board index');
-const count = z.number().int().min(1).max(5).optional().describe('int >= 1');
-const cash = (what: string) => z.number().int().min(0).optional().describe(`int (${what})`);
-const spaces = (what: string) => z.array(z.number().int().min(0).max(39)).max(28).optional().describe(`int[] (${what})`);
-const cards = (what: string) => z.number().int().min(0).max(2).optional().describe(`int (optional, Get-out-of-Lockup cards to ${what})`);
+// Integers also arrive as strings ("3"); the kit's int() accepts those. Descriptions stay in the JSON Schema.
+const integer = (hint: string, inner: z.ZodType) => int(hint, inner.describe(hint)).describe(hint);
+const spaceId = integer('board index', z.number().int().min(0).max(39));
+const count = integer('int >= 1', z.number().int().min(1).max(5).optional());
+const cash = (what: string) => integer(`int (${what})`, z.number().int().min(0).optional());
+const spaces = (what: string) =>
+  z
+    .array(int('board index', z.number().int().min(0).max(39)))
+    .max(28)
+    .optional()
+    .describe(`int[] (${what})`);
+const cards = (what: string) => integer(`int (optional, Get-out-of-Lockup cards to ${what})`, z.number().int().min(0).max(2).optional());
 const bare = z.strictObject({ message });
 
 const operation = z.discriminatedUnion('action', [
@@ -53,7 +61,7 @@ export const ACTION_PARAMS = {
       ),
     message,
   }),
-  propose_trade: z.strictObject({ to_agent_id: z.number().int().describe('int'), ...tradeTerms }),
+  propose_trade: z.strictObject({ to_agent_id: integer('int', z.number().int()), ...tradeTerms }),
   accept_trade: bare,
   reject_trade: bare,
   reject_trade_for_turn: bare,
@@ -94,42 +102,18 @@ export const DESCRIPTIONS: Record<ActionName, string> = {
 
 /** The wire params hint: each field's description. */
 export function paramsHint(action: ActionName): Record<string, string> {
-  const shape = ACTION_PARAMS[action].shape as Record<string, z.ZodType>;
-  return Object.fromEntries(Object.entries(shape).map(([k, v]) => [k, v.description ?? 'value']));
+  return hintOf(ACTION_PARAMS[action]);
 }
 
-const SCHEMAS = new Map<ActionName, JsonObject>();
 export function paramsSchema(action: ActionName): JsonObject {
-  let schema = SCHEMAS.get(action);
-  if (!schema) {
-    const { $schema: _, ...rest } = z.toJSONSchema(ACTION_PARAMS[action]) as JsonObject;
-    schema = rest;
-    SCHEMAS.set(action, schema);
-  }
-  return schema;
-}
-
-const INT_KEYS = new Set(['space_id', 'count', 'to_agent_id', 'offer_cash', 'request_cash', 'offer_jail_cards', 'request_jail_cards']);
-const intish = (v: unknown) => (typeof v === 'string' && /^-?\d{1,6}$/.test(v.trim()) ? Number(v.trim()) : v);
-
-/** LLM clients often send integers as strings ("3"); accept those for integer fields. */
-function coerce(params: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(params)) {
-    if (INT_KEYS.has(k)) out[k] = intish(v);
-    else if (k.endsWith('_space_ids') && Array.isArray(v)) out[k] = v.map(intish);
-    else if (k === 'operations' && Array.isArray(v))
-      out[k] = v.map((op) => (op && typeof op === 'object' && !Array.isArray(op) ? coerce(op as Record<string, unknown>) : op));
-    else out[k] = v;
-  }
-  return out;
+  return schemaOf(ACTION_PARAMS[action]);
 }
 
 export function parseParams<A extends ActionName>(
   action: A,
   params: Record<string, unknown>,
 ): { ok: true; value: ParamsOf<A> } | { ok: false; error: ActionRejection } {
-  const parsed = ACTION_PARAMS[action].safeParse(coerce(params));
+  const parsed = ACTION_PARAMS[action].safeParse(params);
   if (parsed.success) return { ok: true, value: parsed.data as ParamsOf<A> };
   const issue = parsed.error.issues[0];
   const field = issue?.path.map(String).join('.') || undefined;

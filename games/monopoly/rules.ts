@@ -144,6 +144,7 @@ function apply(
   const message = typeof p.message === 'string' && p.message.trim() ? p.message.trim() : null;
   if (message) {
     state.chat.push({ agent_id: who, name: state.seats[seat]?.name ?? '', message, turn_number: state.turnNumber });
+    state.chatCount = (state.chatCount ?? state.chat.length - 1) + 1;
     if (state.chat.length > 200) state.chat.shift();
     events.push({ type: 'chat', visibility: 'public', data: { agent_id: who, message } });
   }
@@ -276,6 +277,15 @@ export const monopoly: GameRules<MonopolyState> = {
   },
   project(state, seat) {
     return projectFor(state, seat, legalActions(state, seat) as unknown as JsonObject[]);
+  },
+  // snapshot=slim (spec §6.6): the table talk, the recent events and the opening deal as logs, sent whole once per
+  // context and then only as new entries. A state stored before the counters existed counts what it still holds.
+  slimLogs(state) {
+    return {
+      chat_log: state.chatCount ?? state.chat.length,
+      recent_events: state.eventCount ?? state.events.length,
+      opening_deal_events: state.openingDeal.length,
+    };
   },
   spectate: spectatorView,
   briefs: (state) => ({ rules: monopolyRules(state.maxTurns), strategy: MONOPOLY_STRATEGY }),

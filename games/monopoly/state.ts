@@ -66,6 +66,9 @@ export interface MonopolyState {
   events: { type: string; [key: string]: unknown }[];
   openingDeal: { type: string; [key: string]: unknown }[];
   chat: { agent_id: number; name: string; message: string; turn_number: number }[];
+  /** Entries ever appended to `events` and `chat` (both keep only the latest): the cursors of snapshot=slim. */
+  eventCount?: number;
+  chatCount?: number;
   finished: boolean;
   finishReason: string | null;
   winner: number | null;
@@ -123,6 +126,8 @@ export function setupState(
     events: [],
     openingDeal: [],
     chat: [],
+    eventCount: 0,
+    chatCount: 0,
     finished: false,
     finishReason: null,
     winner: null,
@@ -162,6 +167,7 @@ export function setupState(
 /** Records an event in the recent list and as a public game event. */
 export function log(state: MonopolyState, events: GameEvent[], data: { type: string; [key: string]: unknown }): void {
   state.events.push(data);
+  state.eventCount = (state.eventCount ?? state.events.length - 1) + 1;
   if (state.events.length > RECENT_EVENTS) state.events.splice(0, state.events.length - RECENT_EVENTS);
   const { type, ...rest } = data;
   events.push({ type, visibility: 'public', data: JSON.parse(JSON.stringify(rest)) });

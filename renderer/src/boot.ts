@@ -1,6 +1,13 @@
 // Start-up: find the engine, then prove the connection with one admin call before showing anything.
 import type { OverviewResponse } from '../../engine/contract/admin.js';
-import { type BootstrapEnv, bootstrapConnection, type Connection, forgetToken, rememberReturnRoute } from './arena-client/bootstrap.js';
+import {
+  type AccessProblem,
+  type BootstrapEnv,
+  bootstrapConnection,
+  type Connection,
+  forgetToken,
+  rememberReturnRoute,
+} from './arena-client/bootstrap.js';
 import { type ArenaClient, createArenaClient } from './arena-client/client.js';
 import { describeError, EngineUnreachableError, UnauthorizedError } from './arena-client/errors.js';
 
@@ -46,6 +53,11 @@ export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<Boo
       return { phase: 'error', kind: 'no-token', title: 'This link no longer works', detail: found.message, hint: OPEN_THE_LINK };
     return { phase: 'error', kind: 'shell', title: 'The desktop app could not start its engine', detail: found.message };
   }
+  const problem = found.unverified;
+  if (problem && env.probeSession && !(await env.probeSession().catch(() => true))) {
+    rememberReturnRoute(env);
+    return noAccess(problem);
+  }
   const client = createArenaClient(found.connection);
   try {
     const overview = await client.overview(signal);
@@ -55,16 +67,18 @@ export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<Boo
       forgetToken(env.storage);
       rememberReturnRoute(env);
       // No token and no (live) session cookie: say what was missing rather than that a token was refused.
-      const problem = found.unverified;
-      if (problem)
-        return {
-          phase: 'error',
-          kind: 'no-token',
-          title: problem.reason === 'code-failed' ? 'This link no longer works' : 'No admin token',
-          detail: problem.message,
-          hint: OPEN_THE_LINK,
-        };
+      if (problem) return noAccess(problem);
     }
     return bootError(error, found.connection);
   }
+}
+
+function noAccess(problem: AccessProblem): Extract<BootState, { phase: 'error' }> {
+  return {
+    phase: 'error',
+    kind: 'no-token',
+    title: problem.reason === 'code-failed' ? 'This link no longer works' : 'No admin token',
+    detail: problem.message,
+    hint: OPEN_THE_LINK,
+  };
 }

@@ -2,7 +2,7 @@ import './zod-jitless.js';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app.js';
-import { type BootstrapEnv, exchangeLaunchCode } from './arena-client/bootstrap.js';
+import { type BootstrapEnv, exchangeLaunchCode, probeAdminSession } from './arena-client/bootstrap.js';
 import './styles.css';
 
 function sessionStorageOrNull(): Storage | null {
@@ -19,6 +19,7 @@ const env: BootstrapEnv = {
   history: window.history,
   storage: sessionStorageOrNull(),
   exchangeCode: (code) => exchangeLaunchCode(window.location.origin, code),
+  probeSession: () => probeAdminSession(window.location.origin),
 };
 const container = document.getElementById('root');
 if (container) {

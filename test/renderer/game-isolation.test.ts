@@ -1,5 +1,6 @@
-// The match viewer's game facts, rendered server-side: the isolation each seat's process got is shown per seat, and
-// an unsandboxed (trusted-folder) seat is marked; games stored before isolation was recorded show no such row.
+// The match viewer's game facts, rendered server-side: the outcome headline, the isolation each seat's process got
+// (per seat, numbered as the seat table), an unsandboxed (trusted-folder) seat marked; games stored before isolation
+// was recorded show no such row.
 import { createElement, type FunctionComponent } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
@@ -59,10 +60,19 @@ describe('GameFacts isolation', () => {
         }),
       }),
     );
-    expect(html).toContain('spy: bubblewrap: files sandbox, pid namespace, network endpoints (127.0.0.1:4000)');
+    expect(html).toContain('spy (seat 1): bubblewrap: files sandbox, pid namespace, network endpoints (127.0.0.1:4000)');
     expect(html).toContain(
-      '<div class="small mv-unsandboxed">honest: unsandboxed (trusted folder): files host, pid host, network loopback</div>',
+      '<div class="small mv-unsandboxed">honest (seat 2): unsandboxed (trusted folder): files host, pid host, network loopback</div>',
     );
+  });
+
+  it('states the winner with its seat, a draw, or why there is no result', () => {
+    const outcome = (over: Partial<TournamentGame>) =>
+      /data-testid="game-outcome">([^<]*)</.exec(renderToStaticMarkup(createElement(GameFacts, { game: game(over) })))?.[1];
+    expect(outcome({ placements: [2, 1] })).toBe('Winner: honest (seat 2).');
+    expect(outcome({ placements: [1, 1] })).toBe('Draw: every seat placed first.');
+    expect(outcome({ placements: [1, 2], forfeit: true })).toBe('Winner by forfeit: spy (seat 1).');
+    expect(outcome({ placements: null, termination: 'agent_crash' })).toBe('No winner: the game ended without a result (agent crash).');
   });
 
   it('has no isolation row for games stored before it was recorded', () => {

@@ -15,6 +15,7 @@ import {
   specFromForm,
   specToYaml,
   validateLocally,
+  withLifecycle,
 } from '../../renderer/src/features/tournaments/builder-form.js';
 
 const agents = [
@@ -372,5 +373,29 @@ describe('manifest paths and agent ids', () => {
       { manifest: 'challenges/psi/agents/honest-exact/agent.yaml' },
       { manifest: '/opt/a/agent.yaml' },
     ]);
+  });
+});
+
+describe('per-agent lifecycle control', () => {
+  it('sets, changes and clears one agent’s override, and the choice round-trips through YAML', () => {
+    const form = filledForm();
+    const second = form.agents[1] as (typeof form.agents)[number];
+    const warm = withLifecycle(form.agents, second, 'persistent');
+    expect(warm.map((a) => 'lifecycle' in a && a.lifecycle)).toEqual([false, 'persistent', false]);
+    const cold = withLifecycle(warm, warm[1] as (typeof warm)[number], 'per-game');
+    const { spec, errors } = specFromForm({ ...form, agents: cold });
+    expect(errors).toEqual({});
+    expect((spec.agents as Array<Record<string, unknown>>)[1]).toEqual({ ...second, lifecycle: 'per-game' });
+    const checked = parseTournamentSpec(spec);
+    expect(checked.ok && checked.spec.agents[1]?.lifecycle).toBe('per-game');
+    const yaml = specToYaml(spec);
+    expect(yaml).toContain('lifecycle: per-game');
+    const parsed = parseSpecYaml(yaml);
+    if (!parsed.ok) throw new Error(parsed.error);
+    expect(formFromSpec(parsed.raw, '1').agents[1]).toEqual({ ...second, lifecycle: 'per-game' });
+    // Back to "as its manifest says": the key leaves the definition.
+    const cleared = withLifecycle(cold, cold[1] as (typeof cold)[number], '');
+    expect('lifecycle' in (cleared[1] as object)).toBe(false);
+    expect(specToYaml(specFromForm({ ...form, agents: cleared }).spec)).not.toContain('lifecycle');
   });
 });

@@ -6,6 +6,7 @@ import { openStore } from '../../db/store.js';
 import type { ClientFactory } from '../../protocols/governance/decision-client.js';
 import { createExpectedClient } from '../../protocols/governance/expected-client.js';
 import { createHttpClient } from '../../protocols/governance/http-client.js';
+import { ISOLATION_JSON } from '../../protocols/governance/isolation-file.js';
 import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
 import { MODEL_USAGE_JSON } from '../../protocols/governance/model-usage.js';
@@ -157,6 +158,7 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     json: path.join(result.reportDir, 'arena-report.json'),
     markdown: path.join(result.reportDir, 'arena-report.md'),
     audit: path.join(result.reportDir, 'audit.jsonl'),
+    isolation: path.join(result.reportDir, ISOLATION_JSON),
     ...(result.modelUsage ? { model_usage: path.join(result.reportDir, MODEL_USAGE_JSON) } : {}),
   };
   if (json) {

@@ -29,6 +29,8 @@ export interface SessionFilter {
   status?: SessionStatus;
   /** Sessions in which this user holds a seat. */
   userId?: string;
+  /** false: leave out the sessions tournaments created for their games. */
+  tournamentSessions?: boolean;
   limit: number;
   offset: number;
 }
@@ -90,6 +92,8 @@ export function createSessionsRepo(db: Database.Database) {
   const touch = db.prepare('UPDATE sessions SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
   const staleIds = db.prepare(`SELECT id FROM sessions WHERE status != 'ended' AND last_activity_at < ?`);
+  const markTournament = db.prepare('INSERT OR IGNORE INTO tournament_sessions (session_id, tournament_id) VALUES (?, ?)');
+  const tournamentOf = db.prepare('SELECT tournament_id FROM tournament_sessions WHERE session_id = ?');
   const endedCounts = db.prepare(
     `SELECT challenge_type AS type, COUNT(*) AS n FROM sessions WHERE status = 'ended' GROUP BY challenge_type`,
   );
@@ -97,13 +101,14 @@ export function createSessionsRepo(db: Database.Database) {
   const listCache = new Map<string, { page: Database.Statement; count: Database.Statement }>();
 
   function listStatements(filter: SessionFilter) {
-    const key = `${filter.challengeType !== undefined}|${filter.status !== undefined}|${filter.userId !== undefined}`;
+    const key = `${filter.challengeType !== undefined}|${filter.status !== undefined}|${filter.userId !== undefined}|${filter.tournamentSessions === false}`;
     let cached = listCache.get(key);
     if (!cached) {
       const where: string[] = [];
       if (filter.challengeType !== undefined) where.push('s.challenge_type = @challengeType');
       if (filter.status !== undefined) where.push('s.status = @status');
       if (filter.userId !== undefined) where.push('s.id IN (SELECT session_id FROM session_invites WHERE user_id = @userId)');
+      if (filter.tournamentSessions === false) where.push('s.id NOT IN (SELECT session_id FROM tournament_sessions)');
       const clause = where.length ? `WHERE ${where.join(' AND ')}` : '';
       cached = {
         page: db.prepare(`SELECT ${COLUMNS} FROM sessions s ${clause} ORDER BY s.created_at DESC, s.id DESC LIMIT @limit OFFSET @offset`),
@@ -174,10 +179,23 @@ export function createSessionsRepo(db: Database.Database) {
     },
     list(filter: SessionFilter): SessionPage {
       const { page, count } = listStatements(filter);
-      const params = { ...filter };
+      const { tournamentSessions: _owned, ...params } = filter;
       const items = (page.all(params) as SessionRow[]).map(fromRow);
       const total = (count.get(params) as { n: number }).n;
       return { items, total };
+    },
+    /** Records that a tournament created this session for one of its games. */
+    markTournamentSession(sessionId: string, tournamentId: string): void {
+      markTournament.run(sessionId, tournamentId);
+    },
+    /** The tournament that created each of these sessions, for those a tournament created. */
+    tournamentsOf(sessionIds: readonly string[]): Map<string, string> {
+      const out = new Map<string, string>();
+      for (const id of sessionIds) {
+        const row = tournamentOf.get(id) as { tournament_id: string } | undefined;
+        if (row) out.set(id, row.tournament_id);
+      }
+      return out;
     },
     endedCountsByType(): Record<string, number> {
       const out: Record<string, number> = {};

@@ -12,6 +12,7 @@ import {
 import type { Store } from '../../db/store.js';
 import { auditLine } from '../../protocols/governance/audit-log.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
+import { isolationJson, isolationReport } from '../../protocols/governance/isolation-file.js';
 import { trialsCsv } from '../../protocols/governance/trials-csv.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
 
@@ -20,6 +21,7 @@ const CONTENT_TYPES = {
   'arena-report.md': 'text/markdown; charset=utf-8',
   'audit.jsonl': 'application/x-ndjson; charset=utf-8',
   'trials.csv': 'text/csv; charset=utf-8',
+  'isolation.json': 'application/json; charset=utf-8',
 } as const;
 
 export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { store: Store; runner: GovernanceRunner }): void {
@@ -61,6 +63,7 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
     // The stored events are the persisted (redacted) ones; written back in the CLI's line format.
     else if (file.data === 'audit.jsonl')
       body = events.map((e) => auditLine(e.event as unknown as Parameters<typeof auditLine>[0])).join('');
+    else if (file.data === 'isolation.json') body = isolationJson(isolationReport(req.params.id, runs));
     else body = trialsCsv(MatchReportSchema.parse(JSON.parse(report.json)), runs, events);
     return reply
       .type(CONTENT_TYPES[file.data])

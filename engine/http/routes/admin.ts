@@ -3,10 +3,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AgentCatalog } from '../../agents/catalog.js';
 import {
   ADMIN_PREFIX,
+  ADMIN_SESSION_PATH,
   AdminCreateSessionRequestSchema,
   type AdminCreateSessionResponse,
   type AdminSessionDetail,
   AdminSessionListQuerySchema,
+  type AdminSessionStatus,
   LAUNCH_CODE_PATH,
   LaunchCodeExchangeRequestSchema,
   type LaunchCodeExchangeResponse,
@@ -34,6 +36,8 @@ export interface AdminDeps {
   token: string;
   engine: ArenaEngine;
   version: string;
+  /** Absolute path of the data folder, shown on the Settings page (admin only). */
+  dataDir?: string;
   authMode: boolean;
   staleAfterMs: number;
   secret: Buffer;
@@ -58,17 +62,10 @@ export interface AdminDeps {
 const unauthorized = () =>
   new DomainError('unauthorized', 'Admin token required (Authorization: Bearer <token>)', { code: EngineErrorCode.Unauthorized });
 
-/** The one admin-token check: the admin plugin and the test hooks both run it before anything else. */
-function requireAdminToken(token: string) {
-  return async (req: FastifyRequest): Promise<void> => {
-    if (!tokenMatches(bearerToken(req.headers.authorization), token)) throw unauthorized();
-  };
-}
-
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * The admin API's check: the bearer token, or the browser session cookie of a traded launch code. A write carried by
+ * The one admin check (the admin plugin and the test hooks both run it first): the bearer token, or the browser session cookie of a traded launch code. A write carried by
  * the cookie alone must also name this engine as its Origin (browsers always send one with a write): SameSite=Strict
  * already keeps the cookie off other sites' requests, and the server-wide Origin check refuses foreign ones.
  */
@@ -101,6 +98,14 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
     return { token };
   });
 
+  // Outside the check too: answers whether the cookie is live (never 401, so a page without access logs no error).
+  app.get(ADMIN_SESSION_PATH, async (req, reply): Promise<AdminSessionStatus> => {
+    reply.header('Cache-Control', 'no-store');
+    const session = deps.adminSessions?.check(req.headers.cookie, req.headers.host ?? '', req.protocol === 'https');
+    if (session?.setCookie) reply.header('Set-Cookie', session.setCookie);
+    return { signed_in: session != null };
+  });
+
   app.register(
     async (admin) => {
       admin.addHook('onRequest', requireAdmin(deps.token, deps.adminSessions));
@@ -109,6 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         '/overview',
         async (): Promise<OverviewResponse> => ({
           version: deps.version,
+          ...(deps.dataDir === undefined ? {} : { dataDir: deps.dataDir }),
           authMode: deps.authMode,
           staleAfterMs: deps.staleAfterMs,
           challenges: engine.metadata(),
@@ -118,8 +124,15 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
       admin.get('/sessions', async (req) => {
         const query = readAdminQuery(AdminSessionListQuerySchema, req.query);
-        const page = engine.adminList({ challengeType: query.type, status: query.status, limit: query.limit, offset: query.offset });
-        return { sessions: page.items.map((s) => fullSession(s)), total: page.total };
+        const page = engine.adminList({
+          challengeType: query.type,
+          status: query.status,
+          tournamentSessions: query.tournaments === 'show',
+          limit: query.limit,
+          offset: query.offset,
+        });
+        const owners = engine.tournamentsOf(page.items.map((s) => s.id));
+        return { sessions: page.items.map((s) => fullSession(s)), total: page.total, tournaments: Object.fromEntries(owners) };
       });
 
       admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
@@ -158,7 +171,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
   if (deps.reset) {
     const reset = deps.reset;
-    app.post('/__test__/reset', { onRequest: requireAdminToken(deps.token) }, async () => {
+    app.post('/__test__/reset', { onRequest: requireAdmin(deps.token, undefined) }, async () => {
       reset();
       return { ok: true };
     });

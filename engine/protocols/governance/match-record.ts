@@ -1,6 +1,5 @@
 // A finished match as the store keeps it for the report browser.
 import type { GovernanceMatchRecord } from '../../db/store.js';
-import { isolationOf } from '../../runner/launch.js';
 import { eventJson } from './audit-log.js';
 import type { MatchResult } from './match.js';
 
@@ -40,7 +39,7 @@ export function toMatchRecord(result: MatchResult, client: string): GovernanceMa
       peakRssKb: run.launch.peakRssKb ?? null,
       network: run.launch.isolation.network,
       rlimits: run.launch.isolation.rlimits ? { ...run.launch.isolation.rlimits } : null,
-      isolation: isolationOf(run.launch.isolation),
+      isolation: run.isolation,
       stdoutBytes: run.launch.stdoutBytes,
       stderrBytes: run.launch.stderrBytes,
       stderrTail: run.stderrLog,

@@ -1,14 +1,16 @@
 // One governance match (spec §10.3, §13): agents sorted by id × trials in scenario order; each run launched in its own
 // workspace, its markers parsed, every attempt decided exactly once, every event appended to the scratch audit.jsonl;
-// then the audit is re-read, scored, and the reports and index written from the redacted events.
+// then the audit is re-read, scored, and the reports and index written from the redacted events, with each run's
+// isolation beside them.
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { LoadedAgent } from '../../agents/manifest-loader.js';
 import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_PREFIX, type TrialSpec } from '../../contract/governance.js';
+import type { Isolation } from '../../contract/isolation.js';
 import { grantedSecrets } from '../../runner/agent-env.js';
-import { type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
+import { isolationOf, type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
 import { type SandboxPolicy, sandboxLaunchOptions, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../../runner/scrub-output.js';
 import { pyRepr } from '../../runner/shlex.js';
@@ -16,6 +18,7 @@ import { registerSecrets, secretScrubber } from '../../runtime/known-secrets.js'
 import { ensurePrivateDir, tightenIfPresent } from '../../runtime/private-files.js';
 import { AuditWriter, readAuditLog } from './audit-log.js';
 import { type ClientFactory, DEFAULT_DECIDE_TIMEOUT_MS, decideOnce } from './decision-client.js';
+import { ISOLATION_JSON, isolationJson, isolationReport } from './isolation-file.js';
 import { parseMarkers } from './marker-parser.js';
 import { type GovernanceUsage, governanceUsage, MODEL_USAGE_JSON, MODEL_USAGE_MD, usageMarkdown } from './model-usage.js';
 import { AUDIT_JSONL, REPORT_JSON, REPORT_MD, refreshIndex, writeAtomic } from './report-index.js';
@@ -57,7 +60,7 @@ export interface MatchOptions {
   clientFactory: ClientFactory;
   /** Scratch root: `<runsRoot>/<match_id>/` holds the workspaces and the scratch audit.jsonl. */
   runsRoot: string;
-  /** Durable reports: `<reportsRoot>/<match_id>/arena-report.{json,md}` and audit.jsonl. */
+  /** Durable reports: `<reportsRoot>/<match_id>/arena-report.{json,md}`, audit.jsonl and isolation.json. */
   reportsRoot: string;
   /** Where leaderboard.json / latest.json / latest.md go (the reference: the parent of reportsRoot). */
   indexDir: string;
@@ -82,6 +85,8 @@ export interface MatchOptions {
 /** One (agent, trial) run as the runner saw it, for storage and the CLI. */
 export interface RunRecord extends RunOutcome {
   launch: LaunchResult;
+  /** What the run's sandbox enforced (the launch's isolation without its rlimits), as stored and in isolation.json. */
+  isolation: Isolation;
   /** The stderr tail for logs: granted secret values masked, the reference's timeout message appended. */
   stderrLog: string;
   /** How many of the match's events (in file order) this run produced. */
@@ -194,6 +199,15 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
   ensurePrivateDir(reportDir);
   writeAtomic(path.join(reportDir, REPORT_JSON), json);
   writeAtomic(path.join(reportDir, REPORT_MD), markdown);
+  writeAtomic(
+    path.join(reportDir, ISOLATION_JSON),
+    isolationJson(
+      isolationReport(
+        matchId,
+        runs.map((r) => ({ agentId: r.agentId, trialId: r.trial.id, isolation: r.isolation })),
+      ),
+    ),
+  );
   fs.copyFileSync(audit.file, path.join(reportDir, AUDIT_JSONL));
   tightenIfPresent(path.join(reportDir, AUDIT_JSONL));
   const modelUsage = governanceUsage(matchId, runs);
@@ -335,6 +349,7 @@ async function runTrial(
     exitCode,
     durationSeconds,
     launch,
+    isolation: isolationOf(launch.isolation),
     // The tail is scrubbed already; the appended timeout line names the command, which is the manifest's own text.
     stderrLog: secretScrubber()(stderrLog),
     eventCount: events.length,

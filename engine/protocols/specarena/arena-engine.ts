@@ -13,6 +13,7 @@ import type {
 } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
 import { gameCategoryOf } from '../../core/game-category.js';
+import { createListeners } from '../../core/listeners.js';
 import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, redactAll, sessionIdOfChannel } from '../../core/redaction.js';
 import { fullSession, publicSession } from '../../core/sanitize.js';
@@ -55,6 +56,8 @@ interface Effects {
 export interface ListQuery {
   challengeType?: string;
   status?: SessionStatus;
+  /** false: leave out sessions tournaments created for their games. */
+  tournamentSessions?: boolean;
   limit: number;
   offset: number;
 }
@@ -64,7 +67,7 @@ const SEAT_KEY_CACHE_SIZE = 10_000;
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
   const seatKeyFlags = new Map<string, boolean>();
-  const rejectionListeners = new Set<RejectedActionListener>();
+  const rejections = createListeners<Parameters<RejectedActionListener>>();
 
   function publish(effects: Effects): void {
     for (const message of effects.messages) live.publishMessage(message);
@@ -291,15 +294,14 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       publish(effects);
       if (rejection) {
         const { code, message } = rejection as ArenaError;
-        for (const listener of rejectionListeners) listener(challengeId, from, code, { message, at });
+        rejections.emit([challengeId, from, code, { message, at }]);
         throw rejection;
       }
     },
 
     /** Observes refused actions; returns the unsubscribe function. */
     onRejectedAction(listener: RejectedActionListener): () => void {
-      rejectionListeners.add(listener);
-      return () => rejectionListeners.delete(listener);
+      return rejections.add((args) => listener(...args));
     },
 
     /** Player chat (REST and MCP): any channel but an operator channel; `from` is an already resolved identity. */
@@ -344,6 +346,24 @@ export function createArenaEngine(options: ArenaEngineOptions) {
     /** Unsanitized page for the admin API (the UI shows private data of the user's own arena). */
     adminList(query: ListQuery) {
       return store.sessions.list(query);
+    },
+
+    /** Which of these sessions a tournament created for a game, and which tournament. */
+    tournamentsOf(ids: readonly string[]): Map<string, string> {
+      return store.sessions.tournamentsOf(ids);
+    },
+
+    /**
+     * Removes a session that will never finish, with both channels: a tournament game that ended without it (a forfeit
+     * or a void game) once its record, transcript included, is stored. An ended session is kept. True when removed.
+     */
+    discardUnfinished(id: string): boolean {
+      return store.transaction(() => {
+        const session = store.sessions.get(id);
+        if (!session || session.status === 'ended') return false;
+        deleteSession(id);
+        return true;
+      });
     },
 
     /** A whole channel without redaction, for the admin API and reports. */

@@ -4,7 +4,12 @@
 // A `#token=` fragment (scripts that hold the token from `arena serve --json`) is still read, and removed the same way.
 // The trade also sets the engine's HttpOnly session cookie, so a tab without a token (a second tab, one reopened
 // later) still gets in: its connection has no token and the admin calls carry the cookie instead.
-import { LAUNCH_CODE_PATH, LaunchCodeExchangeResponseSchema } from '../../../engine/contract/admin.js';
+import {
+  ADMIN_SESSION_PATH,
+  AdminSessionStatusSchema,
+  LAUNCH_CODE_PATH,
+  LaunchCodeExchangeResponseSchema,
+} from '../../../engine/contract/admin.js';
 import { type ArenaApi, EngineConnectionSchema } from '../../../engine/contract/channels.js';
 
 /** Per-tab storage only: a reload keeps working; other tabs rely on the session cookie. */
@@ -33,6 +38,8 @@ export interface BootstrapEnv {
   storage: KeyValueStore | null;
   /** Trades a launch code for the token (exchangeLaunchCode in the page); rejects when the code is dead. */
   exchangeCode?: (code: string) => Promise<string>;
+  /** Whether the engine's session cookie is live (probeAdminSession in the page). */
+  probeSession?: () => Promise<boolean>;
 }
 
 export type AccessProblem = { reason: 'no-token' | 'code-failed'; message: string };
@@ -51,6 +58,13 @@ export async function exchangeLaunchCode(origin: string, code: string, fetchImpl
   if (!res.ok)
     throw new Error(res.status === 401 ? 'This link was already used or has expired.' : `The engine answered HTTP ${res.status}.`);
   return LaunchCodeExchangeResponseSchema.parse(await res.json()).token;
+}
+
+/** Asks the engine whether this browser's session cookie is live; the answer is never a 401. */
+export async function probeAdminSession(origin: string, fetchImpl: typeof fetch = fetch): Promise<boolean> {
+  const res = await fetchImpl(`${origin}${ADMIN_SESSION_PATH}`, { credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (!res.ok) return false;
+  return AdminSessionStatusSchema.parse(await res.json()).signed_in;
 }
 
 /**

@@ -28,6 +28,8 @@ export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
 export interface SessionListQuery {
   type?: string | undefined;
   status?: SessionStatus | undefined;
+  /** False: leave out sessions tournaments created for their games. */
+  tournamentSessions?: boolean | undefined;
   limit?: number | undefined;
   offset?: number | undefined;
 }
@@ -64,6 +66,7 @@ export function sessionListPath(query: SessionListQuery): string {
   const params = new URLSearchParams();
   if (query.type) params.set('type', query.type);
   if (query.status) params.set('status', query.status);
+  if (query.tournamentSessions === false) params.set('tournaments', 'hide');
   if (query.limit !== undefined) params.set('limit', String(query.limit));
   if (query.offset !== undefined && query.offset > 0) params.set('offset', String(query.offset));
   const search = params.toString();

@@ -1,4 +1,4 @@
-// Migration 0110 on a database written before it: counts on the tournament row and `superseded` flags are backfilled
+// Migration 0120 on a database written before it: counts on the tournament row and `superseded` flags are backfilled
 // from the stored games, the run tally is rebuilt from them the first time it is needed, and the next commit carries
 // on from there.
 import { createHash } from 'node:crypto';
@@ -36,7 +36,7 @@ it('backfills counts and flags, rebuilds the tally once, and the next commit con
   const file = path.join(dir, 'arena.sqlite');
   const old = new Database(file);
   old.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
-  for (const m of migrations.filter((x) => x.name < '0110')) {
+  for (const m of migrations.filter((x) => x.name < '0120')) {
     old.exec(m.sql);
     old.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.name, createHash('sha256').update(m.sql).digest('hex'));
   }

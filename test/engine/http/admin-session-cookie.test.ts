@@ -2,7 +2,7 @@
 // flags, admin routes accepting it in place of the token, expiry and rotation on the engine's clock, writes from a
 // foreign or missing Origin refused, and agent routes (seat keys, joins) never treating it as any credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PREFIX, LAUNCH_CODE_PATH } from '../../../engine/contract/admin.js';
+import { ADMIN_PREFIX, ADMIN_SESSION_PATH, LAUNCH_CODE_PATH } from '../../../engine/contract/admin.js';
 import { createManualClock } from '../../../engine/core/clock.js';
 import {
   ADMIN_SESSION_IDLE_MS,
@@ -139,6 +139,23 @@ describe('admin routes with the cookie', () => {
     }
     expect(ended).toBe(true);
     expect(rotated).toBeGreaterThan(10);
+  });
+});
+
+describe('the session probe', () => {
+  it('says whether the cookie is live, with a 200 either way (a page without access logs no error)', async () => {
+    const probe = async (headers: Record<string, string>) => {
+      const res = await fetch(`${server.url}${ADMIN_SESSION_PATH}`, { headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('cache-control')).toBe('no-store');
+      return ((await res.json()) as { signed_in: boolean }).signed_in;
+    };
+    const { pair } = await exchange();
+    expect(await probe({})).toBe(false);
+    expect(await probe({ cookie: pair })).toBe(true);
+    expect(await probe({ cookie: `${adminCookieName(host)}=nope` })).toBe(false);
+    clock.advance(ADMIN_SESSION_IDLE_MS + 1);
+    expect(await probe({ cookie: pair })).toBe(false);
   });
 });
 

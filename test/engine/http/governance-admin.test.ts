@@ -1,5 +1,6 @@
 // Governance report browser API over real HTTP against a real engine: scenarios, a background match of the Node
 // example agents stored in the engine's SQLite, the match list and detail, and the four raw files.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,7 @@ import {
   GovernanceRunResponseSchema,
   GovernanceScenarioListResponseSchema,
 } from '../../../engine/contract/governance-admin.js';
+import { RunIsolationReportSchema } from '../../../engine/contract/isolation.js';
 import { csvField } from '../../../engine/protocols/governance/trials-csv.js';
 import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 
@@ -146,11 +148,15 @@ describe('a background match', () => {
     const detail = GovernanceMatchDetailSchema.parse((await admin.get(`/governance/matches/${id}`, auth)).body);
     const dir = detail.match.reportDir as string;
     expect(dir.startsWith(server.dataDir)).toBe(true);
-    for (const file of ['arena-report.json', 'arena-report.md', 'audit.jsonl']) {
+    // isolation.json is rebuilt from the stored runs, byte for byte what the match wrote.
+    for (const file of ['arena-report.json', 'arena-report.md', 'audit.jsonl', 'isolation.json']) {
       const res = await admin.get(`/governance/matches/${id}/files/${file}`, auth);
       expect(res.status).toBe(200);
       expect(res.text, file).toBe(fs.readFileSync(path.join(dir, file), 'utf8'));
     }
+    const isolation = RunIsolationReportSchema.parse(JSON.parse(fs.readFileSync(path.join(dir, 'isolation.json'), 'utf8')));
+    expect(isolation.runs).toHaveLength(10);
+    expect(new Set(isolation.runs.map((r) => r.isolation?.method))).toEqual(new Set(['bubblewrap']));
     const csv = await admin.get(`/governance/matches/${id}/files/trials.csv`, auth);
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const lines = csv.text.trimEnd().split('\r\n');
@@ -175,7 +181,9 @@ describe('matches decided by a real decision source', () => {
     );
     expect(res.status, res.text).toBe(200);
     const detail = GovernanceMatchDetailSchema.parse(await waitForMatch(GovernanceRunResponseSchema.parse(res.body).match_id));
-    expect(detail.match.client).toBe('policy:maintainer.yaml');
+    // Named with the digest of the content that decided.
+    const digest = createHash('sha256').update(yaml).digest('hex').slice(0, 12);
+    expect(detail.match.client).toBe(`policy:maintainer.yaml@sha256:${digest}`);
     const decisions = detail.report.trials.flatMap((t) => t.audit_events.flatMap((e) => (e.decision ? [e.decision] : [])));
     expect(decisions.length).toBeGreaterThan(0);
     // The decisions came from that file's rules (ids in its rules), none from the scenario's expectations.

@@ -75,8 +75,9 @@ describe.concurrent('terminations', () => {
     for (const g of r.games) {
       expect(g.termination).toBe('agent_timeout');
       expect(g.faultedSeats).toEqual([g.seats.indexOf(1)]);
-      expect(g.detail).toMatch(new RegExp(`^seat ${g.seats.indexOf(1)} did not join within 10 s`));
-      if (g.seats.indexOf(1) === 0) expect(g.detail).toMatch(/seat 1 not started \(waits for seat 0\)/);
+      // Seats in details count from 1, as in the seat table.
+      expect(g.detail).toMatch(new RegExp(`^seat ${g.seats.indexOf(1) + 1} did not join within 10 s`));
+      if (g.seats.indexOf(1) === 0) expect(g.detail).toMatch(/seat 2 not started \(waits for seat 1\)/);
     }
     const { stats } = ctx.engine.tournaments.statistics(r.id);
     expect(stats.standings.combined.find((s) => s.agent === 'truthful')).toMatchObject({ wins: 2, losses: 0, draws: 0 });

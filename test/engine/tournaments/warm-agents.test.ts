@@ -2,6 +2,7 @@
 // (the agent names its process in each game's chat), a crash or a hang loses only the game in progress and the next
 // game gets a fresh process, the restart cap turns the remaining games into forfeits, and a per-game agent plays
 // beside a warm one. No process outlives its run (checked on the host by command line).
+import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { TournamentEvent } from '../../../engine/contract/tournament.js';
@@ -71,7 +72,8 @@ describe('warm agents', () => {
       { agent: 'warm', restarts: 1 },
       { agent: 'truthful', lifecycle: 'per-game' },
     ]);
-    expect(ctx.engine.tournaments.summary(t.id).agent_lifecycles).toBeUndefined();
+    // Finished: the summary still shows the run's figures (kept with the tournament).
+    expect(ctx.engine.tournaments.summary(t.id).agent_lifecycles).toEqual(last && 'lifecycles' in last ? last.lifecycles : null);
   }, 120_000);
 
   it('a hang is cut by the move clock, lost by the warm seat, and the process replaced', async () => {
@@ -103,6 +105,35 @@ describe('warm agents', () => {
     const seats = procs(r);
     expect(new Set(seats.slice(0, 2).map((s) => s?.[0])).size).toBe(2);
     expect(seats.slice(2)).toEqual([null, null, null, null]);
+    expect(processesWith(bot.tag)).toEqual([]);
+  }, 120_000);
+
+  it('restarts count against the cap across a pause and resume, and the stored figures reach summary and report.json', async () => {
+    const bot = warmBot('cap');
+    const t = ctx.engine.tournaments.create(versus(bot.manifest, { games_per_pairing: 6, max_restarts: 2 }), ROOT);
+    const off = ctx.engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended') ctx.engine.tournaments.pause(t.id);
+    });
+    expect((await ctx.engine.tournaments.start(t.id)).status).toBe('paused');
+    off();
+    const first = ctx.engine.store.tournaments.games(t.id);
+    expect(first.map((g) => g.termination)).toEqual(['agent_crash']);
+    // Paused: no executor, yet the live view still shows what the run did.
+    expect(ctx.engine.tournaments.summary(t.id).agent_lifecycles).toEqual([
+      { agent: 'warm', lifecycle: 'persistent', processes: 1, restarts: 1, retired: null },
+      { agent: 'truthful', lifecycle: 'per-game', processes: 0, restarts: 0, retired: null },
+    ]);
+    // Resumed: one more restart is left of the cap of 2, so the third crash retires the agent.
+    expect((await ctx.engine.tournaments.start(t.id)).status).toBe('finished');
+    const games = ctx.engine.store.tournaments.games(t.id);
+    expect(games).toHaveLength(6);
+    // Without the stored count the resumed run would have allowed two more restarts (four crashes in all).
+    expect(games.slice(0, 3).every((g) => /^seat \d exited with code 3/.test(g.detail))).toBe(true);
+    for (const g of games.slice(3)) expect(g.detail).toMatch(/retired after 2 restart\(s\) \(cap 2/);
+    const lifecycles = ctx.engine.tournaments.summary(t.id).agent_lifecycles;
+    expect(lifecycles?.[0]).toMatchObject({ agent: 'warm', processes: 3, restarts: 2, retired: expect.stringMatching(/retired/) });
+    const report = JSON.parse(fs.readFileSync(path.join(ctx.engine.tournaments.exportReports(t.id), 'report.json'), 'utf8'));
+    expect(report.agent_lifecycles).toEqual(lifecycles);
     expect(processesWith(bot.tag)).toEqual([]);
   }, 120_000);
 

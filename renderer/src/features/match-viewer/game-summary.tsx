@@ -3,7 +3,7 @@ import { describeIsolation } from '../../../../engine/contract/isolation.js';
 import type { Attribution } from '../../../../engine/contract/specarena.js';
 import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { formatCost, formatDateTime, formatNumber } from '../../ui/format.js';
-import { resultText } from '../../ui/game-result.js';
+import { resultText, winnerSeats } from '../../ui/game-result.js';
 import { CLAWARENA_SESSION_PREFIX } from './match-viewer-api.js';
 import { fallbackSummary, type SeatUsage, seatUsage } from './model-turns.js';
 
@@ -18,6 +18,9 @@ export function GameFacts({ game }: { game: TournamentGame }) {
   return (
     <section className="card" data-testid="game-facts">
       <h2>Outcome</h2>
+      <p className="mv-outcome" data-testid="game-outcome">
+        {outcomeSentence(game)}
+      </p>
       <dl className="facts">
         <dt>Result</dt>
         <dd data-testid="game-result">{resultText(game.seat_agents, game.placements, game.forfeit)}</dd>
@@ -59,7 +62,7 @@ export function GameFacts({ game }: { game: TournamentGame }) {
               {game.isolation.map((iso, seat) => (
                 // biome-ignore lint/suspicious/noArrayIndexKey: one line per seat, in seat order
                 <div key={seat} className={`small${iso.method === 'none' ? ' mv-unsandboxed' : ''}`}>
-                  {game.seat_agents[seat] ?? `seat ${seat}`}: {describeIsolation(iso)}
+                  {game.seat_agents[seat] ?? 'agent'} (seat {seat + 1}): {describeIsolation(iso)}
                 </div>
               ))}
             </dd>
@@ -68,6 +71,16 @@ export function GameFacts({ game }: { game: TournamentGame }) {
       </dl>
     </section>
   );
+}
+
+/** The Outcome card's headline: who won (with the seat, as the seat table numbers it), a draw, or why nobody did. */
+export function outcomeSentence(game: Pick<TournamentGame, 'seat_agents' | 'placements' | 'forfeit' | 'termination'>): string {
+  const winners = winnerSeats(game.placements);
+  if (winners.length === 0) return `No winner: the game ended without a result (${game.termination.replace(/_/g, ' ')}).`;
+  const how = game.forfeit ? ' by forfeit' : '';
+  if (winners.length === game.seat_agents.length) return `Draw${how}: every seat placed first.`;
+  const names = winners.map((seat) => `${game.seat_agents[seat] ?? 'seat'} (seat ${seat + 1})`);
+  return names.length === 1 ? `Winner${how}: ${names[0]}.` : `Shared first place${how}: ${names.join(' and ')}.`;
 }
 
 export interface SeatLine {

@@ -59,7 +59,7 @@ export function TimelineView({
         startedAt={startedAt}
         selected={entry.key === selectedKey}
         onSelect={onSelect}
-        described={sentence?.(entry) ?? null}
+        sentence={sentence}
       />
     ),
     [timeline, seatAgents, startedAt, selectedKey, onSelect, sentence],
@@ -103,6 +103,7 @@ export function TimelineView({
         label="Game timeline"
         follow={live}
         testId="timeline"
+        reveal={selectedKey === null ? null : shown.findIndex((e) => e.key === selectedKey)}
         empty={
           timeline.length > 0
             ? 'No line matches these filters.'
@@ -122,7 +123,7 @@ function TimelineRow({
   startedAt,
   selected,
   onSelect,
-  described,
+  sentence,
 }: {
   entry: TimelineEntry;
   timeline: readonly TimelineEntry[];
@@ -130,9 +131,15 @@ function TimelineRow({
   startedAt: number;
   selected: boolean;
   onSelect: ((key: string) => void) | undefined;
-  described: string | null;
+  sentence: ((entry: TimelineEntry) => string | null) | undefined;
 }) {
   const body = bodyText(entry);
+  const described = sentence?.(entry) ?? null;
+  /** A line's readable sentence when its text is visible, else its text (or the redaction note). */
+  const readable = (e: TimelineEntry) => {
+    const b = bodyText(e);
+    return b.redacted ? b.text : (sentence?.(e) ?? b.text);
+  };
   const stamp = relativeStamp(entry.timestamp, startedAt);
   const direct = isDirect(entry) && !(entry.to?.kind === 'operator' && entry.kind === 'action');
   const replies = (entry.replies ?? []).map((p) => timeline[p]).filter((r): r is TimelineEntry => r !== undefined);
@@ -190,7 +197,7 @@ function TimelineRow({
           ) : (
             <>
               <span className="mv-result-label">{isRefusal(replies[0] as TimelineEntry) ? 'Refused:' : 'Result:'}</span>{' '}
-              {preview(bodyText(replies[0] as TimelineEntry).text)}
+              {preview(readable(replies[0] as TimelineEntry))}
               {replies.length > 1 ? <span className="muted"> (+{replies.length - 1} more)</span> : null}
             </>
           )}

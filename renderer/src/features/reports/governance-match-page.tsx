@@ -1,6 +1,7 @@
 // One governance match: outcome and score counters, then every (agent, trial) run with its attempts — expected vs
-// actual decision, redactions, missing decisions — and the runner's record; raw report files and exports.
-import { useState } from 'react';
+// actual decision, redactions, missing decisions — and the runner's record; the isolation each agent ran under;
+// raw report files and exports.
+import { Fragment, useState } from 'react';
 import type { z } from 'zod';
 import { OUTCOME_WINS, type TrialReport } from '../../../../engine/contract/governance.js';
 import type { GovernanceMatchDetail, GovernanceRunSchema } from '../../../../engine/contract/governance-admin.js';
@@ -119,6 +120,7 @@ function MatchReport({ detail, crumbs }: { detail: GovernanceMatchDetail; crumbs
         </div>
       </section>
       <ScoreCounters detail={detail} />
+      <IsolationSummary runs={runs} />
       <Trials report={report} runs={runs} />
       {report.unattributed_audit_events.length > 0 ? (
         <section className="card">
@@ -176,6 +178,33 @@ function Trials({ report, runs }: { report: GovernanceMatchDetail['report']; run
 
 function runFor(runs: Run[], trial: TrialReport, position: number): Run | undefined {
   return runs.find((r) => r.agentId === trial.agent_id && r.trialId === trial.trial_id) ?? runs[position];
+}
+
+/** What each agent's sandbox enforced over its runs (the match's isolation.json), one line per distinct isolation. */
+export function IsolationSummary({ runs }: { runs: readonly Run[] }) {
+  const byAgent = new Map<string, Set<string>>();
+  for (const run of runs) {
+    const lines = byAgent.get(run.agentId) ?? new Set<string>();
+    lines.add(run.isolation ? describeIsolation(run.isolation) : 'not recorded');
+    byAgent.set(run.agentId, lines);
+  }
+  if (byAgent.size === 0) return null;
+  return (
+    <section className="card" aria-labelledby="isolation-title" data-testid="governance-isolation">
+      <h2 id="isolation-title">Isolation</h2>
+      <p className="muted small">What each agent's OS sandbox enforced in its runs; trusted folders run unsandboxed.</p>
+      <dl className="facts small">
+        {[...byAgent].map(([agent, lines]) => (
+          <Fragment key={agent}>
+            <dt>{agent}</dt>
+            <dd data-testid="agent-isolation" data-agent={agent}>
+              {[...lines].join('; ')}
+            </dd>
+          </Fragment>
+        ))}
+      </dl>
+    </section>
+  );
 }
 
 function ScoreCounters({ detail }: { detail: GovernanceMatchDetail }) {
@@ -355,6 +384,7 @@ function RawFiles({ id }: { id: string }) {
   const views: Array<{ file: GovernanceFile; label: string }> = [
     { file: 'arena-report.json', label: 'Raw JSON' },
     { file: 'audit.jsonl', label: 'Raw JSONL' },
+    { file: 'isolation.json', label: 'Raw isolation' },
   ];
   return (
     <section className="card" aria-labelledby="raw-title">

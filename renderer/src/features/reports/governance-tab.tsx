@@ -303,7 +303,7 @@ function DeciderFields(props: {
       <p className="small muted rp-run-desc">{DECIDERS.find((d) => d.kind === props.kind)?.hint}</p>
       {props.kind === 'policy' ? (
         <label className="field">
-          <span className="field-label">Policy file</span>
+          <span className="field-label">Policy file (YAML)</span>
           <input type="file" accept=".yaml,.yml,application/yaml,text/yaml" onChange={(event) => void pick(event.target.files?.[0])} />
           {props.policy ? (
             <span className="small" data-testid="policy-chosen">

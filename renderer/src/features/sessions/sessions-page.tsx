@@ -27,6 +27,8 @@ const STATUS_FILTERS: { value: SessionStatus | undefined; label: string }[] = [
 export function SessionsPage({ route }: { route: SessionsRoute }) {
   const { refreshOverview } = useArena();
   const [created, setCreated] = useState(0);
+  // Tournament games make their own sessions (hundreds in a long study); hidden unless asked for.
+  const [showTournament, setShowTournament] = useState(false);
   const setFilters = (next: Partial<SessionsRoute>) => navigate(routeHref({ ...route, create: undefined, ...next }), { replace: true });
   return (
     <>
@@ -42,9 +44,19 @@ export function SessionsPage({ route }: { route: SessionsRoute }) {
         <div className="toolbar">
           <h2>All sessions</h2>
           <SessionFilters route={route} onChange={setFilters} />
+          <label className="small sessions-toggle">
+            <input type="checkbox" checked={showTournament} onChange={(event) => setShowTournament(event.target.checked)} />
+            Show sessions of tournament games
+          </label>
         </div>
         {/* Keyed by the filters, so paging restarts at the first page whenever they change. */}
-        <SessionList key={`${route.status ?? ''}|${route.type ?? ''}`} status={route.status} type={route.type} createdCount={created} />
+        <SessionList
+          key={`${route.status ?? ''}|${route.type ?? ''}|${showTournament}`}
+          status={route.status}
+          type={route.type}
+          tournamentSessions={showTournament}
+          createdCount={created}
+        />
       </section>
     </>
   );
@@ -83,10 +95,12 @@ function SessionFilters({ route, onChange }: { route: SessionsRoute; onChange: (
 function SessionList({
   status,
   type,
+  tournamentSessions,
   createdCount,
 }: {
   status: SessionStatus | undefined;
   type: string | undefined;
+  tournamentSessions: boolean;
   createdCount: number;
 }) {
   const { client } = useArena();
@@ -94,11 +108,11 @@ function SessionList({
   const [loadedAt, setLoadedAt] = useState(0);
   const list = useResource(
     async (signal) => {
-      const page = await client.listSessions({ status, type, limit: PAGE_SIZE, offset }, signal);
+      const page = await client.listSessions({ status, type, tournamentSessions, limit: PAGE_SIZE, offset }, signal);
       setLoadedAt(Date.now());
       return page;
     },
-    [status, type, offset],
+    [status, type, tournamentSessions, offset],
     { refreshMs: REFRESH_MS },
   );
   // A session created on this page shows up at once rather than at the next refresh.
@@ -118,7 +132,7 @@ function SessionList({
       {sessions.length === 0 ? (
         <p className="empty">{filtered ? 'No sessions match these filters.' : 'No sessions yet. Create one above to get started.'}</p>
       ) : (
-        <SessionsTable sessions={sessions} now={loadedAt || Date.now()} />
+        <SessionsTable sessions={sessions} now={loadedAt || Date.now()} tournaments={list.data.tournaments} />
       )}
       <div className="table-footer">
         <span className="muted small">

@@ -4,7 +4,16 @@ import { routeHref } from '../../routes.js';
 import { formatDateTime, relativeTime, shortId } from '../../ui/format.js';
 import { StatusBadge } from '../../ui/status-badge.js';
 
-export function SessionsTable({ sessions, now }: { sessions: Challenge[]; now: number }) {
+export function SessionsTable({
+  sessions,
+  now,
+  tournaments = {},
+}: {
+  sessions: Challenge[];
+  now: number;
+  /** Session id → the tournament that created it. */
+  tournaments?: Record<string, string>;
+}) {
   const { overview } = useArena();
   return (
     <table className="table" data-testid="sessions-table">
@@ -28,6 +37,15 @@ export function SessionsTable({ sessions, now }: { sessions: Challenge[]; now: n
               <div className="muted small mono" title={session.id}>
                 {shortId(session.id)}
               </div>
+              {tournaments[session.id] ? (
+                <a
+                  className="tag small"
+                  data-testid="tournament-owned"
+                  href={routeHref({ name: 'tournament', id: tournaments[session.id] as string })}
+                >
+                  tournament game
+                </a>
+              ) : null}
             </td>
             <td>{challengeName(overview, session.challengeType)}</td>
             <td>

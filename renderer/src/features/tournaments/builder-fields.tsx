@@ -5,7 +5,17 @@ import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js'
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
 import { displayPath, uniqueAgentId } from './agent-paths.js';
-import { type BuilderForm, FORMAT_KINDS, type FormAgent, type FormatKind, type NumberKey, pathOf, randomSeed } from './builder-form.js';
+import {
+  type BuilderForm,
+  FORMAT_KINDS,
+  type FormAgent,
+  type FormatKind,
+  LIFECYCLE_CHOICES,
+  type NumberKey,
+  pathOf,
+  randomSeed,
+  withLifecycle,
+} from './builder-form.js';
 
 type Challenge = TournamentCatalogResponse['challenges'][number];
 
@@ -221,6 +231,7 @@ export function AgentPicker({
                 {agent.protocols.length > 0 ? <span className="tag">{agent.protocols.join(', ')}</span> : null}{' '}
                 {agent.ok ? null : <span className="field-error">Invalid manifest: {agent.problems.join('; ')}</span>}
                 {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
+                {entry ? <LifecycleSelect entry={entry} label={agentLabel(agent)} selected={selected} onChange={onChange} /> : null}
                 <span className="muted mono t-path" title={agent.manifest_path}>
                   {displayPath(baseDir, agent.dir)}
                 </span>
@@ -235,6 +246,7 @@ export function AgentPicker({
               <span className="strong">{a.id || a.manifest}</span>
             </label>
             <span className="small muted mono">{a.manifest} (from the imported definition; not in your agent folders)</span>
+            <LifecycleSelect entry={a} label={a.id || a.manifest} selected={selected} onChange={onChange} />
           </div>
         ))}
       </fieldset>
@@ -382,5 +394,40 @@ export function StopFields(section: FormSectionProps) {
         </div>
       ) : null}
     </Section>
+  );
+}
+
+/** Per-agent lifecycle override: the manifest's, a fresh process per game, or one warm process across games. */
+function LifecycleSelect({
+  entry,
+  label,
+  selected,
+  onChange,
+}: {
+  entry: FormAgent;
+  label: string;
+  selected: readonly FormAgent[];
+  onChange: (next: FormAgent[]) => void;
+}) {
+  return (
+    <label className="small t-lifecycle">
+      Lifecycle{' '}
+      <select
+        aria-label={`Lifecycle of ${label}`}
+        data-testid="agent-lifecycle"
+        value={entry.lifecycle ?? ''}
+        onChange={(e) => onChange(withLifecycle(selected, entry, e.target.value))}
+      >
+        {LIFECYCLE_CHOICES.map((c) => (
+          <option key={c.value} value={c.value}>
+            {c.label}
+          </option>
+        ))}
+        {/* An imported value the form does not know stays visible and selected rather than silently dropped. */}
+        {entry.lifecycle !== undefined && !LIFECYCLE_CHOICES.some((c) => c.value === entry.lifecycle) ? (
+          <option value={entry.lifecycle}>{entry.lifecycle}</option>
+        ) : null}
+      </select>
+    </label>
   );
 }

@@ -18,8 +18,24 @@ export interface FormAgent {
   manifest: string;
   /** The id standings show; empty = the manifest's own id (the engine's default). */
   id: string;
-  /** A per-agent lifecycle override (`per-game` forces cold starts); no control edits it, an import keeps it. */
+  /** A per-agent lifecycle override (`per-game` forces cold starts, `persistent` keeps one process); absent = the manifest's. */
   lifecycle?: string;
+}
+
+/** The builder's per-agent lifecycle choices; '' leaves the field out, so the agent's manifest decides. */
+export const LIFECYCLE_CHOICES = [
+  { value: '', label: 'as its manifest says' },
+  { value: 'per-game', label: 'fresh process per game' },
+  { value: 'persistent', label: 'warm (one process across games)' },
+] as const;
+
+/** `agents` with `entry`'s lifecycle override set to `lifecycle` ('' removes it). */
+export function withLifecycle(agents: readonly FormAgent[], entry: FormAgent, lifecycle: string): FormAgent[] {
+  return agents.map((a) => {
+    if (a !== entry) return a;
+    const { lifecycle: _old, ...rest } = a;
+    return lifecycle === '' ? rest : { ...rest, lifecycle };
+  });
 }
 
 export interface BuilderForm {

@@ -1,5 +1,6 @@
-// snapshot=slim over real HTTP: Mafia's chat logs follow the delta conventions of spec §6.6 per context_id (full on
-// the first consuming read, then only new entries, nothing when nothing is new), while snapshot=full keeps them whole.
+// snapshot=slim over real HTTP: Mafia's chat logs and Clawpoly's table talk, recent events and opening deal follow the
+// delta conventions of spec §6.6 per context_id (full on the first consuming read, then only new entries, nothing when
+// nothing is new), while snapshot=full keeps them whole. Every response is checked against the published schemas.
 import { describe, expect, it } from 'vitest';
 import { fallbackMove, scheduledMatch, turnHolder } from './helpers.js';
 import { setUpClawHttp } from './http-setup.js';
@@ -54,5 +55,70 @@ describe('snapshot=slim', () => {
     const resynced = await slim({ resync: 1 });
     expect(resynced.chat_log_mode).toBe('full');
     expect(resynced.chat_log).toEqual(complete);
+  });
+
+  it('Clawpoly: chat_log, recent_events and opening_deal_events whole once per context, then only what is new', {
+    timeout: 60_000,
+  }, async () => {
+    const created = http.server.engine.clawarena.createMatch({
+      gameType: 'monopoly',
+      seats: Array.from({ length: 4 }, (_, i) => ({ name: `slim-poly-${i}` })),
+      seed: 'slim-poly-seed',
+      // No deadline may move the game between the reads this test compares.
+      options: { timeouts_ms: { routine: 600_000, tactical: 600_000, strategic: 600_000 } },
+      waitForConnect: false,
+    });
+    const tokens = created.seats.map((s) => s.token);
+    const [watcher] = tokens as [string];
+    const LOGS = ['chat_log', 'recent_events', 'opening_deal_events'];
+    const slim = async (query: Record<string, string | number> = {}) =>
+      (await http.client.poll({ snapshot: 'slim', consume_history: 1, context_id: 'poly', ...query }, watcher)).body as unknown as {
+        snapshot_mode: string;
+        state: Record<string, unknown>;
+      };
+    const full = async () => (await http.client.poll({ snapshot: 'full' }, watcher)).body.state as Record<string, unknown[]>;
+
+    const first = await slim();
+    expect(first.snapshot_mode).toBe('slim');
+    const whole = await full();
+    for (const key of LOGS) {
+      expect(first.state[`${key}_mode`], key).toBe('full');
+      expect(first.state[key], key).toEqual(whole[key]);
+    }
+    expect((whole.opening_deal_events ?? []).length).toBeGreaterThan(0);
+    const again = (await slim()).state;
+    for (const key of LOGS) {
+      for (const k of [key, `${key}_delta`, `${key}_mode`]) expect(again, k).not.toHaveProperty(k);
+    }
+    // The rest of the projection is the full one.
+    expect(again.heuristic_advice).toEqual(whole.heuristic_advice);
+    expect(again.players).toEqual(whole.players);
+
+    // A few moves, one of them with table talk, add events and one chat entry.
+    const before = await full();
+    for (let i = 0; i < 4; i++) {
+      const holder = await turnHolder(http.client, tokens);
+      if (!holder) break;
+      const move = fallbackMove(holder.poll);
+      if (i === 0) move.params.message = 'slim hello';
+      expect((await http.client.act(move, holder.token)).status).toBe(200);
+    }
+    const after = await full();
+    const delta = (await slim()).state;
+    const tail = (key: string) => (after[key] ?? []).slice((after[key] ?? []).length - (delta[`${key}_delta`] as unknown[]).length);
+    expect(delta.chat_log_mode).toBe('delta');
+    expect(delta.chat_log_delta).toEqual([expect.objectContaining({ message: 'slim hello' })]);
+    expect(delta.recent_events_mode).toBe('delta');
+    expect((delta.recent_events_delta as unknown[]).length).toBeGreaterThan(0);
+    expect(delta.recent_events_delta).toEqual(tail('recent_events'));
+    expect(after.recent_events).not.toEqual(before.recent_events);
+    expect(delta).not.toHaveProperty('opening_deal_events');
+    expect(delta).not.toHaveProperty('opening_deal_events_delta');
+    for (const key of LOGS) expect(delta, key).not.toHaveProperty(key);
+
+    // snapshot=full is unaffected; a resync starts over with the whole logs.
+    expect(after.chat_log?.length).toBe((before.chat_log?.length ?? 0) + 1);
+    const resynced = (await slim({ resync: 1 })).state;
+    for (const key of LOGS) expect(resynced[key], key).toEqual(after[key]);
   });
 });

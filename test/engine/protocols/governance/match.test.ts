@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { loadAgentDir } from '../../../../engine/agents/manifest-loader.js';
+import { RunIsolationReportSchema } from '../../../../engine/contract/isolation.js';
 import { openStore } from '../../../../engine/db/store.js';
 import { MatchConfigError, runGovernanceMatch, selectAgents } from '../../../../engine/protocols/governance/match.js';
 import { toMatchRecord } from '../../../../engine/protocols/governance/match-record.js';
@@ -243,6 +244,52 @@ describe('governance match with misbehaving agents', () => {
     });
     expect(trusted.result.report.trials[0]?.passed).toBe(true);
     expect(toMatchRecord(trusted.result, 'expected').runs[0]?.isolation).toMatchObject({ method: 'none', trusted: true });
+  });
+
+  it('writes isolation.json beside the reports: bubblewrap for a sandboxed run, unsandboxed for a trusted one', async () => {
+    const match = {
+      trials: [
+        { id: 'one', expected: { 'fs.read': 'allow' as const } },
+        { id: 'two', expected: { 'fs.read': 'allow' as const } },
+      ],
+      agents: [{ id: 'careful', script: { '*': [marker({ tool: 'fs.read' })] } }],
+    };
+    const isolationFile = (reportDir: string) =>
+      RunIsolationReportSchema.parse(JSON.parse(fs.readFileSync(path.join(reportDir, 'isolation.json'), 'utf8')));
+
+    const sandboxed = await runFixtureMatch(match);
+    const file = isolationFile(sandboxed.result.reportDir);
+    const inSandbox = { method: 'bubblewrap', filesystem: 'sandbox', pid: 'namespace', network: 'none', endpoints: [], trusted: false };
+    expect(file).toEqual({
+      schema_version: '1',
+      match_id: sandboxed.result.matchId,
+      runs: [
+        { agent_id: 'careful', trial_id: 'one', isolation: inSandbox },
+        { agent_id: 'careful', trial_id: 'two', isolation: inSandbox },
+      ],
+    });
+    // One fact in one place: the file says what the stored record says.
+    expect(toMatchRecord(sandboxed.result, 'expected').runs.map((r) => r.isolation)).toEqual(file.runs.map((r) => r.isolation));
+    // The reference report formats are untouched by it.
+    expect(sandboxed.result.json).not.toContain('bubblewrap');
+    expect(fs.readFileSync(path.join(sandboxed.result.reportDir, 'arena-report.json'), 'utf8')).toBe(sandboxed.result.json);
+
+    const trusted = await runFixtureMatch({
+      ...match,
+      options: { sandbox: { trustedAgentDirs: [fs.realpathSync(os.tmpdir())], privatePaths: [] } },
+    });
+    // A trusted governance agent still gets no network where the OS can deny it (unshare), else 'unavailable'.
+    const unsandboxed = {
+      method: 'none',
+      filesystem: 'host',
+      pid: 'host',
+      network: expect.stringMatching(/^(none|unavailable)$/),
+      trusted: true,
+    };
+    expect(isolationFile(trusted.result.reportDir).runs.map((r) => r.isolation)).toEqual([
+      { ...unsandboxed, endpoints: [] },
+      { ...unsandboxed, endpoints: [] },
+    ]);
   });
 
   it('a client that throws, rejects, hangs or returns garbage fails closed with one event per attempt', async () => {

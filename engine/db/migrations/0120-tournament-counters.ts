@@ -4,7 +4,7 @@
 // get their counts and flags here; their tally is rebuilt from their games the first time it is needed.
 // The settled rule below is stats.ts's isSettled as of this migration: a rated result (fault none or agent), or
 // the third attempt.
-export const name = '0110-tournament-counters';
+export const name = '0120-tournament-counters';
 export const sql = `
 ALTER TABLE tournaments ADD COLUMN game_attempts INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE tournaments ADD COLUMN games_started INTEGER NOT NULL DEFAULT 0;
