@@ -119,7 +119,7 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     challenge: z.string(),
     seats: z.array(z.string()),
     seed: z.string(),
-    /** The live SpecArena session of this attempt; null for ClawArena matches (and scripted test games). */
+    /** Where this attempt is followed live: a SpecArena session or `clawarena:<match id>`; null for scripted test games. */
     session_id: z.string().nullable(),
     at: z.number(),
   }),
