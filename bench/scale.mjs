@@ -4,8 +4,9 @@
 // run's rows (transcript, scores, detail) with results alternating per pair. At each checkpoint (1k, 10k, 100k by
 // default) the run pauses and the real HTTP server of `arena serve` (127.0.0.1, port 0) is timed: the tournaments
 // list, one tournament, a 50-row games page (first and last), standings (first request after new games, and
-// cached), charts, and all exports; plus the executor's wall and CPU time per game over the games before the
-// checkpoint. Ratios are against the first checkpoint measured in the same run.
+// cached), charts, and all exports (wall and CPU ms; CPU is what a loaded machine distorts least); plus the
+// executor's wall and CPU time per game over the games before the checkpoint. Ratios are against the first
+// checkpoint measured in the same run.
 // Needs `npm run build`. Quick run: npm run bench:scale -- --games=3000 --checkpoints=300,1000,3000
 import fs from 'node:fs';
 import os from 'node:os';
@@ -37,25 +38,29 @@ const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendere
 const admin = (p) => `${engine.url}/admin/api/v1${p}`;
 const headers = { authorization: `Bearer ${engine.token}`, 'content-type': 'application/json' };
 
+/** One request: wall ms, and CPU ms of this process (server and client share it; the client's part is constant). */
 async function request(p, method = 'GET') {
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   const res = await fetch(admin(p), { method, headers, ...(method === 'POST' ? { body: '{}' } : {}) });
   const body = await res.arrayBuffer();
   const ms = performance.now() - started;
+  const cpu = process.cpuUsage(cpu0);
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
-  return { ms, bytes: body.byteLength, body };
+  return { ms, cpu: (cpu.user + cpu.system) / 1000, bytes: body.byteLength, body };
 }
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function timed(p, repeat = REPEAT) {
   const runs = [];
-  let bytes = 0;
-  for (let i = 0; i < repeat; i++) {
-    const r = await request(p);
-    runs.push(r.ms);
-    bytes = r.bytes;
-  }
-  runs.sort((a, b) => a - b);
-  return { ms_median: round(runs[Math.floor(runs.length / 2)]), ms_max: round(runs[runs.length - 1]), bytes };
+  for (let i = 0; i < repeat; i++) runs.push(await request(p));
+  return {
+    ms_median: round(median(runs.map((r) => r.ms))),
+    cpu_ms_median: round(median(runs.map((r) => r.cpu))),
+    ms_max: round(Math.max(...runs.map((r) => r.ms))),
+    bytes: runs[0].bytes,
+  };
 }
 
 const round = (x, digits = 2) => Number(x.toFixed(digits));
@@ -135,11 +140,6 @@ try {
     const summary = JSON.parse(Buffer.from((await request(`/tournaments/${big.id}`)).body).toString('utf8'));
     const total = engine.store.tournaments.listGames(big.id, { finalOnly: true, limit: 1 }).total;
     const standingsFirst = await request(`/tournaments/${big.id}/standings`);
-    const exportStarted = performance.now();
-    await request(`/tournaments/${big.id}/exports`, 'POST');
-    const exportMs = performance.now() - exportStarted;
-    const reportDir = path.join(dataDir, 'reports', big.id);
-    const exportBytes = fs.readdirSync(reportDir).reduce((acc, f) => acc + fs.statSync(path.join(reportDir, f)).size, 0);
     const row = {
       games: summary.games_done,
       executor_wall_ms_per_game: round(perGame, 3),
@@ -149,12 +149,18 @@ try {
       games_page_first: await timed(`/tournaments/${big.id}/games?limit=50`),
       games_page_last: await timed(`/tournaments/${big.id}/games?limit=50&offset=${Math.max(0, total - 50)}`),
       standings_first_ms: round(standingsFirst.ms),
+      standings_first_cpu_ms: round(standingsFirst.cpu),
       standings: await timed(`/tournaments/${big.id}/standings`),
       charts: await timed(`/tournaments/${big.id}/charts`),
-      exports_ms: round(exportMs),
-      exports_bytes: exportBytes,
-      rss_mb: round(process.memoryUsage().rss / 2 ** 20, 1),
     };
+    // Exports last: writing hundreds of MB evicts the page cache the timings above ran with.
+    const exported = await request(`/tournaments/${big.id}/exports`, 'POST');
+    const reportDir = path.join(dataDir, 'reports', big.id);
+    row.exports_ms = round(exported.ms);
+    row.exports_cpu_ms = round(exported.cpu);
+    row.exports_bytes = fs.readdirSync(reportDir).reduce((acc, f) => acc + fs.statSync(path.join(reportDir, f)).size, 0);
+    row.rss_mb = round(process.memoryUsage().rss / 2 ** 20, 1);
+    fs.rmSync(reportDir, { recursive: true, force: true });
     rows.push(row);
     process.stderr.write(`  checkpoint ${JSON.stringify(row)}\n`);
   }
@@ -169,13 +175,13 @@ try {
     [`ratio_${top.games}_vs_${base.games}`]: {
       executor_wall_per_game: ratio((r) => r.executor_wall_ms_per_game),
       executor_cpu_per_game: ratio((r) => r.executor_cpu_ms_per_game),
-      list: ratio((r) => r.list.ms_median),
-      tournament: ratio((r) => r.tournament.ms_median),
-      games_page_first: ratio((r) => r.games_page_first.ms_median),
-      standings: ratio((r) => r.standings.ms_median),
-      standings_first: ratio((r) => r.standings_first_ms),
-      charts: ratio((r) => r.charts.ms_median),
-      exports: ratio((r) => r.exports_ms),
+      list_cpu: ratio((r) => r.list.cpu_ms_median),
+      tournament_cpu: ratio((r) => r.tournament.cpu_ms_median),
+      games_page_first_cpu: ratio((r) => r.games_page_first.cpu_ms_median),
+      standings_cpu: ratio((r) => r.standings.cpu_ms_median),
+      standings_first_cpu: ratio((r) => r.standings_first_cpu_ms),
+      charts_cpu: ratio((r) => r.charts.cpu_ms_median),
+      exports_cpu: ratio((r) => r.exports_cpu_ms),
     },
     targets: {
       list_under_50ms: top.list.ms_median < 50,

@@ -161,6 +161,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         adminSessions: createAdminSessions(() => clock.now()),
         engine,
         version: APP_VERSION,
+        dataDir: path.resolve(options.dataDir),
         authMode,
         staleAfterMs,
         secret: authSecret,

@@ -1,6 +1,7 @@
 // The `arena` command line: dispatches to subcommands; usage errors exit 2 with a message a person can act on.
 import { MigrationError } from '../db/store.js';
 import { APP_VERSION } from '../runtime/version.js';
+import { QueueUnavailableError } from '../workers/queue-runner.js';
 import { UsageError } from './args.js';
 import { agentsCommand } from './commands/agents.js';
 import { compareCommand, exportCommand, verifyCommand } from './commands/audit.js';
@@ -76,6 +77,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     if (error instanceof UsageError) {
       process.stderr.write(`arena: ${error.message}\nRun "arena help" for usage.\n`);
       return 2;
+    }
+    if (error instanceof QueueUnavailableError) {
+      process.stderr.write(`arena: ${error.message}\n`);
+      return 1;
     }
     if (error instanceof MigrationError) {
       process.stderr.write(`arena: database problem: ${error.message}\n`);

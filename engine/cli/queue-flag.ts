@@ -1,8 +1,8 @@
 // `--queue URL` of `arena run` and `arena serve`: connect to the game workers' queue before the engine starts, so a
-// bad URL or an unreachable Redis fails fast with a message (exit 2 / 1) instead of a run that waits for ever.
+// bad URL (exit 2) or an unreachable Redis (exit 1, main) fails fast with a message instead of a run that waits for ever.
 
 import { parseQueueUrl, QueueUrlError } from '../workers/queue-connection.js';
-import { connectQueue, type QueueDispatch, QueueUnavailableError } from '../workers/queue-runner.js';
+import { connectQueue, type QueueDispatch } from '../workers/queue-runner.js';
 import { UsageError } from './args.js';
 
 export async function coordinatorQueue(url: string, onLost: (message: string) => void): Promise<QueueDispatch> {
@@ -13,15 +13,10 @@ export async function coordinatorQueue(url: string, onLost: (message: string) =>
     if (error instanceof QueueUrlError) throw new UsageError(error.message);
     throw error;
   }
-  try {
-    return await connectQueue({
-      target,
-      onLost,
-      log: (message) => process.stderr.write(`arena: ${message}\n`),
-      ...(process.env.ARENA_QUEUE_UNREACHABLE_MS ? { unreachableMs: Number(process.env.ARENA_QUEUE_UNREACHABLE_MS) } : {}),
-    });
-  } catch (error) {
-    if (error instanceof QueueUnavailableError) throw new UsageError(error.message);
-    throw error;
-  }
+  return await connectQueue({
+    target,
+    onLost,
+    log: (message) => process.stderr.write(`arena: ${message}\n`),
+    ...(process.env.ARENA_QUEUE_UNREACHABLE_MS ? { unreachableMs: Number(process.env.ARENA_QUEUE_UNREACHABLE_MS) } : {}),
+  });
 }

@@ -17,6 +17,8 @@ export type AdminSessionStatus = z.infer<typeof AdminSessionStatusSchema>;
 
 export const OverviewResponseSchema = z.object({
   version: z.string(),
+  /** Absolute path of the engine's data folder (database, reports, keys). */
+  dataDir: z.string().optional(),
   authMode: z.boolean(),
   staleAfterMs: z.number(),
   challenges: z.record(z.string(), ChallengeMetadataSchema),

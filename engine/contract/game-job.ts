@@ -3,6 +3,7 @@
 // workers use their own environment or keychain for the secrets their agents are granted.
 import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
+import { MAX_LIMIT_SECONDS } from './timer-limits.js';
 import { TranscriptEntrySchema } from './tournament.js';
 
 /** 1: the first job format; a worker refuses jobs of another version (the coordinator runs another release). */
@@ -42,9 +43,19 @@ export const GameJobSchema = z.object({
   agents: z.array(JobAgentSchema).min(1),
   challenge_sha256: z.string(),
   options: z.record(z.string(), z.unknown()),
-  move_ms: z.number().positive(),
-  game_ms: z.number().positive(),
-  start_ms: z.number().positive(),
+  // Within the ceiling every time limit of a definition keeps (Node timers).
+  move_ms: z
+    .number()
+    .positive()
+    .max(MAX_LIMIT_SECONDS * 1000),
+  game_ms: z
+    .number()
+    .positive()
+    .max(MAX_LIMIT_SECONDS * 1000),
+  start_ms: z
+    .number()
+    .positive()
+    .max(MAX_LIMIT_SECONDS * 1000),
   max_illegal_actions: z.number().int().min(0),
 });
 export type GameJob = z.infer<typeof GameJobSchema>;

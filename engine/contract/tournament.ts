@@ -31,7 +31,39 @@ export type TournamentCreateRequest = z.infer<typeof TournamentCreateRequestSche
 export const TournamentListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
+  /** Case-insensitive part of the name or the id. */
+  q: z.string().max(200).optional(),
+  status: TournamentStatusSchema.optional(),
+  /** exclude (default): runs not archived; only: the archive; include: both. */
+  archived: z.enum(['exclude', 'only', 'include']).default('exclude'),
 });
+
+/** POST /tournaments/:id/archive. */
+export const TournamentArchiveRequestSchema = z.strictObject({ archived: z.boolean() });
+
+/** A game index in a route (`/tournaments/:id/games/:index/...`). */
+export const GameIndexSchema = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+
+/** GET /tournaments/:id/games/:index/export. */
+export const GameExportQuerySchema = z.object({ format: z.enum(['json', 'jsonl']).default('json') });
+
+/** POST /tournaments/:id/games/:index/rerun: the new one-game run, started unless `start` is false. */
+export const GameRerunRequestSchema = z.strictObject({ start: z.boolean().default(true) });
+
+/** DELETE /tournaments/:id. */
+export const TournamentDeleteResponseSchema = z.object({ deleted: z.string(), reports_removed: z.boolean() });
+
+/** How long a definition will take, from this data folder's measured game times (issue 16). */
+export const RunEstimateSchema = z.object({
+  /** Median-based wall time at the definition's concurrency; null when no game of some challenge was measured. */
+  seconds: z.number().nullable(),
+  /** Every game using its whole game_seconds limit, at the definition's concurrency. */
+  worst_case_seconds: z.number(),
+  per_challenge: z.array(z.object({ challenge: z.string(), samples: z.number().int(), median_ms: z.number().nullable() })),
+  /** Reasons to look twice before Start (a very long run, nothing measured); empty when none. */
+  warnings: z.array(z.string()),
+});
+export type RunEstimate = z.infer<typeof RunEstimateSchema>;
 
 export const TournamentGamesQuerySchema = z.object({
   challenge: z.string().optional(),
@@ -57,6 +89,8 @@ export const TournamentSummarySchema = z.object({
   updated_at: z.number(),
   finished_at: z.number().nullable(),
   active: z.boolean(),
+  /** When the run was archived (hidden from the default list); null or absent: not archived. */
+  archived_at: z.number().nullable().optional(),
   /** While it runs with warm agents: each agent's lifecycle, processes started and restarts. */
   agent_lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
 });
@@ -156,6 +190,8 @@ export const TournamentValidateResponseSchema = z.object({
   planned_games: z.number().int(),
   /** False for formats whose length depends on results (Swiss byes, knockout tie-breaks, SPRT stops early). */
   planned_exact: z.boolean(),
+  /** How long it will take, from measured game times. */
+  estimate: RunEstimateSchema.optional(),
 });
 export type TournamentValidateResponse = z.infer<typeof TournamentValidateResponseSchema>;
 
@@ -195,8 +231,11 @@ export type RunningGame = z.infer<typeof RunningGameSchema>;
 /** GET /tournaments/:id/charts: rating over games and the pairwise win-rate matrix. */
 export const TournamentChartsResponseSchema = z.object({
   agents: z.array(z.string()),
-  /** Elo-style ratings after each settled game (in game order), one value per agent (agent order); sampled to ≤ 400 points. */
-  rating_history: z.array(z.object({ games: z.number().int(), ratings: z.array(z.number()) })),
+  /**
+   * The standings' Bradley–Terry rating of each agent (agent order) after the first `games` settled games, at up to 60
+   * evenly spaced counts; the last point is the standings' rating. null while an agent has no rated comparison.
+   */
+  rating_history: z.array(z.object({ games: z.number().int(), ratings: z.array(z.number().nullable()) })),
   /** cells[i][j]: agent i's score against agent j (wins + draws/2 over games), null when they never met. */
   pairwise: z.array(z.array(z.object({ games: z.number().int(), score_pct: z.number() }).nullable())),
 });
@@ -292,6 +331,8 @@ export const TournamentGameSchema = z.object({
   usage: z.array(z.record(z.string(), z.unknown()).nullable()).nullable().optional(),
   /** Per launched seat: the isolation its agent process got; null for games stored before it was recorded. */
   isolation: z.array(IsolationSchema).nullable().optional(),
+  /** The game worker (`arena worker --id`) that played the attempt; null when the engine played it itself. */
+  workerId: z.string().nullable().optional(),
 });
 export type TournamentGame = z.infer<typeof TournamentGameSchema>;
 

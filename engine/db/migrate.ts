@@ -14,6 +14,7 @@ import * as gameWorkers from './migrations/0100-game-workers.js';
 import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
 import * as tournamentCounters from './migrations/0120-tournament-counters.js';
 import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
+import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 
 interface Migration {
   name: string;
@@ -34,6 +35,7 @@ export const migrations: readonly Migration[] = [
   tournamentSessions,
   tournamentCounters,
   warmLifecycles,
+  tournamentLibrary,
 ];
 
 export class MigrationError extends Error {

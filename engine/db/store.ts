@@ -8,6 +8,7 @@ import { createGovernanceRepo } from './repos/governance.js';
 import { createLifecyclesRepo } from './repos/lifecycles.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
+import { createTournamentLibraryRepo } from './repos/tournament-library.js';
 import { createTournamentsRepo } from './repos/tournaments.js';
 import { createUsersRepo } from './repos/users.js';
 
@@ -33,6 +34,7 @@ export function openStore(options: OpenOptions) {
     clawarena: createClawArenaRepo(db),
     governance: createGovernanceRepo(db),
     tournaments: createTournamentsRepo(db),
+    tournamentLibrary: createTournamentLibraryRepo(db),
     agentFolders: createAgentFoldersRepo(db),
     lifecycles: createLifecyclesRepo(db),
     /**

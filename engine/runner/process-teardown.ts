@@ -15,7 +15,7 @@ export interface Teardown {
   finish(): Promise<void>;
 }
 
-/** Without a PID namespace: the process group and every descendant seen (sampled every 100 ms) are killed. */
+/** Without a PID namespace: the process group and every descendant the watcher saw (it samples from the start) are killed. */
 export function sweepTeardown(leader: number): Teardown {
   const watcher = new TreeWatcher(leader, { trackDescendants: true });
   watcher.start();
@@ -56,11 +56,19 @@ export function namespaceTeardown(leader: number, info: Readable): Teardown {
     },
     async finish() {
       watcher.stop();
-      // The supervisor is gone; its init (normally already dying of --die-with-parent) is killed with the group, and
-      // the namespace with it. Then wait, polling one pid, until the kernel has reaped the whole namespace.
-      signalGroup(leader, 'SIGKILL');
       const pid1 = await init;
-      if (pid1) await waitUntil(() => !isRunning(pid1.pid, pid1.startTime), 2_000, 25, 1);
+      if (pid1 === null) {
+        // No init was named (bubblewrap failed early, or its info was unreadable): fall back to the group.
+        if (groupRunning(leader)) signalGroup(leader, 'SIGKILL');
+        await waitUntil(() => !groupRunning(leader), 2_000);
+        return;
+      }
+      const running = () => isRunning(pid1.pid, pid1.startTime);
+      // The supervisor is gone; its init (normally already dying of --die-with-parent) is killed with the group (which
+      // exists while the init runs, so its id is nobody else's), and the namespace with it. Then wait, polling that
+      // one pid, until the kernel has reaped the whole namespace.
+      if (running()) signalGroup(leader, 'SIGKILL');
+      await waitUntil(() => !running(), 2_000, 25, 1);
     },
   };
 }
@@ -86,7 +94,7 @@ async function sandboxInit(info: Readable): Promise<{ pid: number; startTime: st
 }
 
 /** Polls `predicate` every `everyMs` (starting at `firstMs`, doubling) until true or `timeoutMs` has passed. */
-export async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
+async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
   for (let pause = firstMs; ; pause = Math.min(pause * 2, everyMs)) {
     if (predicate()) return true;

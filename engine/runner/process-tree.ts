@@ -134,27 +134,18 @@ export class TreeWatcher {
 
   start(intervalMs = 100): void {
     if (!LINUX) return;
-    if (this.options.trackDescendants) {
-      this.sample();
-      let fast = 0;
-      // 20 samples 5 ms apart cover a short agent's start-up, then the steady interval.
-      const tick = (): void => {
-        if (this.stopped) return;
-        this.sample();
-        this.timer = setTimeout(tick, ++fast < 20 ? 5 : intervalMs);
-        this.timer.unref();
-      };
-      this.timer = setTimeout(tick, 5);
-      this.timer.unref();
-      return;
-    }
-    // Memory only: looks 10, 30, 70, 150 and 310 ms in (one look at a process keeps its high-water mark, so a short-lived
-    // agent is measured too), then every quarter second.
+    // One look at a process keeps its high-water mark, so a short-lived agent (a governance trial often lives under
+    // 100 ms, after a sandbox start-up of a few hundred on a loaded machine) needs looks during its life, not many:
+    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (a quarter second when only
+    // memory is sampled). One look reads a few small /proc files.
+    const steady = this.options.trackDescendants ? intervalMs : 250;
+    const startedAt = Date.now();
+    this.sample();
     const next = (delayMs: number): void => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
         this.sample();
-        next(Math.min(delayMs * 2, 250));
+        next(Date.now() - startedAt < 2000 ? Math.min(delayMs * 2, 50) : steady);
       }, delayMs);
       this.timer.unref();
     };

@@ -63,46 +63,55 @@ export interface ViewInput {
   home?: string;
 }
 
+/** The system and app part of a view does not change while the engine runs: it is looked up once per home folder. */
+const baseViews = new Map<string, { symlinks: SandboxView['symlinks']; readOnly: ReadOnlyPath[] }>();
+
 export function linuxView(input: ViewInput): SandboxView {
-  const symlinks: SandboxView['symlinks'] = [];
-  const readOnly: ReadOnlyPath[] = [];
-  const add = (target: string): void => {
+  const home = path.resolve(input.home ?? os.homedir());
+  const adder = (readOnly: ReadOnlyPath[]) => (target: string) => {
     const source = realOrNull(target);
     if (source !== null && !readOnly.some((r) => r.target === target)) readOnly.push({ source, target });
   };
-  for (const dir of LINUX_SYSTEM) {
-    const stat = lstatOrNull(dir);
-    if (stat?.isSymbolicLink()) symlinks.push({ link: dir, target: fs.readlinkSync(dir) });
-    else if (stat?.isDirectory()) add(dir);
+  let base = baseViews.get(`linux:${home}`);
+  if (base === undefined) {
+    base = { symlinks: [], readOnly: [] };
+    const add = adder(base.readOnly);
+    for (const dir of LINUX_SYSTEM) {
+      const stat = lstatOrNull(dir);
+      if (stat?.isSymbolicLink()) base.symlinks.push({ link: dir, target: fs.readlinkSync(dir) });
+      else if (stat?.isDirectory()) add(dir);
+    }
+    for (const entry of LINUX_ETC) add(entry);
+    addApp(home, add);
+    baseViews.set(`linux:${home}`, base);
   }
-  for (const entry of LINUX_ETC) add(entry);
-  addCommon(input, add);
-  return finish(input, symlinks, readOnly);
+  const readOnly = [...base.readOnly];
+  addOwn(input, home, adder(readOnly));
+  return finish(input, [...base.symlinks], readOnly);
 }
 
 /** The same folders for the macOS profile (system roots differ; the rest is shared). */
 export function macView(input: ViewInput): SandboxView {
-  const readOnly: ReadOnlyPath[] = [];
-  const add = (target: string): void => {
+  const home = path.resolve(input.home ?? os.homedir());
+  const adder = (readOnly: ReadOnlyPath[]) => (target: string) => {
     const source = realOrNull(target);
     if (source !== null && !readOnly.some((r) => r.source === source)) readOnly.push({ source, target: source });
   };
-  for (const dir of ['/usr', '/bin', '/sbin', '/System', '/Library/Apple', '/private/etc/ssl', '/opt/homebrew', '/usr/local']) add(dir);
-  addCommon(input, add);
+  let base = baseViews.get(`mac:${home}`);
+  if (base === undefined) {
+    base = { symlinks: [], readOnly: [] };
+    const add = adder(base.readOnly);
+    for (const dir of ['/usr', '/bin', '/sbin', '/System', '/Library/Apple', '/private/etc/ssl', '/opt/homebrew', '/usr/local']) add(dir);
+    addApp(home, add);
+    baseViews.set(`mac:${home}`, base);
+  }
+  const readOnly = [...base.readOnly];
+  addOwn(input, home, adder(readOnly));
   return finish(input, [], readOnly);
 }
 
-function addCommon(input: ViewInput, add: (target: string) => void): void {
-  const home = path.resolve(input.home ?? os.homedir());
-  const guarded = (dir: string, what: string): void => {
-    const real = realOrNull(dir) ?? dir;
-    for (const candidate of new Set([dir, real])) {
-      if (candidate === path.parse(candidate).root || contains(candidate, home))
-        throw new SandboxViewError(
-          `${what} ${dir} contains your home folder; the sandbox cannot show it without your files (put the agent in a folder of its own)`,
-        );
-    }
-  };
+/** The engine's Node runtime and the app's agent-facing folders. */
+function addApp(home: string, add: (target: string) => void): void {
   // The engine's Node: agents run `node`, and the app's launchers run on it.
   const runtime = runtimePrefix(process.execPath);
   if (runtime !== null && !contains(runtime, home) && runtime !== path.parse(runtime).root) add(runtime);
@@ -118,6 +127,19 @@ function addCommon(input: ViewInput, add: (target: string) => void): void {
           break;
         }
   }
+}
+
+/** What this launch adds: the programs the sandbox itself runs, and the agent's own folder (never one holding home). */
+function addOwn(input: ViewInput, home: string, add: (target: string) => void): void {
+  const guarded = (dir: string, what: string): void => {
+    const real = realOrNull(dir) ?? dir;
+    for (const candidate of new Set([dir, real])) {
+      if (candidate === path.parse(candidate).root || contains(candidate, home))
+        throw new SandboxViewError(
+          `${what} ${dir} contains your home folder; the sandbox cannot show it without your files (put the agent in a folder of its own)`,
+        );
+    }
+  };
   for (const tool of input.tools ?? []) add(tool);
   guarded(input.agentDir, "the agent's folder");
   add(path.resolve(input.agentDir));
@@ -133,8 +155,13 @@ function finish(input: ViewInput, symlinks: SandboxView['symlinks'], readOnly: R
       if (contains(r.source, real) && real !== r.source) hidden.push(path.join(r.target, path.relative(r.source, real)));
     }
   }
-  const visible = (dir: string): boolean =>
-    symlinks.some((s) => contains(s.link, dir)) || readOnly.some((r) => contains(r.target, dir) || contains(r.source, dir));
+  // Plain prefix tests on resolved paths: this runs for every PATH folder against every mount, on every launch.
+  const within = (outer: string, inner: string): boolean =>
+    inner === outer || inner.startsWith(outer.endsWith(path.sep) ? outer : outer + path.sep);
+  const visible = (dir: string): boolean => {
+    const at = path.resolve(dir);
+    return symlinks.some((s) => within(s.link, at)) || readOnly.some((r) => within(r.target, at) || within(r.source, at));
+  };
   const searchPath = [...new Set((input.hostPath ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d) && visible(d)))];
   return { symlinks, readOnly, hidden, workspace: path.resolve(input.workspace), searchPath: searchPath.join(path.delimiter) };
 }

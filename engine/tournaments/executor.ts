@@ -56,7 +56,8 @@ export type EventListener = (event: TournamentEvent) => void;
 export class TournamentExecutor {
   private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
-  private readonly latest = new Map<string, StoredTournamentGame>();
+  /** Each game's latest attempt, only what scheduling reads of it (a 100,000-game run keeps 100,000 of these). */
+  private readonly latest = new Map<string, LatestAttempt>();
   private readonly replays: ScheduledGame[] = [];
   private readonly active = new Map<string, AbortController>();
   /** What the live view shows about each game in flight (same keys as `active`). */
@@ -134,10 +135,7 @@ export class TournamentExecutor {
 
   /** The format's table (swiss standings, knockout bracket) from the committed games, without playing. */
   replaySummary(): Record<string, unknown> | null {
-    for (const row of this.deps.store.tournaments.games(this.tournament.id)) {
-      const seen = this.latest.get(row.gameKey);
-      if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
-    }
+    this.readLatest();
     for (;;) {
       const next = this.source.next();
       if (next === null || next === 'wait') break;
@@ -148,13 +146,20 @@ export class TournamentExecutor {
     return this.source.summary();
   }
 
+  /** Fills `latest` from the committed attempts (a cursor, one row at a time); returns how many there were. */
+  private readLatest(): number {
+    let attempts = 0;
+    for (const row of this.deps.store.tournaments.eachGame(this.tournament.id)) {
+      attempts++;
+      const seen = this.latest.get(row.gameKey);
+      if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, latestOf(row));
+    }
+    return attempts;
+  }
+
   run(): Promise<RunOutcome> {
     const { store } = this.deps;
-    const rows = store.tournaments.games(this.tournament.id);
-    for (const row of rows) {
-      const seen = this.latest.get(row.gameKey);
-      if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, row);
-    }
+    const resumed = this.readLatest() > 0;
     this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
     if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
       this.warm = this.startWarmPool();
@@ -170,7 +175,7 @@ export class TournamentExecutor {
         planned_games: this.tournament.plannedGames,
         planned_exact: this.tournament.plannedExact,
         games_done: [...this.latest.values()].filter(isSettled).length,
-        resumed: rows.length > 0,
+        resumed,
         at: this.deps.clock.now(),
       });
       if (this.sprt && this.sprt.decision !== 'continue') this.stop(`sprt_${this.sprt.decision}`);
@@ -268,7 +273,7 @@ export class TournamentExecutor {
     }
   }
 
-  private settle(game: ScheduledGame, row: StoredTournamentGame, live: boolean): void {
+  private settle(game: ScheduledGame, row: LatestAttempt, live: boolean): void {
     const points = seatPoints(row);
     this.source.record(game, points);
     this.done++;
@@ -396,7 +401,7 @@ export class TournamentExecutor {
     if (!row) return;
     this.saveLifecycles();
     this.closeGame(game, outcome);
-    this.latest.set(key, row);
+    this.latest.set(key, latestOf(row));
     const settled = isSettled(row);
     if (settled) this.settle(game, row, true);
     else this.replays.push(game);
@@ -508,5 +513,26 @@ function gameRow(
     transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
     usage: accounting?.usage ?? null,
     workerId: outcome.workerId ?? null,
+  };
+}
+
+/** What the executor keeps of a game's latest attempt: whether it settled, and what its seats scored. */
+type LatestAttempt = Pick<
+  StoredTournamentGame,
+  'gameIndex' | 'challenge' | 'seats' | 'setSize' | 'swapOf' | 'attempt' | 'termination' | 'faultedSeats' | 'placements' | 'scores'
+>;
+
+function latestOf(row: StoredTournamentGame): LatestAttempt {
+  return {
+    gameIndex: row.gameIndex,
+    challenge: row.challenge,
+    seats: row.seats,
+    setSize: row.setSize,
+    swapOf: row.swapOf,
+    attempt: row.attempt,
+    termination: row.termination,
+    faultedSeats: row.faultedSeats,
+    placements: row.placements,
+    scores: null,
   };
 }

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD } from '../core/ratings/index.js';
+import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../runtime/private-files.js';
 import { runTally } from './game-commit.js';
@@ -28,7 +28,7 @@ export function reportDir(dataDir: string, tournamentId: string): string {
   return path.join(dataDir, 'reports', tournamentId);
 }
 
-function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
+export function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
   return {
     id: `${row.tournamentId}/${row.gameIndex}`,
     game_index: row.gameIndex,
@@ -344,7 +344,8 @@ const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.to
 /** How the numbers were made, printed under the standings of every report.md. */
 const RATING_METHOD_NOTE = [
   `Ratings: ${INTERVAL_METHOD}`,
-  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Rank ranges follow from the intervals: an agent ranks below only the agents whose whole interval lies above its own. Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  RANK_LEGEND,
   'Head to head: Elo from the mean score (fastchess definitions); its 95% interval is a Wilson score interval scaled by the observed variance ratio, so a perfect record gives a one-sided bound ("> +198") and never ±∞.',
 ];
 
@@ -359,7 +360,7 @@ function standingsTable(rows: readonly StandingRow[]): string[] {
     `|---:|---|---:|---:|---:|---:|---:|---|---:|---:|${costs ? '---:|---:|---:|' : ''}`,
   ];
   for (const r of rows) {
-    const range = r.rank_range[0] === r.rank_range[1] ? `${r.rank}` : `${r.rank} (${r.rank_range[0]}–${r.rank_range[1]})`;
+    const range = rankText(r.rank, r.rank_range);
     const rating = r.rating_interval ?? '—';
     const cost = costs ? ` ${r.tokens ?? '—'} | ${usd(r.cost_usd)} | ${usd(r.cost_per_rating_point)} |` : '';
     out.push(
@@ -421,67 +422,74 @@ function writeEventsJsonl(file: string, input: ExportInput, redact: (text: strin
   streamFile(file, redact, (writeText) => {
     const write = (value: unknown) => writeText(`${JSON.stringify(value)}\n`);
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
-    for (const row of input.store.tournaments.eachGameWithTranscript(input.tournament.id)) {
-      const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
-      write({
-        event: 'game_started',
-        ...base,
-        at: row.startedAt,
-        challenge: row.challenge,
-        seats: row.seats.map((a) => input.agentIds[a]),
-        seed: row.seed,
-        session_id: row.sessionId,
-      });
-      for (const entry of row.transcript as Array<Record<string, unknown>>) {
-        if (entry.channel === 'model') {
-          const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
-          if (kind === 'fallback') {
-            const { fallback_cause, ...rest } = data;
-            write({
-              event: 'model_fallback',
-              ...base,
-              index: entry.index,
-              at: entry.timestamp,
-              seat: entry.from,
-              cause: fallback_cause,
-              ...rest,
-            });
-            continue;
-          }
-          write({
-            event: 'model_turn',
-            ...base,
-            index: entry.index,
-            at: entry.timestamp,
-            seat: entry.from,
-            ...data,
-            completion: entry.content,
-          });
-          continue;
-        }
-        if (entry.channel === 'match') {
-          const { index, timestamp, event_seq, content, is_auto, visibility, data } = entry;
-          write({ event: 'match_event', ...base, index, at: timestamp, event_seq, type: content, is_auto, visibility, data });
-          continue;
-        }
-        const fromSeat = typeof entry.from === 'number';
-        const kind =
-          entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
-        write({ event: kind, ...base, index: entry.index, at: entry.timestamp, from: entry.from, to: entry.to, content: entry.content });
+    for (const row of input.store.tournaments.eachGameWithTranscript(input.tournament.id))
+      for (const line of gameEvents(row, input.agentIds, row.transcript)) write(line);
+  });
+}
+
+/** The events.jsonl lines of one game attempt: its start, every message with its index, and its end. */
+export function gameEvents(row: StoredTournamentGame, agentIds: readonly string[], transcript: readonly unknown[]): unknown[] {
+  const out: unknown[] = [];
+  const write = (value: unknown) => out.push(value);
+  const base = { tournament_id: row.tournamentId, game_index: row.gameIndex, attempt: row.attempt };
+  write({
+    event: 'game_started',
+    ...base,
+    at: row.startedAt,
+    challenge: row.challenge,
+    seats: row.seats.map((a) => agentIds[a]),
+    seed: row.seed,
+    session_id: row.sessionId,
+  });
+  for (const entry of transcript as Array<Record<string, unknown>>) {
+    if (entry.channel === 'model') {
+      const { kind, ...data } = (entry.data ?? {}) as Record<string, unknown>;
+      if (kind === 'fallback') {
+        const { fallback_cause, ...rest } = data;
+        write({
+          event: 'model_fallback',
+          ...base,
+          index: entry.index,
+          at: entry.timestamp,
+          seat: entry.from,
+          cause: fallback_cause,
+          ...rest,
+        });
+        continue;
       }
       write({
-        event: 'game_ended',
+        event: 'model_turn',
         ...base,
-        at: row.endedAt,
-        termination: row.termination,
-        fault: row.fault,
-        faulted_seats: row.faultedSeats,
-        placements: row.placements,
-        scores: row.scores,
-        isolation: row.isolation ?? null,
+        index: entry.index,
+        at: entry.timestamp,
+        seat: entry.from,
+        ...data,
+        completion: entry.content,
       });
+      continue;
     }
+    if (entry.channel === 'match') {
+      const { index, timestamp, event_seq, content, is_auto, visibility, data } = entry;
+      write({ event: 'match_event', ...base, index, at: timestamp, event_seq, type: content, is_auto, visibility, data });
+      continue;
+    }
+    const fromSeat = typeof entry.from === 'number';
+    const kind =
+      entry.channel === 'operator' ? (fromSeat ? 'player_action' : 'operator_message') : fromSeat ? 'player_chat' : 'operator_chat';
+    write({ event: kind, ...base, index: entry.index, at: entry.timestamp, from: entry.from, to: entry.to, content: entry.content });
+  }
+  write({
+    event: 'game_ended',
+    ...base,
+    at: row.endedAt,
+    termination: row.termination,
+    fault: row.fault,
+    faulted_seats: row.faultedSeats,
+    placements: row.placements,
+    scores: row.scores,
+    isolation: row.isolation ?? null,
   });
+  return out;
 }
 
 export function writeExports(dataDir: string, input: ExportInput): string {

@@ -44,6 +44,7 @@ export function gameKey(game: ScheduledGame): string {
 export function createGameSource(spec: TournamentSpec, seatsOf: (challenge: string) => number): GameSource {
   if (spec.format.kind === 'swiss') return swissSource(spec, seatsOf);
   if (spec.format.kind === 'knockout') return knockoutSource(spec, seatsOf);
+  if (spec.format.kind === 'replay') return replaySource(spec.format, spec.challenges[0] as string);
   const stream = scheduleGames(staticScheduleConfig(spec, seatsOf));
   return {
     next() {
@@ -57,6 +58,20 @@ export function createGameSource(spec: TournamentSpec, seatsOf: (challenge: stri
 
 export function plannedGames(spec: TournamentSpec, seatsOf: (challenge: string) => number): { count: number; exact: boolean } {
   return expectedGameCount(spec, seatsOf);
+}
+
+/** One recorded game again: its seed and seat order, as game 0 of round 1. */
+function replaySource(format: { seed: string; seats: number[] }, challenge: string): GameSource {
+  let given = false;
+  return {
+    next() {
+      if (given) return null;
+      given = true;
+      return { gameIndex: 0, round: 1, pairingIndex: 0, seats: [...format.seats], seed: format.seed, setSize: 1, opening: 0, challenge };
+    },
+    record() {},
+    summary: () => null,
+  };
 }
 
 /** A queue of generated games plus the results of the ones handed out. */

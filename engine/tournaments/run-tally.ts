@@ -38,7 +38,7 @@ export function gameRecord(
 }
 
 /** Bumped when the shape or the meaning of the tally changes: a stored tally of another version is rebuilt. */
-export const RUN_TALLY_VERSION = 1;
+export const RUN_TALLY_VERSION = 2;
 
 export interface RunTally {
   version: number;
@@ -96,7 +96,7 @@ export function foldAttempt(t: RunTally, row: FoldedRow, previous: string | null
   else {
     const record = gameRecord(row);
     addRatedGame(t.ratings, record);
-    addChartGame(t.chart, record);
+    addChartGame(t.chart, record, t.ratings);
     for (const agent of new Set(row.seats)) {
       if (agent >= t.agentCount) continue;
       t.counted[agent] = (t.counted[agent] as number) + 1;

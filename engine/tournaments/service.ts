@@ -155,6 +155,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
       active: running.has(t.id),
+      archived_at: store.tournamentLibrary.archivedAt(t.id),
       ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
   }
@@ -217,10 +218,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     charts(id: string): TournamentChartsResponse {
       const t = get(id);
       const loaded = viewOf(t);
-      const { chart } = runTally(store, t.id);
+      const { chart, ratings } = runTally(store, t.id);
       return {
         agents: loaded.agents.map((a) => a.id),
-        rating_history: chartHistory(chart),
+        rating_history: chartHistory(chart, ratings),
         pairwise: chartPairwise(chart),
       };
     },

@@ -74,7 +74,7 @@ export function gameView<T extends StoredTournamentGame>(row: T, agentNames: rea
 }
 
 /** Score per seat for swiss/knockout points: 1 / ½ / 0, and ½ each for a game that stayed void. */
-export function seatPoints(row: StoredTournamentGame): number[] {
+export function seatPoints(row: Parameters<typeof gameRecord>[0]): number[] {
   const record = gameRecord(row);
   return isRated(record.termination) ? seatScores(record) : row.seats.map(() => 0.5);
 }
@@ -158,34 +158,43 @@ export function standingRows(
 ): StandingRow[] {
   const rated = board.agents.map((a) => finite(a.rating.rating)).filter((r): r is number => r !== null);
   const floor = rated.length >= 2 ? Math.min(...rated) : null;
-  return board.agents
-    .map((a) => {
-      const u = usage[a.agent] ?? null;
-      const rating = finite(a.rating.rating);
-      return {
-        rank: a.rating.rank,
-        rank_range: a.rating.rankRange,
-        agent: agentIds[a.agent] ?? String(a.agent),
-        agent_name: agentNames[a.agent] ?? agentIds[a.agent] ?? String(a.agent),
-        games: a.games,
-        wins: a.wdl.wins,
-        draws: a.wdl.draws,
-        losses: a.wdl.losses,
-        points: a.points,
-        score_pct: a.games > 0 ? (100 * a.points) / a.games : null,
-        rating,
-        rating_lower: finite(a.rating.lower),
-        rating_upper: finite(a.rating.upper),
-        rating_interval: ratingIntervalText(a.rating),
-        security: finite(a.security?.mean),
-        utility: finite(a.utility?.mean),
-        tokens: u ? u.prompt_tokens + u.completion_tokens : null,
-        cost_usd: u ? u.cost_usd : null,
-        cost_per_game_usd: u ? u.cost_per_game_usd : null,
-        cost_per_rating_point: costPerRatingPoint(u ? u.cost_per_game_usd : null, rating, floor),
-      };
-    })
-    .sort((x, y) => x.rank - y.rank || y.points - x.points || (y.rating ?? 0) - (x.rating ?? 0) || x.agent.localeCompare(y.agent));
+  return (
+    board.agents
+      .map((a) => {
+        const u = usage[a.agent] ?? null;
+        const rating = finite(a.rating.rating);
+        return {
+          rank: a.rating.rank,
+          rank_range: a.rating.rankRange,
+          agent: agentIds[a.agent] ?? String(a.agent),
+          agent_name: agentNames[a.agent] ?? agentIds[a.agent] ?? String(a.agent),
+          games: a.games,
+          wins: a.wdl.wins,
+          draws: a.wdl.draws,
+          losses: a.wdl.losses,
+          points: a.points,
+          score_pct: a.games > 0 ? (100 * a.points) / a.games : null,
+          rating,
+          rating_lower: finite(a.rating.lower),
+          rating_upper: finite(a.rating.upper),
+          rating_interval: ratingIntervalText(a.rating),
+          security: finite(a.security?.mean),
+          utility: finite(a.utility?.mean),
+          tokens: u ? u.prompt_tokens + u.completion_tokens : null,
+          cost_usd: u ? u.cost_usd : null,
+          cost_per_game_usd: u ? u.cost_per_game_usd : null,
+          cost_per_rating_point: costPerRatingPoint(u ? u.cost_per_game_usd : null, rating, floor),
+        };
+      })
+      // Unranked agents (rank 0: no rated game yet) go last.
+      .sort(
+        (x, y) =>
+          (x.rank || Infinity) - (y.rank || Infinity) ||
+          y.points - x.points ||
+          (y.rating ?? 0) - (x.rating ?? 0) ||
+          x.agent.localeCompare(y.agent),
+      )
+  );
 }
 
 export interface RunStatistics {

@@ -17,7 +17,8 @@ import { APP_VERSION } from '../runtime/version.js';
 import type { GameContext, GameOutcome } from '../tournaments/game-runner.js';
 import { folderSha256 } from '../tournaments/run-manifest.js';
 import { JobAgents } from './job-agents.js';
-import { GAMES_QUEUE, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
 
 export interface GameWorkerOptions {
   target: QueueTarget;
@@ -44,6 +45,11 @@ export interface RunningWorker {
 const MAX_STALLS = 3;
 
 export async function startGameWorker(options: GameWorkerOptions): Promise<RunningWorker> {
+  try {
+    await probeQueue(options.target, CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    throw new QueueUnavailableError(`cannot reach the queue at ${options.target.display}: ${(error as Error).message}`);
+  }
   const engine = await startEngine({
     dataDir: options.dataDir,
     port: 0,
@@ -75,6 +81,8 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     if (!runner || hash === null) return refuse(`challenge ${job.game.challenge} is not installed here`);
     if (hash !== job.challenge_sha256)
       return refuse(`challenge ${job.game.challenge} differs from the run manifest (module sha256 ${hash.slice(0, 12)})`);
+    const optionsProblem = engine.playables.get(job.game.challenge)?.optionsProblem(job.options);
+    if (optionsProblem) return refuse(`options for ${job.game.challenge}: ${optionsProblem}`);
     const resolved = agents.resolve(job);
     if ('problem' in resolved) return refuse(resolved.problem);
     // Granted secrets come from this machine's environment; they join the scrubber before any agent starts.
@@ -137,7 +145,16 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       autorun: false,
     },
   );
-  worker.on('error', (error) => options.log({ event: 'queue_error', message: error.message }));
+  // While Redis is away every reconnect attempt fails alike: say it once, and again when the reason changes.
+  let lastError = '';
+  worker.on('error', (error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    options.log({ event: 'queue_error', message: error.message });
+  });
+  worker.on('ready', () => {
+    lastError = '';
+  });
   // The coordinator's stop (cancel, shutdown) reaches whichever worker holds the job.
   const stops = new Redis({ ...options.target.connection, connectionName: 'arena-worker' } as RedisOptions);
   stops.on('error', () => {});
@@ -145,11 +162,12 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     if (worker.cancelJob(jobId, 'stopped by the coordinator')) options.log({ event: 'game_stopped', job: jobId });
   });
   try {
-    await Promise.all([worker.waitUntilReady(), stops.subscribe(STOP_CHANNEL)]);
+    await withTimeout(Promise.all([worker.waitUntilReady(), stops.subscribe(STOP_CHANNEL)]), CONNECT_TIMEOUT_MS);
   } catch (error) {
-    await Promise.allSettled([worker.close(), stops.quit()]);
+    stops.disconnect();
+    await withTimeout(worker.disconnect(), CONNECT_TIMEOUT_MS).catch(() => {});
     await engine.close();
-    throw error;
+    throw new QueueUnavailableError(`cannot reach the queue at ${options.target.display}: ${(error as Error).message}`);
   }
   void worker.run().catch((error: unknown) => options.log({ event: 'queue_error', message: (error as Error).message }));
 

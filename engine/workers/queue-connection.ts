@@ -1,6 +1,7 @@
 // The `--queue` URL: redis://[user:password@]host:port[/db] or rediss:// (TLS), turned into the connection options of
 // BullMQ's Redis client. A password may also come from ARENA_QUEUE_PASSWORD, which keeps it off the command line.
 import type { ConnectionOptions } from 'bullmq';
+import { Redis, type RedisOptions } from 'ioredis';
 
 /** The BullMQ queue every coordinator and worker of one Redis share. */
 export const GAMES_QUEUE = 'arena-games';
@@ -50,6 +51,32 @@ export function parseQueueUrl(raw: string, role: 'coordinator' | 'worker', env: 
     retryStrategy: (times: number) => Math.min(times * 200, 2000),
   };
   return { connection, display: `${url.protocol}//${url.host}${url.pathname === '/' ? '' : url.pathname}` };
+}
+
+/**
+ * One connection attempt without retries, before any BullMQ client exists: those reconnect for ever, so an
+ * unreachable Redis at start would otherwise keep the process waiting. Throws with Redis's own reason.
+ */
+export async function probeQueue(target: QueueTarget, timeoutMs: number): Promise<void> {
+  const probe = new Redis({
+    ...(target.connection as RedisOptions),
+    lazyConnect: true,
+    retryStrategy: () => null,
+    connectTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+  });
+  let reason: Error | null = null;
+  probe.on('error', (error: Error) => {
+    reason ??= error;
+  });
+  try {
+    await probe.connect();
+    await probe.ping();
+  } catch (error) {
+    throw reason ?? error;
+  } finally {
+    probe.disconnect();
+  }
 }
 
 function redact(raw: string): string {

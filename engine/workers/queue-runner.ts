@@ -12,11 +12,11 @@ import { type Termination, TerminationSchema } from '../core/ratings/index.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/game-runner.js';
 import type { RunManifest } from '../tournaments/run-manifest.js';
-import { GAMES_QUEUE, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 
 /** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
-const CONNECT_TIMEOUT_MS = 10_000;
+export const CONNECT_TIMEOUT_MS = 10_000;
 const CLOSE_GRACE_MS = 2_000;
 
 export interface QueueDispatchOptions {
@@ -34,8 +34,6 @@ export interface QueueDispatchOptions {
 export interface QueueDispatch {
   /** The runner of each protocol: every game goes to a worker. */
   runners: GameRunners;
-  /** Jobs added so far (re-added ones included). */
-  jobsAdded(): number;
   close(): Promise<void>;
 }
 
@@ -46,6 +44,11 @@ export class QueueUnavailableError extends Error {
 /** Connects to the queue (failing after 10 s with a clear message) and returns its runners. */
 export async function connectQueue(options: QueueDispatchOptions): Promise<QueueDispatch> {
   const { target } = options;
+  try {
+    await probeQueue(target, CONNECT_TIMEOUT_MS);
+  } catch (error) {
+    throw new QueueUnavailableError(`cannot reach the queue at ${target.display}: ${(error as Error).message}`);
+  }
   const queue = new Queue<GameJob, GameResult>(GAMES_QUEUE, { connection: target.connection });
   const events = new QueueEvents(GAMES_QUEUE, { connection: target.connection });
   // Errors while Redis is away are expected (the clients reconnect); they must not crash the coordinator.
@@ -54,7 +57,7 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   try {
     await withTimeout(Promise.all([queue.waitUntilReady(), events.waitUntilReady()]), CONNECT_TIMEOUT_MS);
   } catch (error) {
-    await Promise.allSettled([queue.close(), events.close()]);
+    await withTimeout(Promise.allSettled([queue.disconnect(), events.disconnect()]), CLOSE_GRACE_MS).catch(() => {});
     throw new QueueUnavailableError(`cannot reach the queue at ${target.display}: ${(error as Error).message}`);
   }
   // Its own connection: publishes stops, and tells when Redis goes away and comes back.
@@ -64,7 +67,6 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   const watchMs = options.watchMs ?? 5_000;
   let downSince: number | null = null;
   let lost = false;
-  let jobs = 0;
   control.on('close', () => {
     downSince ??= Date.now();
   });
@@ -81,10 +83,8 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   }, 1000);
   health.unref();
 
-  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> => {
-    jobs++;
-    return queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
-  };
+  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> =>
+    queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
 
   const play = async (protocol: PlayProtocol, context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> => {
     const startedAt = context.clock.now();
@@ -94,18 +94,35 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     const data = jobOf(protocol, context, game);
     if (typeof data === 'string') return fail(`harness: ${data}`);
     if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
-    let job: Job<GameJob, GameResult>;
-    try {
-      job = await add(id, data);
-    } catch (error) {
-      return fail(`harness: could not queue game ${game.gameIndex}: ${(error as Error).message}`);
-    }
     let watch: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    // The operator's stop wins over everything the queue may keep waiting for (a Redis that went away included).
     const stopped = new Promise<'stopped'>((resolve) => {
       onAbort = () => resolve('stopped');
       signal.addEventListener('abort', onAbort, { once: true });
     });
+    const stop = (): GameOutcome => {
+      // Whoever holds the job stops its game; a job still waiting is dropped (a locked one refuses: fine).
+      void control.publish(STOP_CHANNEL, id).catch(() => {});
+      void queue.remove(id).catch(() => {});
+      return interruptedOutcome(startedAt, context.clock.now());
+    };
+    const queued = await Promise.race([
+      add(id, data).then(
+        (job) => ({ job }),
+        (error: unknown) => ({ error: (error as Error).message }),
+      ),
+      stopped,
+    ]);
+    if (queued === 'stopped') {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      return stop();
+    }
+    if ('error' in queued) {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+      return fail(`harness: could not queue game ${game.gameIndex}: ${queued.error}`);
+    }
+    const job: Job<GameJob, GameResult> = queued.job;
     // A Redis that restarted without its data lost the job: add it again (same id, same seed), once per loss.
     const watching = (): void => {
       watch = setTimeout(async () => {
@@ -127,12 +144,7 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
         (error: unknown) => ({ error: (error as Error).message }),
       );
       const first = await Promise.race([finished, stopped]);
-      if (first === 'stopped') {
-        // Whoever holds the job stops its game; a job still waiting is dropped (a locked one refuses: fine).
-        void control.publish(STOP_CHANNEL, id).catch(() => {});
-        void job.remove().catch(() => {});
-        return interruptedOutcome(startedAt, context.clock.now());
-      }
+      if (first === 'stopped') return stop();
       if ('error' in first) return fail(`harness: the worker's job failed: ${first.error}`);
       const parsed = GameResultSchema.safeParse(first.value);
       const termination = TerminationSchema.safeParse(parsed.data?.termination);
@@ -148,13 +160,13 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   const runner = (protocol: PlayProtocol): GameRunner => ({ play: (context, game, signal) => play(protocol, context, game, signal) });
   return {
     runners: { specarena: runner('specarena'), clawarena: runner('clawarena') },
-    jobsAdded: () => jobs,
     async close() {
       clearInterval(health);
       // A Redis that is gone never answers QUIT: give it a moment, then drop the connections.
       await withTimeout(Promise.allSettled([events.close(), queue.close(), control.quit()]), CLOSE_GRACE_MS).catch(() => {});
       control.disconnect();
-      await Promise.allSettled([queue.disconnect(), events.disconnect()]);
+      // BullMQ's disconnect waits for an 'end' that a connection stuck reconnecting may never emit.
+      await withTimeout(Promise.allSettled([queue.disconnect(), events.disconnect()]), CLOSE_GRACE_MS).catch(() => {});
     },
   };
 }
@@ -234,7 +246,7 @@ function bareOutcome(termination: GameOutcome['termination'], startedAt: number,
   };
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`no answer within ${ms / 1000} s`)), ms);

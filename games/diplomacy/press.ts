@@ -1,7 +1,7 @@
 // Negotiation: validation of a `send_press` batch (messages with optional structured proposals, and the private
 // strategy_intent). Everything is checked before anything is kept: one bad nested field rejects the whole batch.
 import type { ActionRejection, Json, JsonObject } from '../kit/game.js';
-import { unknownKey } from '../kit/params.js';
+import { fieldIssue, unknownKey } from '../kit/params.js';
 import { POWERS, type Power } from './map.js';
 import { pressParams } from './params.js';
 import { ORDER_TYPES, VALID_LOCATION_IDS } from './wire-orders.js';
@@ -190,8 +190,13 @@ export function readPress(
   const stray = unknownKey(pressParams(max), params);
   if (stray !== null) return bad(`${stray} is not a send_press parameter`, stray);
   const raw = params.messages ?? [];
-  if (!Array.isArray(raw)) return bad('messages must be an array (use [] to pass)', 'messages');
-  if (raw.length > max) return bad(`at most ${max} message(s) this round`, 'messages', { invalid_value: raw.length });
+  const shape = fieldIssue(pressParams(max), 'messages', raw);
+  if (shape || !Array.isArray(raw)) {
+    if (shape?.code === 'too_big' && Array.isArray(raw)) {
+      return bad(`at most ${max} message(s) this round`, 'messages', { invalid_value: raw.length });
+    }
+    return bad('messages must be an array (use [] to pass)', 'messages');
+  }
   const recipients = [...POWERS.filter((p) => p !== me), 'global'];
   const messages: PressInput['messages'] = [];
   for (const [i, m] of raw.entries()) {

@@ -35,7 +35,10 @@ export function int<T extends z.ZodType>(hint: string, inner: T) {
 export function text(hint: string, bounds: { max: number; min?: number; trim?: boolean; optional?: boolean }) {
   const length = (v: string) => [...(bounds.trim ? v.trim() : v)].length;
   let schema = z.string().check(
-    z.refine((v) => length(v) >= (bounds.min ?? 0), { message: 'must not be empty', abort: true }),
+    z.refine((v) => length(v) >= (bounds.min ?? 0), {
+      message: bounds.min === 1 ? 'must not be empty' : `must be at least ${bounds.min} characters`,
+      abort: true,
+    }),
     z.refine((v) => length(v) <= bounds.max, { message: `must be at most ${bounds.max} characters` }),
   );
   schema = schema.meta({ ...(bounds.min ? { minLength: bounds.min } : {}), maxLength: bounds.max });
@@ -136,6 +139,14 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: ActionRejec
 
 /** Turns a range or set issue (too small, too big, not an allowed value) into the game's own rejection. */
 export type RangeRejection = (issue: z.core.$ZodIssue, field: string, value: unknown) => ActionRejection | undefined;
+
+/** The first problem of one declared field's value, or null (for games whose own checks interleave with these). */
+export function fieldIssue(schema: ParamsShape, key: string, value: unknown): z.core.$ZodIssue | null {
+  const field = schema.shape[key] as z.ZodType | undefined;
+  if (!field) return null;
+  const parsed = field.safeParse(value);
+  return parsed.success ? null : (parsed.error.issues[0] ?? null);
+}
 
 /** The first key of `params` the declaration does not have (for games that check the rest in their own order). */
 export function unknownKey(schema: ParamsShape, params: Record<string, unknown>): string | null {

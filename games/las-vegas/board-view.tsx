@@ -38,7 +38,7 @@ function LasVegasView({ board, ctx }: BoardViewProps<VegasBoard>) {
             <th>Bills</th>
             {board.seats.map((s) => (
               <th key={s.seat} className="num">
-                {ctx.seatAgents[s.seat] ?? `seat ${s.seat + 1}`}
+                <abbr title={seatName(s.seat, ctx)}>Seat {s.seat + 1}</abbr>
               </th>
             ))}
           </tr>
@@ -47,7 +47,9 @@ function LasVegasView({ board, ctx }: BoardViewProps<VegasBoard>) {
           {board.casinos.map((c) => (
             <tr key={c.number} data-testid="bv-casino">
               <td>{c.number}</td>
-              <td>{c.bills.map(money).join(' + ')}</td>
+              <td className="bv-nowrap" title={c.bills.map(money).join(' + ')}>
+                {c.bills.map((b) => `$${b / 1000}k`).join(' + ')}
+              </td>
               {board.seats.map((s) => (
                 <td key={s.seat} className="num">
                   {c.dice[s.seat] ? c.dice[s.seat] : '·'}

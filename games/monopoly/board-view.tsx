@@ -13,7 +13,7 @@ function MonopolyView({ board, ctx }: BoardViewProps<MonopolyBoard>) {
       <p className="small" data-testid="bv-turn">
         {board.turn === null ? 'Opening deal.' : `After turn ${board.turn}.`}
         {board.lastRoll ? ` Last roll: ${board.lastRoll.who} ${board.lastRoll.dice.join(' + ')}.` : ''}
-        {board.over ? <span className="strong"> Game over: {board.over.winner ?? 'no winner'}.</span> : null}
+        {board.over ? <span className="strong"> Game over: {board.over.winner ? `${board.over.winner} wins` : 'no winner'}.</span> : null}
       </p>
       <table className="table bv-table">
         <caption className="sr-only">Players</caption>

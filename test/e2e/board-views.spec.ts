@@ -64,13 +64,14 @@ async function playTournament(
   request: APIRequestContext,
   url: string,
   token: string,
-  t: { name: string; challenge: string; agents: [manifest: string, id: string][] },
+  t: { name: string; challenge: string; agents: [manifest: string, id: string][]; games?: number; options?: object },
 ): Promise<string> {
   const spec = {
     name: t.name,
     challenge: t.challenge,
     format: 'round-robin',
-    games_per_pairing: 2,
+    games_per_pairing: t.games ?? 2,
+    ...(t.options ? { options: t.options } : {}),
     concurrency: 1,
     seed: `boards-${t.challenge}`,
     agents: t.agents.map(([manifest, id]) => ({ manifest, id })),
@@ -199,6 +200,143 @@ test.describe('board views in the match viewer', () => {
     await nav.getByRole('link', { name: '← Game 0' }).click();
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${id}/games/0`));
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Game 0');
+
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  const NODE = 'agents/clawarena/baseline-node/agent.yaml';
+  const PYTHON = 'agents/clawarena/baseline-python/agent.yaml';
+  const table = (n: number): [string, string][] =>
+    Array.from({ length: n }, (_, i) => [i % 2 === 0 ? NODE : PYTHON, `${i % 2 === 0 ? 'node' : 'python'}-${Math.floor(i / 2) + 1}`]);
+
+  /** A stored game's lines in the timeline's order, and the 1-based position of the first line of a type. */
+  async function storedLines(request: APIRequestContext, id: string) {
+    const response = await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: { Authorization: `Bearer ${token}` } });
+    const { transcript } = (await response.json()) as {
+      transcript: Array<{ index: number; timestamp: number; content: string; data?: Record<string, unknown> }>;
+    };
+    const lines = [...transcript].sort((a, b) => a.timestamp - b.timestamp || a.index - b.index);
+    const position = (type: string) => lines.findIndex((l) => l.content === type) + 1;
+    const data = (type: string) => lines.find((l) => l.content === type)?.data ?? {};
+    // The runtime's closing event names each wire agent's seat.
+    const slots = new Map((data('match_finished').placements as { agent_id: number; slot: number }[]).map((p) => [p.agent_id, p.slot]));
+    /** Values keyed by wire agent id, in seat order. */
+    const bySeat = <T>(values: Array<[agent: number, value: T]>) =>
+      [...values].sort((a, b) => (slots.get(a[0]) ?? 0) - (slots.get(b[0]) ?? 0)).map(([, value]) => value);
+    return { lines, position, data, bySeat };
+  }
+
+  async function openGame(page: Page, id: string, playable: string) {
+    // The token link only on the first visit: later ones are hash changes within the page that already holds it.
+    const first = !page.url().startsWith(url);
+    await page.goto(`${url}/#/tournaments/${id}/games/0${first ? `&token=${token}` : ''}`);
+    await expect(page.getByTestId('match-viewer')).toHaveAttribute('data-phase', 'stored');
+    await expect(page.getByTestId('board')).toHaveAttribute('data-playable', playable);
+    return page.getByTestId('board');
+  }
+
+  test('Claw Diplomacy and Clawpoly games: powers, centres and units per phase; positions, cash and deeds', async ({ page, request }) => {
+    test.setTimeout(240_000);
+    const errors = watchErrors(page);
+
+    const diplomacy = await playTournament(request, url, token, {
+      name: 'Boards e2e Diplomacy',
+      challenge: 'diplomacy',
+      agents: table(7),
+      games: 1,
+      options: { max_year: 1902 },
+    });
+    const dip = await storedLines(request, diplomacy);
+    let board = await openGame(page, diplomacy, 'diplomacy');
+    await boardAt(page, 1);
+    const germany = board.locator('[data-testid="bv-power"][data-power="GERMANY"]');
+    await expect(germany.getByTestId('bv-units')).toHaveText('A BER, F KIE, A MUN');
+    await expect(board.getByTestId('bv-power').getByTestId('bv-centres')).toHaveText(['3', '3', '3', '3', '3', '4', '3']);
+    // After the first Fall the centres are counted as the engine counted them.
+    await boardAt(page, dip.position('supply_centers_updated'));
+    const counts = dip.data('supply_centers_updated').supply_center_counts as Record<string, number>;
+    await expect(board.getByTestId('bv-power').getByTestId('bv-centres')).toHaveText(
+      Object.keys(counts)
+        .sort()
+        .map((p) => String(counts[p])),
+    );
+    await expect(board.getByTestId('bv-orders')).toContainText(/moved|held|bounced/);
+    // The timeline scrolls the line the slider picked into view, highlighted.
+    const picked = page.getByRole('list', { name: 'Game timeline' }).locator('article[data-selected="true"]');
+    const inside = async () => {
+      const row = await picked.boundingBox();
+      const region = await page.getByRole('region', { name: 'Game timeline (scrollable)' }).boundingBox();
+      return row !== null && region !== null && row.y >= region.y - 1 && row.y + row.height <= region.y + region.height + 1;
+    };
+    await expect.poll(inside).toBe(true);
+    await expect(picked.getByTestId('line-text')).toHaveText(/^Supply centres after 1901: /);
+    await page.getByRole('button', { name: 'Latest' }).click();
+    await expect(board.getByTestId('bv-phase')).toContainText('over');
+    await screenshot(page, 'board-diplomacy');
+
+    const clawpoly = await playTournament(request, url, token, {
+      name: 'Boards e2e Clawpoly',
+      challenge: 'monopoly',
+      agents: table(4),
+      games: 1,
+      options: { max_turns: 30 },
+    });
+    const poly = await storedLines(request, clawpoly);
+    board = await openGame(page, clawpoly, 'monopoly');
+    await boardAt(page, poly.position('opening_deal_complete'));
+    await expect(board.getByTestId('bv-cash')).toHaveText(['$1,500', '$1,500', '$1,500', '$1,500']);
+    await expect(board.getByTestId('bv-deeds').locator('tbody tr')).toHaveCount(12);
+    // At the end every seat's net worth is the one the game was decided on.
+    await page.getByRole('button', { name: 'Latest' }).click();
+    const worth = poly.data('game_over').net_worth as Record<string, number> | undefined;
+    if (worth) {
+      const shown = await board.getByTestId('bv-seat').locator('td:nth-child(4)').allTextContents();
+      expect(shown).toEqual(
+        Object.keys(worth)
+          .sort((a, b) => Number(a) - Number(b))
+          .map((a) => `$${(worth[a] as number).toLocaleString('en-US')}`),
+      );
+    }
+    await expect(board.getByTestId('bv-turn')).toContainText('Game over');
+    await screenshot(page, 'board-clawpoly');
+
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  test('Mafia and Claw Vegas games: phases, votes and roles after the end; casinos and placed dice', async ({ page, request }) => {
+    test.setTimeout(180_000);
+    const errors = watchErrors(page);
+
+    const mafia = await playTournament(request, url, token, { name: 'Boards e2e Mafia', challenge: 'mafia', agents: table(6), games: 1 });
+    const m = await storedLines(request, mafia);
+    let board = await openGame(page, mafia, 'mafia');
+    // Before the end only the dead show their roles; at the end everyone's is revealed.
+    await boardAt(page, m.position('phase_started'));
+    await expect(board.getByTestId('bv-role')).toHaveText(Array(6).fill('hidden'));
+    await page.getByRole('button', { name: 'Latest' }).click();
+    const roles = (m.data('game_over').roles as { role: string }[]).map((r) => r.role);
+    await expect(board.getByTestId('bv-role')).toHaveText(roles);
+    await expect(board.getByTestId('bv-phase')).toContainText('Game over');
+    await screenshot(page, 'board-mafia');
+
+    const vegas = await playTournament(request, url, token, {
+      name: 'Boards e2e Vegas',
+      challenge: 'las_vegas',
+      agents: table(4),
+      games: 1,
+    });
+    const v = await storedLines(request, vegas);
+    board = await openGame(page, vegas, 'las_vegas');
+    await boardAt(page, v.position('round_start'));
+    await expect(board.getByTestId('bv-casino')).toHaveCount(6);
+    await expect(board.getByTestId('bv-money')).toHaveText(['$0', '$0', '$0', '$0']);
+    await page.getByRole('button', { name: 'Latest' }).click();
+    const standings = v.data('game_over').standings as { agent_id: number; money: number }[];
+    const money = v.bySeat(standings.map((s) => [s.agent_id, `$${s.money.toLocaleString('en-US')}`]));
+    await expect(board.getByTestId('bv-money')).toHaveText(money);
+    await screenshot(page, 'board-vegas');
 
     expect(await unnamedControls(page)).toEqual([]);
     expect(errors).toEqual([]);

@@ -59,7 +59,7 @@ test('a policy file chosen in the Run scenario form decides the match, and the r
   await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: 90_000 });
 
   const row = page.getByTestId('governance-matches').locator('tbody tr').first();
-  await expect(row.getByTestId('match-client')).toHaveText('policy file policy.yaml');
+  await expect(row.getByTestId('match-client')).toHaveText(/^policy file policy\.yaml \(sha256 [0-9a-f]{12}\)$/);
   // 1440 px: the whole table fits its card, the time column included.
   const wrap = page.getByTestId('governance-matches').locator('xpath=..');
   const fits = await wrap.evaluate((el) => {
@@ -74,7 +74,7 @@ test('a policy file chosen in the Run scenario form decides the match, and the r
   await status.getByRole('link', { name: 'Open report' }).click();
   const outcome = page.getByTestId('outcome');
   await expect(outcome).toBeVisible();
-  await expect(page.getByTestId('outcome-client')).toHaveAttribute('data-client', 'policy:policy.yaml');
+  await expect(page.getByTestId('outcome-client')).toHaveAttribute('data-client', /^policy:policy\.yaml@sha256:[0-9a-f]{12}$/);
   await expect(page.getByTestId('outcome-client')).toContainText('rules of this policy file');
   await expect(page.getByTestId('outcome-client')).not.toContainText('self-check');
   await expect(page.getByTestId('outcome-llm-mode')).toContainText('LLM mode mock: agents that use a language model got canned answers');

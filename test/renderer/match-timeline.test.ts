@@ -176,6 +176,9 @@ describe('match viewer timeline', () => {
       line(0, { channel: 'match', from: 'server', content: 'dice_rolled', visibility: [1], data: { dice: [3, 5] } }),
     ]);
     expect(event?.kind).toBe('match');
+    // The server's default move for a seat says so instead of an internal name.
+    expect(senderLine({ from: { kind: 'other', name: 'server' }, to: null }, agents)).toBe('Server (default move)');
+    expect(senderLine({ from: { kind: 'other', name: 'match' }, to: null }, agents)).toBe('Match');
     expect(audienceLabel(event?.audience, agents)).toBe('visible to greedy-overclaim (seat 2)');
     expect(audienceLabel(undefined, agents)).toBeNull();
     expect(JSON.parse(eventDetail(event?.data) ?? 'null')).toEqual({ dice: [3, 5] });

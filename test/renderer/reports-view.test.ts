@@ -37,7 +37,12 @@ const game = (gameIndex: number, seat_agents: string[], placements: number[] | n
 
 describe('tournament games filters', () => {
   const games = [
-    game(0, ['a', 'b'], [1, 2]),
+    game(0, ['a', 'b'], [1, 2], {
+      scores: [
+        { security: 1, utility: 0.5 },
+        { security: 0.25, utility: 1 },
+      ],
+    }),
     game(1, ['b', 'a'], [1, 1]),
     game(2, ['a', 'c'], null, { detail: 'seat 2 did not answer in time' }),
     game(3, ['c', 'b'], [2, 1]),
@@ -78,9 +83,10 @@ describe('tournament games filters', () => {
     expect(csvField(null)).toBe('');
     const csv = gamesCsv([games[0] as Row, games[2] as Row]);
     const lines = csv.split('\r\n');
-    expect(lines[0]).toBe('game,attempt,challenge,seats,placements,result,termination,fault,detail,duration_ms');
-    expect(lines[1]).toBe('0,1,psi,a vs b,1 2,a wins,completed,none,,1500');
-    expect(lines[2]).toBe('2,1,psi,a vs c,,no result (void),timeout,agent,seat 2 did not answer in time,1500');
+    expect(lines[0]).toBe('game,attempt,challenge,seats,placements,result,security,utility,termination,fault,detail,duration_ms');
+    // Security and utility per seat, in seat order.
+    expect(lines[1]).toBe('0,1,psi,a vs b,1 2,a wins,1.00 / 0.25,0.50 / 1.00,completed,none,,1500');
+    expect(lines[2]).toBe('2,1,psi,a vs c,,no result (void),,,timeout,agent,seat 2 did not answer in time,1500');
     expect(lines[3]).toBe('');
   });
 });
@@ -233,6 +239,7 @@ describe('governance outcome explanations', () => {
     expect(describeClient('expected')).toMatchObject({ selfCheck: true, label: "scenario's expected decisions" });
     expect(describeClient('expected').meaning).toContain('proves nothing about any policy');
     expect(describeClient('policy:maintainer.yaml')).toMatchObject({ selfCheck: false, label: 'policy file maintainer.yaml' });
+    expect(describeClient('policy:p.yaml@sha256:0123456789ab').label).toBe('policy file p.yaml (sha256 0123456789ab)');
     expect(describeClient('http:http://127.0.0.1:9/d')).toMatchObject({ selfCheck: false, label: 'decision service http://127.0.0.1:9/d' });
   });
 });

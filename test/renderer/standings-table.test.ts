@@ -61,4 +61,18 @@ describe('StandingsTable', () => {
     expect(html).toContain('t-interval-bar open-low');
     expect(html).not.toMatch(/Infinity|NaN/);
   });
+
+  it('prints rank ranges as report.md does, "–" before a rated game, and the legend', () => {
+    const rows = [
+      row('a', 1, { rank_range: [1, 2] }),
+      row('b', 1, { rank_range: [1, 2] }),
+      row('c', 3, { rank_range: [3, 3] }),
+      row('new', 0, { rank_range: [0, 0], games: 0, rating: null, rating_interval: null }),
+    ];
+    const html = renderToStaticMarkup(createElement(StandingsTable, { rows }));
+    const ranks = [...html.matchAll(/data-testid="standing-rank"[^>]*>([^<]*)</g)].map((m) => m[1]);
+    expect(ranks).toEqual(['1 (1–2)', '1 (1–2)', '3', '–']);
+    expect(html).toContain('data-testid="rank-legend"');
+    expect(html).toContain('joint posterior');
+  });
 });

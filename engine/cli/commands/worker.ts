@@ -63,6 +63,7 @@ export async function workerCommand(argv: readonly string[]): Promise<number> {
     if (json) process.stdout.write(`${JSON.stringify(event)}\n`);
     else if (event.event === 'queue_error') process.stderr.write(`arena worker: queue: ${String(event.message)}\n`);
   };
+  // An unreachable queue exits 1 with its reason (main).
   const worker = await startGameWorker({
     target,
     workerId,

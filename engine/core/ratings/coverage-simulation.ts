@@ -18,6 +18,8 @@ export interface CoverageOptions {
   /** Probability that a game is drawn (a draw scores ½ for both), with the expected score kept at the BT one. */
   drawRate?: number;
   priorDraws?: number;
+  /** Also check the rank ranges (slower: each fit draws the posterior); off by default. */
+  ranks?: boolean;
 }
 
 export interface CoverageRow {
@@ -33,6 +35,8 @@ export interface CoverageRow {
   meanHalfWidth: number;
   /** Two-agent tournaments: head-to-head Elo intervals checked and how many contained the true difference. */
   headToHead: { intervals: number; covered: number; coverage: number };
+  /** With `ranks`: agents whose true rank (1 + agents truly stronger) lay in their rank range; NaN without. */
+  ranks: { checked: number; covered: number; coverage: number };
 }
 
 export const DEFAULT_AGENT_COUNTS = [2, 3, 4, 6] as const;
@@ -60,6 +64,7 @@ export function simulateCoverage(options: CoverageOptions): CoverageRow[] {
       perfectRecords: 0,
       meanHalfWidth: 0,
       headToHead: { intervals: 0, covered: 0, coverage: 0 },
+      ranks: { checked: 0, covered: 0, coverage: Number.NaN },
     };
     let width = 0;
     let sides = 0;
@@ -95,11 +100,19 @@ export function simulateCoverage(options: CoverageOptions): CoverageRow[] {
         }
       }
       if (won.some((w, i) => w === 0 || w === played[i])) row.perfectRecords++;
-      const result = ratingIntervals(k, units, options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws });
+      const result = ratingIntervals(k, units, {
+        ranks: options.ranks === true,
+        ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }),
+      });
       result.agents.forEach((interval, i) => {
         const t = truth[i] as number;
         row.intervals++;
         if (interval.lower <= t && t <= interval.upper) row.covered++;
+        if (options.ranks) {
+          const trueRank = 1 + truth.filter((u) => u > t).length;
+          row.ranks.checked++;
+          if (interval.rankRange[0] <= trueRank && trueRank <= interval.rankRange[1]) row.ranks.covered++;
+        }
         for (const bound of [interval.lower, interval.upper]) {
           if (!Number.isFinite(bound)) continue;
           width += Math.abs(bound - interval.rating);
@@ -118,6 +131,7 @@ export function simulateCoverage(options: CoverageOptions): CoverageRow[] {
       }
     }
     row.coverage = row.covered / row.intervals;
+    if (row.ranks.checked > 0) row.ranks.coverage = row.ranks.covered / row.ranks.checked;
     row.meanHalfWidth = sides === 0 ? Number.NaN : width / sides;
     row.headToHead.coverage = row.headToHead.intervals === 0 ? Number.NaN : row.headToHead.covered / row.headToHead.intervals;
     return row;

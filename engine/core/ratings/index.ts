@@ -4,6 +4,7 @@ export * from './charts.js';
 export * from './elo.js';
 export * from './game-record.js';
 export * from './outcomes.js';
+export * from './rank-ranges.js';
 export * from './rated-games.js';
 export * from './rating-intervals.js';
 export * from './report.js';

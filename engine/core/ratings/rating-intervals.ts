@@ -13,6 +13,7 @@ import {
   fitBradleyTerry,
   type WeightedComparison,
 } from './bradley-terry.js';
+import { posteriorRankRanges } from './rank-ranges.js';
 import { Z95 } from './special-functions.js';
 
 /** The comparisons of one game, or of one pair/set (they are kept together for the record, not resampled). */
@@ -26,6 +27,8 @@ export interface IntervalOptions {
   /** Default: the mean comparison weight of the data, so a virtual draw weighs like one real comparison. */
   priorWeight?: number;
   anchor?: { agent: number; rating: number };
+  /** false: skip the rank ranges (rank 0 for everyone); the coverage simulation needs the intervals only. */
+  ranks?: boolean;
 }
 
 export interface RatingInterval {
@@ -39,9 +42,9 @@ export interface RatingInterval {
   upper: number;
   /** Component of the comparison graph; −1 without comparisons. */
   component: number;
-  /** 1 + number of agents of the same component whose lower bound exceeds this upper bound (§6.4). */
+  /** Best rank the posterior allows (rank-ranges.ts); 0 without comparisons (unranked). */
   rank: number;
-  /** Best and worst rank the intervals allow. */
+  /** Best and worst rank the posterior allows at 95%. */
   rankRange: [number, number];
 }
 
@@ -84,13 +87,7 @@ export function ratingIntervals(agentCount: number, units: readonly RatingUnit[]
  * `priorWeight` should be the mean comparison weight of the data (the default 1 suits two-seat games).
  */
 export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): IntervalResult {
-  const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
-  const priorWeight = options.priorWeight ?? 1;
-  const met = btComponents(data);
-  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
-  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
-  const fit = fitBradleyTerry(data, fitOptions);
-  const point = btRatings(fit, options.anchor);
+  const { fit, fitOptions, priorDraws, point } = posteriorModeOf(data, options);
   const cov = btCovariance(data, fit, fitOptions);
   const anchor = options.anchor;
   const sides = unboundedSides(data, fit.component, anchor?.agent);
@@ -116,13 +113,32 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
       rankRange: [0, 0],
     };
   });
-  const ranks = honestRanks(agents);
+  const ranks =
+    options.ranks === false
+      ? agents.map(() => ({ rank: 0, rankRange: [0, 0] as [number, number] }))
+      : (posteriorRankRanges(
+          // The covariance is on the strength scale r (R = 400·r + const).
+          agents.map((a) => a.rating / 400),
+          cov,
+          agents.map((a) => a.component),
+        ) ?? honestRanks(agents));
   agents.forEach((a, i) => {
     const r = ranks[i] as { rank: number; rankRange: [number, number] };
     a.rank = r.rank;
     a.rankRange = r.rankRange;
   });
   return { agents, fit, priorDraws };
+}
+
+/** The posterior mode (the reported ratings) alone, and what the intervals need from the fit. */
+export function posteriorModeOf(data: BtData, options: IntervalOptions = {}) {
+  const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
+  const priorWeight = options.priorWeight ?? 1;
+  const met = btComponents(data);
+  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
+  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
+  const fit = fitBradleyTerry(data, fitOptions);
+  return { fit, fitOptions, priorDraws, point: btRatings(fit, options.anchor) };
 }
 
 /**
@@ -176,7 +192,7 @@ export function unboundedSides(data: BtData, component: readonly number[], ancho
 /**
  * rank(i) = 1 + #{j in i's component : lower_j > upper_i} (§6.4): an agent ranks below only the agents whose whole
  * interval lies above its own. The worst rank counts the agents that are not entirely below it. Agents without an
- * interval (no comparisons) get rank 0.
+ * interval (no comparisons) get rank 0. The fallback when the posterior covariance is unusable (rank-ranges.ts).
  */
 export function honestRanks(
   intervals: ReadonlyArray<{ lower: number; upper: number; component: number }>,

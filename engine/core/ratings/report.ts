@@ -5,7 +5,7 @@ import { type BtData, emptyBtData, type WeightedComparison } from './bradley-ter
 import { type EloEstimate, pentanomialElo, trinomialElo } from './elo.js';
 import { type GameRecord, unitKey } from './game-record.js';
 import { pairwiseComparisons } from './outcomes.js';
-import { type IntervalResult, type RatingInterval, type RatingUnit, ratingIntervalsOf } from './rating-intervals.js';
+import { type IntervalResult, posteriorModeOf, type RatingInterval, type RatingUnit, ratingIntervalsOf } from './rating-intervals.js';
 import { combineMeans, type MeanInterval, type Moments, momentsInterval, type ScoreMeans } from './score-means.js';
 import { addRatedGame, btDataOf, type ChallengeTally, emptyRatingsTally, type RatingsTally, tallyChallenges } from './tally.js';
 import { isRated } from './termination.js';
@@ -112,6 +112,41 @@ export function ratingsReport(games: readonly GameRecord[], options: RatingsOpti
   return reportFromTally(t, options);
 }
 
+/**
+ * The combined board's comparison totals. Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is
+ * Kish's effective sample size: the posterior width then reflects how much data there is, not the arbitrary sum of
+ * the weights. `meanWeight` is the prior's weight (a virtual draw weighs like one real comparison).
+ */
+function combinedData(t: RatingsTally): { data: BtData; meanWeight: number } {
+  const challenges = tallyChallenges(t);
+  const inverseSum = challenges.reduce((a, c) => a + 1 / c.games, 0);
+  const data = emptyBtData(t.agentCount);
+  let weight = 0;
+  let count = 0;
+  for (const c of challenges) {
+    const w = challenges.length / (c.games * inverseSum);
+    c.n.forEach((v, i) => {
+      data.n[i] = (data.n[i] as number) + v * w;
+    });
+    c.s.forEach((v, i) => {
+      data.s[i] = (data.s[i] as number) + v * w;
+    });
+    weight += c.weightSum * w;
+    count += c.comparisons;
+  }
+  return { data, meanWeight: count === 0 ? 1 : weight / count };
+}
+
+/**
+ * The combined board's ratings alone (the posterior mode, no intervals or ranks): what the standings show for the
+ * games in the tally. NaN for an agent without comparisons. The rating chart takes one per plotted point.
+ */
+export function combinedRatingsOf(t: RatingsTally, options: Pick<RatingsOptions, 'priorDraws'> = {}): number[] {
+  const { data, meanWeight } = combinedData(t);
+  return posteriorModeOf(data, { priorWeight: meanWeight, ...(options.priorDraws === undefined ? {} : { priorDraws: options.priorDraws }) })
+    .point;
+}
+
 /** The report of what a tally holds: one Bradley–Terry posterior per challenge and one combined. */
 export function reportFromTally(t: RatingsTally, options: RatingsOptions): RatingsReport {
   const { agentCount } = options;
@@ -131,24 +166,8 @@ export function reportFromTally(t: RatingsTally, options: RatingsOptions): Ratin
     const fit = boot(btDataOf(agentCount, c.n, c.s), meanWeight(c.weightSum, c.comparisons));
     perChallenge[c.challenge] = summarise(c.challenge, [c], fit, means, agentCount);
   }
-  // Each challenge weighs equally (∝ 1/E_c), scaled so the total weight is Kish's effective sample size: the
-  // posterior width then reflects how much data there is, not the arbitrary sum of the weights.
-  const inverseSum = challenges.reduce((a, c) => a + 1 / c.games, 0);
-  const combined = emptyBtData(agentCount);
-  let weight = 0;
-  let count = 0;
-  for (const c of challenges) {
-    const w = challenges.length / (c.games * inverseSum);
-    c.n.forEach((v, i) => {
-      combined.n[i] = (combined.n[i] as number) + v * w;
-    });
-    c.s.forEach((v, i) => {
-      combined.s[i] = (combined.s[i] as number) + v * w;
-    });
-    weight += c.weightSum * w;
-    count += c.comparisons;
-  }
-  const combinedFit = boot(combined, meanWeight(weight, count));
+  const combined = combinedData(t);
+  const combinedFit = boot(combined.data, combined.meanWeight);
   const combinedMeans = Array.from({ length: agentCount }, (_, agent) => ({
     security: combineMeans(perChallengeMeans.map((m) => m[agent]?.security ?? null)),
     utility: combineMeans(perChallengeMeans.map((m) => m[agent]?.utility ?? null)),

@@ -54,6 +54,7 @@ export function expectedGameCount(spec: TournamentSpec, seatsOf: (challenge: str
   const f = spec.format;
   const perMeeting = spec.games_per_pairing * spec.challenges.length;
   const n = spec.agents.length;
+  if (f.kind === 'replay') return { count: 1, exact: true };
   if (f.kind === 'swiss') return { count: swissRounds(spec) * Math.floor(n / 2) * perMeeting, exact: true };
   if (f.kind === 'knockout') {
     const third = f.third_place && knockoutRoundCount(n) >= 2 ? 1 : 0;
@@ -86,6 +87,7 @@ export function scheduleProblems(
     const table = `'${challenge}' seats ${seats} players per game${range && range.min !== range.max ? ` (it allows ${allowed})` : ''}`;
     if ((f.kind === 'round-robin' || f.kind === 'swiss' || f.kind === 'knockout') && n < seats)
       problems.push(`${table}: ${f.kind} needs at least ${seats} agents, the definition has ${n}`);
+    if (f.kind === 'replay' && f.seats.length !== seats) problems.push(`${table}: the replayed game had ${f.seats.length} seats`);
     if (f.kind === 'gauntlet' && n - f.challengers < seats - 1)
       problems.push(
         `${table}: a gauntlet game seats 1 challenger and ${seats - 1} field agents, the definition has ${n - f.challengers} field agent${n - f.challengers === 1 ? '' : 's'}`,

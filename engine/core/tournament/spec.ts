@@ -35,14 +35,29 @@ const KnockoutFormatSchema = z.strictObject({
   third_place: z.boolean().default(false),
 });
 
+/**
+ * One recorded game played again (issue 16, "re-run this game"): its opening seed and seat order (agent indices),
+ * as a one-game run. Written by the app from a stored game, not offered in the builder.
+ */
+const ReplayFormatSchema = z.strictObject({
+  kind: z.literal('replay'),
+  seed: z.string().regex(/^[0-9a-f]{1,64}$/, 'seed must be the hex opening seed of a recorded game'),
+  seats: z.array(z.number().int('seats must be agent indices').min(0, 'seats must be agent indices')).min(2, 'seats must list at least 2'),
+});
+
+/** The formats a definition is built with; `replay` exists too but only comes from a recorded game. */
 export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
 
 /** `format: swiss` is shorthand for `format: {kind: swiss}`. */
 export const FormatSchema = z.preprocess(
   (value) => (typeof value === 'string' ? { kind: value } : value),
-  z.discriminatedUnion('kind', [RoundRobinFormatSchema, GauntletFormatSchema, SwissFormatSchema, KnockoutFormatSchema], {
-    error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${FORMAT_KINDS.join(', ')}` : undefined),
-  }),
+  z.discriminatedUnion(
+    'kind',
+    [RoundRobinFormatSchema, GauntletFormatSchema, SwissFormatSchema, KnockoutFormatSchema, ReplayFormatSchema],
+    {
+      error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${FORMAT_KINDS.join(', ')}` : undefined),
+    },
+  ),
 );
 
 export const SprtModelSchema = z.enum(['logistic', 'normalized', 'bayeselo']);
@@ -146,6 +161,16 @@ export const TournamentSpecSchema = RawSpecSchema.superRefine((spec, ctx) => {
   }
   if (format.kind === 'gauntlet' && format.challengers >= n) {
     ctx.addIssue({ code: 'custom', path: ['format', 'challengers'], message: `challengers must be fewer than the agents (${n})` });
+  }
+  if (format.kind === 'replay') {
+    format.seats.forEach((agent, i) => {
+      if (agent >= n)
+        ctx.addIssue({ code: 'custom', path: ['format', 'seats', i], message: `no agent ${agent} (the definition has ${n})` });
+    });
+    if ((spec.challenges?.length ?? 1) !== 1)
+      ctx.addIssue({ code: 'custom', path: ['challenges'], message: 'a replay plays one game of one challenge' });
+    if (spec.stop.kind !== 'fixed')
+      ctx.addIssue({ code: 'custom', path: ['stop'], message: 'a replay plays one game: stop must be fixed' });
   }
   if (spec.limits.move_seconds > spec.limits.game_seconds) {
     ctx.addIssue({ code: 'custom', path: ['limits', 'move_seconds'], message: 'move_seconds must not exceed game_seconds' });

@@ -79,7 +79,7 @@ export interface GameFilter {
   offset?: number;
 }
 
-interface TournamentRow {
+export interface TournamentRow {
   id: string;
   name: string;
   status: string;
@@ -128,7 +128,7 @@ interface GameRow {
   worker_id: string | null;
 }
 
-function tournamentOf(row: TournamentRow): StoredTournament {
+export function tournamentOf(row: TournamentRow): StoredTournament {
   return {
     id: row.id,
     name: row.name,

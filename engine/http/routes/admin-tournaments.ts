@@ -8,7 +8,11 @@ import { APP_ORIGIN } from '../../contract/channels.js';
 import { DomainError } from '../../contract/errors.js';
 import {
   ExportFileSchema,
+  GameExportQuerySchema,
+  GameIndexSchema,
+  GameRerunRequestSchema,
   type RunningGamesResponse,
+  TournamentArchiveRequestSchema,
   type TournamentCatalogResponse,
   type TournamentChartsResponse,
   TournamentCompareQuerySchema,
@@ -20,6 +24,7 @@ import {
 } from '../../contract/tournament.js';
 import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';
 import { reportDir } from '../../tournaments/exports.js';
+import { archiveTournament, deleteTournament, estimateRun, exportGame, listTournaments, rerunGame } from '../../tournaments/library.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
 import { gameView, ratingsForExport } from '../../tournaments/stats.js';
@@ -55,6 +60,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       challenges: loaded.spec.challenges,
       planned_games: loaded.planned.count,
       planned_exact: loaded.planned.exact,
+      estimate: estimateRun(s, loaded.spec, loaded.planned.count),
     };
   });
 
@@ -79,8 +85,15 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
 
   admin.get('/tournaments', async (req) => {
     const q = readAdminQuery(TournamentListQuerySchema, req.query);
-    return service().list(q.limit, q.offset);
+    return listTournaments(service(), q);
   });
+
+  admin.post<{ Params: { id: string } }>('/tournaments/:id/archive', async (req) => {
+    const body = readAdminBody(TournamentArchiveRequestSchema, req.body);
+    return archiveTournament(service(), req.params.id, body.archived, Date.now());
+  });
+
+  admin.delete<{ Params: { id: string } }>('/tournaments/:id', async (req) => deleteTournament(service(), req.params.id));
 
   admin.get<{ Params: { id: string } }>('/tournaments/:id', async (req) => service().summary(req.params.id));
 
@@ -152,6 +165,26 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       game: gameView(game, ids),
       transcript: service().store.tournaments.transcript(req.params.id, game.seq),
     };
+  });
+
+  const gameIndex = (raw: string): number => {
+    const parsed = GameIndexSchema.safeParse(raw);
+    if (!parsed.success) {
+      const message = `game index must be a whole number ≥ 0, got '${raw}'`;
+      throw new DomainError('invalid', message, { issues: [{ path: 'index', message }] });
+    }
+    return parsed.data;
+  };
+
+  admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index/export', async (req, reply) => {
+    const q = readAdminQuery(GameExportQuerySchema, req.query);
+    const file = exportGame(service(), req.params.id, gameIndex(req.params.index), q.format);
+    return reply.type(file.type).header('Content-Disposition', `attachment; filename="${file.filename}"`).send(file.body);
+  });
+
+  admin.post<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index/rerun', async (req) => {
+    const body = readAdminBody(GameRerunRequestSchema, req.body ?? {});
+    return rerunGame(service(), req.params.id, gameIndex(req.params.index), body.start);
   });
 
   admin.post<{ Params: { id: string } }>('/tournaments/:id/exports', async (req) => {

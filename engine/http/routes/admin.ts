@@ -36,6 +36,8 @@ export interface AdminDeps {
   token: string;
   engine: ArenaEngine;
   version: string;
+  /** Absolute path of the data folder, shown on the Settings page (admin only). */
+  dataDir?: string;
   authMode: boolean;
   staleAfterMs: number;
   secret: Buffer;
@@ -60,17 +62,10 @@ export interface AdminDeps {
 const unauthorized = () =>
   new DomainError('unauthorized', 'Admin token required (Authorization: Bearer <token>)', { code: EngineErrorCode.Unauthorized });
 
-/** The one admin-token check: the admin plugin and the test hooks both run it before anything else. */
-function requireAdminToken(token: string) {
-  return async (req: FastifyRequest): Promise<void> => {
-    if (!tokenMatches(bearerToken(req.headers.authorization), token)) throw unauthorized();
-  };
-}
-
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
 
 /**
- * The admin API's check: the bearer token, or the browser session cookie of a traded launch code. A write carried by
+ * The one admin check (the admin plugin and the test hooks both run it first): the bearer token, or the browser session cookie of a traded launch code. A write carried by
  * the cookie alone must also name this engine as its Origin (browsers always send one with a write): SameSite=Strict
  * already keeps the cookie off other sites' requests, and the server-wide Origin check refuses foreign ones.
  */
@@ -119,6 +114,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         '/overview',
         async (): Promise<OverviewResponse> => ({
           version: deps.version,
+          ...(deps.dataDir === undefined ? {} : { dataDir: deps.dataDir }),
           authMode: deps.authMode,
           staleAfterMs: deps.staleAfterMs,
           challenges: engine.metadata(),
@@ -175,7 +171,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
 
   if (deps.reset) {
     const reset = deps.reset;
-    app.post('/__test__/reset', { onRequest: requireAdminToken(deps.token) }, async () => {
+    app.post('/__test__/reset', { onRequest: requireAdmin(deps.token, undefined) }, async () => {
       reset();
       return { ok: true };
     });

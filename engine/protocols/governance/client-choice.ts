@@ -1,6 +1,7 @@
 // Which decision client a governance match started from the app uses (spec §13(i)): the scenario's own expected
 // decisions (a self-check of the harness), an uploaded policy file, or an HTTP decision service on this machine. Each
 // choice is checked before the match starts, and its label is stored with the match so the report says what decided.
+import { createHash } from 'node:crypto';
 import { DomainError } from '../../contract/errors.js';
 import type { GovernanceClientChoice } from '../../contract/governance-admin.js';
 import type { ClientFactory } from './decision-client.js';
@@ -10,7 +11,10 @@ import { createPolicyClient, PolicyFileError, parsePolicyText } from './policy-c
 
 export interface ChosenClient {
   factory: ClientFactory;
-  /** Stored as the match's `client`: `expected`, `policy:<name>` or `http:<url>` (the CLI's --client spelling). */
+  /**
+   * Stored as the match's `client`, in the CLI's --client spelling: `expected`, `policy:<name>@sha256:<12 hex>` (which
+   * file content decided, not just its name) or `http:<url>`.
+   */
   label: string;
 }
 
@@ -22,7 +26,8 @@ export function chooseClient(choice: GovernanceClientChoice | undefined): Chosen
     const name = choice.name?.trim() || 'policy.yaml';
     try {
       const policy = parsePolicyText(choice.yaml, name);
-      return { factory: ({ trial }) => createPolicyClient(policy, trial), label: `policy:${name}` };
+      const digest = createHash('sha256').update(choice.yaml).digest('hex').slice(0, 12);
+      return { factory: ({ trial }) => createPolicyClient(policy, trial), label: `policy:${name}@sha256:${digest}` };
     } catch (error) {
       if (!(error instanceof PolicyFileError)) throw error;
       throw new DomainError('invalid', `client.yaml: ${error.message}`, {

@@ -13,6 +13,7 @@ import type {
 } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
 import { gameCategoryOf } from '../../core/game-category.js';
+import { createListeners } from '../../core/listeners.js';
 import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, redactAll, sessionIdOfChannel } from '../../core/redaction.js';
 import { fullSession, publicSession } from '../../core/sanitize.js';
@@ -66,7 +67,7 @@ const SEAT_KEY_CACHE_SIZE = 10_000;
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
   const seatKeyFlags = new Map<string, boolean>();
-  const rejectionListeners = new Set<RejectedActionListener>();
+  const rejections = createListeners<Parameters<RejectedActionListener>>();
 
   function publish(effects: Effects): void {
     for (const message of effects.messages) live.publishMessage(message);
@@ -293,15 +294,14 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       publish(effects);
       if (rejection) {
         const { code, message } = rejection as ArenaError;
-        for (const listener of rejectionListeners) listener(challengeId, from, code, { message, at });
+        rejections.emit([challengeId, from, code, { message, at }]);
         throw rejection;
       }
     },
 
     /** Observes refused actions; returns the unsubscribe function. */
     onRejectedAction(listener: RejectedActionListener): () => void {
-      rejectionListeners.add(listener);
-      return () => rejectionListeners.delete(listener);
+      return rejections.add((args) => listener(...args));
     },
 
     /** Player chat (REST and MCP): any channel but an operator channel; `from` is an already resolved identity. */

@@ -25,6 +25,8 @@ export interface VirtualListProps<T> {
   className?: string;
   testId?: string;
   empty?: ReactNode;
+  /** Brings this row into view whenever it changes (a selection made elsewhere, e.g. by a slider). */
+  reveal?: number | null;
 }
 
 const KEY_STEP_PX = 40;
@@ -43,6 +45,7 @@ export function VirtualList<T>({
   className,
   testId,
   empty,
+  reveal = null,
 }: VirtualListProps<T>) {
   const box = useRef<HTMLElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
@@ -116,6 +119,20 @@ export function VirtualList<T>({
       setScrollTop(el.scrollTop);
     }
   }, [total, items.length]);
+
+  // A row picked elsewhere scrolls into view (a third from the top) unless it is already shown; the list stops following.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only a new row to reveal moves the list, not new offsets.
+  useLayoutEffect(() => {
+    const el = box.current;
+    if (!el || reveal === null || reveal < 0 || reveal >= keys.length) return;
+    const top = offsets[reveal] ?? 0;
+    const bottom = offsets[reveal + 1] ?? top;
+    if (top >= el.scrollTop && bottom <= el.scrollTop + el.clientHeight) return;
+    pinnedRef.current = false;
+    setPinned(false);
+    el.scrollTop = Math.max(0, top - el.clientHeight / 3);
+    setScrollTop(el.scrollTop);
+  }, [reveal]);
 
   const setPin = (value: boolean) => {
     pinnedRef.current = value;

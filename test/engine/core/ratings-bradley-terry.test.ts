@@ -175,3 +175,29 @@ describe('honest rank rule', () => {
     expect(ranks.map((r) => r.rank)).toEqual([1, 1, 0]);
   });
 });
+
+describe('rank ranges from the joint posterior (issue 16)', () => {
+  it('does not rank an agent that lost every game first once the games rule it out jointly', () => {
+    // A and B each beat C; A and B have not met. Two losses leave C's best rank open; four (two to each) do not:
+    // being first would need C to beat both, which the §6.4 whole-interval rule could never see (both of A's sides
+    // are open, so no interval lies wholly above C's).
+    const early = ratingIntervals(3, [{ comparisons: [...win(0, 2), ...win(1, 2)] }]);
+    expect(early.agents.map((a) => a.rank)).toEqual([1, 1, 1]);
+    const later = ratingIntervals(3, [{ comparisons: [...win(0, 2, 2), ...win(1, 2, 2)] }]);
+    expect(later.agents[0]?.lower).toBe(Number.NEGATIVE_INFINITY);
+    expect(honestRanks(later.agents).map((r) => r.rank)).toEqual([1, 1, 1]);
+    expect(later.agents.map((a) => [a.rank, a.rankRange])).toEqual([
+      [1, [1, 3]],
+      [1, [1, 3]],
+      [2, [2, 3]],
+    ]);
+  });
+
+  it('is deterministic and leaves agents without games unranked', () => {
+    const units = [{ comparisons: [...win(0, 1, 3), ...win(1, 0)] }];
+    const a = ratingIntervals(3, units).agents.map((x) => x.rankRange);
+    const b = ratingIntervals(3, units).agents.map((x) => x.rankRange);
+    expect(a).toEqual(b);
+    expect(a[2]).toEqual([0, 0]);
+  });
+});

@@ -1,6 +1,6 @@
-// Chart maths: incremental fixed-K Elo over settled games and the pairwise score matrix.
+// Chart maths: the standings' Bradley–Terry ratings over settled games and the pairwise score matrix.
 import { describe, expect, it } from 'vitest';
-import { type GameRecord, pairwiseMatrix, ratingHistory } from '../../../engine/core/ratings/index.js';
+import { type GameRecord, pairwiseMatrix, ratingHistory, ratingsReport } from '../../../engine/core/ratings/index.js';
 
 const game = (over: Partial<GameRecord> & Pick<GameRecord, 'gameIndex'>): GameRecord => ({
   challenge: 'psi',
@@ -11,40 +11,40 @@ const game = (over: Partial<GameRecord> & Pick<GameRecord, 'gameIndex'>): GameRe
 });
 
 describe('ratingHistory', () => {
-  it('starts everyone at 1000 and moves the winner up by K·(1 − E)', () => {
-    const points = ratingHistory([game({ gameIndex: 0 })], 2);
-    expect(points).toEqual([
-      { games: 0, ratings: [1000, 1000] },
-      // Equal ratings: E = ½, so ±16·½ = ±8.
-      { games: 1, ratings: [1008, 992] },
-    ]);
+  it("traces the standings' own Bradley–Terry ratings: the last point is the combined board", () => {
+    const games = [
+      game({ gameIndex: 0 }),
+      game({ gameIndex: 1, termination: 'harness_error' }),
+      game({ gameIndex: 2, placements: [2, 1] }),
+      game({ gameIndex: 3, seats: [0, 2], challenge: 'ultimatum' }),
+    ];
+    const points = ratingHistory(games, 3);
+    // Void games are skipped: 3 rated games, 4 points (0..3).
+    expect(points.map((p) => p.games)).toEqual([0, 1, 2, 3]);
+    expect(points[0]?.ratings).toEqual([null, null, null]);
+    // After one game agent 2 has not played: unrated.
+    expect(points[1]?.ratings[2]).toBeNull();
+    const board = ratingsReport(games, { agentCount: 3 }).combined.agents.map((a) => Math.round(a.rating.rating * 10) / 10);
+    expect(points[3]?.ratings).toEqual(board);
   });
 
-  it('uses the pre-game ratings for the second game and skips void games', () => {
-    const points = ratingHistory(
-      [game({ gameIndex: 0 }), game({ gameIndex: 1, termination: 'harness_error' }), game({ gameIndex: 2, placements: [2, 1] })],
-      2,
-    );
-    expect(points).toHaveLength(3);
-    // Second rated game: agent 1 (992) beats agent 0 (1008): E1 = 1/(1+10^(16/400)) ≈ 0.4770, gain 16·0.523 ≈ 8.37.
-    expect(points[2]?.ratings[1]).toBeCloseTo(992 + 8.37, 1);
-    expect(points[2]?.ratings[0]).toBeCloseTo(1008 - 8.37, 1);
+  it('a 2–0 record reads the two-agent posterior mode (2 virtual draws: 1095.4 / 904.6)', () => {
+    const [, , two] = ratingHistory([game({ gameIndex: 0 }), game({ gameIndex: 1 })], 2);
+    expect(two?.ratings[0]).toBeCloseTo(1095.4, 1);
+    expect(two?.ratings[1]).toBeCloseTo(904.6, 1);
   });
 
-  it('spreads a three-seat game over its pairs with weight 1/(n − 1) and conserves the rating sum', () => {
-    const [, after] = ratingHistory([game({ gameIndex: 0, seats: [0, 1, 2], placements: [1, 2, 3] })], 3);
-    // Agent 0 beats both at E = ½: 2 · 16 · ½ · ½ = 8; agent 1: +4 − 4 = 0; agent 2: −8.
-    expect(after?.ratings).toEqual([1008, 1000, 992]);
-  });
-
-  it('samples a long run to at most 400 points, keeping the first and the last', () => {
+  it('samples a long run to at most 120 refits, evenly spaced, keeping the first and the last', () => {
     const games = Array.from({ length: 1000 }, (_, i) => game({ gameIndex: i, placements: i % 3 === 0 ? [2, 1] : [1, 2] }));
     const points = ratingHistory(games, 2);
-    expect(points.length).toBeLessThanOrEqual(400);
+    expect(points.length).toBeLessThanOrEqual(120);
     expect(points[0]?.games).toBe(0);
     expect(points[points.length - 1]?.games).toBe(1000);
-    // Evenly spaced: the stride doubled until the samples fit (1000 games → every 4th).
-    expect(new Set(points.slice(1).map((p, i) => p.games - (points[i]?.games ?? 0)))).toEqual(new Set([4]));
+    // The stride doubled until the samples fit (1000 games → every 16th), plus the latest point.
+    const steps = new Set(points.slice(1, -1).map((p, i) => p.games - (points[i]?.games ?? 0)));
+    expect(steps).toEqual(new Set([16]));
+    const board = ratingsReport(games, { agentCount: 2 }).combined.agents.map((a) => Math.round(a.rating.rating * 10) / 10);
+    expect(points[points.length - 1]?.ratings).toEqual(board);
   });
 });
 

@@ -24,3 +24,19 @@ describe('rating interval coverage', () => {
     expect(outside(rows.map((r) => ({ games: r.games, coverage: r.headToHead.coverage })))).toEqual([]);
   });
 });
+
+describe('rank range coverage (issue 16)', () => {
+  it('holds the true rank in the range at least 95% of the time when strengths differ', () => {
+    // 3, 4 or 6 agents with rating SD 100–400 Elo; the true rank is 1 + the agents truly stronger.
+    const rows = simulateCoverage({
+      sizes: [5, 20, 100, 500],
+      replicates: 200,
+      seed: 'rank-coverage-ci',
+      agentCounts: [3, 4, 6],
+      spreads: [100, 200, 400],
+      ranks: true,
+    });
+    for (const row of rows) expect(row.ranks.checked).toBeGreaterThanOrEqual(600);
+    expect(rows.filter((r) => !(r.ranks.coverage >= 0.95)).map((r) => r.games)).toEqual([]);
+  });
+});

@@ -1,5 +1,6 @@
 // Governance report browser API over real HTTP against a real engine: scenarios, a background match of the Node
 // example agents stored in the engine's SQLite, the match list and detail, and the four raw files.
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -180,7 +181,9 @@ describe('matches decided by a real decision source', () => {
     );
     expect(res.status, res.text).toBe(200);
     const detail = GovernanceMatchDetailSchema.parse(await waitForMatch(GovernanceRunResponseSchema.parse(res.body).match_id));
-    expect(detail.match.client).toBe('policy:maintainer.yaml');
+    // Named with the digest of the content that decided.
+    const digest = createHash('sha256').update(yaml).digest('hex').slice(0, 12);
+    expect(detail.match.client).toBe(`policy:maintainer.yaml@sha256:${digest}`);
     const decisions = detail.report.trials.flatMap((t) => t.audit_events.flatMap((e) => (e.decision ? [e.decision] : [])));
     expect(decisions.length).toBeGreaterThan(0);
     // The decisions came from that file's rules (ids in its rules), none from the scenario's expectations.

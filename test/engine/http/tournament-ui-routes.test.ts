@@ -18,7 +18,6 @@ import {
   TournamentSummarySchema,
   TournamentValidateResponseSchema,
 } from '../../../engine/contract/tournament.js';
-import { CHART_ELO_START } from '../../../engine/core/ratings/charts.js';
 import { type AdminTestServer, startAdminTestServer, type TestServer } from '../../support/server.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -177,9 +176,14 @@ describe('a real PSI round-robin through the UI routes', () => {
     expect(charts.agents).toEqual(['honest', 'greedy', 'cautious']);
     expect(charts.rating_history).toHaveLength(7);
     expect(charts.rating_history.map((p) => p.games)).toEqual([0, 1, 2, 3, 4, 5, 6]);
-    // Elo updates are zero-sum.
+    // One rating model per page: the trace ends at the standings' Bradley–Terry ratings (mean 1000).
     const last = charts.rating_history[6]?.ratings ?? [];
-    expect(last.reduce((a, b) => a + b, 0)).toBeCloseTo(3 * CHART_ELO_START, 0);
+    const standings = parsed(TournamentStandingsResponseSchema, (await admin.get(`/tournaments/${id}/standings`, auth)).body);
+    for (const row of standings.standings.combined) {
+      const rating = last[charts.agents.indexOf(row.agent)];
+      expect(rating).toBeCloseTo(row.rating ?? Number.NaN, 0);
+    }
+    expect(last.reduce<number>((a, b) => a + (b ?? 0), 0)).toBeCloseTo(3000, 0);
     for (let i = 0; i < 3; i++) {
       expect(charts.pairwise[i]?.[i]).toBeNull();
       for (let j = 0; j < 3; j++) {

@@ -168,6 +168,25 @@ describe('launchAgent', () => {
     expect(alive(handle.pid as number)).toBe(false);
   });
 
+  it('without a PID namespace (a trusted folder) the sweep kills what left the group: a setsid process, an orphan', async () => {
+    const script = [
+      "const { spawn } = require('child_process');",
+      // Not a group leader, so setsid(1) does not fork: the sleep stays a descendant, in a session of its own.
+      "spawn('setsid', ['sleep', '30'], { stdio: 'ignore' }).unref();",
+      "spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' }).unref();",
+      'setTimeout(() => process.exit(0), 400);',
+    ].join(' ');
+    const handle = launch({ manifest: inline(['node', '-e', script]), trusted: true });
+    const watch = watchProcesses(() => `ARENA_WORKSPACE=${handle.workspace}`);
+    const run = await handle.result;
+    const seen = watch.stop();
+    expect(run.isolation).toMatchObject({ method: 'none', pid: 'host', trusted: true });
+    expect(run.exitCode).toBe(0);
+    // The agent, the setsid'd sleep and the orphaned node, by host pid.
+    expect(seen.length).toBeGreaterThanOrEqual(3);
+    expect(stillRunning(seen)).toEqual([]);
+  });
+
   it('on timeout escalates to SIGKILL for a whole group that ignores SIGTERM', async () => {
     const base = fixture('grandchild');
     const manifest = { ...base.manifest, entrypoint: { ...base.manifest.entrypoint, command: 'node agent.mjs hang' } };

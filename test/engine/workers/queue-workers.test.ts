@@ -5,8 +5,10 @@
 // when Redis restarts empty. A worker whose agent file differs from the run's refuses every job as a harness error.
 import fs from 'node:fs';
 import path from 'node:path';
+import { Queue, QueueEvents, Worker } from 'bullmq';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
+import { GAMES_QUEUE } from '../../../engine/workers/queue-connection.js';
 import { tempDir } from '../tournaments/helpers.js';
 import {
   type CliProcess,
@@ -25,6 +27,33 @@ import {
 
 const redisMissing = !hasRedis();
 if (redisMissing) console.warn('game-worker tests skipped: redis-server is not installed (Debian: apt-get install redis-server)');
+
+/** A well-formed job of a PSI game (hashes that match nothing: only its shape matters where it is used). */
+function validJob() {
+  const agent = (id: string) => ({
+    id,
+    manifest_id: id,
+    manifest_sha256: 'a'.repeat(64),
+    entry_file: 'agent.mjs',
+    entry_sha256: 'b'.repeat(64),
+  });
+  return {
+    version: 1,
+    tournament_id: 't-hostile',
+    attempt: 1,
+    manifest_hash: 'sha256:x',
+    app_version: '0.1.0',
+    protocol: 'specarena',
+    game: { gameIndex: 0, round: 1, pairingIndex: 0, seats: [0, 1], seed: 's', setSize: 2, opening: 0, challenge: 'psi' },
+    agents: [agent('honest-exact'), agent('greedy-overclaim')],
+    challenge_sha256: 'c'.repeat(64),
+    options: {},
+    move_ms: 5000,
+    game_ms: 20_000,
+    start_ms: 10_000,
+    max_illegal_actions: 3,
+  };
+}
 
 /** Terminations that settle a game (rated); the rest are void and replayed. */
 const RATED = /^(completed|adjudicated|agent_)/;
@@ -152,6 +181,42 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(fs.existsSync(path.join(dir, 'bad', 'worker', 'work'))).toBe(false);
   }, 120_000);
 
+  it('hostile queue traffic: a worker refuses a malformed job; the coordinator refuses a forged game record', async () => {
+    track(await startWorker(redis.url, path.join(dir, 'h1'), 'h1'));
+    const connection = { host: '127.0.0.1', port: redis.port };
+    const queue = new Queue(GAMES_QUEUE, { connection });
+    const events = new QueueEvents(GAMES_QUEUE, { connection });
+    try {
+      await events.waitUntilReady();
+      for (const [name, data] of [
+        ['not a job', { version: 99, run: 'rm -rf /' }],
+        ['a clock past the timer ceiling', { ...validJob(), game_ms: 1e13 }],
+      ] as const) {
+        const job = await queue.add('game', data, { jobId: `hostile.${name.replaceAll(' ', '-')}` });
+        const result = (await job.waitUntilFinished(events, 30_000)) as { termination: string; detail: string; worker_id: string };
+        expect(result, name).toMatchObject({ termination: 'harness_error', worker_id: 'h1' });
+        expect(result.detail, name).toMatch(/^harness: worker h1 refused a malformed job/);
+      }
+    } finally {
+      await Promise.all([queue.close(), events.close()]);
+    }
+    await processes.splice(0).reduce((p, w) => p.then(() => w.kill('SIGKILL')), Promise.resolve());
+    // A "worker" that answers every job with a record of its own making.
+    const forger = new Worker(GAMES_QUEUE, async () => ({ worker_id: 'forger', termination: 'completed', placements: [1, 2] }), {
+      connection,
+    });
+    try {
+      const data = path.join(dir, 'cforged');
+      const run = runQueued([writeSpec('cforged', psiSpec('cforged', ['honest-exact', 'greedy-overclaim'], 1, 1)), '--data-dir', data]);
+      expect(await run.exited, run.stderr()).toBe(0);
+      const rows = gameRows(data, tournamentOf(run));
+      expect(rows.map((r) => r.termination)).toEqual(['harness_error', 'harness_error', 'harness_error']);
+      for (const row of rows) expect(row.detail).toMatch(/^harness: a worker returned a malformed game record/);
+    } finally {
+      await forger.close();
+    }
+  }, 120_000);
+
   it('coordinator kill -9, then --resume: games its workers finished meanwhile are collected, none is played twice', async () => {
     const w = track(await startWorker(redis.url, path.join(dir, 'r1'), 'r1'));
     const data = path.join(dir, 'cresume');
@@ -173,6 +238,49 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(new Set(jobs).size).toBe(jobs.length);
     expect(jobs).toHaveLength(rows.length);
   }, 180_000);
+
+  it('arena serve --queue: a tournament from the admin API plays on the worker; pause, resume and cancel work', async () => {
+    const w = track(await startWorker(redis.url, path.join(dir, 's1'), 's1'));
+    const data = path.join(dir, 'cserve');
+    const serve = track(spawnCli(['serve', '--queue', redis.url, '--data-dir', data, '--json']));
+    const ready = (await serve.until((e) => e.event === 'listening', 30_000)) as { url: string; token: string };
+    const api = async (route: string, body?: unknown) => {
+      const res = await fetch(`${ready.url}/admin/api/v1${route}`, {
+        method: body === undefined ? 'GET' : 'POST',
+        headers: { authorization: `Bearer ${ready.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      expect(res.status, route).toBe(200);
+      return (await res.json()) as { id: string; status: string; games_done: number; active: boolean };
+    };
+    const { id } = await api('/tournaments', { spec: psiSpec('served', ['honest-exact', 'greedy-overclaim'], 40, 2) });
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).games_done, { timeout: 60_000 }).toBeGreaterThanOrEqual(2);
+    // Pause: the games on the worker finish and are committed, nothing new is queued.
+    await api(`/tournaments/${id}/pause`, {});
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).active, { timeout: 60_000 }).toBe(false);
+    const paused = await api(`/tournaments/${id}`);
+    expect(paused.status).toBe('paused');
+    expect(gameRows(data, id)).toHaveLength(paused.games_done);
+    const startedWhilePaused = startedJobs(w).length;
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(startedJobs(w)).toHaveLength(startedWhilePaused);
+    // Resume, then cancel mid-game: the worker is told to stop the game it holds, which is never stored.
+    await api(`/tournaments/${id}/resume`, {});
+    await w.until((e) => e.event === 'game_started' && !startedJobs(w).slice(0, startedWhilePaused).includes(String(e.job)));
+    await api(`/tournaments/${id}/cancel`, {});
+    await expect.poll(async () => (await api(`/tournaments/${id}`)).status, { timeout: 30_000 }).toBe('cancelled');
+    await w.until((e) => e.event === 'game_stopped', 30_000);
+    const rows = gameRows(data, id);
+    expect(rows.length).toBeLessThan(40);
+    expect(rows.every((r) => r.worker_id === 's1' && RATED.test(r.termination))).toBe(true);
+    expect(new Set(rows.map((r) => r.game_index)).size).toBe(rows.length);
+    // The games API names the worker of each game.
+    const listed = (await (
+      await fetch(`${ready.url}/admin/api/v1/tournaments/${id}/games`, { headers: { authorization: `Bearer ${ready.token}` } })
+    ).json()) as { games: Array<{ workerId: string | null }> };
+    expect(listed.games.length).toBe(rows.length);
+    expect(listed.games.every((g) => g.workerId === 's1')).toBe(true);
+  }, 240_000);
 
   it('Redis restarting empty mid-run: the coordinator queues its lost jobs again and the run completes, each game once', async () => {
     track(await startWorker(redis.url, path.join(dir, 'x1'), 'x1'));

@@ -1,6 +1,6 @@
 // Agents: every folder the engine scans for agent.yaml, the manifests found there (problems shown inline), adding
 // and removing user folders, and per agent the tournaments and governance matches it took part in.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { AgentCatalogResponse, AgentRun, CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import { useArena } from '../../app-context.js';
 import { ApiError } from '../../arena-client/errors.js';
@@ -11,7 +11,7 @@ import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { addFolder, fetchCatalog, fetchRuns, removeFolder, setFolderTrusted } from './agents-api.js';
-import { folderPathProblem, groupByFolder } from './agents-view.js';
+import { addedFolderId, folderPathProblem, groupByFolder } from './agents-view.js';
 import { ClawAgentsSection } from './claw-agents-section.js';
 import './agents.css';
 
@@ -19,7 +19,15 @@ export function AgentsPage() {
   const { client } = useArena();
   const catalog = useResource((signal) => fetchCatalog(client, signal), []);
   const [fresh, setFresh] = useState<AgentCatalogResponse | null>(null);
+  // The folder just added: listed first, scrolled to and focused, so the add is seen to have worked.
+  const [added, setAdded] = useState<string | null>(null);
   const data = fresh ?? catalog.data;
+  useEffect(() => {
+    if (added === null) return;
+    const heading = document.querySelector<HTMLElement>(`[data-folder-id="${CSS.escape(added)}"] h2`);
+    heading?.scrollIntoView({ block: 'nearest' });
+    heading?.focus();
+  }, [added]);
   return (
     <div className="stack">
       <PageHeader
@@ -39,7 +47,12 @@ export function AgentsPage() {
           </button>
         }
       />
-      <AddFolderForm onAdded={setFresh} />
+      <AddFolderForm
+        onAdded={(next, id) => {
+          setFresh(next);
+          setAdded(id);
+        }}
+      />
       {catalog.error && !data ? <ErrorNotice error={catalog.error} onRetry={catalog.reload} /> : null}
       {data?.incomplete ? (
         <div className="notice" role="status" data-testid="scan-incomplete">
@@ -51,7 +64,7 @@ export function AgentsPage() {
           <Loading label="Scanning agent folders…" />
         )
       ) : (
-        groupByFolder(data).map(({ folder, agents }) => (
+        groupByFolder(data, added).map(({ folder, agents }) => (
           <section
             key={folder.id}
             className="card ag-folder"
@@ -61,7 +74,9 @@ export function AgentsPage() {
           >
             <header className="ag-folder-head">
               <div>
-                <h2 className="mono ag-path">{folder.path}</h2>
+                <h2 className="mono ag-path" tabIndex={-1}>
+                  {folder.path}
+                </h2>
                 <div className="small muted">
                   {folder.builtin ? 'ships with Local Arena' : `added ${folder.added_at ? formatDateTime(folder.added_at) : ''}`}
                   {' · '}
@@ -93,10 +108,11 @@ export function AgentsPage() {
   );
 }
 
-function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void }) {
+function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse, folderId: string | null): void }) {
   const { client } = useArena();
   const [path, setPath] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const submit = async () => {
     const local = folderPathProblem(path);
@@ -106,8 +122,13 @@ function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void 
     }
     setBusy(true);
     setProblem(null);
+    setDone(null);
     try {
-      onAdded(await addFolder(client, path.trim()));
+      const next = await addFolder(client, path.trim());
+      const id = addedFolderId(next, path);
+      const found = next.agents.filter((a) => a.folder_id === id).length;
+      onAdded(next, id);
+      setDone(`Added ${path.trim()}: ${found} ${found === 1 ? 'manifest' : 'manifests'} found. It is listed first below.`);
       setPath('');
     } catch (error) {
       // 400 (not a folder, not absolute) and 409 (already listed) carry a message meant for the user.
@@ -146,6 +167,10 @@ function AddFolderForm({ onAdded }: { onAdded(next: AgentCatalogResponse): void 
       {problem ? (
         <p id="add-folder-problem" className="field-error" role="alert">
           {problem}
+        </p>
+      ) : done ? (
+        <p className="small ag-added" role="status" data-testid="folder-added">
+          {done}
         </p>
       ) : (
         <p className="small muted">The engine scans the folder and its sub-folders for agent.yaml files.</p>

@@ -33,7 +33,7 @@ export function GameNav({
       )}
       <span className="muted">
         Game {index}
-        {count !== null ? ` of ${count - 1}` : ''}
+        {count !== null ? ` · ${count} ${count === 1 ? 'game' : 'games'} in all` : ''}
       </span>
       {hasNext ? (
         <a href={href(index + 1)} rel="next" data-testid="next-game">

@@ -11,6 +11,7 @@ import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { useLiveSession } from '../session-detail/use-live-session.js';
+import { GameActions } from './game-actions.js';
 import { GameNav } from './game-nav.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
 import { MatchPlay } from './match-play.js';
@@ -105,9 +106,12 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
         title={`Game ${game.gameIndex} · ${game.seat_agents.join(' vs ')}`}
         subtitle={subtitle}
         actions={
-          <span className="tag" data-testid="game-state">
-            finished
-          </span>
+          <>
+            <GameActions tournamentId={game.tournamentId} index={game.gameIndex} />
+            <span className="tag" data-testid="game-state">
+              finished
+            </span>
+          </>
         }
       />
       <div className="grid-2">

@@ -103,6 +103,7 @@ export function TimelineView({
         label="Game timeline"
         follow={live}
         testId="timeline"
+        reveal={selectedKey === null ? null : shown.findIndex((e) => e.key === selectedKey)}
         empty={
           timeline.length > 0
             ? 'No line matches these filters.'

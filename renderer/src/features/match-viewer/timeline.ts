@@ -45,11 +45,14 @@ function partyOf(value: number | string | null | undefined): Party | null {
   return { kind: 'other', name: value };
 }
 
+/** Who wrote a ClawArena event: the match itself, or the server playing a seat's default move after its deadline. */
+const OTHER_LABELS: Record<string, string> = { match: 'Match', server: 'Server (default move)' };
+
 /** "honest-exact (seat 1)": seats count from 1 for people; the agent id says who sat there. */
 export function partyLabel(party: Party | null, seatAgents: readonly string[]): string {
   if (party === null) return 'everyone';
   if (party.kind === 'operator') return 'Operator';
-  if (party.kind === 'other') return party.name;
+  if (party.kind === 'other') return OTHER_LABELS[party.name] ?? party.name;
   const agent = seatAgents[party.seat];
   return agent ? `${agent} (seat ${party.seat + 1})` : `Seat ${party.seat + 1}`;
 }

@@ -19,7 +19,8 @@ export type Row = Pick<
   | 'startedAt'
   | 'endedAt'
   | 'attempt'
->;
+> &
+  Partial<Pick<TournamentGame, 'scores'>>;
 
 export function gameResult(game: Row, agent?: string): GameResult {
   const placements = game.placements;
@@ -83,8 +84,27 @@ export function csvField(value: string | number | null): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
+/** Per seat, in seat order: "0.80 / 1.00" for a game whose challenge reports SpecArena scores; null without them. */
+export function seatScoreText(scores: Row['scores'] | undefined, key: 'security' | 'utility'): string | null {
+  if (!scores || scores.length === 0) return null;
+  return scores.map((s) => (Number.isFinite(s[key]) ? s[key].toFixed(2) : '–')).join(' / ');
+}
+
 export function gamesCsv(games: readonly Row[]): string {
-  const header = ['game', 'attempt', 'challenge', 'seats', 'placements', 'result', 'termination', 'fault', 'detail', 'duration_ms'];
+  const header = [
+    'game',
+    'attempt',
+    'challenge',
+    'seats',
+    'placements',
+    'result',
+    'security',
+    'utility',
+    'termination',
+    'fault',
+    'detail',
+    'duration_ms',
+  ];
   const lines = games.map((g) =>
     [
       g.gameIndex,
@@ -93,6 +113,8 @@ export function gamesCsv(games: readonly Row[]): string {
       g.seat_agents.join(' vs '),
       g.placements ? g.placements.join(' ') : null,
       resultText(g.seat_agents, g.placements, g.forfeit),
+      seatScoreText(g.scores, 'security'),
+      seatScoreText(g.scores, 'utility'),
       g.termination,
       g.fault,
       g.detail,

@@ -110,14 +110,16 @@ export function describeClient(client: string): { label: string; meaning: string
         'markers (a self-check); it proves nothing about any policy.',
       selfCheck: true,
     };
-  if (client.startsWith('policy:'))
+  if (client.startsWith('policy:')) {
+    const [name, digest] = client.slice('policy:'.length).split('@sha256:');
     return {
-      label: `policy file ${client.slice('policy:'.length)}`,
+      label: `policy file ${name}${digest ? ` (sha256 ${digest})` : ''}`,
       meaning:
         'Each attempt was decided by the rules of this policy file (first matching rule, otherwise deny), and compared with what ' +
         'the scenario expects.',
       selfCheck: false,
     };
+  }
   if (client.startsWith('http:'))
     return {
       label: `decision service ${client.slice('http:'.length)}`,

@@ -11,7 +11,7 @@ import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
 import { ExportButtons } from './export-buttons.js';
-import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions } from './games-filter.js';
+import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions, seatScoreText } from './games-filter.js';
 import { Pager } from './governance-tab.js';
 import { GAMES_PAGE, listGames, listTournaments, tournamentExport } from './reports-api.js';
 
@@ -63,6 +63,8 @@ function GamesTable({ id, name }: { id: string; name: string }) {
   const agents = useMemo(() => distinct(rows.flatMap((g) => g.seat_agents)), [rows]);
   const terminations = useMemo(() => distinct(rows.map((g) => g.termination)), [rows]);
   const shown = useMemo(() => filterGames(rows, filters), [rows, filters]);
+  // Security and utility columns when some game's challenge reports SpecArena scores (ClawArena games do not).
+  const scored = rows.some((g) => g.scores !== null && g.scores.length > 0);
   const set = (patch: Partial<GameFilters>) => {
     setFilters((previous) => {
       const next = { ...previous, ...patch };
@@ -161,13 +163,23 @@ function GamesTable({ id, name }: { id: string; name: string }) {
             {games.data.total > GAMES_PAGE ? ` (the first ${GAMES_PAGE} of ${games.data.total} are searched)` : ''}
           </p>
           <div className="table-wrap">
-            <table className="table" aria-label="Games">
+            <table className="table" aria-label="Games" data-scored={scored}>
               <thead>
                 <tr>
                   <th>Game</th>
                   <th>Challenge</th>
                   <th>Seats</th>
                   <th>Result</th>
+                  {scored ? (
+                    <>
+                      <th className="num" title="SpecArena security per seat, in seat order">
+                        Security
+                      </th>
+                      <th className="num" title="SpecArena utility per seat, in seat order">
+                        Utility
+                      </th>
+                    </>
+                  ) : null}
                   <th>Termination</th>
                   <th>Detail</th>
                   <th className="num">Duration</th>
@@ -189,6 +201,16 @@ function GamesTable({ id, name }: { id: string; name: string }) {
                     <td>{g.challenge}</td>
                     <td>{g.seat_agents.join(' vs ')}</td>
                     <td>{resultText(g.seat_agents, g.placements, g.forfeit)}</td>
+                    {scored ? (
+                      <>
+                        <td className="num nowrap" data-testid="game-security">
+                          {seatScoreText(g.scores, 'security') ?? '–'}
+                        </td>
+                        <td className="num nowrap" data-testid="game-utility">
+                          {seatScoreText(g.scores, 'utility') ?? '–'}
+                        </td>
+                      </>
+                    ) : null}
                     <td>
                       <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
                     </td>

@@ -241,7 +241,12 @@ function About({ shell }: { shell: ArenaApi | undefined }) {
         <dt>Engine address</dt>
         <dd className="mono">{connection.baseUrl}</dd>
         <dt>Data folder</dt>
-        <dd>{shell ? 'Holds the database, reports and stored keys.' : DATA_FOLDER_RULE}</dd>
+        <dd>
+          {overview.dataDir ? <DataFolderPath path={overview.dataDir} /> : null}
+          <span className="muted small settings-data-note">
+            {shell ? 'Holds the database, reports and stored keys.' : DATA_FOLDER_RULE}
+          </span>
+        </dd>
       </dl>
       {shell ? (
         <div className="row-gap">
@@ -259,5 +264,29 @@ function About({ shell }: { shell: ArenaApi | undefined }) {
       ) : null}
       {revealError ? <ErrorNotice error={revealError} compact /> : null}
     </section>
+  );
+}
+
+/** The data folder's path as text, with a button that copies it. */
+function DataFolderPath({ path }: { path: string }) {
+  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const copy = () => {
+    navigator.clipboard.writeText(path).then(
+      () => setCopied('yes'),
+      () => setCopied('failed'),
+    );
+  };
+  return (
+    <span className="row-gap settings-data-path">
+      <code className="mono" data-testid="data-folder-path">
+        {path}
+      </code>
+      <button type="button" className="button button-secondary button-small" onClick={copy} aria-label="Copy data folder path">
+        Copy
+      </button>
+      <span className="muted small" role="status">
+        {copied === 'yes' ? 'Copied.' : copied === 'failed' ? 'Could not copy; select the path instead.' : ''}
+      </span>
+    </span>
   );
 }

@@ -12,7 +12,8 @@ export function YamlPanel({
   spec: Record<string, unknown>;
   /** Manifests inside it are written relative to it, so the file names no folder of this machine. */
   baseDir: string;
-  onImport: (raw: Record<string, unknown>) => void;
+  /** Loads the definition into the form; returns how many problems the page found in it. */
+  onImport: (raw: Record<string, unknown>) => number;
 }) {
   const { shell } = useArena();
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -27,8 +28,15 @@ export function YamlPanel({
       setMessage({ kind: 'error', text: `${source}: ${parsed.error}` });
       return;
     }
-    onImport(parsed.raw);
-    setMessage({ kind: 'ok', text: `Loaded ${source}.` });
+    const problems = onImport(parsed.raw);
+    setMessage(
+      problems === 0
+        ? { kind: 'ok', text: `Loaded ${source}.` }
+        : {
+            kind: 'error',
+            text: `Loaded ${source} with ${problems} problem${problems === 1 ? '' : 's'} to fix; each is shown beside its field.`,
+          },
+    );
   };
 
   const save = () => {

@@ -27,7 +27,7 @@ export function deltaLabel(d: TournamentComparison['agents'][number]): string {
 export function ComparePage({ a, b }: { a: string | undefined; b: string | undefined }) {
   const { client } = useArena();
   const api = tournamentsApi(client);
-  const list = useResource((signal) => api.list(signal), []);
+  const list = useResource((signal) => api.list({ archived: 'include' }, signal), []);
   const comparison = useResource((signal) => (a && b ? api.compare(a, b, signal) : Promise.resolve(null)), [a, b]);
   const runs = list.data?.tournaments ?? [];
   const pick = (side: 'a' | 'b', id: string) =>

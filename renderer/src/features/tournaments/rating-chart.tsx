@@ -1,5 +1,6 @@
-// Rating over games: one line per agent on shared axes, with a legend and an SVG title/description for screen
-// readers (the standings table carries the same final numbers as text).
+// Rating over games: the standings' own Bradley–Terry rating of each agent after each plotted game count, one line per
+// agent on shared axes, with a legend and an SVG title/description for screen readers. The last point is the
+// standings' rating, so the page shows one rating model.
 import { useId } from 'react';
 import type { TournamentChartsResponse } from '../../../../engine/contract/tournament.js';
 import { formatNumber } from '../../ui/format.js';
@@ -8,7 +9,7 @@ import { linearScale, linePath, niceDomain, samplePoints } from './chart-scale.j
 const WIDTH = 640;
 const HEIGHT = 260;
 const PAD = { top: 12, right: 16, bottom: 30, left: 48 };
-/** About two points per horizontal pixel pair; more adds nothing visible. */
+/** The engine sends at most 60 refits; more would add nothing visible. */
 const MAX_POINTS = 300;
 
 /** Series colours as CSS variables (defined per theme in tournaments.css), cycled past eight agents. */
@@ -19,7 +20,8 @@ export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
   const id = useId();
   const history = samplePoints(charts.rating_history, MAX_POINTS);
   if (history.length < 2) return <p className="empty">The chart appears after the first games settle.</p>;
-  const all = history.flatMap((h) => h.ratings).filter(Number.isFinite);
+  const all = history.flatMap((h) => h.ratings).filter((r): r is number => r !== null && Number.isFinite(r));
+  if (all.length === 0) return <p className="empty">The chart appears after the first games settle.</p>;
   const y = niceDomain(Math.min(...all), Math.max(...all), 5);
   const lastGames = history[history.length - 1]?.games ?? 1;
   const firstGames = history[0]?.games ?? 0;
@@ -27,13 +29,18 @@ export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
   const sx = linearScale(x.domain, [PAD.left, WIDTH - PAD.right]);
   const sy = linearScale(y.domain, [HEIGHT - PAD.bottom, PAD.top]);
   const final = history[history.length - 1]?.ratings ?? [];
-  const description = charts.agents.map((a, i) => `${a}: ${formatNumber(Math.round(final[i] ?? 0))}`).join(', ');
+  const latest = (i: number) => {
+    const r = final[i];
+    return r === null || r === undefined ? '–' : formatNumber(Math.round(r));
+  };
+  const description = charts.agents.map((a, i) => `${a}: ${latest(i)}`).join(', ');
   return (
     <figure className="t-chart" data-testid="rating-chart">
       <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} className="t-chart-svg">
         <title id={`${id}-title`}>Rating over games</title>
         <desc id={`${id}-desc`}>
-          Elo-style rating of each agent after each settled game, up to game {lastGames}. Latest ratings: {description}.
+          Bradley–Terry rating of each agent (the standings' model) after each settled game, up to game {lastGames}. Latest ratings:{' '}
+          {description}.
         </desc>
         <g className="t-chart-grid">
           {y.ticks.map((t) => (
@@ -58,7 +65,9 @@ export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
         {charts.agents.map((agent, i) => (
           <path
             key={agent}
-            d={linePath(history.map((h) => [sx(h.games), sy(h.ratings[i] ?? 0)] as const))}
+            d={linePath(
+              history.flatMap((h) => (typeof h.ratings[i] === 'number' ? [[sx(h.games), sy(h.ratings[i] as number)] as const] : [])),
+            )}
             className="t-chart-line"
             style={{ stroke: seriesColor(i) }}
             data-agent={agent}
@@ -67,13 +76,14 @@ export function RatingChart({ charts }: { charts: TournamentChartsResponse }) {
       </svg>
       <figcaption>
         <p className="muted small">
-          Fixed-K Elo after each settled game, from the standings' mean of 1000; the standings use the full rating model.
+          The standings' Bradley–Terry rating (mean 1000), refitted after each plotted number of settled games; the last point is the rating
+          in the standings.
         </p>
         <ul className="t-legend" aria-label="Legend">
           {charts.agents.map((agent, i) => (
             <li key={agent}>
               <span className="t-legend-swatch" style={{ background: seriesColor(i) }} aria-hidden="true" />
-              {agent} <span className="muted">{formatNumber(Math.round(final[i] ?? 0))}</span>
+              {agent} <span className="muted">{latest(i)}</span>
             </li>
           ))}
         </ul>

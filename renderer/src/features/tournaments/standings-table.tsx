@@ -1,5 +1,7 @@
 // Standings with each agent's rating interval drawn on one shared axis, so overlapping bars read as "not yet
-// separable" at a glance. Rows animate their bar positions when a refetch moves them.
+// separable" at a glance, and ranks printed as report.md prints them ("1 (1–2)") with the same legend under the
+// table. Rows animate their bar positions when a refetch moves them.
+import { RANK_LEGEND, rankText } from '../../../../engine/core/ratings/rank-ranges.js';
 import { formatCost, formatNumber } from '../../ui/format.js';
 import { intervalAxis, linearScale } from './chart-scale.js';
 import type { StandingRow } from './tournaments-api.js';
@@ -13,87 +15,103 @@ export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
   // Model spend columns only when some agent made model calls: scripted-agent tournaments stay uncluttered.
   const spend = rows.some((r) => r.tokens !== null && r.tokens !== undefined);
   return (
-    <div className="table-wrap">
-      <table className="table t-standings" data-testid="standings-table">
-        <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
-        <thead>
-          <tr>
-            <th className="num">Rank</th>
-            <th>Agent</th>
-            <th className="num">Games</th>
-            <th className="num" title="wins / draws / losses">
-              W / D / L
-            </th>
-            <th className="num">Points</th>
-            <th className="num">Score</th>
-            <th className="num">Rating</th>
-            <th className="t-interval-head">
-              Interval
-              {axis ? (
-                <span className="t-axis" aria-hidden="true">
-                  {axis.ticks.map((t) => (
-                    <span key={t} className="t-axis-tick" style={{ left: `${x?.(t) ?? 0}%` }}>
-                      {formatNumber(t)}
-                    </span>
-                  ))}
-                </span>
-              ) : null}
-            </th>
-            {spend ? (
-              <>
-                <th className="num">Tokens</th>
-                <th className="num">Cost</th>
-                <th className="num" title="model spend per game divided by the rating points above the weakest agent">
-                  Cost / rating point
-                </th>
-              </>
-            ) : null}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((row) => (
-            <tr key={row.agent} data-agent={row.agent} data-games={row.games}>
-              <td
-                className="num"
-                title={row.rank_range[0] === row.rank_range[1] ? undefined : `could be ${row.rank_range[0]}–${row.rank_range[1]}`}
-              >
-                {row.rank}
-              </td>
-              <td>
-                <span className="strong">{row.agent}</span>
-                {row.agent_name && row.agent_name !== row.agent ? <span className="muted small"> {row.agent_name}</span> : null}
-              </td>
-              <td className="num" data-testid="standing-games">
-                {row.games}
-              </td>
-              <td className="num nowrap">
-                {row.wins} / {row.draws} / {row.losses}
-              </td>
-              <td className="num">{formatNumber(row.points)}</td>
-              <td className="num">{row.score_pct === null ? '–' : `${row.score_pct.toFixed(1)}%`}</td>
-              <td className="num nowrap" data-testid="standing-rating">
-                {fmt(row.rating)}
-                {row.rating_interval !== null && row.rating !== null ? (
-                  <span className="muted small"> {row.rating_interval.slice(row.rating_interval.indexOf('['))}</span>
+    <>
+      <div className="table-wrap">
+        <table className="table t-standings" data-testid="standings-table">
+          <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
+          <thead>
+            <tr>
+              <th className="num" title="best rank the games allow (range of ranks allowed at 95%)">
+                Rank
+              </th>
+              <th>Agent</th>
+              <th className="num">Games</th>
+              <th className="num" title="wins / draws / losses">
+                W / D / L
+              </th>
+              <th className="num">Points</th>
+              <th className="num">Score</th>
+              <th className="num">Rating</th>
+              <th className="t-interval-head">
+                Interval
+                {axis ? (
+                  <span className="t-axis" aria-hidden="true">
+                    {axis.ticks.map((t) => (
+                      <span key={t} className="t-axis-tick" style={{ left: `${x?.(t) ?? 0}%` }}>
+                        {formatNumber(t)}
+                      </span>
+                    ))}
+                  </span>
                 ) : null}
-              </td>
-              <td className="t-interval-cell">
-                <IntervalBar row={row} x={x} domain={axis?.domain ?? null} />
-              </td>
+              </th>
               {spend ? (
                 <>
-                  <td className="num">{row.tokens === null || row.tokens === undefined ? '–' : formatNumber(row.tokens)}</td>
-                  <td className="num">{formatCost(row.cost_usd)}</td>
-                  <td className="num" data-testid="cost-per-rating-point">
-                    {formatCost(row.cost_per_rating_point)}
-                  </td>
+                  <th className="num">Tokens</th>
+                  <th className="num">Cost</th>
+                  <th className="num" title="model spend per game divided by the rating points above the weakest agent">
+                    Cost / rating point
+                  </th>
                 </>
               ) : null}
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.agent} data-agent={row.agent} data-games={row.games}>
+                <td
+                  className="num nowrap"
+                  data-testid="standing-rank"
+                  title={
+                    row.rank === 0
+                      ? 'no rated game yet'
+                      : row.rank_range[0] === row.rank_range[1]
+                        ? undefined
+                        : `could be ${row.rank_range[0]}–${row.rank_range[1]}`
+                  }
+                >
+                  {rankText(row.rank, row.rank_range)}
+                </td>
+                <td>
+                  <span className="strong">{row.agent}</span>
+                  {row.agent_name && row.agent_name !== row.agent ? (
+                    <span className="muted small t-agent-name">{row.agent_name}</span>
+                  ) : null}
+                </td>
+                <td className="num" data-testid="standing-games">
+                  {row.games}
+                </td>
+                <td className="num nowrap">
+                  {row.wins} / {row.draws} / {row.losses}
+                </td>
+                <td className="num">{formatNumber(row.points)}</td>
+                <td className="num">{row.score_pct === null ? '–' : `${row.score_pct.toFixed(1)}%`}</td>
+                <td className="num" data-testid="standing-rating">
+                  {fmt(row.rating)}
+                  {row.rating_interval !== null && row.rating !== null ? (
+                    <span className="muted small t-rating-ci"> {row.rating_interval.slice(row.rating_interval.indexOf('['))}</span>
+                  ) : null}
+                </td>
+                <td className="t-interval-cell">
+                  <IntervalBar row={row} x={x} domain={axis?.domain ?? null} />
+                </td>
+                {spend ? (
+                  <>
+                    <td className="num">{row.tokens === null || row.tokens === undefined ? '–' : formatNumber(row.tokens)}</td>
+                    <td className="num">{formatCost(row.cost_usd)}</td>
+                    <td className="num" data-testid="cost-per-rating-point">
+                      {formatCost(row.cost_per_rating_point)}
+                    </td>
+                  </>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted small t-legend-note" data-testid="rank-legend">
+        {RANK_LEGEND} Rating: Bradley–Terry, mean 1000, with its 95% interval; the chart below plots the same ratings.
+      </p>
+    </>
   );
 }
 

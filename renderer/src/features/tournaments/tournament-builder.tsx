@@ -12,6 +12,8 @@ import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { matchCatalogAgent } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
+import { ALL_FIELDS, agentLabels, nameAgents, preferFormErrors, touchedBy, visibleErrors } from './builder-errors.js';
+import { EstimateNote } from './builder-estimate.js';
 import {
   AgentPicker,
   ChallengePicker,
@@ -107,15 +109,31 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const [startError, setStartError] = useState<unknown>(null);
   // Each import remounts the Advanced section, so it opens when the imported definition sets any of its fields.
   const [imports, setImports] = useState(0);
-  const set = (patch: Partial<BuilderForm>) => setForm((f) => ({ ...f, ...patch }));
+  // Problems show for the controls the user has changed; a definition loaded from elsewhere shows all of them.
+  const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set(data.from ? [ALL_FIELDS] : []));
+  const touch = (fields: readonly string[]) => setTouched((t) => (fields.every((f) => t.has(f)) ? t : new Set([...t, ...fields])));
+  const set = (patch: Partial<BuilderForm>) => {
+    touch(touchedBy(patch));
+    setForm((f) => ({ ...f, ...patch }));
+  };
 
   const { spec, errors: formErrors } = useMemo(() => specFromForm(form), [form]);
-  const localErrors = useMemo(() => mergeErrors(formErrors, validateLocally(spec)), [formErrors, spec]);
+  const localErrors = useMemo(() => mergeErrors(formErrors, preferFormErrors(formErrors, validateLocally(spec))), [formErrors, spec]);
   const locallyValid = Object.keys(localErrors).length === 0;
   const remote = useRemoteValidation(spec, locallyValid, catalog.base_dir);
-  const errors = errorsByField(mergeErrors(localErrors, remote.state === 'invalid' ? remote.errors : {}));
+  const labels = agentLabels(form.agents, agents);
+  const allErrors = Object.fromEntries(
+    Object.entries(errorsByField(mergeErrors(localErrors, remote.state === 'invalid' ? remote.errors : {}))).map(([field, lines]) => [
+      field,
+      [...new Set(lines.map((line) => nameAgents(line, labels)))],
+    ]),
+  );
+  // The engine is asked only once the page's own checks pass: whatever it finds is shown whole.
+  const errors = remote.state === 'invalid' ? allErrors : visibleErrors(allErrors, touched);
   const errorsOf = (field: string) => errors[field];
+  // The count is of the problems shown: one the user cannot see yet is not theirs to fix yet.
   const errorCount = Object.values(errors).reduce((n, list) => n + list.length, 0);
+  const nothingShown = errorCount === 0;
 
   const chosen = catalog.challenges.filter((c) => form.challenges.includes(c.id));
   const seats = (id: string) => catalog.challenges.find((c) => c.id === id)?.players.min;
@@ -199,16 +217,21 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
               )}
             </p>
             <p className="small" role="status" data-testid="validation-state" data-state={locallyValid ? remote.state : 'invalid'}>
-              {!locallyValid
-                ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
-                : remote.state === 'checking' || remote.state === 'idle'
-                  ? 'Checking with the engine…'
-                  : remote.state === 'ok'
-                    ? `Valid: ${remote.result.agents.length} agents, ${remote.result.challenges.join(', ')}`
-                    : remote.state === 'invalid'
-                      ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
-                      : 'The engine could not check the definition.'}
+              {!locallyValid && nothingShown
+                ? 'Choose challenges and agents to begin.'
+                : !locallyValid
+                  ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
+                  : remote.state === 'checking' || remote.state === 'idle'
+                    ? 'Checking with the engine…'
+                    : remote.state === 'ok'
+                      ? `Valid: ${remote.result.agents.length} agents, ${remote.result.challenges.join(', ')}`
+                      : remote.state === 'invalid'
+                        ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
+                        : 'The engine could not check the definition.'}
             </p>
+            {remote.state === 'ok' && remote.result.estimate ? (
+              <EstimateNote estimate={remote.result.estimate} concurrency={Number(form.concurrency) || 1} />
+            ) : null}
             {remote.state === 'unavailable' ? <ErrorNotice error={remote.error} compact /> : null}
             <FieldErrorList id="t-general-errors" errors={errorsOf('(root)')} />
             {startError ? <ErrorNotice error={startError} compact /> : null}
@@ -223,6 +246,11 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
               const imported = formFromSpec(raw, randomSeed());
               setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });
               setImports((n) => n + 1);
+              touch([ALL_FIELDS]);
+              // The page's own count, so the message can say at once how many problems came with it.
+              const next = specFromForm(imported);
+              const problems = mergeErrors(next.errors, preferFormErrors(next.errors, validateLocally(next.spec)));
+              return Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0);
             }}
           />
         </aside>

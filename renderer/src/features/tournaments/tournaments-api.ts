@@ -13,8 +13,10 @@ import {
   TournamentChartsResponseSchema,
   type TournamentComparison,
   TournamentComparisonSchema,
+  TournamentDeleteResponseSchema,
   type TournamentGame,
   TournamentGamesResponseSchema,
+  type TournamentListResponse,
   TournamentListResponseSchema,
   type TournamentStandingsResponse,
   TournamentStandingsResponseSchema,
@@ -37,6 +39,21 @@ const ReportSpecSchema = z.object({ spec: z.record(z.string(), z.unknown()) });
 
 export type TournamentAction = 'start' | 'pause' | 'resume' | 'cancel';
 
+/** The list's search and filters; empty values are left out of the query. */
+export interface TournamentListFilter {
+  q?: string;
+  status?: string;
+  archived?: 'exclude' | 'only' | 'include';
+}
+
+export function listPath(filter: TournamentListFilter = {}): string {
+  const params = new URLSearchParams({ limit: '200' });
+  if (filter.q?.trim()) params.set('q', filter.q.trim());
+  if (filter.status) params.set('status', filter.status);
+  if (filter.archived && filter.archived !== 'exclude') params.set('archived', filter.archived);
+  return `${base}?${params.toString()}`;
+}
+
 const base = `${ADMIN_PREFIX}/tournaments`;
 const compareUrl = (a: string, b: string, format: string) => `${base}/compare?${new URLSearchParams({ a, b, format }).toString()}`;
 const one = (id: string) => `${base}/${encodeURIComponent(id)}`;
@@ -44,7 +61,17 @@ const admin = (signal?: AbortSignal) => ({ admin: true, signal });
 
 export function tournamentsApi(client: ArenaClient) {
   return {
-    list: (signal?: AbortSignal) => client.call(TournamentListResponseSchema, `${base}?limit=200`, admin(signal)),
+    list: (filter: TournamentListFilter = {}, signal?: AbortSignal): Promise<TournamentListResponse> =>
+      client.call(TournamentListResponseSchema, listPath(filter), admin(signal)),
+    archive: (id: string, archived: boolean): Promise<TournamentSummary> =>
+      client.call(TournamentSummarySchema, `${one(id)}/archive`, { method: 'POST', body: { archived }, admin: true }),
+    remove: (id: string) => client.call(TournamentDeleteResponseSchema, one(id), { method: 'DELETE', admin: true }),
+    /** One game on its own, as the file the engine writes (JSON or JSONL). */
+    gameExport: (id: string, index: number, format: 'json' | 'jsonl'): Promise<string> =>
+      client.text(`${one(id)}/games/${index}/export?format=${format}`),
+    /** The game played again as a new one-game run (started). */
+    rerun: (id: string, index: number): Promise<TournamentSummary> =>
+      client.call(TournamentSummarySchema, `${one(id)}/games/${index}/rerun`, { method: 'POST', body: {}, admin: true }),
     compare: (a: string, b: string, signal?: AbortSignal): Promise<TournamentComparison> =>
       client.call(TournamentComparisonSchema, compareUrl(a, b, 'json'), admin(signal)),
     /** The comparison as Markdown or CSV, as `arena compare` writes it. */

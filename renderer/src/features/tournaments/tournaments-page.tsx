@@ -1,5 +1,5 @@
 // Tournaments: every run in this data folder with its progress and controls, and the way into the builder.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { TournamentSummary } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
@@ -8,10 +8,11 @@ import { formatDateTime, relativeTime } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
+import { LibraryActions, LibraryFilters } from './library-controls.js';
 import { ProgressBar } from './progress-bar.js';
 import { progressText } from './tournament-actions.js';
 import { TournamentControls, TournamentStatusBadge } from './tournament-controls.js';
-import { tournamentsApi } from './tournaments-api.js';
+import { type TournamentListFilter, tournamentsApi } from './tournaments-api.js';
 import './tournaments.css';
 
 /** Progress of running tournaments moves; the list follows without a feed per row. */
@@ -19,13 +20,29 @@ const REFRESH_MS = 3000;
 
 export function TournamentsPage() {
   const { client } = useArena();
-  const list = useResource((signal) => tournamentsApi(client).list(signal), [], { refreshMs: REFRESH_MS });
+  const [filter, setFilter] = useState<TournamentListFilter>({});
+  // Typing waits a moment before it asks the engine.
+  const [query, setQuery] = useState<TournamentListFilter>({});
+  useEffect(() => {
+    const timer = setTimeout(() => setQuery(filter), 250);
+    return () => clearTimeout(timer);
+  }, [filter]);
+  const list = useResource((signal) => tournamentsApi(client).list(query, signal), [query], { refreshMs: REFRESH_MS });
   // A control's answer shows at once, before the next refresh.
   const [updated, setUpdated] = useState<Record<string, TournamentSummary>>({});
-  const rows = list.data?.tournaments.map((t) => {
-    const fresh = updated[t.id];
-    return fresh && fresh.updated_at >= t.updated_at ? fresh : t;
-  });
+  const [deleted, setDeleted] = useState<ReadonlySet<string>>(new Set());
+  const wanted = (t: TournamentSummary) => {
+    const archived = t.archived_at !== null && t.archived_at !== undefined;
+    return query.archived === 'include' || (query.archived === 'only' ? archived : !archived);
+  };
+  const rows = list.data?.tournaments
+    .filter((t) => !deleted.has(t.id))
+    .map((t) => {
+      const fresh = updated[t.id];
+      return fresh && fresh.updated_at >= t.updated_at ? fresh : t;
+    })
+    .filter(wanted);
+  const filtered = Boolean(query.q?.trim() || query.status || (query.archived && query.archived !== 'exclude'));
 
   return (
     <>
@@ -43,7 +60,8 @@ export function TournamentsPage() {
           </>
         }
       />
-      <section className="card">
+      <section className="card" aria-label="Tournaments">
+        <LibraryFilters filter={filter} onChange={setFilter} />
         {list.loading && !list.data ? (
           <Loading label="Loading tournaments…" />
         ) : !rows ? (
@@ -51,12 +69,18 @@ export function TournamentsPage() {
         ) : (
           <>
             {list.error ? <ErrorNotice error={list.error} compact /> : null}
-            {rows.length === 0 ? (
+            {rows.length === 0 && filtered ? (
+              <p className="empty">No tournament matches these filters.</p>
+            ) : rows.length === 0 ? (
               <p className="empty">
                 No tournaments yet. <a href={routeHref({ name: 'tournament-new' })}>Build one</a> from the agents in your agent folders.
               </p>
             ) : (
-              <TournamentsTable rows={rows} onChange={(s) => setUpdated((u) => ({ ...u, [s.id]: s }))} />
+              <TournamentsTable
+                rows={rows}
+                onChange={(s) => setUpdated((u) => ({ ...u, [s.id]: s }))}
+                onDeleted={(id) => setDeleted((d) => new Set([...d, id]))}
+              />
             )}
           </>
         )}
@@ -65,7 +89,15 @@ export function TournamentsPage() {
   );
 }
 
-function TournamentsTable({ rows, onChange }: { rows: TournamentSummary[]; onChange: (summary: TournamentSummary) => void }) {
+function TournamentsTable({
+  rows,
+  onChange,
+  onDeleted,
+}: {
+  rows: TournamentSummary[];
+  onChange: (summary: TournamentSummary) => void;
+  onDeleted: (id: string) => void;
+}) {
   const now = Date.now();
   return (
     <div className="table-wrap">
@@ -89,7 +121,10 @@ function TournamentsTable({ rows, onChange }: { rows: TournamentSummary[]; onCha
                 <a href={routeHref({ name: 'tournament', id: t.id })} className="strong-link">
                   {t.name}
                 </a>
-                <div className="muted small mono">{t.id}</div>
+                <div className="muted small mono">
+                  {t.id}
+                  {t.archived_at ? <span className="tag t-archived-tag">archived</span> : null}
+                </div>
               </td>
               <td>
                 <TournamentStatusBadge summary={t} />
@@ -104,6 +139,7 @@ function TournamentsTable({ rows, onChange }: { rows: TournamentSummary[]; onCha
               <td>{t.stop_reason ?? <span className="muted">–</span>}</td>
               <td className="t-actions-cell">
                 <TournamentControls summary={t} onChange={onChange} small />
+                <LibraryActions summary={t} onChanged={onChange} onDeleted={onDeleted} />
               </td>
             </tr>
           ))}

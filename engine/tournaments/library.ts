@@ -1,0 +1,179 @@
+// The tournaments list as a long study needs it (issue 16): search/filter/archive/delete, one game exported on its
+// own or played again as a new one-game run, and a duration estimate before Start from measured game times.
+import fs from 'node:fs';
+import { DomainError } from '../contract/errors.js';
+import type { RunEstimate, TournamentSummary } from '../contract/tournament.js';
+import type { TournamentSpec } from '../core/tournament/index.js';
+import type { TournamentStatus } from '../db/store.js';
+import { gameEntry, gameEvents, reportDir } from './exports.js';
+import { localRoots, pathRedactor } from './path-redaction.js';
+import type { TournamentService } from './service.js';
+import { TournamentStateError } from './service.js';
+
+export interface LibraryQuery {
+  q?: string | undefined;
+  status?: TournamentStatus | undefined;
+  archived: 'exclude' | 'only' | 'include';
+  limit: number;
+  offset: number;
+}
+
+export function listTournaments(service: TournamentService, query: LibraryQuery): { tournaments: TournamentSummary[]; total: number } {
+  const page = service.store.tournamentLibrary.search({
+    ...(query.q === undefined ? {} : { text: query.q.trim() }),
+    ...(query.status === undefined ? {} : { status: query.status }),
+    archived: query.archived,
+    limit: query.limit,
+    offset: query.offset,
+  });
+  return { tournaments: page.items.map((t) => service.summary(t.id)), total: page.total };
+}
+
+/** A running run cannot be archived or deleted: pause or cancel it first. */
+function notRunning(service: TournamentService, id: string, action: string): void {
+  const t = service.get(id);
+  if (service.summary(id).active || t.status === 'running')
+    throw new TournamentStateError('conflict', `tournament ${id} is running; pause or cancel it before you ${action} it`);
+}
+
+export function archiveTournament(service: TournamentService, id: string, archived: boolean, now: number): TournamentSummary {
+  notRunning(service, id, archived ? 'archive' : 'restore');
+  service.store.tournamentLibrary.setArchived(id, archived ? now : null);
+  return service.summary(id);
+}
+
+/** Deletes the run, its games and transcripts, and its report folder. */
+export function deleteTournament(service: TournamentService, id: string): { deleted: string; reports_removed: boolean } {
+  notRunning(service, id, 'delete');
+  const dir = reportDir(service.dataDir, id);
+  const hadReports = fs.existsSync(dir);
+  service.store.tournamentLibrary.delete(id);
+  if (hadReports) fs.rmSync(dir, { recursive: true, force: true });
+  return { deleted: id, reports_removed: hadReports };
+}
+
+function storedGame(service: TournamentService, id: string, index: number) {
+  service.get(id);
+  const game = service.store.tournaments.game(id, index);
+  if (!game) throw new DomainError('not_found', `No game ${index} in tournament ${id}`);
+  return game;
+}
+
+/**
+ * One game on its own, with local folders redacted as in the run's exports. JSON: the game's record (as games in
+ * report.json) and its transcript. JSONL: the manifest line, then the game's lines exactly as events.jsonl has them.
+ */
+export function exportGame(
+  service: TournamentService,
+  id: string,
+  index: number,
+  format: 'json' | 'jsonl',
+): { filename: string; type: string; body: string } {
+  const game = storedGame(service, id, index);
+  const { tournament, loaded } = service.statistics(id);
+  const ids = loaded.agents.map((a) => a.id);
+  const transcript = service.store.tournaments.transcript(id, game.seq);
+  const redact = pathRedactor(localRoots({ agents: loaded.agents, specDir: tournament.specDir, dataDir: service.dataDir }));
+  const stem = `${id}-game-${index}`;
+  if (format === 'jsonl') {
+    const lines = [{ event: 'manifest', tournament_id: id, manifest: tournament.manifest }, ...gameEvents(game, ids, transcript)];
+    return { filename: `${stem}.jsonl`, type: 'application/x-ndjson', body: redact(lines.map((l) => `${JSON.stringify(l)}\n`).join('')) };
+  }
+  const doc = {
+    tournament_id: id,
+    tournament_name: tournament.name,
+    manifest_hash: tournament.manifestHash,
+    game: gameEntry(game, ids),
+    transcript,
+  };
+  return { filename: `${stem}.json`, type: 'application/json', body: redact(`${JSON.stringify(doc, null, 2)}\n`) };
+}
+
+/**
+ * The definition of a one-game run that plays a recorded game again: its challenge, opening seed and seat order, the
+ * agents that sat in it (their entries as the original definition gave them), and the original limits and options.
+ */
+export function rerunDefinition(
+  spec: Record<string, unknown>,
+  game: { gameIndex: number; challenge: string; seed: string; seats: number[] },
+  name: string,
+): Record<string, unknown> {
+  const entries = (spec.agents ?? []) as unknown[];
+  const order = [...new Set(game.seats)];
+  const agents = order.map((agent) => {
+    const entry = entries[agent];
+    if (entry === undefined) throw new DomainError('invalid', `the recorded game names agent ${agent}, which the definition does not have`);
+    return entry;
+  });
+  const out: Record<string, unknown> = {
+    name: `${name} · game ${game.gameIndex} again`,
+    challenge: game.challenge,
+    format: { kind: 'replay', seed: game.seed, seats: game.seats.map((a) => order.indexOf(a)) },
+    games_per_pairing: 1,
+    concurrency: 1,
+    seed: game.seed,
+    agents,
+    limits: spec.limits,
+  };
+  for (const key of ['options', 'max_illegal_actions', 'max_restarts'] as const) if (spec[key] !== undefined) out[key] = spec[key];
+  return out;
+}
+
+export function rerunGame(service: TournamentService, id: string, index: number, start: boolean): TournamentSummary {
+  const game = storedGame(service, id, index);
+  const t = service.get(id);
+  const created = service.create(rerunDefinition(t.spec, game, t.name), t.specDir, `re-run of ${id} game ${index}`);
+  if (start) void service.start(created.id).catch(() => {});
+  return service.summary(created.id);
+}
+
+const median = (xs: readonly number[]): number | null => {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+/** Fewer measured games than this and a challenge counts as not measured. */
+export const MIN_SAMPLES = 3;
+/** A run planned longer than this (at its concurrency) is flagged before Start. */
+export const LONG_RUN_SECONDS = 24 * 3600;
+/** And so is a plan of more games than this, however fast they are. */
+export const MANY_GAMES = 10_000;
+
+const duration = (seconds: number): string => {
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
+  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
+  return `${(seconds / 86400).toFixed(1)} days`;
+};
+
+/**
+ * How long the planned games take: per challenge, the median of the last 200 normally ended games of that challenge
+ * in this data folder times its share of the plan, divided by the concurrency. The worst case has every game use its
+ * whole game_seconds.
+ */
+export function estimateRun(service: TournamentService, spec: TournamentSpec, planned: number): RunEstimate {
+  const share = planned / spec.challenges.length;
+  const per = spec.challenges.map((challenge) => {
+    const { durations } = service.store.tournamentLibrary.gameTimes(challenge);
+    return { challenge, samples: durations.length, median_ms: durations.length >= MIN_SAMPLES ? median(durations) : null };
+  });
+  const concurrency = Math.max(1, spec.concurrency);
+  const measured = per.every((p) => p.median_ms !== null);
+  const seconds = measured ? per.reduce((sum, p) => sum + (share * (p.median_ms as number)) / 1000, 0) / concurrency : null;
+  const worst = (planned * spec.limits.game_seconds) / concurrency;
+  const warnings: string[] = [];
+  if (seconds !== null && seconds > LONG_RUN_SECONDS)
+    warnings.push(`At the measured game times this run takes about ${duration(seconds)} at concurrency ${concurrency}.`);
+  if (planned > MANY_GAMES)
+    warnings.push(
+      `${planned.toLocaleString('en-US')} games planned (${spec.games_per_pairing.toLocaleString('en-US')} per pairing); check games_per_pairing before you start.`,
+    );
+  const unmeasured = per.filter((p) => p.median_ms === null).map((p) => p.challenge);
+  if (unmeasured.length > 0)
+    warnings.push(
+      `No measured games of ${unmeasured.join(', ')} in this data folder yet; the run could take up to ${duration(worst)} if every game used its game_seconds.`,
+    );
+  return { seconds, worst_case_seconds: worst, per_challenge: per, warnings };
+}

@@ -1,0 +1,78 @@
+// How the builder shows its problems (issue 16): only for the controls the user has touched (or after an import),
+// each once, and naming agents by their manifest id instead of `agents[1]`.
+import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
+import { type BuilderForm, type FieldErrors, type FormAgent, fieldOf, pathOf } from './builder-form.js';
+
+/**
+ * The schema's errors for a control the form already complains about are dropped: "pick at least one challenge"
+ * and "challenges must list at least one challenge" are the same problem.
+ */
+export function preferFormErrors(formErrors: FieldErrors, schemaErrors: FieldErrors): FieldErrors {
+  const covered = new Set(Object.keys(formErrors).map(fieldOf));
+  return Object.fromEntries(Object.entries(schemaErrors).filter(([path]) => !covered.has(fieldOf(path))));
+}
+
+/** The controls (error fields, as errorsByField groups them) a change of these form keys touches. */
+export function touchedBy(patch: Partial<BuilderForm>): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(patch) as Array<keyof BuilderForm>) {
+    if (
+      key === 'name' ||
+      key === 'challenges' ||
+      key === 'agents' ||
+      key === 'seed' ||
+      key === 'options' ||
+      key === 'format' ||
+      key === 'stop'
+    )
+      out.push(key);
+    else if (key === 'thirdPlace') out.push('format.third_place');
+    else if (key === 'sprtModel') out.push('stop.model');
+    else if (key === 'extra') out.push('(root)');
+    else out.push(pathOf(key as Parameters<typeof pathOf>[0]));
+  }
+  return out;
+}
+
+/** Every control: an imported definition or a Start attempt shows all problems at once. */
+export const ALL_FIELDS = '*';
+
+/** The errors to show: those of touched controls; root-level ones once anything was touched. */
+export function visibleErrors(errors: Record<string, string[]>, touched: ReadonlySet<string>): Record<string, string[]> {
+  if (touched.has(ALL_FIELDS)) return errors;
+  return Object.fromEntries(
+    Object.entries(errors).filter(
+      ([field]) => touched.has(field) || (field === '(root)' && touched.size > 0) || touchedFamily(field, touched),
+    ),
+  );
+}
+
+/** Changing the format or stop rule touches their own numeric fields too (their inputs appear with the choice). */
+function touchedFamily(field: string, touched: ReadonlySet<string>): boolean {
+  const group = field.includes('.') ? field.slice(0, field.indexOf('.')) : '';
+  return (group === 'format' || group === 'stop') && touched.has(group);
+}
+
+/** What each chosen agent is called in messages: its manifest id (or the definition's id), with its position when two share it. */
+export function agentLabels(agents: readonly FormAgent[], catalog: readonly CatalogAgent[]): string[] {
+  const names = agents.map((a) => {
+    if (a.id) return a.id;
+    const known = catalog.find((c) => c.manifest_path === a.manifest);
+    if (known?.id) return known.id;
+    const parts = a.manifest.split(/[\\/]/).filter(Boolean);
+    return parts.length >= 2 ? (parts[parts.length - 2] as string) : a.manifest;
+  });
+  return names.map((n, i) => (names.filter((m) => m === n).length > 1 ? `${n} (#${i + 1})` : n));
+}
+
+/** `agents[1].manifest: …` → `agent 'honest' manifest: …`; the engine's `agents.1` spelling too. */
+export function nameAgents(line: string, labels: readonly string[]): string {
+  return line.replace(
+    /agents(?:\[(\d+)\]|\.(\d+))(?:\.(\w+))?/g,
+    (whole, a: string | undefined, b: string | undefined, leaf: string | undefined) => {
+      const label = labels[Number(a ?? b)];
+      if (label === undefined) return whole;
+      return `agent '${label}'${leaf ? ` ${leaf}` : ''}`;
+    },
+  );
+}
