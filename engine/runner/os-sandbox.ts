@@ -90,7 +90,8 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       `${argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
     );
   argv[0] = program;
-  const launchDir = fs.mkdtempSync(path.join(linux ? launchRoot() : os.tmpdir(), 'arena-sbx-'));
+  // Named for the engine's pid, so a later engine can remove what a killed one left behind.
+  const launchDir = fs.mkdtempSync(path.join(linux ? launchRoot() : os.tmpdir(), `${LAUNCH_DIR_PREFIX}${process.pid}-`));
   try {
     const uid = req.runAs?.uid ?? process.getuid?.() ?? 0;
     const gid = req.runAs?.gid ?? process.getgid?.() ?? 0;
@@ -155,8 +156,39 @@ function launchRoot(): string {
       shm = false;
     }
     launchRootDir = shm ? '/dev/shm' : os.tmpdir();
+    removeStaleLaunchDirs(launchRootDir);
   }
   return launchRootDir;
+}
+
+const LAUNCH_DIR_PREFIX = 'arena-sbx-';
+
+/** Removes the per-launch folders of engines that no longer run (killed before their clean-up); other users' stay. */
+export function removeStaleLaunchDirs(root: string): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(root);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = Number(new RegExp(`^${LAUNCH_DIR_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    if (!(pid > 0) || pid === process.pid || processExists(pid)) continue;
+    try {
+      fs.rmSync(path.join(root, name), { recursive: true, force: true });
+    } catch {
+      // another user's, or removed meanwhile
+    }
+  }
+}
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** True when every folder on the way is searchable, and the path itself readable, by that user (mode bits). */

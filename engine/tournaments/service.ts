@@ -256,11 +256,6 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     get,
     summary: (id: string) => summary(get(id)),
-    list(limit = 50, offset = 0) {
-      const page = store.tournaments.list(limit, offset);
-      return { tournaments: page.items.map(summary), total: page.total };
-    },
-
     /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
     start(id: string): Promise<RunOutcome> {
       const existing = running.get(id);

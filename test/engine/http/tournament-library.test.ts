@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import type { z } from 'zod';
 import {
   TournamentDeleteResponseSchema,
@@ -243,4 +244,31 @@ describe('duration estimate before Start', () => {
     const res = await admin.post('/tournaments/validate', { spec: psiSpec('bad', { games_per_pairing: 0 }) }, auth);
     expect(res.status).toBe(400);
   });
+});
+
+describe('re-running a ClawArena game', () => {
+  it('seats the same agents in the same order with the same seed', async () => {
+    const created = await admin.post(
+      '/tournaments',
+      {
+        spec: { ...YAML.parse(fs.readFileSync(path.join(ROOT, 'examples/clawarena.tournament.yaml'), 'utf8')), games_per_pairing: 2 },
+        base_dir: path.join(ROOT, 'examples'),
+        start: false,
+      },
+      auth,
+    );
+    expect(created.status, created.text).toBe(200);
+    const id = parsed(TournamentSummarySchema, created.body).id;
+    await finish(id);
+    const original = parsed(TournamentGameDetailResponseSchema, (await admin.get(`/tournaments/${id}/games/1`, auth)).body).game;
+    const res = await admin.post(`/tournaments/${id}/games/1/rerun`, { start: false }, auth);
+    expect(res.status, res.text).toBe(200);
+    const rerun = parsed(TournamentSummarySchema, res.body).id;
+    await finish(rerun);
+    const again = parsed(TournamentGameDetailResponseSchema, (await admin.get(`/tournaments/${rerun}/games/0`, auth)).body).game;
+    expect(again.sessionId).toMatch(/^clawarena:\d+$/);
+    expect(again.seed).toBe(original.seed);
+    expect(again.seat_agents).toEqual(original.seat_agents);
+    expect(again.termination).toBe('completed');
+  }, 180_000);
 });

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AgentManifestSchema } from '../../../engine/contract/manifest.js';
 import { bwrapArgv } from '../../../engine/runner/bwrap-argv.js';
 import { forwarderScript, loopbackEndpoints, planForwards } from '../../../engine/runner/endpoint-forward.js';
+import { removeStaleLaunchDirs } from '../../../engine/runner/os-sandbox.js';
 import { linuxView, type SandboxView, SandboxViewError } from '../../../engine/runner/sandbox-view.js';
 import { quote, seatbeltProfile } from '../../../engine/runner/seatbelt-profile.js';
 
@@ -108,6 +109,21 @@ describe('bubblewrap command line (Linux)', () => {
     expect(v.hidden).toEqual([data]);
     expect(v.searchPath.split(':')).not.toContain(`${home}/.pyenv/shims`);
     expect(() => linuxView({ agentDir: home, workspace: tmp, hostPath: '/usr/bin', home })).toThrow(SandboxViewError);
+  });
+});
+
+describe('per-launch folders', () => {
+  it('removes only what an engine that no longer runs left behind', () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-launch-root-'));
+    // 2^22 + 1 is above Linux's largest pid, so no process has it.
+    const names = ['arena-sbx-4194305-dead', `arena-sbx-${process.pid}-mine`, 'arena-sbx-1-init', 'arena-sbx-old', 'unrelated'];
+    for (const name of names) {
+      fs.mkdirSync(path.join(root, name));
+      fs.writeFileSync(path.join(root, name, 'hosts'), '127.0.0.1\tlocalhost\n');
+    }
+    removeStaleLaunchDirs(root);
+    expect(fs.readdirSync(root).sort()).toEqual(names.slice(1).sort());
+    fs.rmSync(root, { recursive: true, force: true });
   });
 });
 

@@ -120,7 +120,8 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(jobs).toHaveLength(rows.length);
     expect(new Set(jobs).size).toBe(jobs.length);
     const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8'));
-    expect(report.games).toHaveLength(48);
+    // The report lists every committed attempt (a loaded machine may void and replay a game).
+    expect(report.games).toHaveLength(rows.length);
   }, 300_000);
 
   it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {
@@ -292,6 +293,8 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     await new Promise((r) => setTimeout(r, 1000));
     await redis.start();
     expect(await run.exited, run.stderr()).toBe(0);
+    // The games in flight went with Redis's memory; the coordinator noticed and queued them again.
+    expect(run.stderr()).toMatch(/vanished from the queue \(Redis restarted without its data\?\); queued again/);
     expectExactlyOnce(gameRows(data, tournamentOf(run)), 12);
   }, 180_000);
 
