@@ -208,7 +208,7 @@ export class ArenaClient {
   /** Follows the operator channel and the player chat over SSE; messages land in `operator` / `chat` as they come. */
   openStreams() {
     const abort = new AbortController();
-    this.streams = { abort, live: 2 };
+    this.streams = { abort };
     const follow = async (channel, ingest) => {
       const url = new URL(`${this.url}/api/chat/ws/${encodeURIComponent(channel)}`);
       const headers = { accept: 'text/event-stream' };
@@ -232,8 +232,11 @@ export class ArenaClient {
       }
     };
     const closed = () => {
-      // A stream that ends or fails while the client still wants it sends the client back to polling.
-      if (this.streams?.abort === abort && --this.streams.live <= 0) this.streams = null;
+      // A stream the server ends while the client still wants it sends the client back to polling.
+      if (this.streams?.abort === abort) {
+        this.streams = null;
+        abort.abort();
+      }
       this.wake();
     };
     for (const [channel, ingest] of [

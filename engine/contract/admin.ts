@@ -52,6 +52,13 @@ export const AdminSessionDetailSchema = z.object({
 });
 export type AdminSessionDetail = z.infer<typeof AdminSessionDetailSchema>;
 
+/**
+ * A session that may be gone on purpose (a tournament removes the session of a game that forfeited or was void once its
+ * record is stored): null then, never a 404, so a viewer following a game reads the end without an error.
+ */
+export const AdminKeptSessionResponseSchema = z.object({ kept: AdminSessionDetailSchema.nullable() });
+export type AdminKeptSessionResponse = z.infer<typeof AdminKeptSessionResponseSchema>;
+
 export const AdminCreateSessionRequestSchema = z
   .object({
     challengeType: z.string().min(1),

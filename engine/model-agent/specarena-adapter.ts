@@ -11,6 +11,8 @@ import type { Interpretation } from './turn-engine.js';
 
 const POLL_MIN_MS = 50;
 const POLL_MAX_MS = 400;
+/** While streaming, a quiet spell this long re-reads both channels over HTTP (a safety net, not a poll). */
+const STREAM_RECHECK_MS = 1000;
 /** After a fallback the question is asked again this soon, whether or not anything new arrived. */
 const FALLBACK_REASK_MS = 200;
 
@@ -77,49 +79,64 @@ export class SpecArenaAdapter implements ProtocolAdapter {
     let askAt = Number.POSITIVE_INFINITY;
     let pollDelay = POLL_MIN_MS;
     let budgetSpent = false;
-    for (;;) {
-      const arrived = await client.refresh();
-      if (client.gameEnd()) break;
-      const everyoneIn = client.joinOrder().length >= players;
-      const total = client.operator.length + client.chat.length;
-      // Acting before every seat is taken only earns "Game not running"; news (or the first look) prompts a question.
-      if (everyoneIn && total > seen) askAt = Math.min(askAt, Date.now());
-      if (everyoneIn && Date.now() >= askAt) {
-        if (engine.turns >= context.maxTurns) {
-          if (!budgetSpent) log(`turn budget of ${context.maxTurns} questions spent: waiting for the game to end`);
-          budgetSpent = true;
-          askAt = Number.POSITIVE_INFINITY;
-        } else {
-          seen = total;
-          const result = await engine.play({
-            messages: [
-              { role: 'system', content: system },
-              { role: 'user', content: describeState(client, moves, contract.invite) },
-            ],
-            interpret: (text) => interpretSpecArena(text, methods),
-            execute: async (action) => {
-              const outcome = await perform(client, action);
-              if (outcome.ok || !('method' in action || 'chat' in action)) return outcome;
-              moves.push({ text: moveText(action), result: `refused: ${outcome.error}` });
-              return outcome;
-            },
-            fallback: { describe: 'wait', run: async () => {} },
-          });
-          if (result.source === 'fallback') {
-            log(`turn ${engine.turns}: fallback (${result.cause})`);
-            askAt = Date.now() + FALLBACK_REASK_MS;
+    // Waits end on the next message of the SSE stream; without one (or once it fails) the loop polls.
+    client.follow();
+    let taken = 0;
+    let quiet = true;
+    try {
+      for (;;) {
+        const streamed = client.received - taken;
+        const arrived = client.streaming && !quiet ? streamed : streamed + (await client.refresh());
+        taken = client.received;
+        if (client.gameEnd()) break;
+        const everyoneIn = client.joinOrder().length >= players;
+        const total = client.operator.length + client.chat.length;
+        // Acting before every seat is taken only earns "Game not running"; news (or the first look) prompts a question.
+        if (everyoneIn && total > seen) askAt = Math.min(askAt, Date.now());
+        if (everyoneIn && Date.now() >= askAt) {
+          if (engine.turns >= context.maxTurns) {
+            if (!budgetSpent) log(`turn budget of ${context.maxTurns} questions spent: waiting for the game to end`);
+            budgetSpent = true;
+            askAt = Number.POSITIVE_INFINITY;
           } else {
-            const action = result.action;
-            if (!('wait' in action)) moves.push({ text: moveText(action), result: 'accepted' });
-            log(`turn ${engine.turns}: ${moveText(action)}`);
-            askAt = Date.now() + context.idleReaskMs;
+            seen = total;
+            const result = await engine.play({
+              messages: [
+                { role: 'system', content: system },
+                { role: 'user', content: describeState(client, moves, contract.invite) },
+              ],
+              interpret: (text) => interpretSpecArena(text, methods),
+              execute: async (action) => {
+                const outcome = await perform(client, action);
+                if (outcome.ok || !('method' in action || 'chat' in action)) return outcome;
+                moves.push({ text: moveText(action), result: `refused: ${outcome.error}` });
+                return outcome;
+              },
+              fallback: { describe: 'wait', run: async () => {} },
+            });
+            if (result.source === 'fallback') {
+              log(`turn ${engine.turns}: fallback (${result.cause})`);
+              askAt = Date.now() + FALLBACK_REASK_MS;
+            } else {
+              const action = result.action;
+              if (!('wait' in action)) moves.push({ text: moveText(action), result: 'accepted' });
+              log(`turn ${engine.turns}: ${moveText(action)}`);
+              askAt = Date.now() + context.idleReaskMs;
+            }
+            pollDelay = POLL_MIN_MS;
+            continue;
           }
-          pollDelay = POLL_MIN_MS;
+        }
+        if (client.streaming) {
+          // Until the next message, the next re-ask, or a quiet second (then one sync, as a safety net).
+          quiet = !(await client.news(Math.max(0, Math.min(askAt - Date.now(), STREAM_RECHECK_MS))));
           continue;
         }
+        pollDelay = arrived > 0 ? POLL_MIN_MS : Math.min(POLL_MAX_MS, Math.round(pollDelay * 1.5));
+        await sleep(pollDelay);
       }
-      pollDelay = arrived > 0 ? POLL_MIN_MS : Math.min(POLL_MAX_MS, Math.round(pollDelay * 1.5));
-      await sleep(pollDelay);
+    } finally {
+      client.close();
     }
     log('game ended');
   }

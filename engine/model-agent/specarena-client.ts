@@ -5,6 +5,7 @@ import { sleep } from './backoff.js';
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const CONNECT_ATTEMPTS = 3;
+const FRAME_END = '\n\n';
 
 export class ArenaRefusal extends Error {
   constructor(
@@ -29,6 +30,10 @@ export class SpecArenaClient {
   readonly chat: ChatMessage[] = [];
   private operatorCursor = 0;
   private chatCursor = 0;
+  /** Messages taken in so far (stream or sync); a reader compares it with what it last saw. */
+  received = 0;
+  private streams: AbortController | null = null;
+  private wakers: Array<() => void> = [];
 
   constructor(
     private readonly url: string,
@@ -99,16 +104,109 @@ export class SpecArenaClient {
     const op = await this.request<{ messages: ChatMessage[] }>('GET', '/api/arena/sync', {
       query: { channel, index: this.operatorCursor },
     });
-    for (const m of op.messages) {
-      this.operator.push(m);
-      this.operatorCursor = Math.max(this.operatorCursor, (m.index ?? 0) + 1);
-    }
     const chat = await this.request<{ messages: ChatMessage[] }>('GET', '/api/chat/sync', { query: { channel, index: this.chatCursor } });
-    for (const m of chat.messages) {
-      this.chat.push(m);
-      this.chatCursor = Math.max(this.chatCursor, (m.index ?? 0) + 1);
+    return this.ingest('operator', op.messages) + this.ingest('chat', chat.messages);
+  }
+
+  /** Whether both channels are followed over SSE (else the caller polls with refresh()). */
+  get streaming(): boolean {
+    return this.streams !== null;
+  }
+
+  /**
+   * Follows the operator channel and the chat over the SpecArena SSE stream (spec §3.7), so a wait ends on the next
+   * message instead of a poll interval; a stream that fails sends the caller back to polling.
+   */
+  follow(): void {
+    const channel = this.joined();
+    const abort = new AbortController();
+    this.streams = abort;
+    const read = async (name: string, into: 'operator' | 'chat'): Promise<void> => {
+      const url = new URL(`${this.url}/api/chat/ws/${encodeURIComponent(name)}`);
+      const headers: Record<string, string> = { accept: 'text/event-stream' };
+      if (this.sessionKey) headers.authorization = `Bearer ${this.sessionKey}`;
+      else url.searchParams.set('from', this.invite);
+      const res = await fetch(url, { headers, signal: abort.signal });
+      if (!res.ok || !res.body) throw new Error(`stream ${name} -> ${res.status}`);
+      const decoder = new TextDecoder();
+      let buffer = '';
+      for await (const chunk of res.body) {
+        buffer += decoder.decode(chunk as Uint8Array, { stream: true });
+        for (let end = buffer.indexOf(FRAME_END); end >= 0; end = buffer.indexOf(FRAME_END)) {
+          const data = buffer
+            .slice(0, end)
+            .split('\n')
+            .find((line) => line.startsWith('data: '));
+          buffer = buffer.slice(end + FRAME_END.length);
+          if (!data) continue;
+          const event = JSON.parse(data.slice(6)) as { type?: string; messages?: ChatMessage[]; message?: ChatMessage };
+          if (event.type === 'initial') this.ingest(into, event.messages ?? []);
+          else if (event.type === 'new_message' && event.message) this.ingest(into, [event.message]);
+        }
+      }
+    };
+    const ended = (): void => {
+      if (this.streams === abort) {
+        this.streams = null;
+        abort.abort();
+      }
+      this.wake();
+    };
+    for (const [name, into] of [
+      [`challenge_${channel}`, 'operator'],
+      [channel, 'chat'],
+    ] as const)
+      read(name, into).then(ended, ended);
+  }
+
+  /** Stops following the channels. */
+  close(): void {
+    const abort = this.streams;
+    this.streams = null;
+    abort?.abort();
+    this.wake();
+  }
+
+  /** Resolves true on the next streamed message, false after `ms` without one (or when not streaming). */
+  news(ms: number): Promise<boolean> {
+    if (!this.streams) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const waker = (): void => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.wakers = this.wakers.filter((w) => w !== waker);
+        resolve(false);
+      }, ms);
+      this.wakers.push(waker);
+    });
+  }
+
+  /** Adds messages past the channel's cursor (a message both the stream and a sync delivered counts once). */
+  private ingest(into: 'operator' | 'chat', messages: readonly ChatMessage[]): number {
+    let added = 0;
+    for (const m of messages) {
+      const index = m.index ?? 0;
+      if (index < (into === 'operator' ? this.operatorCursor : this.chatCursor)) continue;
+      if (into === 'operator') {
+        this.operator.push(m);
+        this.operatorCursor = index + 1;
+      } else {
+        this.chat.push(m);
+        this.chatCursor = index + 1;
+      }
+      added++;
     }
-    return op.messages.length + chat.messages.length;
+    this.received += added;
+    if (added > 0) this.wake();
+    return added;
+  }
+
+  private wake(): void {
+    const wakers = this.wakers;
+    this.wakers = [];
+    for (const w of wakers) w();
   }
 
   /** The "Game ended." broadcast, once it has been seen. */

@@ -6,6 +6,7 @@ import {
   ADMIN_SESSION_PATH,
   AdminCreateSessionRequestSchema,
   type AdminCreateSessionResponse,
+  type AdminKeptSessionResponse,
   type AdminSessionDetail,
   AdminSessionListQuerySchema,
   type AdminSessionStatus,
@@ -135,9 +136,9 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
         return { sessions: page.items.map((s) => fullSession(s)), total: page.total, tournaments: Object.fromEntries(owners) };
       });
 
-      admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
-        const session = engine.session(req.params.id);
-        if (!session) throw new DomainError('not_found', `No session ${req.params.id}`);
+      const sessionDetail = (id: string): AdminSessionDetail | null => {
+        const session = engine.session(id);
+        if (!session) return null;
         return {
           session: fullSession(session),
           options: session.options,
@@ -145,7 +146,18 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
           operatorLog: engine.transcript(operatorChannel(session.id)),
           chat: engine.transcript(session.id),
         };
+      };
+
+      admin.get<{ Params: { id: string } }>('/sessions/:id', async (req): Promise<AdminSessionDetail> => {
+        const detail = sessionDetail(req.params.id);
+        if (!detail) throw new DomainError('not_found', `No session ${req.params.id}`);
+        return detail;
       });
+
+      admin.get<{ Params: { id: string } }>(
+        '/sessions/:id/kept',
+        async (req): Promise<AdminKeptSessionResponse> => ({ kept: sessionDetail(req.params.id) }),
+      );
 
       admin.post('/sessions', async (req): Promise<AdminCreateSessionResponse> => {
         const body = readAdminBody(AdminCreateSessionRequestSchema, req.body);

@@ -5,6 +5,7 @@ import {
   type AdminCreateSessionRequestSchema,
   type AdminCreateSessionResponse,
   AdminCreateSessionResponseSchema,
+  AdminKeptSessionResponseSchema,
   type AdminSessionDetail,
   AdminSessionDetailSchema,
   type AdminSessionListResponse,
@@ -53,6 +54,8 @@ export interface ArenaClient {
   overview(signal?: AbortSignal): Promise<OverviewResponse>;
   listSessions(query: SessionListQuery, signal?: AbortSignal): Promise<AdminSessionListResponse>;
   session(id: string, signal?: AbortSignal): Promise<AdminSessionDetail>;
+  /** The session, or null when the engine no longer keeps it (a tournament's forfeited or void game). */
+  keptSession(id: string, signal?: AbortSignal): Promise<AdminSessionDetail | null>;
   createSession(input: CreateSessionInput): Promise<AdminCreateSessionResponse>;
   recomputeScoring(): Promise<{ games: number }>;
   globalScoring(signal?: AbortSignal): Promise<ScoringEntry[]>;
@@ -151,6 +154,10 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
     listSessions: (query, signal) => request(AdminSessionListResponseSchema, sessionListPath(query), { admin: true, signal }),
     session: (id, signal) =>
       request(AdminSessionDetailSchema, `${ADMIN_PREFIX}/sessions/${encodeURIComponent(id)}`, { admin: true, signal }),
+    keptSession: (id, signal) =>
+      request(AdminKeptSessionResponseSchema, `${ADMIN_PREFIX}/sessions/${encodeURIComponent(id)}/kept`, { admin: true, signal }).then(
+        (r) => r.kept,
+      ),
     createSession: (input) =>
       request(AdminCreateSessionResponseSchema, `${ADMIN_PREFIX}/sessions`, { method: 'POST', body: input, admin: true }),
     recomputeScoring: () =>

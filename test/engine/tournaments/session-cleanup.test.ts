@@ -3,7 +3,7 @@
 // joinable; a completed game's ended session stays. The admin list can leave out every tournament-owned session.
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ADMIN_PREFIX, AdminSessionListResponseSchema } from '../../../engine/contract/admin.js';
+import { ADMIN_PREFIX, AdminKeptSessionResponseSchema, AdminSessionListResponseSchema } from '../../../engine/contract/admin.js';
 import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
 
 const ctx = engineForFile();
@@ -16,6 +16,15 @@ const against = (fixture: string) =>
     ],
     limits: { move_seconds: 20, game_seconds: 40 },
   });
+
+/** The viewer's read of a session that may be gone: null, never a 404 (a 404 is a console error in the browser). */
+async function keptSession(id: string) {
+  const res = await fetch(`${ctx.engine.url}${ADMIN_PREFIX}/sessions/${id}/kept`, {
+    headers: { authorization: `Bearer ${ctx.engine.token}` },
+  });
+  expect(res.status).toBe(200);
+  return AdminKeptSessionResponseSchema.parse(await res.json()).kept;
+}
 
 async function listSessions(query: string) {
   const res = await fetch(`${ctx.engine.url}${ADMIN_PREFIX}/sessions?limit=500${query}`, {
@@ -41,6 +50,11 @@ describe('sessions of tournament games', () => {
         // Gone with both channels; the record keeps the transcript the match viewer shows.
         expect(ctx.engine.engine.session(g.sessionId as string)).toBeUndefined();
         expect(ctx.engine.engine.transcript(g.sessionId as string)).toEqual([]);
+        expect(await keptSession(g.sessionId as string)).toBeNull();
+        const strict = await fetch(`${ctx.engine.url}${ADMIN_PREFIX}/sessions/${g.sessionId}`, {
+          headers: { authorization: `Bearer ${ctx.engine.token}` },
+        });
+        expect(strict.status).toBe(404);
       }
       const listed = await listSessions('');
       for (const g of r.games) expect(listed.sessions.some((s) => s.id === g.sessionId)).toBe(false);
@@ -55,6 +69,9 @@ describe('sessions of tournament games', () => {
     expect(g?.termination).toBe('completed');
     const kept = ctx.engine.engine.session(g?.sessionId as string);
     expect(kept?.status).toBe('ended');
+    expect((await keptSession(g?.sessionId as string))?.session.id).toBe(g?.sessionId);
+    // Admin only, like every admin read.
+    expect((await fetch(`${ctx.engine.url}${ADMIN_PREFIX}/sessions/${g?.sessionId}/kept`)).status).toBe(401);
 
     const own = ctx.engine.engine.createSession('psi', {}, {});
     const shown = await listSessions('&tournaments=show');

@@ -33,13 +33,8 @@ export function fetchTournament(client: ArenaClient, tournamentId: string, signa
 }
 
 /** The session of a finished SpecArena game, for its attributions; null once the engine no longer keeps it. */
-export async function fetchSessionIfKept(client: ArenaClient, sessionId: string, signal?: AbortSignal): Promise<AdminSessionDetail | null> {
-  try {
-    return await client.session(sessionId, signal);
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return null;
-    throw error;
-  }
+export function fetchSessionIfKept(client: ArenaClient, sessionId: string, signal?: AbortSignal): Promise<AdminSessionDetail | null> {
+  return client.keptSession(sessionId, signal);
 }
 
 export const isNotFound = (error: unknown): boolean => error instanceof ApiError && error.status === 404;

@@ -139,7 +139,7 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
 }
 
 function LiveGame({ running, index, subtitle }: { running: RunningGame; index: number; subtitle: React.ReactNode }) {
-  const { detail, error, live, reload } = useLiveSession(running.session_id as string);
+  const { detail, error, live, reload } = useLiveSession(running.session_id as string, true);
   const timeline = useMemo(
     () =>
       detail

@@ -10,6 +10,8 @@ import { type TranscriptKey, withFreshDetail, withLiveMessages } from './session
 
 export interface LiveSession {
   detail: AdminSessionDetail | undefined;
+  /** The engine no longer keeps the session (only when followed with `mayVanish`): a tournament removed it. */
+  gone: boolean;
   error: unknown;
   live: LiveStatus;
   reload(): void;
@@ -25,12 +27,17 @@ function combine(a: LiveStatus, b: LiveStatus): LiveStatus {
   return order[Math.min(order.indexOf(a), order.indexOf(b))] ?? 'connecting';
 }
 
-export function useLiveSession(id: string): LiveSession {
+/**
+ * `mayVanish`: the session belongs to a tournament game, whose session the engine removes once a forfeited or void
+ * game's record is stored; it is then read through the route that answers null instead of 404, and reads stop.
+ */
+export function useLiveSession(id: string, mayVanish = false): LiveSession {
   const { client, connection } = useArena();
   const [detail, setDetail] = useState<AdminSessionDetail | undefined>(undefined);
   const [error, setError] = useState<unknown>(null);
   const [status, setStatus] = useState<Record<TranscriptKey, LiveStatus>>({ operatorLog: 'connecting', chat: 'connecting' });
   const [reloads, setReloads] = useState(0);
+  const [gone, setGone] = useState(false);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the Retry trigger.
   useEffect(() => {
@@ -38,6 +45,7 @@ export function useLiveSession(id: string): LiveSession {
     let timer: ReturnType<typeof setTimeout> | undefined;
     let inFlight = false;
     let again = false;
+    setGone(false);
     setDetail((previous) => (previous?.session.id === id ? previous : undefined));
 
     const refetch = async (): Promise<void> => {
@@ -48,8 +56,13 @@ export function useLiveSession(id: string): LiveSession {
       }
       inFlight = true;
       try {
-        const fresh = await client.session(id, controller.signal);
+        const fresh = mayVanish ? await client.keptSession(id, controller.signal) : await client.session(id, controller.signal);
         if (controller.signal.aborted) return;
+        if (fresh === null) {
+          setGone(true);
+          stop();
+          return;
+        }
         setDetail((previous) => withFreshDetail(previous, fresh));
         setError(null);
       } catch (err) {
@@ -96,13 +109,14 @@ export function useLiveSession(id: string): LiveSession {
       if (document.visibilityState !== 'hidden') schedule(0);
     }, POLL_MS);
 
-    return () => {
+    function stop(): void {
       controller.abort();
       clearTimeout(timer);
       clearInterval(poll);
       for (const stream of streams) stream.close();
-    };
-  }, [id, client, connection, reloads]);
+    }
+    return stop;
+  }, [id, client, connection, reloads, mayVanish]);
 
-  return { detail, error, live: combine(status.operatorLog, status.chat), reload: () => setReloads((n) => n + 1) };
+  return { detail, gone, error, live: combine(status.operatorLog, status.chat), reload: () => setReloads((n) => n + 1) };
 }
