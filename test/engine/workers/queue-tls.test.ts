@@ -1,7 +1,8 @@
 // `rediss://` with a password, for real: Debian's redis-server on a TLS-only loopback port with `--requirepass`, its
 // certificate for 127.0.0.1 signed by a throwaway CA made here with the openssl CLI. A worker and a coordinator that
 // trust that CA the way the README says (NODE_EXTRA_CA_CERTS) play a small PSI tournament, every game settled once;
-// a worker or coordinator without the CA is refused at once, exit 1, with a message naming TLS and the certificate.
+// a worker or coordinator without the CA, or dialling an address the certificate does not name, is refused at once
+// (exit 1, a message naming TLS and the certificate), and a wrong password still meets Redis's refusal.
 import { type ChildProcess, execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -108,8 +109,10 @@ describe.skipIf(missing !== null)('rediss:// with a password: a TLS-only redis-s
         '0',
         '--tls-port',
         String(port),
+        // A second loopback address the certificate does not name.
         '--bind',
         '127.0.0.1',
+        '127.0.0.2',
         '--tls-cert-file',
         cert,
         '--tls-key-file',
@@ -173,7 +176,7 @@ describe.skipIf(missing !== null)('rediss:// with a password: a TLS-only redis-s
     expect(jobs).toHaveLength(rows.length);
   }, 60_000);
 
-  it('without the CA a worker and a coordinator are refused at once: exit 1, a message naming TLS and the certificate', async () => {
+  it('without the CA (or at an address the certificate does not name) a client is refused at once: exit 1, naming TLS', async () => {
     const env = { NODE_EXTRA_CA_CERTS: '', ARENA_QUEUE_PASSWORD: PASSWORD };
     const worker = track(spawnCli(['worker', '--queue', url, '--data-dir', path.join(dir, 'untrusted')], env));
     const spec = path.join(dir, 'untrusted.tournament.yaml');
@@ -195,7 +198,15 @@ describe.skipIf(missing !== null)('rediss:// with a password: a TLS-only redis-s
     const wrong = track(
       spawnCli(['worker', '--queue', url, '--data-dir', path.join(dir, 'wrong')], { ...trusted, ARENA_QUEUE_PASSWORD: 'nope' }),
     );
+    // The trusted CA's certificate, but for another address than the one dialled: the name is checked too.
+    const elsewhere = track(
+      spawnCli(['worker', '--queue', `rediss://127.0.0.2:${port}`, '--data-dir', path.join(dir, 'elsewhere')], trusted),
+    );
     expect(await wrong.exited).toBe(1);
     expect(wrong.stderr()).toMatch(/cannot reach the queue at rediss:\/\/127\.0\.0\.1:\d+: WRONGPASS/);
+    expect(await elsewhere.exited).toBe(1);
+    expect(elsewhere.stderr()).toMatch(
+      /cannot reach the queue at rediss:\/\/127\.0\.0\.2:\d+: TLS: the server's certificate was refused \(.*127\.0\.0\.2.*\)/,
+    );
   }, 60_000);
 });
