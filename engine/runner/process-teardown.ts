@@ -7,11 +7,18 @@ import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
 import { groupRunning, isRunning, readStat, signalGroup, TreeWatcher } from './process-tree.js';
 
+/**
+ * How long a finished launch waits for what its agent left behind to be gone. A SIGKILLed process ends only once it
+ * leaves an uninterruptible sleep (disk I/O), which on a machine busy writing can take seconds; the launch's result
+ * must not be reported before its processes are gone, so the bound is generous (the wait ends as soon as they are).
+ */
+const REAP_WAIT_MS = 10_000;
+
 export interface Teardown {
   readonly peakRssKb: number | undefined;
   /** Timeout or cancellation: SIGTERM to the agent's processes, SIGKILL after the grace to what is left. */
   terminate(graceMs: number, leaderExited: Promise<unknown>): Promise<void>;
-  /** The leader has exited: whatever the agent left behind dies now; resolves once none runs (at most ~2 s). */
+  /** The leader has exited: whatever the agent left behind dies now; resolves once none runs (at most ~10 s). */
   finish(): Promise<void>;
 }
 
@@ -31,7 +38,7 @@ export function sweepTeardown(leader: number): Teardown {
       watcher.stop();
       if (groupRunning(leader)) signalGroup(leader, 'SIGKILL');
       watcher.killSurvivors();
-      await waitUntil(() => !groupRunning(leader) && !watcher.anySurvivor(), 2_000);
+      await waitUntil(() => !groupRunning(leader) && !watcher.anySurvivor(), REAP_WAIT_MS);
     },
   };
 }
@@ -60,7 +67,7 @@ export function namespaceTeardown(leader: number, info: Readable): Teardown {
       if (pid1 === null) {
         // No init was named (bubblewrap failed early, or its info was unreadable): fall back to the group.
         if (groupRunning(leader)) signalGroup(leader, 'SIGKILL');
-        await waitUntil(() => !groupRunning(leader), 2_000);
+        await waitUntil(() => !groupRunning(leader), REAP_WAIT_MS);
         return;
       }
       const running = () => isRunning(pid1.pid, pid1.startTime);
@@ -68,7 +75,7 @@ export function namespaceTeardown(leader: number, info: Readable): Teardown {
       // exists while the init runs, so its id is nobody else's), and the namespace with it. Then wait, polling that
       // one pid, until the kernel has reaped the whole namespace.
       if (running()) signalGroup(leader, 'SIGKILL');
-      await waitUntil(() => !running(), 2_000, 25, 1);
+      if (!(await waitUntil(() => !running(), REAP_WAIT_MS, 25, 1))) signalGroup(leader, 'SIGKILL');
     },
   };
 }
