@@ -7,7 +7,9 @@ import { PAIRS, run, start, startArena } from './api-game.mjs';
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const limits = {
   games: Number(args.get('games') ?? 300),
-  warmup: Number(args.get('warmup') ?? 20),
+  // Steady state is what a long tournament pays: the engine's JIT needs some hundred games to settle (after 20, the next
+  // 200 cost it about twice what later ones do), so both servers get 200 warm-up games per row.
+  warmup: Number(args.get('warmup') ?? 200),
   maxSeconds: Number(args.get('max-seconds') ?? 60),
 };
 const CONCURRENCY = (args.get('concurrency') ?? '1,8').split(',').map(Number);

@@ -32,7 +32,7 @@ export function resumeCursor(req: FastifyRequest): number {
 export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): void {
   const { engine } = deps;
 
-  app.post('/api/chat/send', async (req) => {
+  app.post('/api/chat/send', (req) => {
     const body = readBody(ChatSendRequestSchema, req.body);
     const from = identityOf(req, deps);
     if (from === null) throw new ArenaError(400, 'from is required');
@@ -41,7 +41,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     return response;
   });
 
-  app.get('/api/chat/sync', async (req) => {
+  app.get('/api/chat/sync', (req) => {
     const { channel, start } = syncQuery(req);
     const messages = engine.sync(channel, start, identityOf(req, deps));
     return { messages, count: messages.length };

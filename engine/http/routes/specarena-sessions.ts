@@ -70,7 +70,7 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   });
 
   // The body is ignored, as in the reference: anyone may open a session with the challenge's default options.
-  app.post<{ Params: { name: string } }>('/api/challenges/:name', async (req) => publicSession(engine.createSession(req.params.name)));
+  app.post<{ Params: { name: string } }>('/api/challenges/:name', (req) => publicSession(engine.createSession(req.params.name)));
 
   app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) =>
     publicSession(unusedInviteFor(req, deps, req.params.inviteId)),

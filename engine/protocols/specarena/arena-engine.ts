@@ -276,7 +276,6 @@ export function createArenaEngine(options: ArenaEngineOptions) {
         at = now;
         const logged = secretScrubber()(messageType ? `(${messageType}) ${content}` : content);
         effects.messages.push(store.chat.append(operatorChannel(challengeId), from, logged, now, 'operator'));
-        store.sessions.touch(challengeId, now);
         const operatorEffects: Effects = { messages: [], ended: null };
         try {
           store.transaction(() => {
@@ -288,6 +287,8 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           effects.ended = operatorEffects.ended;
         } catch (error) {
           if (!(error instanceof OperatorError)) throw error;
+          // An accepted action's state write carries the activity time; a refused one still keeps the session alive.
+          store.sessions.touch(challengeId, now);
           rejection = new ArenaError(400, error.message, error.code);
         }
       });
