@@ -1,6 +1,7 @@
 // The owner's dashboard for ClawArena agents (issue 17, item 5): what the hosted product's owner page does, for local
 // agents, under /admin/api/v1/clawarena/…. Tokens appear only in the create and rotate responses.
 import { z } from 'zod';
+import { TranscriptEntrySchema } from './tournament.js';
 
 export const RiskProfileSchema = z.enum(['conservative', 'balanced', 'aggressive']);
 /** `autoplay`: queued for its lobby game whenever it polls; `manual`: seated only by tournaments (createMatch). */
@@ -62,3 +63,17 @@ export const ClawAgentMatchSchema = z.object({
 });
 export const ClawAgentMatchesResponseSchema = z.object({ matches: z.array(ClawAgentMatchSchema) });
 export type ClawAgentMatchesResponse = z.infer<typeof ClawAgentMatchesResponseSchema>;
+
+/** GET /clawarena/matches/:id/events?after=N: a match's events past position N, running or finished (owner only). */
+export const ClawMatchEventsQuerySchema = z.object({
+  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).optional(),
+});
+export const ClawMatchEventsResponseSchema = z.object({
+  matchId: z.number().int(),
+  status: z.string(),
+  /** Entries as the stored game's transcript has them, numbered from 0 over the whole log. */
+  events: z.array(TranscriptEntrySchema),
+  /** Events so far: pass it as `after` for only the later ones. */
+  next: z.number().int(),
+});
+export type ClawMatchEventsResponse = z.infer<typeof ClawMatchEventsResponseSchema>;

@@ -119,7 +119,7 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     challenge: z.string(),
     seats: z.array(z.string()),
     seed: z.string(),
-    /** The live SpecArena session of this attempt; null for ClawArena matches (and scripted test games). */
+    /** Where this attempt is followed live: a SpecArena session or `clawarena:<match id>`; null for scripted test games. */
     session_id: z.string().nullable(),
     at: z.number(),
   }),
@@ -220,7 +220,10 @@ export const RunningGameSchema = z.object({
   attempt: z.number().int(),
   challenge: z.string(),
   seats: z.array(z.string()),
-  /** SpecArena games: the live session (follow it with the admin session routes); null for ClawArena matches. */
+  /**
+   * Where to follow the game live, null until it exists: a SpecArena session (the admin session routes), or
+   * `clawarena:<match id>` (GET /clawarena/matches/:id/events).
+   */
   session_id: z.string().nullable(),
   started_at: z.number(),
 });

@@ -7,9 +7,9 @@
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
 // Placements come from the match result (1 = best, ties share); there is no security/utility, so scores stay null.
 import type { JsonObject } from '../../games/kit/game.js';
-import type { TranscriptEntry } from '../contract/tournament.js';
 import { seatsLabel } from '../core/seat-label.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
+import { matchTranscript } from '../protocols/clawarena/match-transcript.js';
 import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { LaunchResult } from '../runner/launch.js';
 import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
@@ -73,6 +73,8 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
   });
   const id = created.matchId;
   play.sessionId = `clawarena:${id}`;
+  // Told at once, so the running list names the match and the viewer can follow its events live.
+  deps.onSession(play.sessionId);
   play.onCleanup(() => clawarena.revokeMatchTokens(id));
   const seatOfAgentId = new Map(created.seats.map((s) => [s.agentId, s.seat]));
   play.onCleanup(
@@ -150,28 +152,12 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
   if (clawarena.match(id)?.status === 'finished') play.decide({ termination: 'completed', faultedSeats: [], detail: 'match finished' });
 
   const outcome = await play.ended();
-  if (outcome.termination !== 'completed') return play.finish(outcome, {}, matchTranscript(clawarena, id));
+  if (outcome.termination !== 'completed') return play.finish(outcome, {}, matchTranscript(clawarena.matchEvents(id)));
   const view = clawarena.match(id);
   const placements = (view?.seats ?? []).sort((a, b) => a.seat - b.seat).map((s) => s.placement ?? seats);
   if (placements.length !== seats) return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'match result lost' });
   const reason = (view?.result as { finish_reason?: unknown } | null)?.finish_reason;
   const auto = autoSeats();
   outcome.detail = `match ${id} finished${typeof reason === 'string' ? ` (${reason})` : ''}${auto.length > 0 ? `; default moves for ${seatsLabel(auto)}` : ''}`;
-  return play.finish(outcome, { placements }, matchTranscript(clawarena, id));
-}
-
-/** The match's event log as transcript entries (channel 'match'); events.jsonl writes them as match_event lines. */
-function matchTranscript(clawarena: ClawArenaMatchApi, matchId: number): TranscriptEntry[] {
-  return clawarena.matchEvents(matchId).map((e, index) => ({
-    index,
-    channel: 'match' as const,
-    from: e.isAuto ? 'server' : 'match',
-    to: null,
-    content: e.type,
-    timestamp: e.createdAt,
-    event_seq: e.eventSeq,
-    is_auto: e.isAuto,
-    visibility: e.visibility,
-    data: e.data,
-  }));
+  return play.finish(outcome, { placements }, matchTranscript(clawarena.matchEvents(id)));
 }

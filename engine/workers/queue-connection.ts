@@ -1,5 +1,6 @@
 // The `--queue` URL: redis://[user:password@]host:port[/db] or rediss:// (TLS), turned into the connection options of
 // BullMQ's Redis client. A password may also come from ARENA_QUEUE_PASSWORD, which keeps it off the command line.
+import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'bullmq';
 import { Redis, type RedisOptions } from 'ioredis';
 
@@ -41,8 +42,9 @@ export function parseQueueUrl(raw: string, role: 'coordinator' | 'worker', env: 
     ...(dbPath !== '' ? { db: Number(dbPath) } : {}),
     ...(username ? { username } : {}),
     ...(password ? { password } : {}),
-    // TLS verifies the server's certificate against the system CAs (or NODE_EXTRA_CA_CERTS).
-    ...(url.protocol === 'rediss:' ? { tls: { servername: host } } : {}),
+    // TLS verifies the server's certificate against the system CAs (or NODE_EXTRA_CA_CERTS). SNI takes names only
+    // (RFC 6066); an IP address is still checked against the certificate's IP entries.
+    ...(url.protocol === 'rediss:' ? { tls: isIP(host) === 0 ? { servername: host } : {} } : {}),
     // Names the connection in Redis's CLIENT LIST (which side of the queue it is).
     connectionName: `arena-${role}`,
     // BullMQ's blocking connections need this; commands wait through a reconnect instead of failing.
@@ -73,10 +75,29 @@ export async function probeQueue(target: QueueTarget, timeoutMs: number): Promis
     await probe.connect();
     await probe.ping();
   } catch (error) {
-    throw reason ?? error;
+    throw explainTls(reason ?? (error as Error));
   } finally {
     probe.disconnect();
   }
+}
+
+/** OpenSSL's verification failures (Node's error codes) of a server certificate this machine does not trust. */
+const UNTRUSTED_CERT = new Set([
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'CERT_UNTRUSTED',
+]);
+
+/** A certificate refusal says what it is and how to trust the server's CA; other errors pass unchanged. */
+function explainTls(error: Error): Error {
+  const code = (error as NodeJS.ErrnoException).code ?? '';
+  if (UNTRUSTED_CERT.has(code))
+    return new Error(`TLS: the server's certificate is not trusted (${error.message}); trust its CA with NODE_EXTRA_CA_CERTS=FILE`);
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID' || code.startsWith('CERT_'))
+    return new Error(`TLS: the server's certificate was refused (${error.message})`);
+  return error;
 }
 
 function redact(raw: string): string {

@@ -1,9 +1,11 @@
 // Board views in the match viewer, against a real engine with real baseline agents: a ClawArena game (Liar's Dice)
 // and a SpecArena game (PSI) each show their board beside the timeline, the board follows the selected line (its
 // content is checked at two positions), event lines read as sentences with agent names (raw JSON one click away),
-// and previous / next move between the tournament's games. No console errors; every control has an accessible name.
+// and previous / next move between the tournament's games; a running Liar's Dice game is followed live, its board
+// changing as the match's events arrive. No console errors; every control has an accessible name.
 // README screenshots: ARENA_SCREENSHOTS=docs npx playwright test test/e2e/board-views.spec.ts
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
@@ -340,5 +342,81 @@ test.describe('board views in the match viewer', () => {
 
     expect(await unnamedControls(page)).toEqual([]);
     expect(errors).toEqual([]);
+  });
+
+  test("a running Liar's Dice game follows live: the board changes as bids arrive, then the stored record takes over", async ({
+    page,
+    request,
+  }) => {
+    test.setTimeout(120_000);
+    const errors = watchErrors(page);
+    const headers = { Authorization: `Bearer ${token}` };
+    // The Node baseline pausing before each move, so the hand lasts long enough to watch.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-e2e-think-'));
+    const manifests = ['think-a', 'think-b'].map((id) => {
+      const folder = path.join(dir, id);
+      fs.mkdirSync(folder);
+      fs.copyFileSync(path.join(ROOT, 'agents/clawarena/baseline-node/agent.mjs'), path.join(folder, 'agent.mjs'));
+      fs.writeFileSync(
+        path.join(folder, 'agent.yaml'),
+        `id: ${id}\nname: ${id}\nframework: node\nentrypoint:\n  command: ["node", "agent.mjs", "--think", "1.2"]\nprotocol: clawarena\nchallenges: [liars_dice]\n`,
+      );
+      return path.join(folder, 'agent.yaml');
+    });
+    const spec = {
+      name: 'Boards e2e live dice',
+      challenge: 'liars_dice',
+      format: 'round-robin',
+      games_per_pairing: 1,
+      concurrency: 1,
+      seed: 'boards-live-dice',
+      agents: manifests.map((manifest, i) => ({ manifest, id: `think-${i === 0 ? 'a' : 'b'}` })),
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 15, game_seconds: 60 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers, data: { spec, base_dir: ROOT, start: true } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const { id } = (await created.json()) as { id: string };
+    // The running list names the match as soon as it exists.
+    await expect
+      .poll(
+        async () =>
+          (
+            (await (await request.get(`${url}${ADMIN}/tournaments/${id}/running`, { headers })).json()) as {
+              games: { session_id: string | null }[];
+            }
+          ).games[0]?.session_id ?? null,
+        { timeout: 30_000, intervals: [200] },
+      )
+      .toMatch(/^clawarena:\d+$/);
+
+    await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
+    const viewer = page.getByTestId('match-viewer');
+    await expect(viewer).toHaveAttribute('data-phase', 'live');
+    await expect(page.getByTestId('live-indicator')).toHaveAttribute('data-live', 'open');
+    const board = page.getByTestId('board');
+    await expect(board).toHaveAttribute('data-playable', 'liars_dice');
+    // The board follows the newest line while the game runs: more bids on the ladder without a reload.
+    const bids = board.getByTestId('bv-bids').locator('li');
+    const first = await bids.count();
+    const firstPosition = Number(await board.getAttribute('data-position'));
+    await expect.poll(() => bids.count(), { timeout: 20_000 }).toBeGreaterThan(first);
+    expect(Number(await board.getAttribute('data-position'))).toBeGreaterThan(firstPosition);
+    await expect(viewer).toHaveAttribute('data-phase', 'live');
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(
+      timeline
+        .getByTestId('line-text')
+        .filter({ hasText: / bids \d+ × / })
+        .first(),
+    ).toBeVisible();
+    await screenshot(page, 'board-liars-dice-live');
+
+    // The hand ends with a challenge; the viewer swaps the live feed for the stored game.
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 60_000 });
+    await expect(board.getByTestId('bv-challenge')).toContainText('called LIAR');
+    expect(await unnamedControls(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

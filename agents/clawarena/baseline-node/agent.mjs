@@ -3,7 +3,8 @@
 // through the agent API with idempotency keys and the server fallback after a rejection.
 // Environment: CLAWARENA_BASE_URL (or CLAWARENA_BASE), CLAWARENA_CONNECTION_TOKEN (or CLAWARENA_TOKEN_PATH).
 // For the https listener start Node with NODE_EXTRA_CA_CERTS=<certificate> (fetch ignores SSL_CERT_FILE).
-// Options: --matches N (0 = never stop; default 1), --wait S (long-poll seconds; default 30).
+// Options: --matches N (0 = never stop; default 1), --wait S (long-poll seconds; default 30), --think S (pause before
+// each move, so a watcher can follow a game live; default 0).
 import { createHash, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -171,6 +172,7 @@ async function main() {
   // Started warm (manifest lifecycle: persistent) it plays match after match until the harness stops it.
   const matches = process.env.ARENA_LIFECYCLE === 'persistent' ? 0 : option('matches', 1);
   const wait = option('wait', 30);
+  const think = option('think', 0);
   const random = seededRandom(token.slice(-16));
   const call = async (method, path, { body, query, auth = true } = {}) => {
     const url = new URL(base + path);
@@ -243,6 +245,7 @@ async function main() {
       const firstAction = env.legal_actions[0];
       move = { action: firstAction.action, params: { ...firstAction.hint.server_fallback.params } };
     }
+    if (think > 0) await new Promise((r) => setTimeout(r, think * 1000));
     const key = `${env.seq}-${createHash('sha256').update(canonical(move)).digest('hex').slice(0, 16)}`;
     const reply = await call('POST', '/agents/action/', { body: { ...move, idempotency_key: key } });
     if (reply.status === 400) {

@@ -15,7 +15,8 @@ entry files are checked against the hashes of the run; a worker with other copie
 
 Options:
   --queue URL            redis://[user:password@]HOST:PORT[/DB] or rediss:// (TLS); the password may
-                         instead be in $ARENA_QUEUE_PASSWORD, which keeps it off the command line
+                         instead be in $ARENA_QUEUE_PASSWORD, which keeps it off the command line;
+                         a rediss:// server's private CA is trusted with NODE_EXTRA_CA_CERTS=FILE
   --concurrency N        games played at once (default 1)
   --data-dir DIR         this worker's engine and workspaces (default: <data-dir>/worker; one per worker)
   --agents-root DIR      where the runs' agents are looked up by manifest id (repeatable; default: the

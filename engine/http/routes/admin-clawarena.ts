@@ -1,6 +1,6 @@
 // The owner's dashboard for ClawArena agents (admin API, contract in engine/contract/clawarena-admin.ts): list,
 // create (the token is shown once), change game / play mode / guidance, rotate the token, request a watcher restart,
-// and an agent's matches. Failures are domain errors (ClawErrors are domain errors too) rendered by the one handler.
+// an agent's matches, and a match's events so far (the viewer polls them to follow a running tournament game). Failures are domain errors (ClawErrors are domain errors too) rendered by the one handler.
 import type { FastifyInstance } from 'fastify';
 import {
   type ClawAgentListResponse,
@@ -8,14 +8,17 @@ import {
   type ClawAgentResponse,
   type ClawAgentTokenResponse,
   type ClawAgentView,
+  ClawMatchEventsQuerySchema,
+  type ClawMatchEventsResponse,
   CreateClawAgentRequestSchema,
   type UpdateClawAgentRequest,
   UpdateClawAgentRequestSchema,
 } from '../../contract/clawarena-admin.js';
 import { DomainError } from '../../contract/errors.js';
 import type { StoredClawAgent } from '../../db/store.js';
+import { matchTranscript } from '../../protocols/clawarena/match-transcript.js';
 import type { ClawArenaService } from '../../protocols/clawarena/service.js';
-import { readFieldBody } from '../body.js';
+import { readAdminQuery, readFieldBody } from '../body.js';
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
 
@@ -115,6 +118,21 @@ export function registerAdminClawArenaRoutes(admin: FastifyInstance, service: Cl
         placement: m.seats.find((s) => s.agentId === agent.agentId)?.placement ?? null,
         finishReason: typeof m.result?.finish_reason === 'string' ? m.result.finish_reason : null,
       })),
+    };
+  });
+
+  // Polled with the last `next`: events are append-only, so positions past it are exactly the new ones.
+  admin.get<{ Params: { id: string } }>('/clawarena/matches/:id/events', async (req, reply): Promise<ClawMatchEventsResponse> => {
+    const { after = 0 } = readAdminQuery(ClawMatchEventsQuerySchema, req.query);
+    const match = /^\d+$/.test(req.params.id) ? service.match(Number(req.params.id)) : undefined;
+    if (!match) throw new DomainError('not_found', `No ClawArena match ${req.params.id}`);
+    const all = service.matchEvents(match.matchId);
+    reply.header('Cache-Control', 'no-store');
+    return {
+      matchId: match.matchId,
+      status: match.status,
+      events: matchTranscript(all.slice(after), after),
+      next: Math.max(after, all.length),
     };
   });
 }

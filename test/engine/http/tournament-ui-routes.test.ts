@@ -200,7 +200,7 @@ describe('a real PSI round-robin through the UI routes', () => {
 });
 
 describe('a ClawArena tournament through the same routes', () => {
-  it('has no live session id, and its games and match transcripts parse with the schemas', async () => {
+  it('names each running game’s match from its start, and its games and match transcripts parse with the schemas', async () => {
     const created = await admin.post(
       '/tournaments',
       { spec_file: path.join(ROOT, 'examples/clawarena.tournament.yaml'), start: false },
@@ -219,9 +219,11 @@ describe('a ClawArena tournament through the same routes', () => {
     await done;
     const started = events.filter((e) => e.event === 'game_started');
     expect(started.length).toBe(4);
-    for (const e of started) expect(e.session_id).toBeNull();
+    for (const e of started) expect(e.session_id).toMatch(/^clawarena:\d+$/);
     const games = parsed(TournamentGamesResponseSchema, (await admin.get(`/tournaments/${id}/games`, auth)).body);
     expect(games.games[0]?.sessionId).toMatch(/^clawarena:\d+$/);
+    // The match followed live is the one the stored game records.
+    expect(new Set(started.map((e) => e.session_id))).toEqual(new Set(games.games.map((g) => g.sessionId)));
     const one = parsed(TournamentGameDetailResponseSchema, (await admin.get(`/tournaments/${id}/games/0`, auth)).body);
     expect(one.transcript.some((t) => t.channel === 'match')).toBe(true);
     const charts = parsed(TournamentChartsResponseSchema, (await admin.get(`/tournaments/${id}/charts`, auth)).body);

@@ -25,7 +25,7 @@ export function ensureBuilt(): void {
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
     server.once('error', reject);
@@ -36,7 +36,7 @@ function freePort(): Promise<number> {
   });
 }
 
-async function untilPort(port: number, up: boolean, ms = 10_000): Promise<void> {
+export async function untilPort(port: number, up: boolean, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
@@ -167,22 +167,12 @@ export async function startWorker(
   dataDir: string,
   id: string,
   extra: string[] = ['--agents-root', PSI_AGENTS],
+  env: NodeJS.ProcessEnv = {},
 ): Promise<CliProcess> {
-  const worker = spawnCli([
-    'worker',
-    '--queue',
-    url,
-    '--data-dir',
-    dataDir,
-    '--id',
-    id,
-    '--concurrency',
-    '2',
-    '--stall-seconds',
-    '3',
-    '--json',
-    ...extra,
-  ]);
+  const worker = spawnCli(
+    ['worker', '--queue', url, '--data-dir', dataDir, '--id', id, '--concurrency', '2', '--stall-seconds', '3', '--json', ...extra],
+    env,
+  );
   await worker.until((e) => e.event === 'worker_ready', 30_000);
   return worker;
 }

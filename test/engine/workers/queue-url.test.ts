@@ -27,6 +27,9 @@ describe('parseQueueUrl', () => {
     });
     expect(tls.display).toBe('rediss://redis.lab.example');
     expect(tls.display).not.toContain('cret');
+    // An IP address is verified against the certificate's IP entries, without SNI (which takes names only).
+    expect(parseQueueUrl('rediss://127.0.0.1:7000', 'worker', {}).connection).toMatchObject({ host: '127.0.0.1', tls: {} });
+    expect(parseQueueUrl('rediss://127.0.0.1:7000', 'worker', {}).connection).not.toHaveProperty('tls.servername');
   });
 
   it('takes the password from ARENA_QUEUE_PASSWORD when the URL has none', () => {

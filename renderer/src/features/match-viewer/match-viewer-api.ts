@@ -1,5 +1,7 @@
-// Calls the match viewer makes: one stored game, the games in flight, and the SpecArena session behind a game.
+// Calls the match viewer makes: one stored game, the games in flight, the SpecArena session behind a game, and a
+// running ClawArena match's events.
 import { ADMIN_PREFIX, type AdminSessionDetail } from '../../../../engine/contract/admin.js';
+import { type ClawMatchEventsResponse, ClawMatchEventsResponseSchema } from '../../../../engine/contract/clawarena-admin.js';
 import {
   type RunningGame,
   RunningGamesResponseSchema,
@@ -41,4 +43,24 @@ export const CLAWARENA_SESSION_PREFIX = 'clawarena:';
 
 export function isSpecArenaSession(sessionId: string | null): sessionId is string {
   return sessionId !== null && !sessionId.startsWith(CLAWARENA_SESSION_PREFIX);
+}
+
+/** The match id behind a ClawArena game's `clawarena:<id>` session, or null for any other session. */
+export function clawMatchId(sessionId: string | null): number | null {
+  if (sessionId === null || !sessionId.startsWith(CLAWARENA_SESSION_PREFIX)) return null;
+  const id = Number(sessionId.slice(CLAWARENA_SESSION_PREFIX.length));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+/** A ClawArena match's events past position `after` (owner only: the admin sees every seat's private events). */
+export function fetchClawMatchEvents(
+  client: ArenaClient,
+  matchId: number,
+  after: number,
+  signal?: AbortSignal,
+): Promise<ClawMatchEventsResponse> {
+  return client.call(ClawMatchEventsResponseSchema, `${ADMIN_PREFIX}/clawarena/matches/${matchId}/events?after=${after}`, {
+    admin: true,
+    signal,
+  });
 }

@@ -1,6 +1,6 @@
 // One tournament game: its timeline (operator, chat, match events, model turns), outcome, seats and model turns.
-// A finished game shows its stored record; a running SpecArena game follows its session live and switches to the
-// stored record once the game has been written.
+// A finished game shows its stored record; a running game follows live (a SpecArena session over SSE, a ClawArena
+// match by polling its events) and switches to the stored record once the game has been written.
 import { useEffect, useMemo, useState } from 'react';
 import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
@@ -15,10 +15,11 @@ import { GameActions } from './game-actions.js';
 import { GameNav } from './game-nav.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
 import { MatchPlay } from './match-play.js';
-import { fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
+import { clawMatchId, fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
 import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
+import { useLiveMatch } from './use-live-match.js';
 import { type MatchSource, useMatchSource } from './use-match-source.js';
 import './match-viewer.css';
 
@@ -75,8 +76,14 @@ function Body({ source, retry, index, subtitle }: { source: MatchSource; retry()
           </div>
         </>
       );
-    case 'live':
-      return <LiveGame key={source.running.session_id} running={source.running} index={index} subtitle={subtitle} />;
+    case 'live': {
+      const matchId = clawMatchId(source.running.session_id);
+      return matchId !== null ? (
+        <LiveClawGame key={matchId} matchId={matchId} running={source.running} index={index} subtitle={subtitle} />
+      ) : (
+        <LiveGame key={source.running.session_id} running={source.running} index={index} subtitle={subtitle} />
+      );
+    }
     case 'stored':
       return <StoredGame detail={source.detail} subtitle={subtitle} />;
   }
@@ -158,19 +165,7 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
   }, [detail, running.seats]);
   return (
     <>
-      <PageHeader
-        title={`Game ${index} · ${running.seats.join(' vs ')}`}
-        subtitle={subtitle}
-        actions={
-          <>
-            <Elapsed since={running.started_at} />
-            <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
-              <span className="live-dot" aria-hidden="true" />
-              {LIVE_LABELS[live]}
-            </span>
-          </>
-        }
-      />
+      <LiveHeader running={running} index={index} subtitle={subtitle} live={live} />
       {error ? <ErrorNotice error={error} compact onRetry={reload} /> : null}
       <div className="notice" role="status">
         Following the game live ({running.challenge}, attempt {running.attempt}). The full record (placements, model turns) appears when the
@@ -183,6 +178,87 @@ function LiveGame({ running, index, subtitle }: { running: RunningGame; index: n
           timeline={timeline}
           seatAgents={running.seats}
           invites={detail.session.invites}
+          startedAt={running.started_at}
+          live
+        />
+      ) : (
+        <Loading label="Connecting to the game…" />
+      )}
+    </>
+  );
+}
+
+function LiveHeader({
+  running,
+  index,
+  subtitle,
+  live,
+}: {
+  running: RunningGame;
+  index: number;
+  subtitle: React.ReactNode;
+  live: LiveStatus;
+}) {
+  return (
+    <PageHeader
+      title={`Game ${index} · ${running.seats.join(' vs ')}`}
+      subtitle={subtitle}
+      actions={
+        <>
+          <Elapsed since={running.started_at} />
+          <span className={`live live-${live}`} data-testid="live-indicator" data-live={live}>
+            <span className="live-dot" aria-hidden="true" />
+            {LIVE_LABELS[live]}
+          </span>
+        </>
+      }
+    />
+  );
+}
+
+/** A running ClawArena game: its match events so far as the timeline, the board following the newest one. */
+function LiveClawGame({
+  matchId,
+  running,
+  index,
+  subtitle,
+}: {
+  matchId: number;
+  running: RunningGame;
+  index: number;
+  subtitle: React.ReactNode;
+}) {
+  const { events, status, live, error } = useLiveMatch(matchId);
+  const timeline = useMemo(() => buildTimeline(events, { invites: [], seatAgents: running.seats }), [events, running.seats]);
+  const seats = useMemo<SeatLine[]>(
+    () =>
+      running.seats.map((agent, seat) => ({
+        seat,
+        agent,
+        placement: null,
+        security: undefined,
+        utility: undefined,
+        faulted: false,
+        usage: null,
+      })),
+    [running.seats],
+  );
+  return (
+    <>
+      <LiveHeader running={running} index={index} subtitle={subtitle} live={live} />
+      {error ? <ErrorNotice error={error} compact /> : null}
+      <div className="notice" role="status">
+        Following ClawArena match {matchId} live ({running.challenge}, attempt {running.attempt}
+        {status === 'finished' ? ', finished: being stored' : ''}). The full record (placements, model turns) appears when the game has been
+        stored.
+      </div>
+      <SeatsTable seats={seats} attributions={[]} final={false} />
+      {status !== null ? (
+        <MatchPlay
+          playable={running.challenge}
+          timeline={timeline}
+          seatAgents={running.seats}
+          invites={[]}
           startedAt={running.started_at}
           live
         />

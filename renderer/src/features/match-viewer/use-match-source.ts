@@ -1,5 +1,5 @@
-// Where a game's record comes from: the stored game once it has finished; while a SpecArena game is still running,
-// its live session (followed over SSE) until it leaves the running list, then the stored record.
+// Where a game's record comes from: the stored game once it has finished; while a game is still running, its live
+// session (SpecArena over SSE, a ClawArena match by its events) until it leaves the running list, then the stored record.
 import { useEffect, useState } from 'react';
 import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
@@ -9,7 +9,7 @@ export type MatchSource =
   | { phase: 'loading' }
   | { phase: 'stored'; detail: TournamentGameDetailResponse }
   | { phase: 'live'; running: RunningGame }
-  /** Running, but without a session to follow (ClawArena), or not started yet, or being stored. */
+  /** Running, but its session or match is not created yet, or not started yet, or being stored. */
   | { phase: 'waiting'; running: RunningGame | null }
   | { phase: 'error'; error: unknown };
 
