@@ -10,20 +10,25 @@ import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
-import { isRated, TERMINATION_FAULT, type Termination } from '../core/ratings/index.js';
+import { isRated, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
-import type { NewTournamentGame, Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
+import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { grantedSecrets } from '../runner/agent-env.js';
 import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
+import { type GameAccounting, gameRow, type LatestAttempt, latestOf } from './attempt-row.js';
 import { commitGame, runTally } from './game-commit.js';
 import type { GameOutcome } from './game-play.js';
-import type { GameContext, GameRunner, GameRunners } from './game-runner.js';
+import { type GameContext, type GameRunner, type GameRunners, runnerFor } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
+import { type RunOutcome, recordOutcome } from './run-outcome.js';
+import { RunStandings } from './run-standings.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
+
+export type { RunOutcome } from './run-outcome.js';
 
 export const DEFAULT_MAX_ILLEGAL_ACTIONS = 3;
 /** Least time a seat gets to start its process and join (a loaded machine starts Node in seconds, not ms). */
@@ -44,26 +49,18 @@ export interface ExecutorDeps {
   sandbox?: SandboxPolicy;
 }
 
-export type RunOutcome =
-  | { status: 'finished'; stopReason: string }
-  | { status: 'paused' }
-  | { status: 'cancelled' }
-  | { status: 'halted' }
-  | { status: 'failed'; error: string };
-
 export type EventListener = (event: TournamentEvent) => void;
 
 export class TournamentExecutor {
   private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
-  /** Each game's latest attempt, only what scheduling reads of it (a 100,000-game run keeps 100,000 of these). */
+  /** Each game's latest attempt, only what scheduling reads of it. */
   private readonly latest = new Map<string, LatestAttempt>();
   private readonly replays: ScheduledGame[] = [];
   private readonly active = new Map<string, AbortController>();
   /** What the live view shows about each game in flight (same keys as `active`). */
   private readonly inFlight = new Map<string, RunningGame>();
-  private readonly points: number[];
-  private readonly played: number[];
+  private readonly standings: RunStandings;
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
   private done = 0;
@@ -87,8 +84,7 @@ export class TournamentExecutor {
     // Granted secrets join the process-wide scrubber before any agent starts: whatever an agent prints or says is
     // stored and shown without them.
     for (const agent of agents) registerSecrets(grantedSecrets(agent.manifest, deps.hostEnv ?? process.env));
-    this.points = agents.map(() => 0);
-    this.played = agents.map(() => 0);
+    this.standings = new RunStandings(agents);
   }
 
   on(listener: EventListener): () => void {
@@ -277,12 +273,7 @@ export class TournamentExecutor {
     const points = seatPoints(row);
     this.source.record(game, points);
     this.done++;
-    if (isRated(row.termination as Termination)) {
-      game.seats.forEach((agent, seat) => {
-        this.points[agent] = (this.points[agent] as number) + (points[seat] as number);
-        this.played[agent] = (this.played[agent] as number) + 1;
-      });
-    }
+    if (isRated(row.termination as Termination)) this.standings.add(game.seats, points);
     if (live && this.spec.stop.kind === 'sprt') {
       // The run tally already holds the counts: O(1) per game, however long the run.
       this.sprt = sprtOfTally(this.spec, runTally(this.deps.store, this.tournament.id));
@@ -290,22 +281,8 @@ export class TournamentExecutor {
     }
   }
 
-  private leader(): { agent: string; points: number; games: number } | null {
-    let best = -1;
-    this.points.forEach((p, i) => {
-      if (best < 0 || p > (this.points[best] as number)) best = i;
-    });
-    if (best < 0 || this.played[best] === 0) return null;
-    return { agent: this.agents[best]?.id ?? String(best), points: this.points[best] as number, games: this.played[best] as number };
-  }
-
-  /** The runner of the game's protocol; a challenge no runner plays is the engine's fault, not a game result. */
   private runnerFor(challenge: string): GameRunner {
-    const entry = this.deps.playables.get(challenge);
-    if (!entry) throw new Error(`challenge ${challenge} is not installed`);
-    const runner = this.deps.runners[entry.protocol];
-    if (!runner) throw new Error(`no game runner for the ${entry.protocol} protocol (challenge ${challenge})`);
-    return runner;
+    return runnerFor(this.deps.playables, this.deps.runners, challenge);
   }
 
   /** What every game of this run gets; `onSession` tells the live view where the game can be followed. */
@@ -380,7 +357,7 @@ export class TournamentExecutor {
     attempt: number,
     seatIds: string[],
     outcome: GameOutcome,
-    accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    accounting: GameAccounting | null,
     isolation: Isolation[] | null,
   ): void {
     const key = gameKey(game);
@@ -420,7 +397,7 @@ export class TournamentExecutor {
       duration_ms: row.endedAt - row.startedAt,
       games_done: this.done,
       planned_games: this.tournament.plannedGames,
-      leader: this.leader(),
+      leader: this.standings.leader(),
       sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
       ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
       at: this.deps.clock.now(),
@@ -442,7 +419,7 @@ export class TournamentExecutor {
     game: ScheduledGame,
     attempt: number,
     outcome: GameOutcome,
-    accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
+    accounting: GameAccounting | null,
     isolation: Isolation[] | null,
   ): StoredTournamentGame | null {
     try {
@@ -461,78 +438,10 @@ export class TournamentExecutor {
     const resolve = this.resolve;
     if (resolve === null) return;
     this.resolve = null;
-    const { store } = this.deps;
-    const now = this.deps.clock.now();
-    const id = this.tournament.id;
-    if (outcome.status === 'finished') store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
-    else if (outcome.status === 'paused' || outcome.status === 'halted') store.tournaments.setStatus(id, 'paused', now);
-    else if (outcome.status === 'cancelled') store.tournaments.setStatus(id, 'cancelled', now, 'cancelled');
-    else if (outcome.status === 'failed') store.tournaments.setStatus(id, 'failed', now, outcome.error);
-    if (outcome.status === 'paused' || outcome.status === 'halted')
-      this.emit({ event: 'paused', tournament_id: id, games_done: this.done, at: now });
-    if (outcome.status === 'cancelled') this.emit({ event: 'cancelled', tournament_id: id, games_done: this.done, at: now });
-    if (outcome.status === 'failed') this.emit({ event: 'failed', tournament_id: id, error: outcome.error, at: now });
+    const event = recordOutcome(this.deps.store, this.tournament.id, outcome, this.done, this.deps.clock.now());
+    if (event) this.emit(event);
     this.saveLifecycles();
     const warm = this.warm?.close() ?? Promise.resolve();
     void Promise.all([...this.teardowns, warm]).then(() => resolve(outcome));
   }
-}
-
-/** The stored row of one attempt: the schedule's facts, the outcome, and the model agents' turns after the transcript. */
-function gameRow(
-  tournamentId: string,
-  game: ScheduledGame,
-  attempt: number,
-  outcome: GameOutcome,
-  accounting: Awaited<NonNullable<GameOutcome['accounting']>> | null,
-): NewTournamentGame {
-  return {
-    tournamentId,
-    gameKey: gameKey(game),
-    gameIndex: game.gameIndex,
-    attempt,
-    round: game.round,
-    pairingIndex: game.pairingIndex,
-    opening: game.opening,
-    challenge: game.challenge,
-    seats: game.seats,
-    seed: game.seed,
-    swapOf: game.swapOf ?? null,
-    setSize: game.setSize,
-    sessionId: outcome.sessionId,
-    invites: outcome.invites,
-    termination: outcome.termination,
-    fault: TERMINATION_FAULT[outcome.termination],
-    faultedSeats: outcome.faultedSeats,
-    placements: outcome.placements,
-    scores: outcome.scores,
-    detail: outcome.detail,
-    agentMs: outcome.agentMs,
-    startedAt: outcome.startedAt,
-    endedAt: outcome.endedAt,
-    transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
-    usage: accounting?.usage ?? null,
-    workerId: outcome.workerId ?? null,
-  };
-}
-
-/** What the executor keeps of a game's latest attempt: whether it settled, and what its seats scored. */
-type LatestAttempt = Pick<
-  StoredTournamentGame,
-  'gameIndex' | 'challenge' | 'seats' | 'setSize' | 'swapOf' | 'attempt' | 'termination' | 'faultedSeats' | 'placements' | 'scores'
->;
-
-function latestOf(row: StoredTournamentGame): LatestAttempt {
-  return {
-    gameIndex: row.gameIndex,
-    challenge: row.challenge,
-    seats: row.seats,
-    setSize: row.setSize,
-    swapOf: row.swapOf,
-    attempt: row.attempt,
-    termination: row.termination,
-    faultedSeats: row.faultedSeats,
-    placements: row.placements,
-    scores: null,
-  };
 }

@@ -1,7 +1,7 @@
 // The seam between the tournament executor and the agent protocols: one GameRunner per protocol plays one scheduled
 // game and reports its outcome. The executor picks the runner by the playable's protocol and knows nothing else of
 // it; adding a protocol is adding a runner.
-import type { PlayProtocol } from '../core/playables.js';
+import type { PlayableRegistry, PlayProtocol } from '../core/playables.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { ClawArenaMatchApi } from '../protocols/clawarena/scheduled-matches.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
@@ -34,4 +34,13 @@ export function specArenaRunner(deps: { engine: ArenaEngine; url: string; authSe
 /** ClawArena games: a scheduled match with one scoped token per seat. */
 export function clawArenaRunner(clawarena: ClawArenaMatchApi): GameRunner {
   return { play: (context, game, signal) => playClawGame({ ...context, clawarena }, game, signal) };
+}
+
+/** The runner of the challenge's protocol; a challenge no runner plays is the engine's fault, not a game result. */
+export function runnerFor(playables: PlayableRegistry, runners: GameRunners, challenge: string): GameRunner {
+  const entry = playables.get(challenge);
+  if (!entry) throw new Error(`challenge ${challenge} is not installed`);
+  const runner = runners[entry.protocol];
+  if (!runner) throw new Error(`no game runner for the ${entry.protocol} protocol (challenge ${challenge})`);
+  return runner;
 }

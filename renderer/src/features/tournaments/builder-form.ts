@@ -2,14 +2,22 @@
 // Pure, so the spec the UI submits and the YAML it exports are unit-tested without a browser. Numbers stay text
 // while the user types; a field that is not a number is reported on that field rather than sent.
 import YAML from 'yaml';
-import type { ErrorIssue } from '../../../../engine/contract/errors.js';
-import { formatIssuePath } from '../../../../engine/contract/schema-issues.js';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
 import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 import { displayPath } from './agent-paths.js';
+import { addError, type FieldErrors } from './field-errors.js';
+import { type FormatKind, fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
 
+export {
+  errorsByField,
+  type FieldErrors,
+  fieldOf,
+  mergeErrors,
+  remoteErrors,
+  validateLocally,
+} from './field-errors.js';
+export { ADVANCED_PATHS, type FormatKind, NUMBER_FIELDS, type NumberField, type NumberKey, pathOf } from './number-fields.js';
 export { FORMAT_KINDS };
-export type FormatKind = (typeof FORMAT_KINDS)[number];
 export const SPRT_MODELS = SprtModelSchema.options;
 export type SprtModel = (typeof SPRT_MODELS)[number];
 
@@ -105,94 +113,6 @@ export function emptyForm(seed: string): BuilderForm {
 /** A fresh seed for the "random" button: short enough to read out, large enough not to repeat. */
 export function randomSeed(random: () => number = Math.random): string {
   return String(Math.floor(random() * 2 ** 31));
-}
-
-/** The form's numeric text fields. */
-export type NumberKey =
-  | 'cycles'
-  | 'maxTables'
-  | 'challengers'
-  | 'rounds'
-  | 'byePoints'
-  | 'tieBreakPairs'
-  | 'gamesPerPairing'
-  | 'concurrency'
-  | 'moveSeconds'
-  | 'gameSeconds'
-  | 'elo0'
-  | 'elo1'
-  | 'alpha'
-  | 'beta'
-  | 'maxIllegalActions'
-  | 'maxRestarts';
-
-export interface NumberField {
-  key: NumberKey;
-  /** Where the value sits in the definition. */
-  path: string;
-  /** Formats whose definition has the field; absent = every format. */
-  formats?: readonly FormatKind[];
-  /** Empty text leaves the field out (the engine's default applies) instead of being reported as Required. */
-  optional: boolean;
-  /** Shown in the Advanced section; a value there that is not text rides along for the schema to report. */
-  advanced: boolean;
-  /** What an imported definition without the field shows: the blank form's value, or nothing. */
-  missing: 'blank' | 'empty';
-}
-
-/**
- * The one table of the builder's numeric fields: the form ↔ definition conversions, the inputs' error paths and the
- * Advanced section read it, and a test checks it against the definition schema (every numeric field, every format).
- */
-export const NUMBER_FIELDS: readonly NumberField[] = [
-  { key: 'cycles', path: 'format.cycles', formats: ['round-robin', 'gauntlet'], optional: false, advanced: false, missing: 'blank' },
-  { key: 'maxTables', path: 'format.max_tables', formats: ['round-robin', 'gauntlet'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'challengers', path: 'format.challengers', formats: ['gauntlet'], optional: false, advanced: false, missing: 'blank' },
-  { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false, missing: 'empty' },
-  { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'gamesPerPairing', path: 'games_per_pairing', optional: false, advanced: false, missing: 'blank' },
-  { key: 'concurrency', path: 'concurrency', optional: false, advanced: false, missing: 'blank' },
-  { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false, missing: 'empty' },
-  { key: 'gameSeconds', path: 'limits.game_seconds', optional: false, advanced: false, missing: 'empty' },
-  { key: 'elo0', path: 'stop.elo0', optional: false, advanced: false, missing: 'blank' },
-  { key: 'elo1', path: 'stop.elo1', optional: false, advanced: false, missing: 'blank' },
-  { key: 'alpha', path: 'stop.alpha', optional: false, advanced: false, missing: 'blank' },
-  { key: 'beta', path: 'stop.beta', optional: false, advanced: false, missing: 'blank' },
-  { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true, missing: 'empty' },
-  { key: 'maxRestarts', path: 'max_restarts', optional: true, advanced: true, missing: 'empty' },
-];
-
-/** The definition path of a numeric field (where its errors are reported). */
-export function pathOf(key: NumberKey): string {
-  return (NUMBER_FIELDS.find((f) => f.key === key) as NumberField).path;
-}
-
-/** Fields of one part of the definition (`format`, `stop`, `limits`, or '' for the top level), in table order. */
-function fieldsIn(group: string, format?: FormatKind): NumberField[] {
-  return NUMBER_FIELDS.filter((f) => {
-    const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
-    return parent === group && (format === undefined || f.formats === undefined || f.formats.includes(format));
-  });
-}
-
-const leafOf = (f: NumberField): string => f.path.slice(f.path.lastIndexOf('.') + 1);
-
-/** Definition paths the Advanced section shows besides its numeric fields. */
-export const ADVANCED_PATHS: readonly string[] = [
-  ...NUMBER_FIELDS.filter((f) => f.advanced).map((f) => f.path),
-  'format.third_place',
-  'stop.model',
-  'options',
-];
-
-/** Problems keyed by the definition path they concern (`format.rounds`, `agents[1].manifest`, `(root)`). */
-export type FieldErrors = Record<string, string[]>;
-
-function addError(errors: FieldErrors, path: string, message: string): void {
-  const list = errors[path] ?? [];
-  if (!list.includes(message)) list.push(message);
-  errors[path] = list;
 }
 
 /** Text → number for a numeric field; `undefined` for an empty optional field. */
@@ -371,67 +291,6 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
       stop: stop.kind === 'sprt' ? leftover('stop', stop, ['kind'], { model: (v) => v === model }) : {},
     },
   };
-}
-
-/** The engine's own schema, run in the page: every problem keyed by its path. */
-export function validateLocally(spec: Record<string, unknown>): FieldErrors {
-  const errors: FieldErrors = {};
-  const result = TournamentSpecSchema.safeParse(spec, {
-    error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'Required' : undefined),
-  });
-  if (result.success) return errors;
-  for (const issue of result.error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) addError(errors, formatIssuePath([...issue.path, key]), 'unknown field');
-      continue;
-    }
-    addError(errors, formatIssuePath(issue.path), issue.message);
-  }
-  return errors;
-}
-
-/** The engine's per-field problems (the `issues` of its 400) keyed by path; a problem with the whole definition goes to (root). */
-export function remoteErrors(issues: readonly ErrorIssue[]): FieldErrors {
-  const errors: FieldErrors = {};
-  for (const issue of issues) addError(errors, issue.path === '' ? '(root)' : issue.path, issue.message);
-  return errors;
-}
-
-export function mergeErrors(...sets: FieldErrors[]): FieldErrors {
-  const merged: FieldErrors = {};
-  for (const set of sets) for (const [path, messages] of Object.entries(set)) for (const m of messages) addError(merged, path, m);
-  return merged;
-}
-
-/**
- * Which control shows an error: `challenge` and `challenges[1]` belong to the challenge picker, `agents[2].id` to
- * the agent list, `limits.move_seconds` to its own input, `options` (the challenges' own complaints included) to the
- * options text area; anything else is shown above the Start button.
- */
-export function fieldOf(path: string): string {
-  if (path === 'challenge' || path.startsWith('challenges')) return 'challenges';
-  if (path.startsWith('agents')) return 'agents';
-  const dotted = path.replace(/\[\d+\]/g, '');
-  // Deeper paths first, so `format.rounds.x` lands on format.rounds rather than format.
-  const known = ['name', ...NUMBER_FIELDS.map((f) => f.path), 'format.third_place', 'stop.model', 'format', 'seed', 'stop', 'options'].sort(
-    (a, b) => b.split('.').length - a.split('.').length,
-  );
-  return known.find((k) => dotted === k) ?? known.find((k) => dotted.startsWith(`${k}.`)) ?? '(root)';
-}
-
-/** Errors grouped by the control that shows them, each message prefixed by its sub-path when that adds something. */
-export function errorsByField(errors: FieldErrors): Record<string, string[]> {
-  const out: Record<string, string[]> = {};
-  for (const [path, messages] of Object.entries(errors)) {
-    const field = fieldOf(path);
-    const list = out[field] ?? [];
-    for (const message of messages) {
-      const line = path === field || field === 'challenges' ? message : `${path}: ${message}`;
-      if (!list.includes(line)) list.push(line);
-    }
-    out[field] = list;
-  }
-  return out;
 }
 
 /** Games the definition plans, computed in the page with the engine's own formula (null while the spec is invalid). */

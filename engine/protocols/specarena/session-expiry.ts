@@ -1,0 +1,40 @@
+// Session expiry (decision 11(c)): an unfinished session idle past `staleAfterMs` is gone — every lookup deletes it
+// with both its channels, and a sweep removes the rest. 0 disables expiry.
+import type { Clock } from '../../core/clock.js';
+import { operatorChannel } from '../../core/redaction.js';
+import type { Store, StoredSession } from '../../db/store.js';
+
+export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: number) {
+  function isStale(session: StoredSession, now: number): boolean {
+    return staleAfterMs > 0 && session.status !== 'ended' && now - session.lastActivityAt > staleAfterMs;
+  }
+
+  function deleteSession(id: string): void {
+    store.sessions.delete(id);
+    store.chat.deleteChannel(id);
+    store.chat.deleteChannel(operatorChannel(id));
+  }
+
+  return {
+    deleteSession,
+
+    /** Every lookup treats a stale session as gone and deletes it with both channels. Call inside a transaction. */
+    fresh(session: StoredSession | undefined): StoredSession | undefined {
+      if (session && isStale(session, clock.now())) {
+        deleteSession(session.id);
+        return undefined;
+      }
+      return session;
+    },
+
+    /** Deletes every stale session in one transaction; returns how many went. */
+    sweepStale(): number {
+      if (staleAfterMs <= 0) return 0;
+      return store.transaction(() => {
+        const ids = store.sessions.staleIds(clock.now() - staleAfterMs);
+        for (const id of ids) deleteSession(id);
+        return ids.length;
+      });
+    },
+  };
+}

@@ -1,0 +1,83 @@
+// The one table of the builder's numeric fields, and where each sits in a tournament definition.
+import type { FORMAT_KINDS } from '../../../../engine/core/tournament/spec.js';
+
+export type FormatKind = (typeof FORMAT_KINDS)[number];
+
+/** The form's numeric text fields. */
+export type NumberKey =
+  | 'cycles'
+  | 'maxTables'
+  | 'challengers'
+  | 'rounds'
+  | 'byePoints'
+  | 'tieBreakPairs'
+  | 'gamesPerPairing'
+  | 'concurrency'
+  | 'moveSeconds'
+  | 'gameSeconds'
+  | 'elo0'
+  | 'elo1'
+  | 'alpha'
+  | 'beta'
+  | 'maxIllegalActions'
+  | 'maxRestarts';
+
+export interface NumberField {
+  key: NumberKey;
+  /** Where the value sits in the definition. */
+  path: string;
+  /** Formats whose definition has the field; absent = every format. */
+  formats?: readonly FormatKind[];
+  /** Empty text leaves the field out (the engine's default applies) instead of being reported as Required. */
+  optional: boolean;
+  /** Shown in the Advanced section; a value there that is not text rides along for the schema to report. */
+  advanced: boolean;
+  /** What an imported definition without the field shows: the blank form's value, or nothing. */
+  missing: 'blank' | 'empty';
+}
+
+/**
+ * The one table of the builder's numeric fields: the form ↔ definition conversions, the inputs' error paths and the
+ * Advanced section read it, and a test checks it against the definition schema (every numeric field, every format).
+ */
+export const NUMBER_FIELDS: readonly NumberField[] = [
+  { key: 'cycles', path: 'format.cycles', formats: ['round-robin', 'gauntlet'], optional: false, advanced: false, missing: 'blank' },
+  { key: 'maxTables', path: 'format.max_tables', formats: ['round-robin', 'gauntlet'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'challengers', path: 'format.challengers', formats: ['gauntlet'], optional: false, advanced: false, missing: 'blank' },
+  { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false, missing: 'empty' },
+  { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'gamesPerPairing', path: 'games_per_pairing', optional: false, advanced: false, missing: 'blank' },
+  { key: 'concurrency', path: 'concurrency', optional: false, advanced: false, missing: 'blank' },
+  { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false, missing: 'empty' },
+  { key: 'gameSeconds', path: 'limits.game_seconds', optional: false, advanced: false, missing: 'empty' },
+  { key: 'elo0', path: 'stop.elo0', optional: false, advanced: false, missing: 'blank' },
+  { key: 'elo1', path: 'stop.elo1', optional: false, advanced: false, missing: 'blank' },
+  { key: 'alpha', path: 'stop.alpha', optional: false, advanced: false, missing: 'blank' },
+  { key: 'beta', path: 'stop.beta', optional: false, advanced: false, missing: 'blank' },
+  { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true, missing: 'empty' },
+  { key: 'maxRestarts', path: 'max_restarts', optional: true, advanced: true, missing: 'empty' },
+];
+
+/** The definition path of a numeric field (where its errors are reported). */
+export function pathOf(key: NumberKey): string {
+  return (NUMBER_FIELDS.find((f) => f.key === key) as NumberField).path;
+}
+
+/** Fields of one part of the definition (`format`, `stop`, `limits`, or '' for the top level), in table order. */
+export function fieldsIn(group: string, format?: FormatKind): NumberField[] {
+  return NUMBER_FIELDS.filter((f) => {
+    const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
+    return parent === group && (format === undefined || f.formats === undefined || f.formats.includes(format));
+  });
+}
+
+export const leafOf = (f: NumberField): string => f.path.slice(f.path.lastIndexOf('.') + 1);
+
+/** Definition paths the Advanced section shows besides its numeric fields. */
+export const ADVANCED_PATHS: readonly string[] = [
+  ...NUMBER_FIELDS.filter((f) => f.advanced).map((f) => f.path),
+  'format.third_place',
+  'stop.model',
+  'options',
+];
