@@ -38,7 +38,7 @@ export function pathRedactor(roots: readonly LocalRoot[]): (text: string) => str
           { from: r.dir, to: r.label },
         ];
   });
-  // A folder only counts where it ends: "/home/ann" must not eat the front of "/home/anna".
+  // A folder only counts where it ends: a folder "…/ann" must not eat the front of "…/anna".
   const pattern = new RegExp(`(${spellings.map((s) => escapeRegExp(s.from)).join('|')})(?![A-Za-z0-9._-])`, 'g');
   const labels = new Map(spellings.map((s) => [s.from, s.to]));
   return (text) => text.replace(pattern, (match) => labels.get(match) ?? match);

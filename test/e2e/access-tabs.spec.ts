@@ -2,56 +2,29 @@
 // one): a tab on a deep route without access says so; the link pasted into that same tab gets in without Retry and
 // returns to the route; a second tab then enters on its own deep link through the session cookie, which page scripts
 // cannot read, and can change things (a session is created through the cookie). No console errors on the way.
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
+import { watchErrors } from './support/console-errors.js';
+import { type HumanServe, startHumanServe } from './support/human-serve.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-let child: ChildProcess;
-let dataDir: string;
+let serve: HumanServe | undefined;
 let link = '';
 
 test.beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-e2e-tabs-'));
-  child = spawn(process.execPath, [path.join(ROOT, 'bin', 'arena.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  link = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('arena serve printed no link')), 20_000);
-    readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      if (!line.includes('#code=')) return;
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-  });
+  serve = await startHumanServe('arena-e2e-tabs-');
+  link = serve.link;
 });
 
 test.afterAll(async () => {
-  child?.kill('SIGTERM');
-  await new Promise((resolve) => child?.once('exit', resolve));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await serve?.stop();
 });
-
-function consoleErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(error.message));
-  return errors;
-}
 
 test('a pasted link lets a waiting tab in on its route, and a second tab enters without any link', async ({ context }) => {
   const origin = link.split('/#code=')[0] as string;
 
   // A tab opened on a deep link before any access: it says what is missing.
   const first = await context.newPage();
-  const firstErrors = consoleErrors(first);
+  const firstErrors = watchErrors(first);
   await first.goto(`${origin}/#/settings`);
   const alert = await new ArenaApp(first).waitBootError();
   await expect(alert).toContainText('No admin token');
@@ -64,7 +37,7 @@ test('a pasted link lets a waiting tab in on its route, and a second tab enters 
 
   // A second tab of the same browser on another deep link: no link, no token, straight in.
   const second = await context.newPage();
-  const secondErrors = consoleErrors(second);
+  const secondErrors = watchErrors(second);
   await second.goto(`${origin}/#/sessions`);
   const app = new ArenaApp(second);
   await app.waitLoaded();

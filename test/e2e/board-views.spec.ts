@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,16 +27,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
     fs.mkdirSync(DOCS_DIR, { recursive: true });
     await page.getByTestId('board').screenshot({ path: path.join(DOCS_DIR, `${name}.png`) });
   }
-}
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico'))
-      errors.push(`${message.text()} @ ${message.location().url}`);
-  });
-  return errors;
 }
 
 /** A DOM node as the check below reads it (the spec's type check has no DOM library). */

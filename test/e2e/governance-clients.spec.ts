@@ -4,22 +4,12 @@
 // time column is in view.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const POLICY = path.join(ROOT, 'scenarios', 'github-maintainer-dungeon', 'policy.yaml');
-
-function watchErrors(page: Page, expected: RegExp[]): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    const line = `${message.text()} @ ${message.location().url}`;
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico') && !expected.some((re) => re.test(line)))
-      errors.push(line);
-  });
-  return errors;
-}
 
 test('a policy file chosen in the Run scenario form decides the match, and the report says so', async ({ page }) => {
   test.setTimeout(120_000);

@@ -1,39 +1,20 @@
 // The link `arena serve` prints, opened in a real browser: a one-time code (never the token) that the page trades
 // for the admin token, a deep route that survives the trade, a reload that keeps working, and the same link refused
 // in a second tab. Its own `arena serve` in human mode, so the link is exactly the one a researcher clicks.
-import { type ChildProcess, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import readline from 'node:readline';
 import { expect, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
+import { type HumanServe, startHumanServe } from './support/human-serve.js';
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-let child: ChildProcess;
-let dataDir: string;
+let serve: HumanServe | undefined;
 let link = '';
 
 test.beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-e2e-link-'));
-  child = spawn(process.execPath, [path.join(ROOT, 'bin', 'arena.js'), 'serve', '--port', '0', '--data-dir', dataDir], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  link = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('arena serve printed no link')), 20_000);
-    readline.createInterface({ input: child.stdout as NodeJS.ReadableStream }).on('line', (line) => {
-      if (!line.includes('#code=')) return;
-      clearTimeout(timer);
-      resolve(line.trim());
-    });
-  });
+  serve = await startHumanServe('arena-e2e-link-');
+  link = serve.link;
 });
 
 test.afterAll(async () => {
-  child?.kill('SIGTERM');
-  await new Promise((resolve) => child?.once('exit', resolve));
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await serve?.stop();
 });
 
 test('the printed one-time link opens the UI once, keeps its deep route and survives a reload', async ({ page, browser }) => {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -18,19 +19,6 @@ async function screenshot(page: Page, name: string): Promise<void> {
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
-
-/** Page errors and console errors fail the test; collected here and checked at the end. */
-function watchErrors(page: Page, expected: RegExp[] = []): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    const line = `${message.text()} @ ${message.location().url}`;
-    // The browser's own favicon request is not the page's doing (the engine serves no icon).
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico') && !expected.some((re) => re.test(line)))
-      errors.push(line);
-  });
-  return errors;
 }
 
 async function waitForTournament(request: APIRequestContext, url: string, token: string, id: string): Promise<void> {

@@ -3,20 +3,12 @@
 // request, and a session created by hand is always listed. No console errors.
 
 import { fileURLToPath } from 'node:url';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = '/admin/api/v1';
-
-function watchErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error' && !message.location().url.endsWith('/favicon.ico')) errors.push(message.text());
-  });
-  return errors;
-}
 
 test('sessions of tournament games: crashed ones removed, the rest hidden until asked for', async ({ page, request }) => {
   test.setTimeout(150_000);

@@ -5,23 +5,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
+import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PSI = path.join(ROOT, 'challenges/psi/agents');
 const ADMIN = '/admin/api/v1';
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.url()}`);
-  });
-  return errors;
-}
 
 test.describe('a long study in the browser', () => {
   const { url, token } = engineFromEnv();

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
+import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
@@ -28,18 +29,6 @@ async function docsScreenshot(page: Page, name: string, options: { fullPage?: bo
   if (!DOCS) return;
   fs.mkdirSync(DOCS_DIR, { recursive: true });
   await page.screenshot({ path: path.join(DOCS_DIR, `${name}.png`), fullPage: options.fullPage ?? false });
-}
-
-function watchConsole(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
-  });
-  page.on('response', (response) => {
-    if (response.status() >= 400) errors.push(`http ${response.status()}: ${response.url()}`);
-  });
-  return errors;
 }
 
 /** One rendered state of the match viewer: its phase and how many timeline lines it showed (null = none yet). */

@@ -18,9 +18,9 @@ const view: SandboxView = {
   symlinks: [{ link: '/bin', target: 'usr/bin' }],
   readOnly: [
     { source: '/usr', target: '/usr' },
-    { source: '/Users/ada/agents/psi-bot', target: '/Users/ada/agents/psi-bot' },
+    { source: '/opt/lab/agents/psi-bot', target: '/opt/lab/agents/psi-bot' },
   ],
-  hidden: ['/Users/ada/agents/psi-bot/data'],
+  hidden: ['/opt/lab/agents/psi-bot/data'],
   workspace: '/private/var/arena/work/run-1',
   searchPath: '/usr/bin',
 };
@@ -36,11 +36,11 @@ describe('Seatbelt profile (macOS)', () => {
   it('denies by default and allows reading only the view, writing only the workspace and its temp folder', () => {
     const lines = profile.trim().split('\n');
     expect(lines.slice(0, 2)).toEqual(['(version 1)', '(deny default)']);
-    expect(profile).toContain('(allow file-read* (subpath "/usr") (subpath "/Users/ada/agents/psi-bot") (literal "/bin"))');
+    expect(profile).toContain('(allow file-read* (subpath "/usr") (subpath "/opt/lab/agents/psi-bot") (literal "/bin"))');
     expect(profile).toContain(
       '(allow file-read* file-write* (subpath "/private/var/arena/work/run-1") (subpath "/private/var/arena/tmp-1")',
     );
-    expect(profile).toContain('(deny file-read* file-write* (subpath "/Users/ada/agents/psi-bot/data"))');
+    expect(profile).toContain('(deny file-read* file-write* (subpath "/opt/lab/agents/psi-bot/data"))');
     // Nothing else of the user's folder is named, and no rule allows writing outside the two folders.
     expect(profile).not.toMatch(/subpath "\/Users\/ada"\)/);
     expect(lines.filter((l) => l.includes('file-write*') && l.startsWith('(allow'))).toHaveLength(1);
@@ -78,8 +78,8 @@ describe('bubblewrap command line (Linux)', () => {
     expect(argv.slice(0, 6)).toEqual(['/usr/bin/bwrap', '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL']);
     expect(argv).not.toContain('--share-net');
     expect(argv.join(' ')).toContain('--proc /proc --dev /dev --tmpfs /tmp');
-    expect(argv.join(' ')).toContain('--ro-bind /Users/ada/agents/psi-bot /Users/ada/agents/psi-bot');
-    expect(argv.join(' ')).toContain('--tmpfs /Users/ada/agents/psi-bot/data');
+    expect(argv.join(' ')).toContain('--ro-bind /opt/lab/agents/psi-bot /opt/lab/agents/psi-bot');
+    expect(argv.join(' ')).toContain('--tmpfs /opt/lab/agents/psi-bot/data');
     expect(argv.join(' ')).toContain('--bind /private/var/arena/work/run-1 /private/var/arena/work/run-1');
     // The only read-write bind is the workspace; the root itself is remounted read-only after the mounts.
     expect(argv.filter((a) => a === '--bind')).toHaveLength(1);
