@@ -1,6 +1,7 @@
 // Engine bootstrap shared by the CLI (`arena serve`), the Electron utility process and tests.
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
@@ -184,6 +185,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     await http.listen({ host, port: options.port ?? 0 });
     const address = http.server.address();
     const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
+    // A sandboxed agent's stream to this port is handed to the HTTP server in-process (no TCP round trip to ourselves).
+    const ownEndpoint = `${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
+    const httpServer = http.server;
+    const serveForwarded = (socket: Socket): void => {
+      if (httpServer.listening) httpServer.emit('connection', socket);
+      else socket.destroy();
+    };
+    sandbox.localEndpoints = (endpoint) => (endpoint === ownEndpoint ? serveForwarded : null);
     const sweepEvery = staleAfterMs > 0 ? Math.min(60_000, Math.max(1000, Math.floor(staleAfterMs / 2))) : 0;
     const sweeper = sweepEvery > 0 ? setInterval(() => engine.sweepStale(), sweepEvery) : undefined;
     sweeper?.unref();

@@ -3,6 +3,8 @@
 // launch folder (bind-mounted read-only into the sandbox) and connects each accepted stream to the real host:port;
 // inside, a socat listener per endpoint serves the same address on the sandbox's loopback, so `http://127.0.0.1:PORT`
 // means the same thing in and out. Host names get a loopback address of their own through the sandbox's /etc/hosts.
+// An endpoint this very process serves (the engine's own HTTP server) takes the accepted stream directly: a TCP
+// connection back to ourselves would cost a connect, an accept and two extra copies of every byte each way.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -70,11 +72,18 @@ export interface Forwarders {
   close(): Promise<void>;
 }
 
-/** Listens on one Unix socket per forward in `dir`; each connection is piped to its target. */
+/** Serves a forwarded stream in this process (e.g. hands it to an HTTP server as a new connection). */
+export type LocalEndpoint = (socket: net.Socket) => void;
+
+/** `host:port` → the in-process server of that endpoint; looked up when a launch starts its forwarders. */
+export type LocalEndpoints = (endpoint: string) => LocalEndpoint | null;
+
+/** Listens on one Unix socket per forward in `dir`; each connection is piped to its target, or served by `local`. */
 export async function startForwarders(
   dir: string,
   forwards: readonly Forward[],
   owner?: { uid: number; gid: number },
+  local?: LocalEndpoints,
 ): Promise<Forwarders> {
   const servers: net.Server[] = [];
   const sockets = new Set<net.Socket>();
@@ -84,7 +93,14 @@ export async function startForwarders(
   };
   try {
     for (const forward of forwards) {
+      const serve = local?.(`${forward.targetHost}:${forward.port}`) ?? null;
       const server = net.createServer((inner) => {
+        if (serve) {
+          sockets.add(inner);
+          inner.once('close', () => sockets.delete(inner));
+          serve(inner);
+          return;
+        }
         const outer = net.connect({ host: forward.targetHost, port: forward.port });
         sockets.add(inner);
         sockets.add(outer);

@@ -1,6 +1,7 @@
 // What a caller asks of one agent launch (launch.ts): the agent, its runner variables, limits, network and trust;
 // and the runner's defaults for the limits it does not give.
 import type { AgentManifest } from '../contract/manifest.js';
+import type { LocalEndpoints } from './endpoint-forward.js';
 
 export type NetworkMode = 'none' | 'loopback';
 
@@ -56,6 +57,8 @@ export interface LaunchOptions {
   network?: NetworkMode;
   /** `host:port` of the arena the agent plays on (its ARENA_URL), reachable from the sandbox. */
   arenaEndpoints?: readonly string[];
+  /** Endpoints served by this process: their forwarded streams go straight to the server, not out over TCP. */
+  localEndpoints?: LocalEndpoints;
   /** The agent's folder is trusted: run it without the OS sandbox (recorded in its isolation). */
   trusted?: boolean;
   /** Folders that stay hidden even when inside a folder the sandbox shows (the data directory). */
@@ -68,6 +71,12 @@ export interface LaunchOptions {
   hostEnv?: NodeJS.ProcessEnv;
   /** Used in the docker container name. */
   label?: string;
+  /**
+   * In a PID namespace (where only memory is sampled): the steady pause between looks at the process tree, after the
+   * first two seconds' fast looks. A process's own peak is kept by the kernel, so a long-lived one is measured exactly
+   * at any pace; what a slower pace can miss is a short-lived descendant. Default 250 ms.
+   */
+  memorySampleMs?: number;
   /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */
   onStderr?: (chunk: Buffer) => void;
   dockerBinary?: string;

@@ -103,7 +103,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     let forwarders: Forwarders | null = null;
     try {
       if (plan.forwards && plan.forwards.length > 0)
-        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs);
+        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs, options.localEndpoints);
       return await spawnPlanned(plan);
     } finally {
       await forwarders?.close();
@@ -130,7 +130,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${(await spawnError).message}` });
     const leader = child.pid;
     pid = leader;
-    const teardown = namespaced ? namespaceTeardown(leader, child.stdio[BWRAP_INFO_FD] as Readable) : sweepTeardown(leader);
+    const teardown = namespaced
+      ? namespaceTeardown(leader, child.stdio[BWRAP_INFO_FD] as Readable, options.memorySampleMs)
+      : sweepTeardown(leader);
 
     const streamsClosed = Promise.all([
       new Promise<void>((resolve) => child.stdout.once('close', () => resolve())),

@@ -47,8 +47,8 @@ export function sweepTeardown(leader: number): Teardown {
  * A bubblewrap sandbox (`--unshare-pid`, `--die-with-parent`): `info` is bubblewrap's --info-fd output, which names
  * the sandbox's init by its host pid ("child-pid"). The init stays in the leader's process group.
  */
-export function namespaceTeardown(leader: number, info: Readable): Teardown {
-  const watcher = new TreeWatcher(leader, { trackDescendants: false });
+export function namespaceTeardown(leader: number, info: Readable, memoryIntervalMs?: number): Teardown {
+  const watcher = new TreeWatcher(leader, { trackDescendants: false, ...(memoryIntervalMs ? { memoryIntervalMs } : {}) });
   watcher.start();
   const init = sandboxInit(info);
   return {

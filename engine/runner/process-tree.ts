@@ -107,12 +107,17 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
+/** The steady pause between looks when only memory is sampled (a launch may ask for longer: a warm agent's). */
+export const MEMORY_SAMPLE_MS = 250;
+
 export interface WatchOptions {
   /**
    * Remember every descendant (pid and start time) so that any that left the group can be killed at the end: needed
    * where no PID namespace ends them all. Without it the watcher samples memory only, less often.
    */
   trackDescendants: boolean;
+  /** The steady pause between looks when only memory is sampled (default MEMORY_SAMPLE_MS). */
+  memoryIntervalMs?: number;
 }
 
 /**
@@ -136,9 +141,9 @@ export class TreeWatcher {
     if (!LINUX) return;
     // One look at a process keeps its high-water mark, so a short-lived agent (a governance trial often lives under
     // 100 ms, after a sandbox start-up of a few hundred on a loaded machine) needs looks during its life, not many:
-    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (a quarter second when only
-    // memory is sampled). One look reads a few small /proc files.
-    const steady = this.options.trackDescendants ? intervalMs : 250;
+    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (when only memory is
+    // sampled, a quarter second unless the launch asked for another). One look reads a few small /proc files.
+    const steady = this.options.trackDescendants ? intervalMs : (this.options.memoryIntervalMs ?? MEMORY_SAMPLE_MS);
     const startedAt = Date.now();
     this.sample();
     const next = (delayMs: number): void => {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentManifest } from '../contract/manifest.js';
+import type { LocalEndpoints } from './endpoint-forward.js';
 import type { LaunchOptions } from './launch.js';
 import { SOCAT_MISSING, sandboxSupport, sandboxUnavailable } from './sandbox.js';
 import { contains } from './sandbox-view.js';
@@ -17,6 +18,8 @@ export interface SandboxPolicy {
   privatePaths: readonly string[];
   /** Linux as root: run sandboxes as this user (tests). */
   runAs?: { uid: number; gid: number };
+  /** The engine's own listeners: a sandbox's stream to one of them is served in-process (endpoint-forward.ts). */
+  localEndpoints?: LocalEndpoints;
 }
 
 export function sandboxPolicy(
@@ -42,11 +45,12 @@ export function isTrusted(policy: SandboxPolicy | undefined, agentDir: string): 
 export function sandboxLaunchOptions(
   policy: SandboxPolicy | undefined,
   agentDir: string,
-): Pick<LaunchOptions, 'trusted' | 'privatePaths' | 'runAs'> {
+): Pick<LaunchOptions, 'trusted' | 'privatePaths' | 'runAs' | 'localEndpoints'> {
   return {
     trusted: isTrusted(policy, agentDir),
     privatePaths: policy?.privatePaths ?? [],
     ...(policy?.runAs ? { runAs: policy.runAs } : {}),
+    ...(policy?.localEndpoints ? { localEndpoints: policy.localEndpoints } : {}),
   };
 }
 

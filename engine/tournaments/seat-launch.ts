@@ -80,6 +80,12 @@ export function launchSeat(
 /** A warm process lives for the tournament: its clocks are the games' (the pool's health handling), not the runner's. */
 const WARM_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 const WARM_CPU_SECONDS = 7 * 24 * 60 * 60;
+/**
+ * A warm process's memory is looked at every 2 s once it runs (not 4 times a second): it lives for the tournament, so
+ * its peak (kept by the kernel per process) is exact at any pace, and a few /proc reads per process per look would
+ * otherwise add up to a share of every game's engine CPU.
+ */
+const WARM_MEMORY_SAMPLE_MS = 2_000;
 
 /** Starts one warm slot of a persistent agent; `protocolEnv` carries the agent key (or ClawArena token) and the slot. */
 export function launchWarmSlot(
@@ -95,6 +101,7 @@ export function launchWarmSlot(
     label: `${agent.manifest.id}-warm-${slot}`,
     onStderr,
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
+    memorySampleMs: WARM_MEMORY_SAMPLE_MS,
     env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },
   });
 }

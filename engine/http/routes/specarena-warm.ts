@@ -13,9 +13,12 @@ export function registerWarmRoutes(app: FastifyInstance, desk: WarmDesk): void {
     if (!poll) throw new ArenaError(401, 'a live agent key is required (Authorization: Bearer <ARENA_AGENT_KEY>)');
     const query = NextSeatQuerySchema.safeParse(req.query ?? {});
     if (!query.success) throw new ArenaError(400, `wait must be a number of seconds from 0 to ${NEXT_SEAT_MAX_WAIT_SECONDS}`);
-    // A client that hangs up stops waiting: a seat is never handed to a poll nobody reads.
+    // A client that hangs up stops waiting: a seat is never handed to a poll nobody reads. (A response that was sent
+    // closes too; aborting then would only build an AbortError nobody reads, on every poll.)
     const gone = new AbortController();
-    reply.raw.once('close', () => gone.abort());
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) gone.abort();
+    });
     const answer = await poll((query.data.wait ?? NEXT_SEAT_MAX_WAIT_SECONDS) * 1000, gone.signal);
     if (answer.status === 204) return reply.code(204).send();
     // A seat whose answer dies with the connection (sleep, a dropped proxy, the forwarder restarting) is not lost:

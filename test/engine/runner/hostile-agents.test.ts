@@ -214,6 +214,48 @@ describe.runIf(linuxWithSandbox)('hostile agents in the bubblewrap sandbox', () 
       other.close();
     }
   });
+
+  it('hands a stream to an endpoint this process serves straight to its server, the others still over TCP', async () => {
+    const other = net.createServer((socket) => socket.end('allowed model server'));
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const allowedPort = (other.address() as net.AddressInfo).port;
+    // Listens nowhere: the arena's answer can only come through the handed-over stream.
+    const inProcess = net.createServer((socket) => socket.end(`served in-process (${socket.remoteAddress ?? 'unix'})`));
+    const asked: string[] = [];
+    const probe = `const net = require('net');
+      const hit = (port) => new Promise((r) => { const s = net.connect(port, '127.0.0.1'); s.setTimeout(2000, () => { s.destroy(); r('timeout'); });
+        let got = ''; s.on('data', (d) => { got += d; }); s.on('end', () => r(got)); s.on('error', (e) => r(e.code)); });
+      (async () => { const arena = [await hit(${port}), await hit(${port})]; console.log(JSON.stringify({ arena, allowed: await hit(${allowedPort}) })); })();`;
+    try {
+      const manifest = AgentManifestSchema.parse({
+        id: 'net-probe',
+        name: 'Net probe',
+        framework: 'node',
+        protocol: 'specarena',
+        entrypoint: { command: ['node', '-e', probe] },
+        network: { allow: [`127.0.0.1:${allowedPort}`] },
+      });
+      const run = await launchAgent({
+        manifest,
+        manifestDir: HOSTILE,
+        workspaceRoot: root,
+        hostEnv: { PATH: process.env.PATH },
+        arenaEndpoints: [`127.0.0.1:${port}`],
+        localEndpoints: (endpoint) => {
+          asked.push(endpoint);
+          return endpoint === `127.0.0.1:${port}` ? (socket) => inProcess.emit('connection', socket) : null;
+        },
+      }).result;
+      expect(JSON.parse(run.stdout)).toEqual({
+        arena: ['served in-process (unix)', 'served in-process (unix)'],
+        allowed: 'allowed model server',
+      });
+      expect(asked.sort()).toEqual([`127.0.0.1:${allowedPort}`, `127.0.0.1:${port}`].sort());
+      expect(run.isolation).toMatchObject({ network: 'endpoints', endpoints: [`127.0.0.1:${port}`, `127.0.0.1:${allowedPort}`] });
+    } finally {
+      other.close();
+    }
+  });
 });
 
 describe('fail closed', () => {
