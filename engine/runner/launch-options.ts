@@ -72,9 +72,9 @@ export interface LaunchOptions {
   /** Used in the docker container name. */
   label?: string;
   /**
-   * In a PID namespace (where only memory is sampled): the steady pause between looks at the process tree, after the
-   * first two seconds' fast looks. A process's own peak is kept by the kernel, so a long-lived one is measured exactly
-   * at any pace; what a slower pace can miss is a short-lived descendant. Default 250 ms.
+   * In a PID namespace (where only memory is sampled): the pause between looks at the process tree, from the start
+   * (default: fast looks for two seconds, then every 250 ms). A process's own peak is kept by the kernel, so a
+   * long-lived one is measured exactly at any pace; what a slower pace can miss is a short-lived descendant.
    */
   memorySampleMs?: number;
   /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */

@@ -107,7 +107,7 @@ function childrenOf(pid: number): number[] {
   return out;
 }
 
-/** The steady pause between looks when only memory is sampled (a launch may ask for longer: a warm agent's). */
+/** The steady pause between looks when only memory is sampled (a warm agent's launch asks for a longer one). */
 export const MEMORY_SAMPLE_MS = 250;
 
 export interface WatchOptions {
@@ -116,7 +116,7 @@ export interface WatchOptions {
    * where no PID namespace ends them all. Without it the watcher samples memory only, less often.
    */
   trackDescendants: boolean;
-  /** The steady pause between looks when only memory is sampled (default MEMORY_SAMPLE_MS). */
+  /** When only memory is sampled: the pause between looks from the start, without the fast first looks. */
   memoryIntervalMs?: number;
 }
 
@@ -141,20 +141,22 @@ export class TreeWatcher {
     if (!LINUX) return;
     // One look at a process keeps its high-water mark, so a short-lived agent (a governance trial often lives under
     // 100 ms, after a sandbox start-up of a few hundred on a loaded machine) needs looks during its life, not many:
-    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (when only memory is
-    // sampled, a quarter second unless the launch asked for another). One look reads a few small /proc files.
-    const steady = this.options.trackDescendants ? intervalMs : (this.options.memoryIntervalMs ?? MEMORY_SAMPLE_MS);
+    // 10, 20 and 40 ms in, then every 50 ms for the first two seconds, then the steady interval (a quarter second when
+    // only memory is sampled). A launch that asks for its own memory pace is a long-lived one (a warm agent): it gets
+    // that pace from the start. One look reads a few small /proc files per process.
+    const own = this.options.trackDescendants ? undefined : this.options.memoryIntervalMs;
+    const steady = this.options.trackDescendants ? intervalMs : (own ?? MEMORY_SAMPLE_MS);
     const startedAt = Date.now();
     this.sample();
     const next = (delayMs: number): void => {
       if (this.stopped) return;
       this.timer = setTimeout(() => {
         this.sample();
-        next(Date.now() - startedAt < 2000 ? Math.min(delayMs * 2, 50) : steady);
+        next(own === undefined && Date.now() - startedAt < 2000 ? Math.min(delayMs * 2, 50) : steady);
       }, delayMs);
       this.timer.unref();
     };
-    next(10);
+    next(own ?? 10);
   }
 
   stop(): void {

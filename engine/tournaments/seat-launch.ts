@@ -81,9 +81,9 @@ export function launchSeat(
 const WARM_TIMEOUT_MS = 7 * 24 * 60 * 60 * 1000;
 const WARM_CPU_SECONDS = 7 * 24 * 60 * 60;
 /**
- * A warm process's memory is looked at every 2 s once it runs (not 4 times a second): it lives for the tournament, so
- * its peak (kept by the kernel per process) is exact at any pace, and a few /proc reads per process per look would
- * otherwise add up to a share of every game's engine CPU.
+ * A warm process's memory is looked at every 2 s (not 20 times a second at first, then 4): it lives for the
+ * tournament, so its peak (kept by the kernel per process) is exact at any pace, and a few /proc reads per process per
+ * look would otherwise add up to a share of every game's engine CPU.
  */
 const WARM_MEMORY_SAMPLE_MS = 2_000;
 
