@@ -1,25 +1,19 @@
 // Migration 0150 on a database written before it: sessions get their invites on the row (in seat order), the chat is
 // rekeyed by (channel, idx) with every message kept, and the store reads and appends on from there.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { migrations } from '../../../engine/db/migrate.js';
 import { openStore } from '../../../engine/db/store.js';
+import { databaseBefore } from '../../support/database-before.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-lean-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 it('moves invites onto the session row and keeps every chat message in order', () => {
   const file = path.join(dir, 'arena.sqlite');
-  const old = new Database(file);
-  old.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
-  for (const m of migrations.filter((x) => x.name < '0150')) {
-    old.exec(m.sql);
-    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.name, createHash('sha256').update(m.sql).digest('hex'));
-  }
+  const old = databaseBefore(file, '0150');
   const state = JSON.stringify({ status: 'active', scores: [], players: ['inv_b', 'inv_a'], playerIdentities: {} });
   old
     .prepare(`INSERT INTO sessions (id, name, challenge_type, created_at, last_activity_at, status, state)
