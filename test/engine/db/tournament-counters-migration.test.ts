@@ -4,7 +4,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../../engine/db/store.js';
 import { commitGame, runTally } from '../../../engine/tournaments/game-commit.js';
