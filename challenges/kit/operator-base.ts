@@ -140,6 +140,28 @@ export abstract class ChallengeOperator<G extends object> {
     this.state = structuredCloneJson(snapshot.state);
   }
 
+  /**
+   * restore() without its copy, for a caller that hands over objects nobody else holds (the engine, with a snapshot it
+   * has just parsed from the database). An operator that overrides restore() keeps its own.
+   */
+  adopt(snapshot: OperatorSnapshot<G>): void {
+    if (this.restore !== ChallengeOperator.prototype.restore) {
+      this.restore(snapshot);
+      return;
+    }
+    this.gameState = snapshot.gameState;
+    this.state = snapshot.state;
+  }
+
+  /**
+   * serialize() without its copy: the live objects, for a caller that stores them before the operator acts again and
+   * then drops the operator (the engine). An operator that overrides serialize() keeps its own.
+   */
+  liveSnapshot(): OperatorSnapshot<G> {
+    if (this.serialize !== ChallengeOperator.prototype.serialize) return this.serialize();
+    return { gameState: this.gameState, state: this.state };
+  }
+
   /** A fresh RNG for a named purpose, as the reference seeds `prando` per purpose. */
   protected rng(purpose: string): Rng {
     return createRng(this.ctx.seed(purpose));

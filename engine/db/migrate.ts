@@ -15,6 +15,7 @@ import * as tournamentSessions from './migrations/0110-tournament-sessions.js';
 import * as tournamentCounters from './migrations/0120-tournament-counters.js';
 import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
 import * as tournamentLibrary from './migrations/0140-tournament-library.js';
+import * as leanWrites from './migrations/0150-lean-writes.js';
 
 interface Migration {
   name: string;
@@ -36,6 +37,7 @@ export const migrations: readonly Migration[] = [
   tournamentCounters,
   warmLifecycles,
   tournamentLibrary,
+  leanWrites,
 ];
 
 export class MigrationError extends Error {

@@ -29,6 +29,8 @@ export function baseFastifyOptions(logLevel: LogLevel = 'warn') {
         },
       },
     },
+    // Requests are not logged, so each one sharing the listener's logger saves building a child logger per request.
+    childLoggerFactory: (logger) => logger,
     return503OnClosing: true,
   } satisfies FastifyServerOptions;
 }

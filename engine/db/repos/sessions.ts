@@ -52,8 +52,7 @@ interface SessionRow {
 }
 
 const COLUMNS = `s.id, s.name, s.challenge_type, s.created_at, s.completed_at, s.last_activity_at, s.status, s.game_category,
-  s.options, s.game_state, s.state, s.seat_keys_required,
-  (SELECT json_group_array(invite) FROM (SELECT invite FROM session_invites WHERE session_id = s.id ORDER BY slot)) AS invites`;
+  s.options, s.game_state, s.state, s.seat_keys_required, s.invites`;
 
 function fromRow(row: SessionRow): StoredSession {
   return {
@@ -75,12 +74,14 @@ function fromRow(row: SessionRow): StoredSession {
 
 export function createSessionsRepo(db: Database.Database) {
   const insertSession = db.prepare(`INSERT INTO sessions
-    (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state, seat_keys_required)
+    (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state, seat_keys_required,
+      invites)
     VALUES (@id, @name, @challengeType, @createdAt, @completedAt, @lastActivityAt, @status, @gameCategory, @options, @gameState, @state,
-      @seatKeysRequired)`);
+      @seatKeysRequired, @invites)`);
   const insertInvite = db.prepare('INSERT INTO session_invites (invite, session_id, slot) VALUES (?, ?, ?)');
   const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
   const statusById = db.prepare('SELECT status FROM sessions WHERE id = ?').pluck();
+  const activityById = db.prepare('SELECT status, last_activity_at AS lastActivityAt FROM sessions WHERE id = ?');
   const seatKeysByInvite = db.prepare(
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
@@ -88,6 +89,10 @@ export function createSessionsRepo(db: Database.Database) {
   const byInvite = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
   const updateSession = db.prepare(`UPDATE sessions SET completed_at = @completedAt, last_activity_at = @lastActivityAt,
     status = @status, game_category = @gameCategory, game_state = @gameState, state = @state WHERE id = @id`);
+  // Most actions move only the game: naming fewer columns keeps SQLite from rewriting the unfinished-sessions index.
+  const updateGame = db.prepare(
+    'UPDATE sessions SET last_activity_at = @lastActivityAt, game_state = @gameState, state = @state WHERE id = @id',
+  );
   const seatInvite = db.prepare('UPDATE session_invites SET player_index = ?, user_id = ? WHERE invite = ?');
   const touch = db.prepare('UPDATE sessions SET last_activity_at = MAX(last_activity_at, ?) WHERE id = ?');
   const remove = db.prepare('DELETE FROM sessions WHERE id = ?');
@@ -127,6 +132,7 @@ export function createSessionsRepo(db: Database.Database) {
         gameState: JSON.stringify(session.gameState),
         state: JSON.stringify(session.state),
         seatKeysRequired: session.seatKeysRequired ? 1 : 0,
+        invites: JSON.stringify(session.invites),
       });
       session.invites.forEach((invite, slot) => {
         insertInvite.run(invite, session.id, slot);
@@ -138,6 +144,10 @@ export function createSessionsRepo(db: Database.Database) {
     },
     status(id: string): SessionStatus | undefined {
       return statusById.get(id) as SessionStatus | undefined;
+    },
+    /** Status and last activity only: what expiry and chat need, without reading the game. */
+    activity(id: string): { status: SessionStatus; lastActivityAt: number } | undefined {
+      return activityById.get(id) as { status: SessionStatus; lastActivityAt: number } | undefined;
     },
     getByInvite(invite: string): StoredSession | undefined {
       const row = byInvite.get(invite) as SessionRow | undefined;
@@ -151,21 +161,25 @@ export function createSessionsRepo(db: Database.Database) {
     seatKeysRequiredForSession(id: string): boolean {
       return seatKeysById.get(id) === 1;
     },
-    /** Writes the mutable parts of a session; seat rows are rewritten only when `seatsChanged`. */
-    update(session: StoredSession, seatsChanged: boolean): void {
-      updateSession.run({
+    /**
+     * Writes the mutable parts of a session. `lifecycle`: its status, category or completion time changed (otherwise
+     * only the game and the activity time are written). Seat rows are written for the `seated` invites only.
+     */
+    update(session: StoredSession, changes: { lifecycle: boolean; seated: readonly string[] }): void {
+      const game = {
         id: session.id,
-        completedAt: session.completedAt,
         lastActivityAt: session.lastActivityAt,
-        status: session.status,
-        gameCategory: session.gameCategory,
         gameState: JSON.stringify(session.gameState),
         state: JSON.stringify(session.state),
-      });
-      if (seatsChanged) {
-        session.state.players.forEach((invite, index) => {
-          seatInvite.run(index, session.state.playerIdentities[invite] ?? null, invite);
-        });
+      };
+      if (changes.lifecycle) {
+        updateSession.run({ ...game, completedAt: session.completedAt, status: session.status, gameCategory: session.gameCategory });
+      } else {
+        updateGame.run(game);
+      }
+      for (const invite of changes.seated) {
+        const index = session.state.players.indexOf(invite);
+        if (index >= 0) seatInvite.run(index, session.state.playerIdentities[invite] ?? null, invite);
       }
     },
     touch(id: string, at: number): void {

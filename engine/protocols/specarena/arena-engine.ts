@@ -45,13 +45,14 @@ export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
   const rejections = createListeners<Parameters<RejectedActionListener>>();
   const expiry = createSessionExpiry(store, clock, options.staleAfterMs);
-  const { fresh, deleteSession } = expiry;
+  const { fresh, liveStatus, deleteSession } = expiry;
   const { challengeOf, operatorContext, operatorFor, persist, publish } = createSessionOperators(options);
 
   /** Chat keeps a session alive, but cannot revive one that has already expired (it is deleted instead). */
   function touchChannel(channel: string, at: number): void {
-    const session = fresh(store.sessions.get(sessionIdOfChannel(channel)));
-    if (session && session.status !== 'ended') store.sessions.touch(session.id, at);
+    const id = sessionIdOfChannel(channel);
+    const status = liveStatus(id);
+    if (status !== undefined && status !== 'ended') store.sessions.touch(id, at);
   }
 
   function appendChat(channel: string, from: string, content: string, to?: string | null): ChatMessage {
@@ -94,7 +95,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           gameSeed === undefined ? base : { ...base, seed: (purpose) => options.seed(purpose.split(id).join(`game-seed:${gameSeed}`)) };
         const gameState = challenge.module.createGameState(ctx, sessionOptions);
         const operator = challenge.module.createOperator(ctx, sessionOptions, gameState);
-        const snapshot = operator.serialize();
+        const snapshot = operator.liveSnapshot();
         const now = clock.now();
         const created: StoredSession = {
           id,
@@ -131,7 +132,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           if (error instanceof OperatorError) throw new ArenaError(400, error.message, error.code);
           throw error;
         }
-        const next = persist(session, operator, true);
+        const next = persist(session, operator, [invite]);
         return { session: next, playerIndex: next.state.players.indexOf(invite), metadata: challengeOf(session.challengeType).metadata };
       });
       if (!result) throw new ArenaError(400, `Challenge not found for invite: ${invite}`);
@@ -159,7 +160,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           store.transaction(() => {
             const operator = operatorFor({ ...session, lastActivityAt: now }, operatorEffects);
             operator.message({ channel: challengeId, from, type: messageType, content, timestamp: now });
-            persist({ ...session, lastActivityAt: now }, operator, false);
+            persist({ ...session, lastActivityAt: now }, operator, []);
           });
           effects.messages.push(...operatorEffects.messages);
           effects.ended = operatorEffects.ended;

@@ -27,17 +27,19 @@ function keyOf(sources: IdentitySources): string | undefined {
   return str(sources.query.key);
 }
 
-const SESSION_SOURCES = ['query.channel', 'query.challengeId', 'body.challengeId', 'body.channel', 'params.channel'] as const;
+/** Where a request may name its session, in the order of spec §4.5 (decision 11(f) adds the path). */
+const SESSION_SOURCES: ReadonlyArray<readonly ['query' | 'body' | 'params', string]> = [
+  ['query', 'channel'],
+  ['query', 'challengeId'],
+  ['body', 'challengeId'],
+  ['body', 'channel'],
+  ['params', 'channel'],
+];
 
-function sourceValue(sources: IdentitySources, source: (typeof SESSION_SOURCES)[number]): string | undefined {
-  const [where, field] = source.split('.') as ['query' | 'body' | 'params', string];
-  return str(sources[where][field]);
-}
-
-/** The session a request names, first found in the order of spec §4.5 (decision 11(f) adds the path). */
+/** The session a request names, first found in the order of SESSION_SOURCES. */
 function sessionIdOf(sources: IdentitySources): string | undefined {
-  for (const source of SESSION_SOURCES) {
-    const found = sourceValue(sources, source);
+  for (const [where, field] of SESSION_SOURCES) {
+    const found = str(sources[where][field]);
     if (found !== undefined) return sessionIdOfChannel(found);
   }
   return undefined;
@@ -46,8 +48,8 @@ function sessionIdOf(sources: IdentitySources): string | undefined {
 /** Every session a request names in any of its sources (a route may read a different source than the first). */
 function namedSessionIds(sources: IdentitySources): Set<string> {
   const ids = new Set<string>();
-  for (const source of SESSION_SOURCES) {
-    const found = sourceValue(sources, source);
+  for (const [where, field] of SESSION_SOURCES) {
+    const found = str(sources[where][field]);
     if (found !== undefined) ids.add(sessionIdOfChannel(found));
   }
   return ids;

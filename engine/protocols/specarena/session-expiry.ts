@@ -1,11 +1,13 @@
 // Session expiry (decision 11(c)): an unfinished session idle past `staleAfterMs` is gone — every lookup deletes it
 // with both its channels, and a sweep removes the rest. 0 disables expiry.
+
+import type { SessionStatus } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
 import { operatorChannel } from '../../core/redaction.js';
 import type { Store, StoredSession } from '../../db/store.js';
 
 export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: number) {
-  function isStale(session: StoredSession, now: number): boolean {
+  function isStale(session: Pick<StoredSession, 'status' | 'lastActivityAt'>, now: number): boolean {
     return staleAfterMs > 0 && session.status !== 'ended' && now - session.lastActivityAt > staleAfterMs;
   }
 
@@ -25,6 +27,17 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
         return undefined;
       }
       return session;
+    },
+
+    /** `fresh` for a caller that needs only the status: a stale session is deleted and reads as gone. */
+    liveStatus(id: string): SessionStatus | undefined {
+      const activity = store.sessions.activity(id);
+      if (!activity) return undefined;
+      if (isStale(activity, clock.now())) {
+        deleteSession(id);
+        return undefined;
+      }
+      return activity.status;
     },
 
     /** Deletes every stale session in one transaction; returns how many went. */

@@ -73,18 +73,24 @@ export function createSessionOperators(options: SessionOperatorDeps) {
       if (effects.ended) live.publishGameEnded(effects.ended.sessionId, effects.ended.state);
     },
 
-    /** Builds an operator for a stored session with messaging that appends inside the current transaction. */
+    /**
+     * Builds an operator for a stored session with messaging that appends inside the current transaction. The operator
+     * takes the session's game and state objects over (no copy): the session must be one just read for this action.
+     */
     operatorFor(session: StoredSession, effects: Effects): ChallengeOperator<object> {
       const challenge = challengeOf(session.challengeType);
       const ctx = operatorContext(session.id, effects);
       const operator = challenge.module.createOperator(ctx, session.options as { players: number }, session.gameState);
-      operator.restore({ gameState: session.gameState, state: session.state });
+      operator.adopt({ gameState: session.gameState, state: session.state });
       return operator;
     },
 
-    /** Writes the operator's state back; on the ending action also fixes the category and scores the game. */
-    persist(session: StoredSession, operator: ChallengeOperator<object>, seatsChanged: boolean): StoredSession {
-      const snapshot = operator.serialize();
+    /**
+     * Writes the operator's state back; on the ending action also fixes the category and scores the game. `seated`:
+     * the invites this action gave a seat (a join).
+     */
+    persist(session: StoredSession, operator: ChallengeOperator<object>, seated: readonly string[]): StoredSession {
+      const snapshot = operator.liveSnapshot();
       const wasEnded = session.status === 'ended';
       const next: StoredSession = {
         ...session,
@@ -97,10 +103,11 @@ export function createSessionOperators(options: SessionOperatorDeps) {
       if (next.status === 'ended' && !wasEnded) {
         const identities = Object.values(next.state.playerIdentities);
         if (next.gameCategory === 'train') next.gameCategory = gameCategoryOf(identities, store.users.getMany(identities));
-        store.sessions.update(next, seatsChanged);
+        store.sessions.update(next, { lifecycle: true, seated });
         scoreInSavepoint(gameResultOf(next));
       } else {
-        store.sessions.update(next, seatsChanged);
+        const lifecycle = next.status !== session.status || next.completedAt !== session.completedAt;
+        store.sessions.update(next, { lifecycle, seated });
       }
       return next;
     },

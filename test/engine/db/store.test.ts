@@ -143,6 +143,41 @@ describe('sessions repository', () => {
     expect(store.sessions.getByInvite('inv_nope')).toBeUndefined();
   });
 
+  it('writes only what an update names: the game alone, or its lifecycle too; seat rows of the seated invites only', () => {
+    store.transaction(() => store.sessions.insert(session('s1', { createdAt: 1 })));
+    const s1 = store.sessions.get('s1') as StoredSession;
+    const moved = {
+      ...s1,
+      status: 'active' as const,
+      lastActivityAt: 77,
+      gameState: { round: 2 },
+      state: {
+        ...s1.state,
+        status: 'active' as const,
+        players: ['inv_s1_0', 'inv_s1_1'],
+        playerIdentities: { inv_s1_0: 'ann', inv_s1_1: 'bob' },
+      },
+    };
+    // A game-only write leaves the status column (and the unfinished-sessions index) as it was.
+    store.transaction(() => store.sessions.update(moved, { lifecycle: false, seated: ['inv_s1_1'] }));
+    const after = store.sessions.get('s1') as StoredSession;
+    expect(after).toMatchObject({ status: s1.status, lastActivityAt: 77, gameState: { round: 2 } });
+    expect(after.state.status).toBe('active');
+    expect(store.sessions.activity('s1')).toEqual({ status: s1.status, lastActivityAt: 77 });
+    expect(
+      peek<{ invite: string; user_id: string | null }>(
+        'SELECT invite, user_id FROM session_invites WHERE session_id = ? ORDER BY slot',
+        's1',
+      ),
+    ).toEqual([
+      { invite: 'inv_s1_0', user_id: null },
+      { invite: 'inv_s1_1', user_id: 'bob' },
+    ]);
+    store.transaction(() => store.sessions.update(moved, { lifecycle: true, seated: [] }));
+    expect(store.sessions.activity('s1')).toEqual({ status: 'active', lastActivityAt: 77 });
+    expect(store.sessions.activity('nope')).toBeUndefined();
+  });
+
   it('rewrites seats on update and finds sessions by user; deleting a session cascades to its invites', () => {
     store.transaction(() => {
       store.sessions.insert(session('s1', { createdAt: 1 }));
@@ -155,7 +190,7 @@ describe('sessions repository', () => {
       status: 'ended' as const,
       state: { ...s1.state, status: 'ended' as const, players: ['inv_s1_1', 'inv_s1_0'], playerIdentities: { inv_s1_1: 'zoe' } },
     };
-    store.transaction(() => store.sessions.update(joined, true));
+    store.transaction(() => store.sessions.update(joined, { lifecycle: true, seated: ['inv_s1_1', 'inv_s1_0'] }));
     expect(
       peek<{ invite: string; player_index: number | null; user_id: string | null }>(
         'SELECT invite, player_index, user_id FROM session_invites WHERE session_id = ? ORDER BY slot',

@@ -1,16 +1,14 @@
 // Migration 0120 on a database written before it: counts on the tournament row and `superseded` flags are backfilled
 // from the stored games, the run tally is rebuilt from them the first time it is needed, and the next commit carries
 // on from there.
-import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, expect, it } from 'vitest';
-import { migrations } from '../../../engine/db/migrate.js';
 import { openStore } from '../../../engine/db/store.js';
 import { commitGame, runTally } from '../../../engine/tournaments/game-commit.js';
 import { tallyOfRows } from '../../../engine/tournaments/run-tally.js';
+import { databaseBefore } from '../../support/database-before.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-counters-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -34,12 +32,7 @@ const GAME = {
 
 it('backfills counts and flags, rebuilds the tally once, and the next commit continues it', () => {
   const file = path.join(dir, 'arena.sqlite');
-  const old = new Database(file);
-  old.exec('CREATE TABLE schema_migrations (name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT');
-  for (const m of migrations.filter((x) => x.name < '0120')) {
-    old.exec(m.sql);
-    old.prepare('INSERT INTO schema_migrations VALUES (?, ?, 0)').run(m.name, createHash('sha256').update(m.sql).digest('hex'));
-  }
+  const old = databaseBefore(file, '0120');
   old
     .prepare(`INSERT INTO tournaments (id, name, status, spec, spec_dir, manifest, manifest_hash, planned_games, planned_exact,
       created_at, updated_at) VALUES ('t-old', 'old', 'paused', '{"agents":[{},{}]}', '/', '{}', 'h', 4, 1, 0, 0)`)
