@@ -33,6 +33,7 @@ const { startEngine } = await import(app);
 const quickstart = path.join(root, 'examples/quickstart.tournament.yaml');
 const raw = YAML.parse(fs.readFileSync(quickstart, 'utf8'));
 const agents = raw.agents.slice(0, 2);
+const firstManifest = path.resolve(path.dirname(quickstart), agents[0].manifest);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-scale-'));
 const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
 const admin = (p) => `${engine.url}/admin/api/v1${p}`;
@@ -152,6 +153,8 @@ try {
       standings_first_cpu_ms: round(standingsFirst.cpu),
       standings: await timed(`/tournaments/${big.id}/standings`),
       charts: await timed(`/tournaments/${big.id}/charts`),
+      // The Agents page's runs of one agent: its games and points in every tournament that used it.
+      agent_runs: await timed(`/agents/runs?manifest=${encodeURIComponent(firstManifest)}`),
     };
     // Exports last: writing hundreds of MB evicts the page cache the timings above ran with.
     const exported = await request(`/tournaments/${big.id}/exports`, 'POST');
@@ -181,6 +184,7 @@ try {
       standings_cpu: ratio((r) => r.standings.cpu_ms_median),
       standings_first_cpu: ratio((r) => r.standings_first_cpu_ms),
       charts_cpu: ratio((r) => r.charts.cpu_ms_median),
+      agent_runs_cpu: ratio((r) => r.agent_runs.cpu_ms_median),
       exports_cpu: ratio((r) => r.exports_cpu_ms),
     },
     targets: {

@@ -4,11 +4,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentCatalogResponse, AgentFolder, AgentRun } from '../contract/agent-catalog.js';
 import { DomainError } from '../contract/errors.js';
-import { isRated, seatScores } from '../core/ratings/index.js';
+import { reportFromTally } from '../core/ratings/index.js';
 import { agentId } from '../core/tournament/index.js';
 import type { Store } from '../db/store.js';
 import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root.js';
-import { finalGames, gameRecord } from '../tournaments/stats.js';
+import { runTally } from '../tournaments/game-commit.js';
 import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
 import { scanFolders } from './manifest-scan.js';
 
@@ -82,19 +82,12 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
         const resolved = path.resolve(t.specDir, entry.manifest);
         const file = isDirectory(resolved) ? path.join(resolved, MANIFEST_FILE) : resolved;
         if (canonical(file) !== target) return;
-        // Games and points as the standings count them: the counting attempt of each game, rated results only.
-        let games = 0;
-        let points = 0;
-        for (const row of finalGames(store.tournaments.games(t.id))) {
-          const record = gameRecord(row);
-          if (!isRated(record.termination)) continue;
-          const scores = seatScores(record);
-          record.seats.forEach((agent, seat) => {
-            if (agent !== index) return;
-            games++;
-            points += scores[seat] as number;
-          });
-        }
+        // Games and points as the standings count them, from the run tally kept with the tournament (no pass over
+        // its games, so a 100,000-game run costs this page what a 10-game one does).
+        const board = reportFromTally(runTally(store, t.id).ratings, { agentCount: entries.length }).combined;
+        const mine = board.agents.find((a) => a.agent === index);
+        const games = mine?.games ?? 0;
+        const points = mine?.points ?? 0;
         runs.push({
           kind: 'tournament',
           tournament_id: t.id,

@@ -19,7 +19,7 @@ export type { GovernanceEventRow, GovernanceMatchRecord, GovernanceMatchSummary,
 export type { StoredAgentLifecycle } from './repos/lifecycles.js';
 export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
-export type { SessionFilter, SessionPage, StoredSession } from './repos/sessions.js';
+export type { SessionFilter, SessionPage, SessionSeats, StoredSession } from './repos/sessions.js';
 export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 
 export function openStore(options: OpenOptions) {

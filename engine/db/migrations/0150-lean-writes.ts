@@ -3,6 +3,7 @@
 //   subquery over session_invites (which keeps the per-invite lookups and seat rows).
 // - The activity index keyed (status, last_activity_at) was rewritten by every action; expiry only needs the unfinished
 //   sessions, which a partial index on status finds without being touched when only the activity time moves.
+// - Invites are looked up by user only once seated with one, so a new session's unseated invites stay out of that index.
 // - chat_messages is keyed by what it is read by, (channel, idx), WITHOUT ROWID: one B-tree instead of a table plus a
 //   unique index. Nothing reads its old rowid.
 export const name = '0150-lean-writes';
@@ -12,6 +13,8 @@ UPDATE sessions SET invites = (
   SELECT json_group_array(invite) FROM (SELECT invite FROM session_invites WHERE session_id = sessions.id ORDER BY slot));
 DROP INDEX sessions_status_activity_idx;
 CREATE INDEX sessions_unfinished_idx ON sessions (status) WHERE status != 'ended';
+DROP INDEX session_invites_user_idx;
+CREATE INDEX session_invites_user_idx ON session_invites (user_id) WHERE user_id IS NOT NULL;
 
 CREATE TABLE chat_messages_keyed (
   channel   TEXT NOT NULL,

@@ -19,6 +19,8 @@ export interface StoredSession {
   seatKeysRequired: boolean;
 }
 
+export type SessionSeats = Pick<StoredSession, 'id' | 'invites' | 'status' | 'lastActivityAt'>;
+
 export interface SessionPage {
   items: StoredSession[];
   total: number;
@@ -82,6 +84,9 @@ export function createSessionsRepo(db: Database.Database) {
   const byId = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = ?`);
   const statusById = db.prepare('SELECT status FROM sessions WHERE id = ?').pluck();
   const activityById = db.prepare('SELECT status, last_activity_at AS lastActivityAt FROM sessions WHERE id = ?');
+  const SEATS = 'id, invites, status, last_activity_at AS lastActivityAt';
+  const seatsById = db.prepare(`SELECT ${SEATS} FROM sessions WHERE id = ?`);
+  const seatsByInvite = db.prepare(`SELECT ${SEATS} FROM sessions WHERE id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
   const seatKeysByInvite = db.prepare(
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
@@ -148,6 +153,13 @@ export function createSessionsRepo(db: Database.Database) {
     /** Status and last activity only: what expiry and chat need, without reading the game. */
     activity(id: string): { status: SessionStatus; lastActivityAt: number } | undefined {
       return activityById.get(id) as { status: SessionStatus; lastActivityAt: number } | undefined;
+    },
+    /** A session's id and invites with what expiry needs, without reading its game: seat-key checks on every request. */
+    seats(ref: { id: string } | { invite: string }): SessionSeats | undefined {
+      const row = ('id' in ref ? seatsById.get(ref.id) : seatsByInvite.get(ref.invite)) as
+        | (Omit<SessionSeats, 'invites'> & { invites: string })
+        | undefined;
+      return row && { ...row, invites: JSON.parse(row.invites) as string[] };
     },
     getByInvite(invite: string): StoredSession | undefined {
       const row = byInvite.get(invite) as SessionRow | undefined;

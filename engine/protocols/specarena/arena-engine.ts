@@ -7,7 +7,7 @@ import type { Clock } from '../../core/clock.js';
 import { createListeners } from '../../core/listeners.js';
 import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, sessionIdOfChannel } from '../../core/redaction.js';
-import type { Store, StoredSession } from '../../db/store.js';
+import type { SessionSeats, Store, StoredSession } from '../../db/store.js';
 import { secretScrubber } from '../../runtime/known-secrets.js';
 import { ArenaError } from './arena-error.js';
 import { createSeatKeyFlags } from './seat-key-flags.js';
@@ -224,6 +224,11 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     sessionByInvite(invite: string): StoredSession | undefined {
       return store.transaction(() => fresh(store.sessions.getByInvite(invite)));
+    },
+
+    /** A session's id and invites (by id or by one of its invites), with the staleness rule; for seat-key checks. */
+    seats(ref: { id: string } | { invite: string }): SessionSeats | undefined {
+      return store.transaction(() => expiry.liveSeats(ref));
     },
 
     sweepStale: expiry.sweepStale,

@@ -69,13 +69,8 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
   if (key !== undefined && namedSessionIds(sources).size > 1) throw unauthorized();
   if (key?.startsWith('a_')) {
     const invite = str(sources.body.invite);
-    const session =
-      invite !== undefined
-        ? engine.sessionByInvite(invite)
-        : (() => {
-            const id = sessionIdOf(sources);
-            return id === undefined ? undefined : engine.session(id);
-          })();
+    const id = invite === undefined ? sessionIdOf(sources) : undefined;
+    const session = invite !== undefined ? engine.seats({ invite }) : id === undefined ? undefined : engine.seats({ id });
     if (!session) throw unauthorized();
     const slot = verifySeatKey(config.secret, session.id, key, config.now());
     const seat = slot === null ? undefined : session.invites[slot];

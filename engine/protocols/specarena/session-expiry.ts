@@ -4,7 +4,7 @@
 import type { SessionStatus } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
 import { operatorChannel } from '../../core/redaction.js';
-import type { Store, StoredSession } from '../../db/store.js';
+import type { SessionSeats, Store, StoredSession } from '../../db/store.js';
 
 export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: number) {
   function isStale(session: Pick<StoredSession, 'status' | 'lastActivityAt'>, now: number): boolean {
@@ -27,6 +27,16 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
         return undefined;
       }
       return session;
+    },
+
+    /** `fresh` for a session's seats (see sessions.seats): a stale session is deleted and reads as gone. */
+    liveSeats(ref: { id: string } | { invite: string }): SessionSeats | undefined {
+      const seats = store.sessions.seats(ref);
+      if (seats && isStale(seats, clock.now())) {
+        deleteSession(seats.id);
+        return undefined;
+      }
+      return seats;
     },
 
     /** `fresh` for a caller that needs only the status: a stale session is deleted and reads as gone. */

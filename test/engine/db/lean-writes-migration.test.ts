@@ -50,6 +50,17 @@ it('moves invites onto the session row and keeps every chat message in order', (
     const indexes = after.prepare("SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'sessions'").pluck().all();
     expect(indexes).toContain('sessions_unfinished_idx');
     expect(indexes).not.toContain('sessions_status_activity_idx');
+    const userIndex = after.prepare("SELECT sql FROM sqlite_schema WHERE name = 'session_invites_user_idx'").pluck().get() as string;
+    expect(userIndex).toMatch(/WHERE user_id IS NOT NULL/);
+    // The planner still answers a lookup by user from it.
+    const plan = after.prepare("EXPLAIN QUERY PLAN SELECT session_id FROM session_invites WHERE user_id = 'zoe'").all() as {
+      detail: string;
+    }[];
+    expect(plan.map((p) => p.detail).join(' ')).toMatch(/session_invites_user_idx/);
+    const sweep = after.prepare("EXPLAIN QUERY PLAN SELECT id FROM sessions WHERE status != 'ended' AND last_activity_at < 5").all() as {
+      detail: string;
+    }[];
+    expect(sweep.map((p) => p.detail).join(' ')).toMatch(/sessions_unfinished_idx/);
   } finally {
     after.close();
   }

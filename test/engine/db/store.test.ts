@@ -174,6 +174,11 @@ describe('sessions repository', () => {
       { invite: 'inv_s1_1', user_id: 'bob' },
     ]);
     store.transaction(() => store.sessions.update(moved, { lifecycle: true, seated: [] }));
+    // Seat-key checks read only the id, the invites and what expiry needs, by id or by any of the invites.
+    const seats = { id: 's1', invites: ['inv_s1_0', 'inv_s1_1'], status: 'active', lastActivityAt: 77 };
+    expect(store.sessions.seats({ id: 's1' })).toEqual(seats);
+    expect(store.sessions.seats({ invite: 'inv_s1_1' })).toEqual(seats);
+    expect(store.sessions.seats({ invite: 'inv_nope' })).toBeUndefined();
     expect(store.sessions.activity('s1')).toEqual({ status: 'active', lastActivityAt: 77 });
     expect(store.sessions.activity('nope')).toBeUndefined();
   });
