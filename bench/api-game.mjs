@@ -9,6 +9,9 @@ import readline from 'node:readline';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const PAIRS = 10;
+// Steady state is what a long tournament pays: the engine's JIT needs some hundred games to settle (after 20, the next
+// 200 cost it about twice what later ones do), so every server gets this many warm-up games before it is measured.
+export const WARMUP_GAMES = 200;
 
 export function start(command, argv, env) {
   const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });

@@ -2,14 +2,12 @@
 // node:http floor answering the same request sequence, in the same run. Prints games/s, request latency and the
 // server's own CPU per game (from the OS), and the engine's CPU as a multiple of the floor's.
 import os from 'node:os';
-import { PAIRS, run, start, startArena } from './api-game.mjs';
+import { PAIRS, run, start, startArena, WARMUP_GAMES } from './api-game.mjs';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const limits = {
   games: Number(args.get('games') ?? 300),
-  // Steady state is what a long tournament pays: the engine's JIT needs some hundred games to settle (after 20, the next
-  // 200 cost it about twice what later ones do), so both servers get 200 warm-up games per row.
-  warmup: Number(args.get('warmup') ?? 200),
+  warmup: Number(args.get('warmup') ?? WARMUP_GAMES),
   maxSeconds: Number(args.get('max-seconds') ?? 60),
 };
 const CONCURRENCY = (args.get('concurrency') ?? '1,8').split(',').map(Number);

@@ -9,8 +9,8 @@
 // and CPU ms (engine process + its children, and the engine process alone) per launch, and the overhead against the
 // unsandboxed baseline.
 // Then, as the yardstick for the engine's CPU per tournament game: the API-only PSI game of bench:api (--api-games,
-// default 300, at the same concurrency; `arena serve` in a child process, its CPU from the OS), measured in the same
-// run; each lifecycle's engine CPU per game is printed as a multiple of it (target: at most 2×).
+// default 300, at the same concurrency, after bench:api's warm-up; `arena serve` in a child process, its CPU from the
+// OS), measured in the same run; each lifecycle's engine CPU per game is printed as a multiple of it (target: at most 2×).
 // Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -168,7 +168,11 @@ const api = await (async () => {
   if (API_GAMES <= 0) return null;
   const server = await apiGame.startArena();
   try {
-    const r = await apiGame.run(server.url, server.child.pid, CONCURRENCY, { games: API_GAMES, warmup: 20, maxSeconds: 60 });
+    const r = await apiGame.run(server.url, server.child.pid, CONCURRENCY, {
+      games: API_GAMES,
+      warmup: apiGame.WARMUP_GAMES,
+      maxSeconds: 60,
+    });
     return { games: r.games, failed: r.failed, engine_cpu_ms_per_game: Number(r.cpuPerGame.toFixed(2)) };
   } finally {
     await server.close();
