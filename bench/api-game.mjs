@@ -82,41 +82,73 @@ export async function playGame(base, n, latencies) {
   if (!last.messages.some((m) => m.content.startsWith('Game ended.'))) throw new Error(`game ${id} did not end`);
 }
 
-export async function run(base, pid, concurrency, { games: GAMES, warmup: WARMUP, maxSeconds: MAX_SECONDS }) {
-  const warm = [];
-  for (let i = 0; i < WARMUP; i++) await playGame(base, i, warm);
-  const latencies = [];
-  let next = 0;
-  let failed = 0;
-  const deadline = performance.now() + MAX_SECONDS * 1000;
+/** What one server has played so far; rounds add to it. */
+function emptyTally() {
+  return { games: 0, failed: 0, cpu: 0, seconds: 0, latencies: [] };
+}
+
+/** Plays `games` more games on one server at `concurrency` and adds their CPU, time and latencies to `acc`. */
+async function playRound(base, pid, concurrency, games, acc, deadline) {
+  let started = 0;
   const cpu0 = cpuMs(pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
-      while (next < GAMES && performance.now() < deadline) {
-        const n = next++;
+      while (started < games && performance.now() < deadline) {
+        started++;
+        const n = acc.games++;
         try {
-          await playGame(base, n, latencies);
+          await playGame(base, n, acc.latencies);
         } catch (error) {
-          failed++;
-          if (failed <= 3) process.stderr.write(`game ${n} failed: ${error.message}\n`);
+          acc.failed++;
+          if (acc.failed <= 3) process.stderr.write(`game ${n} failed: ${error.message}\n`);
         }
       }
     }),
   );
-  const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuMs(pid) - cpu0;
-  const games = next;
-  latencies.sort((x, y) => x - y);
+  acc.seconds += (performance.now() - t0) / 1000;
+  acc.cpu += cpuMs(pid) - cpu0;
+}
+
+function summary(acc) {
+  const latencies = [...acc.latencies].sort((x, y) => x - y);
   return {
-    games,
-    failed,
-    gamesPerSecond: games / seconds,
-    requestsPerSecond: latencies.length / seconds,
+    games: acc.games,
+    failed: acc.failed,
+    gamesPerSecond: acc.games / acc.seconds,
+    requestsPerSecond: latencies.length / acc.seconds,
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
-    cpuPerGame: cpu / Math.max(1, games - failed),
+    cpuPerGame: acc.cpu / Math.max(1, acc.games - acc.failed),
   };
+}
+
+async function warmUp(base, games) {
+  const ignored = [];
+  for (let i = 0; i < games; i++) await playGame(base, i, ignored);
+}
+
+export async function run(base, pid, concurrency, { games, warmup, maxSeconds }) {
+  await warmUp(base, warmup);
+  const acc = emptyTally();
+  await playRound(base, pid, concurrency, games, acc, performance.now() + maxSeconds * 1000);
+  return summary(acc);
+}
+
+/**
+ * Several servers measured over the same stretch of time: after each one's warm-up, `rounds` rounds in which every
+ * server plays its share of `games` in turn, so a machine that speeds up or slows down during the run (a shared VM
+ * does) weighs on all of them alike and their ratio stays put. Returns one summary per server, in order.
+ */
+export async function runInterleaved(servers, concurrency, { games, warmup, rounds, maxSeconds }) {
+  for (const server of servers) await warmUp(server.url, warmup);
+  const accs = servers.map(() => emptyTally());
+  const deadline = performance.now() + maxSeconds * 1000;
+  for (let round = 0; round < rounds; round++) {
+    const share = Math.ceil(((round + 1) * games) / rounds) - Math.ceil((round * games) / rounds);
+    for (const [i, server] of servers.entries()) await playRound(server.url, server.pid, concurrency, share, accs[i], deadline);
+  }
+  return accs.map(summary);
 }
 
 /** Starts `arena serve` on a fresh data dir (durable SQLite, no expiry); `close()` stops it and removes the dir. */

@@ -2,13 +2,15 @@
 // node:http floor answering the same request sequence, in the same run. Prints games/s, request latency and the
 // server's own CPU per game (from the OS), and the engine's CPU as a multiple of the floor's.
 import os from 'node:os';
-import { PAIRS, run, start, startArena, WARMUP_GAMES } from './api-game.mjs';
+import { PAIRS, runInterleaved, start, startArena, WARMUP_GAMES } from './api-game.mjs';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const limits = {
-  games: Number(args.get('games') ?? 300),
+  games: Number(args.get('games') ?? 600),
   warmup: Number(args.get('warmup') ?? WARMUP_GAMES),
-  maxSeconds: Number(args.get('max-seconds') ?? 60),
+  // Both servers play in alternating rounds, so drift in the machine's speed during a run hits both alike.
+  rounds: Number(args.get('rounds') ?? 6),
+  maxSeconds: Number(args.get('max-seconds') ?? 120),
 };
 const CONCURRENCY = (args.get('concurrency') ?? '1,8').split(',').map(Number);
 const fmt = (n, d = 2) => n.toFixed(d);
@@ -17,8 +19,14 @@ const floor = await start(process.execPath, ['bench/bare-floor-server.mjs']);
 const rows = [];
 try {
   for (const concurrency of CONCURRENCY) {
-    const bare = await run(floor.url, floor.child.pid, concurrency, limits);
-    const arena = await run(engine.url, engine.child.pid, concurrency, limits);
+    const [bare, arena] = await runInterleaved(
+      [
+        { url: floor.url, pid: floor.child.pid },
+        { url: engine.url, pid: engine.child.pid },
+      ],
+      concurrency,
+      limits,
+    );
     rows.push({ concurrency, bare, arena });
   }
 } finally {
