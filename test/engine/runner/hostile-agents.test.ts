@@ -187,23 +187,31 @@ describe.runIf(linuxWithSandbox)('hostile agents in the bubblewrap sandbox', () 
     expect(fs.readdirSync(writeDir)).toEqual([]);
   });
 
+  /** A host the probe's manifest allows (standing for a model server), listening on loopback. */
+  async function allowedHost(): Promise<{ server: net.Server; port: number }> {
+    const server = net.createServer((socket) => socket.end('allowed model server'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { server, port: (server.address() as net.AddressInfo).port };
+  }
+
+  const netProbe = (probe: string, allowedPort: number) =>
+    AgentManifestSchema.parse({
+      id: 'net-probe',
+      name: 'Net probe',
+      framework: 'node',
+      protocol: 'specarena',
+      entrypoint: { command: ['node', '-e', probe] },
+      network: { allow: [`127.0.0.1:${allowedPort}`] },
+    });
+
   it('reaches exactly its arena endpoints and the hosts its manifest allows', async () => {
-    const other = net.createServer((socket) => socket.end('allowed model server'));
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const allowedPort = (other.address() as net.AddressInfo).port;
+    const { server: other, port: allowedPort } = await allowedHost();
     const probe = `const net = require('net');
       const hit = (port) => new Promise((r) => { const s = net.connect(port, '127.0.0.1'); s.setTimeout(2000, () => { s.destroy(); r('timeout'); });
         s.on('data', (d) => { s.destroy(); r(String(d)); }); s.on('error', (e) => r(e.code)); });
       Promise.all([hit(${port}), hit(${allowedPort})]).then(([arena, allowed]) => console.log(JSON.stringify({ arena, allowed })));`;
     try {
-      const manifest = AgentManifestSchema.parse({
-        id: 'net-probe',
-        name: 'Net probe',
-        framework: 'node',
-        protocol: 'specarena',
-        entrypoint: { command: ['node', '-e', probe] },
-        network: { allow: [`127.0.0.1:${allowedPort}`] },
-      });
+      const manifest = netProbe(probe, allowedPort);
       const base = { manifest, manifestDir: HOSTILE, workspaceRoot: root, hostEnv: { PATH: process.env.PATH } };
       const arena = await launchAgent({ ...base, arenaEndpoints: [`127.0.0.1:${port}`] }).result;
       expect(JSON.parse(arena.stdout)).toEqual({ arena: 'not the arena', allowed: 'allowed model server' });
@@ -216,9 +224,7 @@ describe.runIf(linuxWithSandbox)('hostile agents in the bubblewrap sandbox', () 
   });
 
   it('hands a stream to an endpoint this process serves straight to its server, the others still over TCP', async () => {
-    const other = net.createServer((socket) => socket.end('allowed model server'));
-    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
-    const allowedPort = (other.address() as net.AddressInfo).port;
+    const { server: other, port: allowedPort } = await allowedHost();
     // Listens nowhere: the arena's answer can only come through the handed-over stream.
     const inProcess = net.createServer((socket) => socket.end(`served in-process (${socket.remoteAddress ?? 'unix'})`));
     const asked: string[] = [];
@@ -227,14 +233,7 @@ describe.runIf(linuxWithSandbox)('hostile agents in the bubblewrap sandbox', () 
         let got = ''; s.on('data', (d) => { got += d; }); s.on('end', () => r(got)); s.on('error', (e) => r(e.code)); });
       (async () => { const arena = [await hit(${port}), await hit(${port})]; console.log(JSON.stringify({ arena, allowed: await hit(${allowedPort}) })); })();`;
     try {
-      const manifest = AgentManifestSchema.parse({
-        id: 'net-probe',
-        name: 'Net probe',
-        framework: 'node',
-        protocol: 'specarena',
-        entrypoint: { command: ['node', '-e', probe] },
-        network: { allow: [`127.0.0.1:${allowedPort}`] },
-      });
+      const manifest = netProbe(probe, allowedPort);
       const run = await launchAgent({
         manifest,
         manifestDir: HOSTILE,
