@@ -69,8 +69,9 @@ export function resolveIdentity(engine: ArenaEngine, config: IdentityConfig, sou
   if (key !== undefined && namedSessionIds(sources).size > 1) throw unauthorized();
   if (key?.startsWith('a_')) {
     const invite = str(sources.body.invite);
-    const id = invite === undefined ? sessionIdOf(sources) : undefined;
-    const session = invite !== undefined ? engine.seats({ invite }) : id === undefined ? undefined : engine.seats({ id });
+    const id = sessionIdOf(sources);
+    const ref = invite !== undefined ? { invite } : id !== undefined ? { id } : undefined;
+    const session = ref && engine.seats(ref);
     if (!session) throw unauthorized();
     const slot = verifySeatKey(config.secret, session.id, key, config.now());
     const seat = slot === null ? undefined : session.invites[slot];

@@ -1,6 +1,5 @@
 // Session expiry (decision 11(c)): an unfinished session idle past `staleAfterMs` is gone — every lookup deletes it
 // with both its channels, and a sweep removes the rest. 0 disables expiry.
-
 import type { SessionStatus } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
 import { operatorChannel } from '../../core/redaction.js';
@@ -17,38 +16,29 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
     store.chat.deleteChannel(operatorChannel(id));
   }
 
+  /** The one staleness rule of every lookup: a stale row is deleted with both channels and reads as gone. */
+  function alive<T extends Pick<StoredSession, 'status' | 'lastActivityAt'> & { id?: string }>(
+    row: T | undefined,
+    id = row?.id,
+  ): T | undefined {
+    if (row && id !== undefined && isStale(row, clock.now())) {
+      deleteSession(id);
+      return undefined;
+    }
+    return row;
+  }
+
   return {
     deleteSession,
 
     /** Every lookup treats a stale session as gone and deletes it with both channels. Call inside a transaction. */
-    fresh(session: StoredSession | undefined): StoredSession | undefined {
-      if (session && isStale(session, clock.now())) {
-        deleteSession(session.id);
-        return undefined;
-      }
-      return session;
-    },
+    fresh: (session: StoredSession | undefined): StoredSession | undefined => alive(session),
 
-    /** `fresh` for a session's seats (see sessions.seats): a stale session is deleted and reads as gone. */
-    liveSeats(ref: { id: string } | { invite: string }): SessionSeats | undefined {
-      const seats = store.sessions.seats(ref);
-      if (seats && isStale(seats, clock.now())) {
-        deleteSession(seats.id);
-        return undefined;
-      }
-      return seats;
-    },
+    /** `fresh` for a session's seats (see sessions.seats). */
+    liveSeats: (ref: { id: string } | { invite: string }): SessionSeats | undefined => alive(store.sessions.seats(ref)),
 
-    /** `fresh` for a caller that needs only the status: a stale session is deleted and reads as gone. */
-    liveStatus(id: string): SessionStatus | undefined {
-      const activity = store.sessions.activity(id);
-      if (!activity) return undefined;
-      if (isStale(activity, clock.now())) {
-        deleteSession(id);
-        return undefined;
-      }
-      return activity.status;
-    },
+    /** `fresh` for a caller that needs only the status. */
+    liveStatus: (id: string): SessionStatus | undefined => alive(store.sessions.activity(id), id)?.status,
 
     /** Deletes every stale session in one transaction; returns how many went. */
     sweepStale(): number {
