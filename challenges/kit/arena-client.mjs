@@ -11,6 +11,11 @@ const POLL_MAX_MS = 100;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** While streaming, a wait with nothing new re-reads both channels over HTTP this often (a safety net, not a poll). */
 const STREAM_RECHECK_MS = 1000;
+/**
+ * Streams ask the server to end them once the game has ended (`?until=ended`), which hands their connections back to
+ * the keep-alive pool for the next game's requests; a client done with a finished game gives them this long to end.
+ */
+const STREAM_END_GRACE_MS = 250;
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -38,6 +43,7 @@ export class ArenaClient {
     /** Whether join() follows the channels over SSE; false (or a stream that fails) means polling. */
     this.wantStream = stream;
     this.streams = null;
+    this.closing = Promise.resolve();
     this.wakers = new Set();
   }
 
@@ -89,9 +95,11 @@ export class ArenaClient {
   /** Follows the operator channel and the player chat over SSE; messages land in `operator` / `chat` as they come. */
   openStreams() {
     const abort = new AbortController();
-    this.streams = { abort };
+    const streams = { abort, done: null };
+    this.streams = streams;
     const follow = async (channel, ingest) => {
       const url = new URL(`${this.url}/api/chat/ws/${encodeURIComponent(channel)}`);
+      url.searchParams.set('until', 'ended');
       const headers = { accept: 'text/event-stream' };
       if (this.sessionKey) headers.authorization = `Bearer ${this.sessionKey}`;
       else url.searchParams.set('from', this.invite);
@@ -99,6 +107,7 @@ export class ArenaClient {
       if (!res.ok || !res.body) throw new AgentError(`stream ${channel} -> ${res.status}`);
       const decoder = new TextDecoder();
       let buffer = '';
+      let gameEnded = false;
       for await (const chunk of res.body) {
         buffer += decoder.decode(chunk, { stream: true });
         for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
@@ -109,21 +118,24 @@ export class ArenaClient {
           const event = JSON.parse(data.slice(6));
           if (event.type === 'initial') ingest(event.messages ?? []);
           else if (event.type === 'new_message' && event.message) ingest([event.message]);
+          else if (event.type === 'game_ended') gameEnded = true;
         }
       }
+      return gameEnded;
     };
-    const closed = () => {
-      // A stream the server ends while the client still wants it sends the client back to polling.
-      if (this.streams?.abort === abort) {
+    const closed = (gameEnded) => {
+      // A stream the server ends while the client still wants it sends the client back to polling, unless it ended
+      // with the game (then the other stream is ending too, and the end of the game is on its way or in).
+      if (this.streams?.abort === abort && !gameEnded && !this.end) {
         this.streams = null;
         abort.abort();
       }
       this.wake();
     };
-    for (const [channel, ingest] of [
+    const followed = [
       [`challenge_${this.challengeId}`, (ms) => this.ingestOperator(ms)],
       [this.challengeId, (ms) => this.ingestChat(ms)],
-    ])
+    ].map(([channel, ingest]) =>
       follow(channel, ingest).then(closed, (error) => {
         if (!abort.signal.aborted) this.log(`stream ${channel} failed (${error.message}): polling instead`);
         if (this.streams?.abort === abort) {
@@ -131,14 +143,28 @@ export class ArenaClient {
           abort.abort();
         }
         this.wake();
-      });
+      }),
+    );
+    streams.done = Promise.all(followed);
   }
 
-  /** Stops following the channels (the process moves on to another game, or is done). */
-  close() {
+  /**
+   * Stops following the channels (the process moves on to another game, or is done). The server ends the streams at
+   * the end of the game, and a stream that ends by itself leaves its connection reusable: after the end they get a
+   * moment to finish, and `drainMs` lets a caller that made its last move wait that long for the end instead of
+   * cutting them at once.
+   */
+  close({ drainMs = 0 } = {}) {
     const streams = this.streams;
     this.streams = null;
-    streams?.abort.abort();
+    const wait = this.end ? Math.max(drainMs, STREAM_END_GRACE_MS) : drainMs;
+    if (streams && wait > 0) {
+      const timer = setTimeout(() => streams.abort.abort(), wait);
+      timer.unref?.();
+      streams.done.then(() => clearTimeout(timer));
+    } else streams?.abort.abort();
+    /** Settles once both streams have ended, by themselves or cut. */
+    this.closing = streams ? streams.done : Promise.resolve();
     this.wake();
   }
 
@@ -243,6 +269,7 @@ export class ArenaClient {
   async until(check, timeoutMs = Number.POSITIVE_INFINITY) {
     const started = Date.now();
     for (let quiet = false; ; ) {
+      if (this.end) throw new GameOver(this.end);
       if (!this.streams || quiet) await this.refresh();
       if (this.end) throw new GameOver(this.end);
       const value = check();

@@ -141,8 +141,10 @@ export async function startForwarders(
 export function forwarderScript(forwards: readonly Forward[], socat: string): string {
   const lines: string[] = [];
   for (const f of forwards) {
+    // nodelay (inherited by each accepted connection): without it Nagle holds a small write back until the agent
+    // acknowledges the last one, which on a kept-alive connection costs up to a delayed-ACK interval per answer.
     lines.push(
-      `${quote(socat)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
+      `${quote(socat)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr,nodelay UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
     );
   }
   lines.push(

@@ -83,7 +83,19 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   };
   // The move clock starts once every seat has joined: process start-up is not a move (it has its own budget).
   let allJoined = false;
-  const joined = (): string[] => engine.session(id)?.state.players ?? [];
+  const joined = (): string[] => engine.players(id);
+  // Waiting for a seat to join wakes on the session's next message (a join usually says something) or after 5 ms.
+  let wake: (() => void) | undefined;
+  const nextMessageOrTick = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, 5);
+      function done(): void {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
   const armMove = (): void => {
     if (!allJoined) return;
     clearTimeout(moveTimer);
@@ -94,6 +106,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     if (seat !== undefined) lastAction[seat] = deps.clock.now();
     if (!allJoined && joined().length >= seats) allJoined = true;
     armMove();
+    wake?.();
   };
   /** Seats whose process has been started. */
   const launched = new Set<number>();
@@ -209,17 +222,16 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     play.addSeat(handle, (result) => onExit(seat, result));
   };
   void (async () => {
-    const sleep = () => new Promise((resolve) => setTimeout(resolve, 5));
     for (let seat = 0; seat < seats && !play.settled; seat++) {
       launchSeat(seat);
-      while (seat < seats - 1 && !play.settled && joined().length <= seat) await sleep();
+      while (seat < seats - 1 && !play.settled && joined().length <= seat) await nextMessageOrTick();
     }
     // Challenges that say nothing on join still get their move clock once the table is full.
     while (!play.settled && !allJoined) {
       if (joined().length >= seats) {
         allJoined = true;
         armMove();
-      } else await sleep();
+      } else await nextMessageOrTick();
     }
   })().catch((error: unknown) =>
     play.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }),

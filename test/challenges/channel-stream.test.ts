@@ -1,12 +1,16 @@
 // Waiting without polling: the baseline client and the agent-kit helpers (Node and Python) follow a session's
 // channels over the reference SSE stream and wake on the next message, against a real engine on 127.0.0.1.
 import { spawn } from 'node:child_process';
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain .mjs module without type declarations
 import { followChannel } from '../../agent-kit/js/arena-stream.mjs';
 // @ts-expect-error: a plain .mjs module without type declarations
 import { ArenaClient } from '../../challenges/kit/agent-client.mjs';
+// @ts-expect-error: a plain .mjs module without type declarations
+import { guessNumbers, ownSet } from '../../challenges/psi/agents/psi-play.mjs';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 let server: TestServer;
@@ -91,6 +95,109 @@ describe('ArenaClient over the SSE stream', () => {
     await b.say('still there');
     expect(await a.until(() => a.opponentChat()[0]?.content, 5000)).toBe('still there');
     expect(logged.some((line) => /polling instead/.test(line))).toBe(true);
+  });
+});
+
+/** Both seats guess one number of their own set: a PSI game that ends. */
+async function playToEnd(a: ArenaClient, b: ArenaClient): Promise<void> {
+  const [setA, setB] = await Promise.all([ownSet(a), ownSet(b)]);
+  await guessNumbers(a, [setA[0]]);
+  await guessNumbers(b, [setB[0]]);
+  await Promise.all([a.waitForGameEnd(), b.waitForGameEnd()]);
+}
+
+/** GET on a keep-alive agent of one socket; resolves the response, the socket and whether it was reused. */
+function getOn(agent: http.Agent, url: string) {
+  return new Promise<{ res: http.IncomingMessage; socket: Socket; reused: boolean }>((resolve, reject) => {
+    const req = http.get(url, { agent }, (res) => resolve({ res, socket: req.socket as Socket, reused: req.reusedSocket }));
+    req.on('error', reject);
+  });
+}
+
+/** The SSE frames of a response until it ends or `ms` passes; `ended` says which. */
+function framesOf(res: http.IncomingMessage, ms: number) {
+  return new Promise<{ types: string[]; ended: boolean }>((resolve) => {
+    let text = '';
+    const done = (ended: boolean) => {
+      clearTimeout(timer);
+      const types = text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => (JSON.parse(line.slice(6)) as { type: string }).type);
+      resolve({ types, ended });
+    };
+    const timer = setTimeout(() => done(false), ms);
+    res.on('data', (chunk: Buffer) => {
+      text += chunk.toString();
+    });
+    res.on('end', () => done(true));
+  });
+}
+
+describe('streams that end with the game (?until=ended)', () => {
+  it('ends after game_ended and leaves the connection to the next request; without it the stream stays open', async () => {
+    const { id, invites } = await psiSession();
+    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
+    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
+    await a.join('until-a');
+    await b.join('until-b');
+    const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const plain = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const ending = await getOn(keepAlive, `${server.url}/api/chat/ws/challenge_${id}?from=${invites[0]}&until=ended`);
+      const open = await getOn(plain, `${server.url}/api/chat/ws/challenge_${id}?from=${invites[0]}`);
+      const endingFrames = framesOf(ending.res, 5000);
+      const openFrames = framesOf(open.res, 1500);
+      await playToEnd(a, b);
+      const ended = await endingFrames;
+      expect(ended.ended).toBe(true);
+      expect(ended.types.at(-1)).toBe('game_ended');
+      const stillOpen = await openFrames;
+      expect(stillOpen.ended).toBe(false);
+      expect(stillOpen.types.at(-1)).toBe('game_ended');
+      // The same socket answers the next request.
+      const next = await getOn(keepAlive, `${server.url}/api/arena/sync?channel=${id}&from=${invites[0]}&index=0`);
+      expect(next.res.statusCode).toBe(200);
+      expect(next.reused).toBe(true);
+      expect(next.socket).toBe(ending.socket);
+      next.res.resume();
+      // A late viewer of a finished game gets initial and game_ended, then the end.
+      const late = await getOn(keepAlive, `${server.url}/api/chat/ws/${id}?until=ended`);
+      const lateFrames = await framesOf(late.res, 5000);
+      expect(lateFrames).toEqual({ types: ['initial', 'game_ended'], ended: true });
+    } finally {
+      keepAlive.destroy();
+      plain.destroy();
+    }
+  });
+
+  it("lets the client's streams end by themselves, so the next game opens no new connection", async () => {
+    const connections: Socket[] = [];
+    const onConnection = (socket: Socket) => connections.push(socket);
+    const playGame = async (tag: string) => {
+      const { invites } = await psiSession();
+      const a = new ArenaClient({ url: server.url, invite: invites[0] });
+      const b = new ArenaClient({ url: server.url, invite: invites[1] });
+      await a.join(`${tag}-a`);
+      await b.join(`${tag}-b`);
+      await playToEnd(a, b);
+      a.close();
+      b.close();
+      await Promise.all([a, b].map((c) => c.closing));
+    };
+    await playGame('reuse-1');
+    server.engine.http.server.on('connection', onConnection);
+    try {
+      await playGame('reuse-2');
+      // Each seat followed both channels in both games; the second game's streams and requests all ran on connections
+      // the first game left in the pool, and the streams ended with the game, so nobody fell back to polling.
+      expect(countOf('GET /api/chat/ws/:id')).toBe(4);
+      expect(countOf('GET /api/chat/ws/challenge_:id')).toBe(4);
+      expect(connections).toHaveLength(0);
+      expect(countOf('GET /api/arena/sync')).toBe(0);
+    } finally {
+      server.engine.http.server.off('connection', onConnection);
+    }
   });
 });
 

@@ -87,6 +87,9 @@ export function createSessionsRepo(db: Database.Database) {
   const SEATS = 'id, invites, status, last_activity_at AS lastActivityAt';
   const seatsById = db.prepare(`SELECT ${SEATS} FROM sessions WHERE id = ?`);
   const seatsByInvite = db.prepare(`SELECT ${SEATS} FROM sessions WHERE id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
+  const playersById = db.prepare(
+    "SELECT status, last_activity_at AS lastActivityAt, json_extract(state, '$.players') AS players FROM sessions WHERE id = ?",
+  );
   const seatKeysByInvite = db.prepare(
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
@@ -160,6 +163,11 @@ export function createSessionsRepo(db: Database.Database) {
         | (Omit<SessionSeats, 'invites'> & { invites: string })
         | undefined;
       return row && { ...row, invites: JSON.parse(row.invites) as string[] };
+    },
+    /** Who has joined so far (invites in join order), with what expiry needs, without reading the game. */
+    players(id: string): { status: SessionStatus; lastActivityAt: number; players: string[] } | undefined {
+      const row = playersById.get(id) as { status: SessionStatus; lastActivityAt: number; players: string | null } | undefined;
+      return row && { status: row.status, lastActivityAt: row.lastActivityAt, players: JSON.parse(row.players ?? '[]') as string[] };
     },
     getByInvite(invite: string): StoredSession | undefined {
       const row = byInvite.get(invite) as SessionRow | undefined;

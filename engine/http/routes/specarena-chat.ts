@@ -51,6 +51,9 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     const channel = req.params.channel;
     const viewer = identityOf(req, deps);
     const since = resumeCursor(req);
+    // `?until=ended` (a Local Arena extension): the stream ends once it has sent game_ended, so a player's
+    // connection goes back to its keep-alive pool instead of being torn down. Without it the stream stays open (spec).
+    const untilEnded = (req.query as Record<string, unknown>).until === 'ended';
     const stream = openSse(req, reply, { pingMs: deps.pingIntervalMs ?? 30_000, headers: PUBLIC_STREAM_HEADERS });
     // Snapshot and subscription happen in the same tick: nothing committed in between can be missed.
     const snapshot = engine.snapshot(channel, since, viewer);
@@ -59,7 +62,10 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
       (event: LiveEvent) => {
         if (event.type === 'new_message')
           stream.send({ type: 'new_message', message: redactFor(event.message, viewer) }, { id: event.message.index });
-        else stream.send({ type: 'game_ended', data: event.data });
+        else {
+          stream.send({ type: 'game_ended', data: event.data });
+          if (untilEnded) stream.close();
+        }
       },
       stream.close,
     );
@@ -68,6 +74,7 @@ export function registerChatRoutes(app: FastifyInstance, deps: ChatRouteDeps): v
     if (snapshot.ended) {
       const ids = Object.values(snapshot.ended.playerIdentities);
       stream.send({ type: 'game_ended', data: { ...snapshot.ended, profiles: engine.users.getMany(ids) } });
+      if (untilEnded) stream.close();
     }
   });
 }

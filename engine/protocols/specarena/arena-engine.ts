@@ -231,6 +231,11 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       return store.transaction(() => expiry.liveSeats(ref));
     },
 
+    /** The invites that have joined session `id`, in join order (the staleness rule applies); [] for no session. */
+    players(id: string): string[] {
+      return store.transaction(() => expiry.livePlayers(id)) ?? [];
+    },
+
     sweepStale: expiry.sweepStale,
   };
 

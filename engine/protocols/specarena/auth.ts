@@ -87,7 +87,32 @@ export function issueSeatKey(secret: Buffer, challengeId: string, slot: number, 
   return `a_${slot}.${exp}.${seatHmac(secret, challengeId, slot, exp)}`;
 }
 
+/**
+ * Seat keys that passed their HMAC, per secret: an agent presents the same key on every request, and a key that once
+ * matched a session's slot always will (its expiry is still checked each time). Forged keys are never remembered.
+ * Bounded, emptied when full.
+ */
+const verifiedSeatKeys = new WeakMap<Buffer, Map<string, { slot: number; exp: number }>>();
+const VERIFIED_SEAT_KEYS_MAX = 10_000;
+
 export function verifySeatKey(secret: Buffer, challengeId: string, key: string, now: number): number | null {
+  let verified = verifiedSeatKeys.get(secret);
+  if (!verified) {
+    verified = new Map();
+    verifiedSeatKeys.set(secret, verified);
+  }
+  const memo = `${challengeId} ${key}`;
+  const known = verified.get(memo);
+  if (known) return known.exp * 1000 <= now ? null : known.slot;
+  const slot = checkSeatKey(secret, challengeId, key);
+  if (slot === null) return null;
+  if (verified.size >= VERIFIED_SEAT_KEYS_MAX) verified.clear();
+  verified.set(memo, slot);
+  return slot.exp * 1000 <= now ? null : slot.slot;
+}
+
+/** The slot and expiry a seat key's HMAC proves for `challengeId`, or null for a malformed, foreign or forged key. */
+function checkSeatKey(secret: Buffer, challengeId: string, key: string): { slot: number; exp: number } | null {
   if (!key.startsWith('a_')) return null;
   const parts = key.slice(2).split('.');
   if (parts.length !== 3) return null;
@@ -97,6 +122,5 @@ export function verifySeatKey(secret: Buffer, challengeId: string, key: string, 
   const exp = Number(expText);
   const expected = Buffer.from(seatHmac(secret, challengeId, slot, exp), 'hex');
   if (!timingSafeEqual(expected, Buffer.from(mac, 'hex'))) return null;
-  if (exp * 1000 <= now) return null;
-  return slot;
+  return { slot, exp };
 }

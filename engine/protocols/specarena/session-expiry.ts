@@ -37,6 +37,9 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
     /** `fresh` for a session's seats (see sessions.seats). */
     liveSeats: (ref: { id: string } | { invite: string }): SessionSeats | undefined => alive(store.sessions.seats(ref)),
 
+    /** `fresh` for a caller that needs only who has joined. */
+    livePlayers: (id: string): string[] | undefined => alive(store.sessions.players(id), id)?.players,
+
     /** `fresh` for a caller that needs only the status. */
     liveStatus: (id: string): SessionStatus | undefined => alive(store.sessions.activity(id), id)?.status,
 

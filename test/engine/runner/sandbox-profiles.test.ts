@@ -154,7 +154,7 @@ describe('endpoint forwarding', () => {
     expect(hosts).toBe('127.0.0.1\tlocalhost\n127.0.100.1\tapi.openai.com\n127.0.100.2\tapi.anthropic.com\n');
     const script = forwarderScript(forwards.slice(0, 1), '/usr/bin/socat');
     expect(script).toContain(
-      "'/usr/bin/socat' -lf /dev/null TCP-LISTEN:43117,bind=127.0.0.1,fork,reuseaddr UNIX-CONNECT:/run/arena/f0.sock &",
+      "'/usr/bin/socat' -lf /dev/null TCP-LISTEN:43117,bind=127.0.0.1,fork,reuseaddr,nodelay UNIX-CONNECT:/run/arena/f0.sock &",
     );
     // The agent starts once the sandbox's TCP sockets (only the forwarders' listeners so far) number the forwards.
     expect(script).toContain('< /proc/net/sockstat');
