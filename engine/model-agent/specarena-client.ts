@@ -6,6 +6,8 @@ import { sleep } from './backoff.js';
 const REQUEST_TIMEOUT_MS = 10_000;
 const CONNECT_ATTEMPTS = 3;
 const FRAME_END = '\n\n';
+/** How long streams of a finished game get to end by themselves (the server ends them) before they are cut. */
+const STREAM_END_GRACE_MS = 250;
 
 export class ArenaRefusal extends Error {
   constructor(
@@ -33,6 +35,8 @@ export class SpecArenaClient {
   /** Messages taken in so far (stream or sync); a reader compares it with what it last saw. */
   received = 0;
   private streams: AbortController | null = null;
+  /** Settles once both streams of the last follow() have ended. */
+  private streamsDone: Promise<void> = Promise.resolve();
   private wakers: Array<() => void> = [];
 
   constructor(
@@ -121,8 +125,11 @@ export class SpecArenaClient {
     const channel = this.joined();
     const abort = new AbortController();
     this.streams = abort;
-    const read = async (name: string, into: 'operator' | 'chat'): Promise<void> => {
+    const read = async (name: string, into: 'operator' | 'chat'): Promise<boolean> => {
       const url = new URL(`${this.url}/api/chat/ws/${encodeURIComponent(name)}`);
+      // The server ends the stream after game_ended (a Local Arena extension; the reference ignores it), which leaves
+      // the connection reusable for the next game of a warm agent.
+      url.searchParams.set('until', 'ended');
       const headers: Record<string, string> = { accept: 'text/event-stream' };
       if (this.sessionKey) headers.authorization = `Bearer ${this.sessionKey}`;
       else url.searchParams.set('from', this.invite);
@@ -130,6 +137,7 @@ export class SpecArenaClient {
       if (!res.ok || !res.body) throw new Error(`stream ${name} -> ${res.status}`);
       const decoder = new TextDecoder();
       let buffer = '';
+      let gameEnded = false;
       for await (const chunk of res.body) {
         buffer += decoder.decode(chunk as Uint8Array, { stream: true });
         for (let end = buffer.indexOf(FRAME_END); end >= 0; end = buffer.indexOf(FRAME_END)) {
@@ -142,28 +150,39 @@ export class SpecArenaClient {
           const event = JSON.parse(data.slice(6)) as { type?: string; messages?: ChatMessage[]; message?: ChatMessage };
           if (event.type === 'initial') this.ingest(into, event.messages ?? []);
           else if (event.type === 'new_message' && event.message) this.ingest(into, [event.message]);
+          else if (event.type === 'game_ended') gameEnded = true;
         }
       }
+      return gameEnded;
     };
-    const ended = (): void => {
-      if (this.streams === abort) {
+    // A stream that ends before the game does (or fails) sends the caller back to polling; one that ended with the
+    // game leaves the other to end by itself.
+    const ended = (gameEnded: boolean): void => {
+      if (this.streams === abort && !gameEnded && this.gameEnd() === undefined) {
         this.streams = null;
         abort.abort();
       }
       this.wake();
     };
-    for (const [name, into] of [
+    const followed = [
       [`challenge_${channel}`, 'operator'],
       [channel, 'chat'],
-    ] as const)
-      read(name, into).then(ended, ended);
+    ] as const;
+    this.streamsDone = Promise.all(followed.map(([name, into]) => read(name, into).then(ended, () => ended(false)))).then(() => {});
   }
 
-  /** Stops following the channels. */
+  /**
+   * Stops following the channels. After the end of the game the server is ending them: they get a moment to finish, so
+   * their connections can serve the next game; before it they are cut at once.
+   */
   close(): void {
     const abort = this.streams;
     this.streams = null;
-    abort?.abort();
+    if (abort && this.gameEnd() !== undefined) {
+      const timer = setTimeout(() => abort.abort(), STREAM_END_GRACE_MS);
+      timer.unref();
+      void this.streamsDone.then(() => clearTimeout(timer));
+    } else abort?.abort();
     this.wake();
   }
 

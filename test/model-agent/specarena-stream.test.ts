@@ -1,6 +1,7 @@
 // The model agent's SpecArena client follows a session over the reference SSE stream: a wait ends on the next
 // message (no sync request in between), a message that stream and sync both deliver counts once, and a failed stream
 // leaves the client polling. Real engine on 127.0.0.1.
+import type { Socket } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SpecArenaClient } from '../../engine/model-agent/specarena-client.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -65,5 +66,37 @@ describe('SpecArenaClient over the SSE stream', () => {
     await b.say('after the cut');
     expect(await a.refresh()).toBe(1);
     expect(a.chat.at(-1)?.content).toBe('after the cut');
+  });
+
+  it("lets a finished game's streams end by themselves, so the next game opens no new connection", async () => {
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    const ownNumber = (client: SpecArenaClient): string | undefined =>
+      client.operator.find((m) => m.to !== undefined && m.content.startsWith('Your private set is:'))?.content.match(/\d+/)?.[0];
+    const playGame = async () => {
+      const [a, b] = await seated();
+      a.follow();
+      b.follow();
+      for (const c of [a, b]) while (ownNumber(c) === undefined) expect(await c.news(3000)).toBe(true);
+      await a.act('guess', ownNumber(a) as string);
+      await b.act('guess', ownNumber(b) as string);
+      for (const c of [a, b]) while (c.gameEnd() === undefined) expect(await c.news(3000)).toBe(true);
+      a.close();
+      b.close();
+      // The server ends every stream of the game; none is left subscribed.
+      for (let i = 0; i < 100 && server.engine.engine.live.subscriberCount() > 0; i++) await sleep(10);
+      expect(server.engine.engine.live.subscriberCount()).toBe(0);
+    };
+    await playGame();
+    const opened: Socket[] = [];
+    const onConnection = (socket: Socket) => opened.push(socket);
+    server.engine.http.server.on('connection', onConnection);
+    try {
+      await playGame();
+      expect(requests.filter((r) => r.startsWith('GET /api/chat/ws/')).length).toBe(8);
+      expect(opened).toHaveLength(0);
+      expect(syncs()).toBe(0);
+    } finally {
+      server.engine.http.server.off('connection', onConnection);
+    }
   });
 });

@@ -25,7 +25,6 @@ const spec = {
   agents: ['honest-exact', 'greedy-overclaim', 'cautious-minimal'].map((id) => ({
     manifest: path.join(ROOT, 'challenges/psi/agents', id, 'agent.yaml'),
     id,
-    // Cold starts: warm baselines finish these three games before the dropped feed has reconnected.
     lifecycle: 'per-game',
   })),
   stop: { kind: 'fixed' },
@@ -73,8 +72,10 @@ describe('tournament API module and live feed against a real engine', () => {
   });
 
   it('follows a run over the feed, recovers from a dropped connection, and reads every section', async () => {
-    // Created and started in one call, as the builder's Start does.
+    // Created and started in one call, as the builder's Start does; paused at once (the game already starting plays
+    // on), so that however fast games are, the run is still going when the dropped feed has reconnected.
     const created = await api.create(spec, undefined);
+    await api.act(created.id, 'pause');
     const messages: FeedMessage[] = [];
     const statuses: LiveStatus[] = [];
     const feed = openTournamentFeed({
@@ -93,6 +94,7 @@ describe('tournament API module and live feed against a real engine', () => {
       await until(() => (statuses.includes('reconnecting') ? true : undefined));
       await until(() => (messages.filter((m) => m.event === 'snapshot').length >= 2 ? true : undefined));
       expect(statuses.at(-1)).toBe('open');
+      await api.act(created.id, 'resume');
 
       const finished = await until(() => messages.find((m) => m.event === 'finished'), 90_000);
       expect(finished).toMatchObject({ event: 'finished', games_done: 3 });
