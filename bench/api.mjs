@@ -1,6 +1,7 @@
-// bench:api — complete PSI games over HTTP on loopback against `arena serve` (SQLite, durable) and against a bare
-// node:http floor answering the same request sequence, in the same run. Prints games/s, request latency and the
-// server's own CPU per game (from the OS), and the engine's CPU as a multiple of the floor's.
+// bench:api — complete PSI games over HTTP on loopback against `arena serve` (SQLite, durable), against a bare
+// node:http floor answering the same request sequence, and against Fastify with the engine's listener options
+// answering it the same way, in the same run. Prints games/s, request latency and each server's own CPU per game
+// (from the OS), as a multiple of the bare floor's. Needs `npm run build`.
 import os from 'node:os';
 import { PAIRS, runInterleaved, start, startArena, WARMUP_GAMES } from './api-game.mjs';
 
@@ -16,34 +17,34 @@ const CONCURRENCY = (args.get('concurrency') ?? '1,8').split(',').map(Number);
 const fmt = (n, d = 2) => n.toFixed(d);
 const engine = await startArena();
 const floor = await start(process.execPath, ['bench/bare-floor-server.mjs']);
+const fastify = await start(process.execPath, ['bench/fastify-floor-server.mjs']);
 const rows = [];
 try {
   for (const concurrency of CONCURRENCY) {
-    const [bare, arena] = await runInterleaved(
-      [
-        { url: floor.url, pid: floor.child.pid },
-        { url: engine.url, pid: engine.child.pid },
-      ],
+    const [bare, framework, arena] = await runInterleaved(
+      [floor, fastify, engine].map((server) => ({ url: server.url, pid: server.child.pid })),
       concurrency,
       limits,
     );
-    rows.push({ concurrency, bare, arena });
+    rows.push({ concurrency, bare, framework, arena });
   }
 } finally {
   await engine.close();
   floor.child.kill('SIGTERM');
+  fastify.child.kill('SIGTERM');
 }
 
 console.log(
   `bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`,
 );
 console.log('server        conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor');
-for (const { concurrency, bare, arena } of rows) {
+for (const { concurrency, bare, framework, arena } of rows) {
   for (const [name, r] of [
     ['bare floor', bare],
+    ['fastify floor', framework],
     ['local-arena', arena],
   ]) {
-    const ratio = name === 'bare floor' ? 1 : r.cpuPerGame / bare.cpuPerGame;
+    const ratio = r.cpuPerGame / bare.cpuPerGame;
     console.log(
       `${name.padEnd(13)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,
     );
@@ -51,4 +52,4 @@ for (const { concurrency, bare, arena } of rows) {
 }
 const worst = Math.max(...rows.map((r) => r.arena.cpuPerGame / r.bare.cpuPerGame));
 console.log(`engine CPU per game is ${fmt(worst)}× the bare floor at worst (goal: at most 2×)`);
-if (rows.some((r) => r.arena.failed > 0)) process.exitCode = 1;
+if (rows.some((r) => r.arena.failed + r.framework.failed + r.bare.failed > 0)) process.exitCode = 1;

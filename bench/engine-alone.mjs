@@ -1,0 +1,130 @@
+// bench:engine — bench:api's PSI game played against the engine in-process, without HTTP: `createArenaEngine` on a
+// real SQLite file (WAL, durable), the same 11 operations. Prints this process's CPU per game with the operations
+// back to back and with an idle pause between them (as a client at concurrency 1 leaves, each request then finds the
+// caches cold), and the WAL pages each kind of operation commits (read from the WAL index in the -shm file, so the
+// engine's connection is not touched). Needs `npm run build`. Quick run: npm run bench:engine -- --games=300
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const GAMES = Number(args.get('games') ?? 1000);
+const WARMUP = Number(args.get('warmup') ?? 300);
+const GAPS_MS = (args.get('gaps') ?? '0.3,1').split(',').map(Number);
+const app = path.join(root, 'dist/engine/app.js');
+if (!fs.existsSync(app)) {
+  process.stderr.write('bench:engine: run "npm run build" first\n');
+  process.exit(1);
+}
+const { startEngine } = await import(app);
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-engine-'));
+const running = await startEngine({ dataDir, port: 0, staleAfterMs: 0, logLevel: 'silent', rendererDir: null });
+const engine = running.engine;
+
+// The WAL index header (first 48 bytes of -shm, native byte order): mxFrame, the WAL's valid frames, at offset 16.
+const shm = fs.openSync(path.join(dataDir, 'arena.sqlite-shm'), 'r');
+const header = Buffer.alloc(24);
+const walFrames = () => {
+  fs.readSync(shm, header, 0, 24, 0);
+  return os.endianness() === 'LE' ? header.readUInt32LE(16) : header.readUInt32BE(16);
+};
+const pages = new Map();
+let counting = false;
+/** Runs one engine call; while counting, adds the WAL frames it committed (a checkpoint restart in between is skipped). */
+function op(kind, fn) {
+  if (!counting) return fn();
+  const before = walFrames();
+  const result = fn();
+  const added = walFrames() - before;
+  if (added >= 0) {
+    const p = pages.get(kind) ?? { frames: 0, calls: 0 };
+    p.frames += added;
+    p.calls++;
+    pages.set(kind, p);
+  }
+  return result;
+}
+
+const setOf = (text) =>
+  new Set(
+    (text.match(/\{([^}]*)\}/)?.[1] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
+const privateSet = (messages) => setOf(messages.find((m) => m.content.startsWith('Your private set'))?.content ?? '');
+
+/** bench:api's game: create, two joins, two syncs, two chat sends, a chat sync, two guesses, a final sync. */
+async function game(n, pause) {
+  const session = op('create', () => engine.createSession('psi'));
+  await pause();
+  const [a, b] = session.invites;
+  const id = session.id;
+  const operator = `challenge_${id}`;
+  op('join', () => engine.join(a, `bench-a-${n % 10}`));
+  await pause();
+  op('join', () => engine.join(b, `bench-b-${n % 10}`));
+  await pause();
+  const setA = privateSet(op('sync', () => engine.sync(operator, 0, a)));
+  await pause();
+  const setB = privateSet(op('sync', () => engine.sync(operator, 0, b)));
+  await pause();
+  op('chat send', () => engine.chatSend(id, a, `my set: {${[...setA].join(', ')}}`));
+  await pause();
+  op('chat send', () => engine.chatSend(id, b, `my set: {${[...setB].join(', ')}}`));
+  await pause();
+  op('sync', () => engine.sync(id, 0, a));
+  await pause();
+  const both = [...setA].filter((x) => setB.has(x));
+  const guess = both.length ? both.join(', ') : '0';
+  op('first guess', () => engine.message(id, a, 'guess', guess));
+  await pause();
+  op('last guess (ends the game)', () => engine.message(id, b, 'guess', guess));
+  await pause();
+  const last = op('sync', () => engine.sync(operator, 2, a));
+  if (!last.some((m) => m.content.startsWith('Game ended.'))) throw new Error(`game ${id} did not end`);
+}
+
+const immediate = () => new Promise((resolve) => setImmediate(resolve));
+const gap = (ms) => () => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function measure(label, pause, games) {
+  const cpu0 = process.cpuUsage();
+  for (let i = 0; i < games; i++) await game(i, pause);
+  const cpu = process.cpuUsage(cpu0);
+  return { label, user: cpu.user / 1000 / games, system: cpu.system / 1000 / games };
+}
+
+try {
+  for (let i = 0; i < WARMUP; i++) await game(i, immediate);
+  const rows = [await measure('back to back', immediate, GAMES)];
+  for (const ms of GAPS_MS) rows.push(await measure(`${ms} ms pause between operations`, gap(ms), GAMES));
+  counting = true;
+  await measure('pages', immediate, Math.min(GAMES, 500));
+  console.log(
+    `bench:engine — bench:api's PSI game in-process, no HTTP (${os.cpus().length} cores, Node ${process.version}), ${GAMES} games per row`,
+  );
+  console.log('operations                          CPU ms/game  user   system  × back to back');
+  for (const r of rows) {
+    const total = r.user + r.system;
+    const base = rows[0].user + rows[0].system;
+    console.log(
+      `${r.label.padEnd(34)} ${total.toFixed(3).padStart(11)}  ${r.user.toFixed(3)}  ${r.system.toFixed(3).padStart(6)}  ${(total / base).toFixed(2).padStart(14)}`,
+    );
+  }
+  console.log('WAL pages committed per call (per game: the call count times this)');
+  let perGame = 0;
+  const gamesCounted = Math.min(GAMES, 500);
+  for (const [kind, p] of pages) {
+    const calls = p.calls / gamesCounted;
+    perGame += p.frames / gamesCounted;
+    console.log(`  ${kind.padEnd(28)} ${(p.frames / p.calls).toFixed(2).padStart(6)} pages × ${calls.toFixed(0)} per game`);
+  }
+  console.log(`  per game                     ${perGame.toFixed(1).padStart(6)} pages`);
+} finally {
+  fs.closeSync(shm);
+  await running.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
