@@ -51,7 +51,8 @@ async function call(base, latencies, method, pathAndQuery, body) {
   return json;
 }
 
-const setOf = (text) =>
+/** The numbers between the braces of a PSI set line. */
+export const setOf = (text) =>
   new Set(
     (text.match(/\{([^}]*)\}/)?.[1] ?? '')
       .split(',')

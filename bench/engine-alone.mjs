@@ -18,6 +18,7 @@ if (!fs.existsSync(app)) {
   process.exit(1);
 }
 const { startEngine } = await import(app);
+const { setOf } = await import('./api-game.mjs');
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-engine-'));
 const running = await startEngine({ dataDir, port: 0, staleAfterMs: 0, logLevel: 'silent', rendererDir: null });
@@ -47,13 +48,6 @@ function op(kind, fn) {
   return result;
 }
 
-const setOf = (text) =>
-  new Set(
-    (text.match(/\{([^}]*)\}/)?.[1] ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean),
-  );
 const privateSet = (messages) => setOf(messages.find((m) => m.content.startsWith('Your private set'))?.content ?? '');
 
 /** bench:api's game: create, two joins, two syncs, two chat sends, a chat sync, two guesses, a final sync. */
