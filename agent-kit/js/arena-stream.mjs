@@ -13,7 +13,7 @@
  * (false after `ms` without one); `until(check, ms)` resolves the first non-undefined `check(messages)` (undefined
  * after `ms`); `closed` resolves when the stream ends, with the error if it failed (then poll the sync route instead).
  */
-export function followChannel({ url, channel, seatKey, from }) {
+export function followChannel({ url, channel, seatKey, from, untilEnded = false }) {
   const abort = new AbortController();
   const messages = [];
   let cursor = 0;
@@ -35,6 +35,9 @@ export function followChannel({ url, channel, seatKey, from }) {
   const headers = { accept: 'text/event-stream' };
   if (seatKey) headers.authorization = `Bearer ${seatKey}`;
   else if (from) stream.searchParams.set('from', from);
+  // Local Arena ends such a stream after game_ended, and its connection can serve the next request (see the README).
+  if (untilEnded) stream.searchParams.set('until', 'ended');
+  let gameEnded = false;
   const closed = (async () => {
     const res = await fetch(stream, { headers, signal: abort.signal });
     if (!res.ok || !res.body) throw new Error(`stream ${channel} -> HTTP ${res.status}`);
@@ -52,6 +55,7 @@ export function followChannel({ url, channel, seatKey, from }) {
         const event = JSON.parse(data.slice(6));
         if (event.type === 'initial') ingest(event.messages ?? []);
         else if (event.type === 'new_message' && event.message) ingest([event.message]);
+        else if (event.type === 'game_ended') gameEnded = true;
       }
     }
   })().then(
@@ -79,6 +83,10 @@ export function followChannel({ url, channel, seatKey, from }) {
   return {
     messages,
     next,
+    /** Whether the stream has sent `game_ended`; a stream asked to end with the game then ends, not failing. */
+    get gameEnded() {
+      return gameEnded;
+    },
     async until(check, ms = Number.POSITIVE_INFINITY) {
       const started = Date.now();
       for (;;) {

@@ -21,10 +21,13 @@ import urllib.parse
 class ChannelFollower:
     """``messages`` grows as messages arrive (a reader thread); ``wait`` and ``until`` block until one does."""
 
-    def __init__(self, url, channel, seat_key=None, sender=None):
+    def __init__(self, url, channel, seat_key=None, sender=None, until_ended=False):
         self.messages = []
         self.error = None
         self.closed = False
+        # True once the stream has sent game_ended; asked to end with the game, the stream then ends without an error.
+        self.game_ended = False
+        self._until_ended = until_ended
         self._cursor = 0
         self._changed = threading.Condition()
         parts = urllib.parse.urlsplit(url.rstrip("/"))
@@ -32,8 +35,12 @@ class ChannelFollower:
         headers = {"Accept": "text/event-stream"}
         if seat_key:
             headers["Authorization"] = f"Bearer {seat_key}"
-        elif sender:
-            path += "?" + urllib.parse.urlencode({"from": sender})
+        query = {"from": sender} if sender and not seat_key else {}
+        if until_ended:
+            # Local Arena ends the stream after game_ended (see the README); the reference keeps it open.
+            query["until"] = "ended"
+        if query:
+            path += "?" + urllib.parse.urlencode(query)
         self._connection = http.client.HTTPConnection(parts.hostname, parts.port or 80, timeout=None)
         self._thread = threading.Thread(target=self._read, args=(path, headers), daemon=True)
         self._thread.start()
@@ -59,10 +66,17 @@ class ChannelFollower:
                         self._ingest(event.get("messages") or [])
                     elif event.get("type") == "new_message" and event.get("message"):
                         self._ingest([event["message"]])
+                    elif event.get("type") == "game_ended":
+                        self.game_ended = True
+                        if self._until_ended:
+                            # The server ends the response now; http.client cannot reuse the connection, so let it go.
+                            break
         except Exception as error:  # noqa: BLE001 - any failure sends the caller back to polling
             if not self.closed:
                 self.error = error
         finally:
+            if self.game_ended and self._until_ended:
+                self._connection.close()
             with self._changed:
                 self.closed = True
                 self._changed.notify_all()
@@ -110,6 +124,9 @@ class ChannelFollower:
             self._changed.notify_all()
 
 
-def follow_channel(url, channel, seat_key=None, sender=None):
-    """Starts following ``channel`` at ``url`` (seat key, or ``sender`` as the standalone ``from``)."""
-    return ChannelFollower(url, channel, seat_key=seat_key, sender=sender)
+def follow_channel(url, channel, seat_key=None, sender=None, until_ended=False):
+    """Starts following ``channel`` at ``url`` (seat key, or ``sender`` as the standalone ``from``).
+
+    ``until_ended``: ask Local Arena to end the stream once the game has ended (``game_ended`` is then True).
+    """
+    return ChannelFollower(url, channel, seat_key=seat_key, sender=sender, until_ended=until_ended)

@@ -219,6 +219,27 @@ describe('agent-kit followChannel (Node)', () => {
     expect(await chat.closed).toBeUndefined();
   });
 
+  it('ends with the game when asked (untilEnded), and not otherwise', async () => {
+    const { id, invites } = await psiSession();
+    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
+    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
+    await a.join('kit-end-a');
+    await b.join('kit-end-b');
+    const ending = followChannel({ url: server.url, channel: `challenge_${id}`, from: invites[0], untilEnded: true });
+    const open = followChannel({ url: server.url, channel: `challenge_${id}`, from: invites[0] });
+    await playToEnd(a, b);
+    // The stream ends by itself, without an error, after game_ended (and the end of the game is among its messages).
+    expect(await Promise.race([ending.closed.then(() => 'ended'), sleep(3000).then(() => 'still open')])).toBe('ended');
+    expect(await ending.closed).toBeUndefined();
+    expect(ending.gameEnded).toBe(true);
+    expect(ending.messages.some((m: { content: string }) => m.content.startsWith('Game ended.'))).toBe(true);
+    // Without the flag it stays open past the end (as the spec has it) until closed.
+    expect(await Promise.race([open.closed.then(() => 'ended'), sleep(300).then(() => 'still open')])).toBe('still open');
+    expect(open.gameEnded).toBe(true);
+    open.close();
+    expect(await open.closed).toBeUndefined();
+  });
+
   it('reports a refused stream through `closed`', async () => {
     const chat = followChannel({ url: server.url, channel: 'x', seatKey: 'a_not-a-key' });
     const error = await chat.closed;
@@ -259,5 +280,53 @@ describe('agent-kit follow_channel (Python)', () => {
     });
     const [, result] = await lines;
     expect(JSON.parse(result ?? '{}')).toEqual({ got: 'ping', count: 1, quiet: false });
+  });
+
+  it('stops at the end of the game when asked (until_ended)', async () => {
+    const { id, invites } = await psiSession();
+    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
+    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
+    await a.join('py-end-a');
+    await b.join('py-end-b');
+    const script = [
+      'import json, sys, time',
+      'from arena_stream import follow_channel',
+      'url, channel, sender = sys.argv[1:4]',
+      'ending = follow_channel(url, channel, sender=sender, until_ended=True)',
+      'still = follow_channel(url, channel, sender=sender)',
+      'print("ready", flush=True)',
+      'deadline = time.monotonic() + 10',
+      'while not ending.closed and time.monotonic() < deadline: ending.wait(timeout=0.2)',
+      'time.sleep(0.3)',
+      'result = {"ended": ending.closed, "error": str(ending.error) if ending.error else None, "game_ended": ending.game_ended,',
+      '          "end_seen": any(m["content"].startswith("Game ended.") for m in ending.messages),',
+      '          "other_open": not still.closed, "other_game_ended": still.game_ended}',
+      'still.close()',
+      'print(json.dumps(result), flush=True)',
+    ].join('\n');
+    const child = spawn('python3', ['-c', script, server.url, `challenge_${id}`, invites[0]], {
+      env: { ...process.env, PYTHONPATH: path.resolve(import.meta.dirname, '../../agent-kit/python') },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    let played = false;
+    const done = new Promise<string>((resolve) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        if (out.includes('ready') && !played) {
+          played = true;
+          void sleep(200).then(() => playToEnd(a, b));
+        }
+      });
+      child.on('close', () => resolve(out.trim().split('\n').at(-1) ?? '{}'));
+    });
+    expect(JSON.parse(await done)).toEqual({
+      ended: true,
+      error: null,
+      game_ended: true,
+      end_seen: true,
+      other_open: true,
+      other_game_ended: true,
+    });
   });
 });
