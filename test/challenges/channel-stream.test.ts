@@ -98,6 +98,16 @@ describe('ArenaClient over the SSE stream', () => {
   });
 });
 
+/** A fresh PSI session with both seats joined by polling clients (user ids `<tag>-a`, `<tag>-b`). */
+async function pollingPair(tag: string) {
+  const { id, invites } = await psiSession();
+  const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
+  const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
+  await a.join(`${tag}-a`);
+  await b.join(`${tag}-b`);
+  return { id, invites, a, b };
+}
+
 /** Both seats guess one number of their own set: a PSI game that ends. */
 async function playToEnd(a: ArenaClient, b: ArenaClient): Promise<void> {
   const [setA, setB] = await Promise.all([ownSet(a), ownSet(b)]);
@@ -136,11 +146,7 @@ function framesOf(res: http.IncomingMessage, ms: number) {
 
 describe('streams that end with the game (?until=ended)', () => {
   it('ends after game_ended and leaves the connection to the next request; without it the stream stays open', async () => {
-    const { id, invites } = await psiSession();
-    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
-    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
-    await a.join('until-a');
-    await b.join('until-b');
+    const { id, invites, a, b } = await pollingPair('until');
     const keepAlive = new http.Agent({ keepAlive: true, maxSockets: 1 });
     const plain = new http.Agent({ keepAlive: true, maxSockets: 1 });
     try {
@@ -220,11 +226,7 @@ describe('agent-kit followChannel (Node)', () => {
   });
 
   it('ends with the game when asked (untilEnded), and not otherwise', async () => {
-    const { id, invites } = await psiSession();
-    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
-    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
-    await a.join('kit-end-a');
-    await b.join('kit-end-b');
+    const { id, invites, a, b } = await pollingPair('kit-end');
     const ending = followChannel({ url: server.url, channel: `challenge_${id}`, from: invites[0], untilEnded: true });
     const open = followChannel({ url: server.url, channel: `challenge_${id}`, from: invites[0] });
     await playToEnd(a, b);
@@ -283,11 +285,7 @@ describe('agent-kit follow_channel (Python)', () => {
   });
 
   it('stops at the end of the game when asked (until_ended)', async () => {
-    const { id, invites } = await psiSession();
-    const a = new ArenaClient({ url: server.url, invite: invites[0], stream: false });
-    const b = new ArenaClient({ url: server.url, invite: invites[1], stream: false });
-    await a.join('py-end-a');
-    await b.join('py-end-b');
+    const { id, invites, a, b } = await pollingPair('py-end');
     const script = [
       'import json, sys, time',
       'from arena_stream import follow_channel',
