@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from '../../../engine/app.js';
 import { probeBwrap, sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
-import { processesWith, stillRunning, watchProcesses } from '../../support/agent-processes.js';
+import { childrenOf, stillRunning, watchProcesses } from '../../support/agent-processes.js';
 import { MILLIONAIRE, play, ROOT, tempDir } from '../tournaments/helpers.js';
 
 const SPY = path.join(ROOT, 'test/fixtures/agents/hostile/agent.yaml');
@@ -124,17 +124,23 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
   it('a seat killed from outside its sandbox voids the attempt (replayed), never the agent’s fault', async () => {
     let killed = 0;
     // Kill the first sandbox of seat "truthful" as soon as it exists (the engine is this process: its direct child).
+    // Only this process's children are looked at: a scan of all of /proc takes long enough on a busy machine for a
+    // game to be over (agents finish one in tens of milliseconds) before the kill lands.
     const killer = setInterval(() => {
       if (killed > 0) return;
-      for (const p of processesWith('ARENA_AGENT_ID=truthful')) {
-        const stat = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
-        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-        if (ppid !== process.pid) continue;
-        process.kill(p.pid, 'SIGKILL');
+      for (const pid of childrenOf(process.pid)) {
+        let environ: string;
+        try {
+          environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
+        } catch {
+          continue;
+        }
+        if (!environ.split('\0').includes('ARENA_AGENT_ID=truthful')) continue;
+        process.kill(pid, 'SIGKILL');
         killed++;
         return;
       }
-    }, 5);
+    }, 2);
     const run = await play(engine, {
       name: 'outside-kill',
       challenge: 'millionaire',
