@@ -4,6 +4,7 @@
 // from outside its sandbox makes the attempt void (replayed), never the agent's fault. And where the sandbox cannot
 // start, a run is refused naming the fix unless the agent folders are trusted (then recorded as unsandboxed).
 import fs from 'node:fs';
+import type http from 'node:http';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from '../../../engine/app.js';
@@ -123,24 +124,29 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
 
   it('a seat killed from outside its sandbox voids the attempt (replayed), never the agent’s fault', async () => {
     let killed = 0;
-    // Kill the first sandbox of seat "truthful" as soon as it exists (the engine is this process: its direct child).
-    // Only this process's children are looked at: a scan of all of /proc takes long enough on a busy machine for a
-    // game to be over (agents finish one in tens of milliseconds) before the kill lands.
-    const killer = setInterval(() => {
-      if (killed > 0) return;
-      for (const pid of childrenOf(process.pid)) {
-        let environ: string;
-        try {
-          environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1');
-        } catch {
-          continue;
+    // Kill the sandbox of warm seat "truthful" (the engine is this process: its direct child) the moment the harness
+    // has handed it a seat: the game is then under way with it, whatever the machine's speed. (Killed before it has a
+    // seat, a warm process is simply restarted and no game is touched.)
+    const killOnSeat = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+      if (!req.url?.startsWith('/api/arena/next-seat')) return;
+      const key = req.headers.authorization?.slice('Bearer '.length);
+      res.once('finish', () => {
+        if (killed > 0 || res.statusCode !== 200 || !key) return;
+        for (const pid of childrenOf(process.pid)) {
+          let environ: string[];
+          try {
+            environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
+          } catch {
+            continue;
+          }
+          if (!environ.includes('ARENA_AGENT_ID=truthful') || !environ.includes(`ARENA_AGENT_KEY=${key}`)) continue;
+          process.kill(pid, 'SIGKILL');
+          killed++;
+          return;
         }
-        if (!environ.split('\0').includes('ARENA_AGENT_ID=truthful')) continue;
-        process.kill(pid, 'SIGKILL');
-        killed++;
-        return;
-      }
-    }, 2);
+      });
+    };
+    engine.http.server.on('request', killOnSeat);
     const run = await play(engine, {
       name: 'outside-kill',
       challenge: 'millionaire',
@@ -154,7 +160,7 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
       ],
       limits: { move_seconds: 10, game_seconds: 30 },
     });
-    clearInterval(killer);
+    engine.http.server.off('request', killOnSeat);
     expect(killed).toBe(1);
     expect(run.games.map((g) => [g.attempt, g.termination, g.fault, g.faultedSeats])).toEqual([
       [1, 'harness_error', 'harness', []],
