@@ -102,13 +102,14 @@ export function verifySeatKey(secret: Buffer, challengeId: string, key: string, 
     verifiedSeatKeys.set(secret, verified);
   }
   const memo = `${challengeId} ${key}`;
-  const known = verified.get(memo);
-  if (known) return known.exp * 1000 <= now ? null : known.slot;
-  const slot = checkSeatKey(secret, challengeId, key);
-  if (slot === null) return null;
-  if (verified.size >= VERIFIED_SEAT_KEYS_MAX) verified.clear();
-  verified.set(memo, slot);
-  return slot.exp * 1000 <= now ? null : slot.slot;
+  let proof = verified.get(memo) ?? null;
+  if (!proof) {
+    proof = checkSeatKey(secret, challengeId, key);
+    if (!proof) return null;
+    if (verified.size >= VERIFIED_SEAT_KEYS_MAX) verified.clear();
+    verified.set(memo, proof);
+  }
+  return proof.exp * 1000 <= now ? null : proof.slot;
 }
 
 /** The slot and expiry a seat key's HMAC proves for `challengeId`, or null for a malformed, foreign or forged key. */
