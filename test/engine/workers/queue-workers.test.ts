@@ -268,7 +268,9 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     await expect.poll(async () => (await api(`/tournaments/${id}`)).active, { timeout: 60_000 }).toBe(false);
     const paused = await api(`/tournaments/${id}`);
     expect(paused.status).toBe('paused');
-    expect(gameRows(data, id)).toHaveLength(paused.games_done);
+    // games_done counts settled games; a void attempt (a harness error on a loaded machine) is stored too and replayed.
+    const settledAtPause = gameRows(data, id).filter((r) => RATED.test(r.termination));
+    expect(settledAtPause).toHaveLength(paused.games_done);
     const startedWhilePaused = startedJobs(w).length;
     await new Promise((r) => setTimeout(r, 1500));
     expect(startedJobs(w)).toHaveLength(startedWhilePaused);
@@ -278,9 +280,12 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     await api(`/tournaments/${id}/cancel`, {});
     await expect.poll(async () => (await api(`/tournaments/${id}`)).status, { timeout: 30_000 }).toBe('cancelled');
     await w.until((e) => e.event === 'game_stopped', 30_000);
-    const rows = gameRows(data, id);
+    const attempts = gameRows(data, id);
+    const rows = attempts.filter((r) => RATED.test(r.termination));
+    // A void attempt may be left unreplayed by the cancel; no attempt of a game is stored twice.
+    expect(new Set(attempts.map((r) => `${r.game_index}/${r.attempt}`)).size).toBe(attempts.length);
     expect(rows.length).toBeLessThan(40);
-    expect(rows.every((r) => r.worker_id === 's1' && RATED.test(r.termination))).toBe(true);
+    expect(rows.every((r) => r.worker_id === 's1')).toBe(true);
     expect(new Set(rows.map((r) => r.game_index)).size).toBe(rows.length);
     // The games API names the worker of each game.
     const listed = (await (
