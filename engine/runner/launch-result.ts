@@ -23,6 +23,7 @@ export interface LaunchResult {
   signal: NodeJS.Signals | null;
   durationMs: number;
   startedAt: number;
+  /** Sampled peak RSS of the process tree; absent when unmeasured (not Linux, or the agent ended between two looks). */
   peakRssKb?: number;
   termination: Termination;
   /** Why the launch failed, for spawn_error. */

@@ -14,6 +14,9 @@ import { groupRunning, isRunning, readStat, signalGroup, TreeWatcher } from './p
  */
 const REAP_WAIT_MS = 10_000;
 
+/** bubblewrap → its init (the namespace's pid 1) → the agent's command. */
+const SANDBOX_AGENT_DEPTH = 2;
+
 export interface Teardown {
   readonly peakRssKb: number | undefined;
   /** Timeout or cancellation: SIGTERM to the agent's processes, SIGKILL after the grace to what is left. */
@@ -48,7 +51,11 @@ export function sweepTeardown(leader: number): Teardown {
  * the sandbox's init by its host pid ("child-pid"). The init stays in the leader's process group.
  */
 export function namespaceTeardown(leader: number, info: Readable, memoryIntervalMs?: number): Teardown {
-  const watcher = new TreeWatcher(leader, { trackDescendants: false, ...(memoryIntervalMs ? { memoryIntervalMs } : {}) });
+  const watcher = new TreeWatcher(leader, {
+    trackDescendants: false,
+    agentDepth: SANDBOX_AGENT_DEPTH,
+    ...(memoryIntervalMs ? { memoryIntervalMs } : {}),
+  });
   watcher.start();
   const init = sandboxInit(info);
   return {

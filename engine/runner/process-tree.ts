@@ -118,6 +118,11 @@ export interface WatchOptions {
   trackDescendants: boolean;
   /** When only memory is sampled: the pause between looks from the start, without the fast first looks. */
   memoryIntervalMs?: number;
+  /**
+   * How many levels below the root the agent's own command runs (a bubblewrap sandbox: 2, below bubblewrap and its
+   * init). Until a look has seen a process that deep, the figure would be the wrappers' few MiB, so none is reported.
+   */
+  agentDepth?: number;
 }
 
 /**
@@ -131,6 +136,7 @@ export class TreeWatcher {
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
   private peak = 0;
+  private agentSeen = false;
 
   constructor(
     private readonly root: number,
@@ -168,8 +174,10 @@ export class TreeWatcher {
   sample(): void {
     if (!LINUX) return;
     let total = 0;
-    const queue = [this.root];
-    for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    const agentDepth = this.options.agentDepth ?? 0;
+    const queue: Array<[number, number]> = [[this.root, 0]];
+    for (let item = queue.shift(); item !== undefined; item = queue.shift()) {
+      const [pid, depth] = item;
       if (this.options.trackDescendants) {
         const stat = readStat(pid);
         if (!stat || stat.state === 'Z') continue;
@@ -178,8 +186,9 @@ export class TreeWatcher {
       const status = readStatus(pid);
       if (!status || status.zombie) continue;
       total += status.rssKb;
+      if (depth >= agentDepth) this.agentSeen = true;
       if (status.hwmKb > (this.highWater.get(pid) ?? 0)) this.highWater.set(pid, status.hwmKb);
-      queue.push(...childrenOf(pid));
+      for (const child of childrenOf(pid)) queue.push([child, depth + 1]);
     }
     let peaks = 0;
     for (const kb of this.highWater.values()) peaks += kb;
@@ -207,8 +216,9 @@ export class TreeWatcher {
     }
   }
 
+  /** Undefined when no look saw the agent's own process (it lived and ended between two looks): unknown, not small. */
   get peakRssKb(): number | undefined {
-    return this.peak > 0 ? this.peak : undefined;
+    return this.agentSeen && this.peak > 0 ? this.peak : undefined;
   }
 
   /** SIGKILLs every descendant ever seen that still runs (same pid and start time, so never a recycled pid). */

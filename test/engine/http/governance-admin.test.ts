@@ -126,10 +126,13 @@ describe('a background match', () => {
     expect(detail.report.match_id).toBe(id);
     expect(detail.runs).toHaveLength(10);
     expect(detail.report.trials).toHaveLength(10);
-    // Peak memory of a Node agent's process tree: Node alone is tens of MiB (not the wrapper's few KiB).
-    if (process.platform === 'linux')
+    // Peak memory of a Node agent's process tree: Node alone is tens of MiB, never the sandbox wrappers' few MiB. A
+    // trial that lived and ended between two looks (a loaded machine) has no figure rather than the wrappers' one.
+    if (process.platform === 'linux') {
       for (const run of detail.runs)
-        expect({ trial: run.trialId, over10MiB: (run.peakRssKb ?? 0) > 10 * 1024 }).toMatchObject({ over10MiB: true });
+        expect({ trial: run.trialId, nodeSized: run.peakRssKb === null || run.peakRssKb > 10 * 1024 }).toMatchObject({ nodeSized: true });
+      expect(detail.runs.some((run) => (run.peakRssKb ?? 0) > 10 * 1024)).toBe(true);
+    }
   }, 120_000);
 
   it('appears in the list, filtered by scenario and paged', async () => {
