@@ -35,6 +35,29 @@ export function createScoringRepo(db: Database.Database) {
     VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (challenge_type, strategy_name, player_id) DO UPDATE SET
       games_played = excluded.games_played, metrics = excluded.metrics, state = excluded.state`);
+  // A game's two players, their rows under the challenge type and the global key, in one statement.
+  const ofPlayers = new Map<number, Database.Statement>();
+  const playersStatement = (n: number) => {
+    let stmt = ofPlayers.get(n);
+    if (!stmt) {
+      stmt = db.prepare(`SELECT challenge_type, strategy_name, player_id, games_played, metrics, state FROM scoring_entries
+        WHERE challenge_type IN (?, ?) AND player_id IN (${Array(n).fill('?').join(', ')})`);
+      ofPlayers.set(n, stmt);
+    }
+    return stmt;
+  };
+  const upserts = new Map<number, Database.Statement>();
+  const upsertStatement = (n: number) => {
+    let stmt = upserts.get(n);
+    if (!stmt) {
+      stmt = db.prepare(`INSERT INTO scoring_entries (challenge_type, strategy_name, player_id, games_played, metrics, state)
+        VALUES ${Array(n).fill('(?, ?, ?, ?, ?, ?)').join(', ')}
+        ON CONFLICT (challenge_type, strategy_name, player_id) DO UPDATE SET
+          games_played = excluded.games_played, metrics = excluded.metrics, state = excluded.state`);
+      upserts.set(n, stmt);
+    }
+    return stmt;
+  };
   const countGlobal = db.prepare('SELECT COUNT(*) AS n FROM scoring_entries WHERE challenge_type = ? AND strategy_name = ?');
   const clear = db.prepare('DELETE FROM scoring_entries');
 
@@ -45,6 +68,28 @@ export function createScoringRepo(db: Database.Database) {
     },
     put(challengeType: string, strategy: string, entry: StoredScoringEntry): void {
       upsert.run(challengeType, strategy, entry.playerId, entry.gamesPlayed, JSON.stringify(entry.metrics), JSON.stringify(entry.state));
+    },
+    /** Every row of these players under the two challenge types (a game's type and the global key). */
+    ofPlayers(
+      challengeTypes: readonly [string, string],
+      playerIds: readonly string[],
+    ): Array<{ challengeType: string; strategy: string; entry: StoredScoringEntry }> {
+      if (playerIds.length === 0) return [];
+      const rows = playersStatement(playerIds.length).all(...challengeTypes, ...playerIds) as (EntryRow & {
+        challenge_type: string;
+        strategy_name: string;
+      })[];
+      return rows.map((row) => ({ challengeType: row.challenge_type, strategy: row.strategy_name, entry: fromRow(row) }));
+    },
+    /** Writes entries in one statement; a key given twice keeps its last entry. */
+    putMany(entries: ReadonlyArray<{ challengeType: string; strategy: string; entry: StoredScoringEntry }>): void {
+      const last = new Map<string, (typeof entries)[number]>();
+      for (const e of entries) last.set(`${e.challengeType}\u0000${e.strategy}\u0000${e.entry.playerId}`, e);
+      if (last.size === 0) return;
+      const params: unknown[] = [];
+      for (const { challengeType, strategy, entry } of last.values())
+        params.push(challengeType, strategy, entry.playerId, entry.gamesPlayed, JSON.stringify(entry.metrics), JSON.stringify(entry.state));
+      upsertStatement(last.size).run(...params);
     },
     list(challengeType: string, strategy: string): StoredScoringEntry[] {
       return (list.all(challengeType, strategy) as EntryRow[]).map(fromRow);

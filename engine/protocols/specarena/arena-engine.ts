@@ -9,6 +9,7 @@ import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, sessionIdOfChannel } from '../../core/redaction.js';
 import type { SessionSeats, Store, StoredSession } from '../../db/store.js';
 import { secretScrubber } from '../../runtime/known-secrets.js';
+import { timeOrderedUuid } from '../../runtime/time-ordered-id.js';
 import { ArenaError } from './arena-error.js';
 import { createSeatKeyFlags } from './seat-key-flags.js';
 import { assertPlayerWritableChannel } from './sender-rules.js';
@@ -86,7 +87,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       if (!parsed.success)
         throw new ArenaError(400, `Invalid options for ${type}: ${parsed.error.issues[0]?.message ?? 'invalid'}`, 'INVALID_OPTIONS');
       const sessionOptions = parsed.data;
-      const id = randomUUID();
+      const id = timeOrderedUuid(clock.now());
       const effects: Effects = { messages: [], ended: null };
       const session = store.transaction(() => {
         const base = operatorContext(id, effects);

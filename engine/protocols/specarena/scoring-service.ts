@@ -1,6 +1,13 @@
 // Scoring against the SQLite store: the pure strategies of engine/core/scoring run on entries read from and written to the database.
 import type { GameResult, ScoringEntry, UserProfile } from '../../contract/specarena.js';
-import { applyGame, defaultScoringConfig, type ScoringConfig, type ScoringStoreLike, strategiesFor } from '../../core/scoring/index.js';
+import {
+  applyGame,
+  defaultScoringConfig,
+  entryKey,
+  type ScoringConfig,
+  type ScoringStoreLike,
+  strategiesFor,
+} from '../../core/scoring/index.js';
 import { GLOBAL_KEY, type Store, type StoredScoringEntry } from '../../db/store.js';
 import { gameResultOf } from './game-result.js';
 
@@ -11,9 +18,34 @@ function storeAdapter(store: Store): ScoringStoreLike {
   };
 }
 
-/** Applies one finished game; must run inside the transaction that ended it. */
+/**
+ * Applies one finished game; must run inside the transaction that ended it. The players' rows are read in one
+ * statement and the game's entries written in one, not one of each per strategy and player (bench:api).
+ */
 export function recordGameScores(store: Store, result: GameResult, config: ScoringConfig = defaultScoringConfig): void {
-  applyGame(storeAdapter(store), config, result);
+  const players = [...new Set(Object.values(result.playerIdentities).filter((id) => typeof id === 'string' && id.length > 0))];
+  const types = [result.challengeType, GLOBAL_KEY] as const;
+  const known = new Map<string, StoredScoringEntry>();
+  for (const row of store.scoring.ofPlayers(types, players))
+    known.set(entryKey(row.challengeType, row.strategy, row.entry.playerId), row.entry);
+  const prefetched = (challengeType: string, userId: string) => types.includes(challengeType) && players.includes(userId);
+  const pending: Array<{ challengeType: string; strategy: string; entry: StoredScoringEntry }> = [];
+  applyGame(
+    {
+      // A row outside the prefetched players and types (no strategy reads one today) is still read from the store.
+      get: (challengeType, strategy, userId) =>
+        prefetched(challengeType, userId)
+          ? known.get(entryKey(challengeType, strategy, userId))
+          : store.scoring.get(challengeType, strategy, userId),
+      put: (challengeType, strategy, entry) => {
+        known.set(entryKey(challengeType, strategy, entry.playerId), entry);
+        pending.push({ challengeType, strategy, entry });
+      },
+    },
+    config,
+    result,
+  );
+  store.scoring.putMany(pending);
 }
 
 /** Rebuilds every metric from the stored ended sessions, in completion order, in one transaction. */

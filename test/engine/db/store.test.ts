@@ -268,6 +268,33 @@ describe('users repository: merge semantics (11(g))', () => {
   });
 });
 
+describe('scoring repo', () => {
+  const entry = (playerId: string, gamesPlayed: number) => ({ playerId, gamesPlayed, metrics: { m: gamesPlayed }, state: { s: playerId } });
+
+  it("reads a game's players under its type and the global key in one call, and writes many rows at once", () => {
+    store.scoring.put('psi', 'win-rate', entry('a', 1));
+    store.scoring.put('psi', 'win-rate', entry('c', 7)); // another player: not read
+    store.scoring.put('millionaire', 'average', entry('a', 3)); // another type: not read
+    store.scoring.put('__global__', '__global__', entry('b', 2));
+    const rows = store.scoring.ofPlayers(['psi', '__global__'], ['a', 'b']);
+    expect(rows.map((r) => `${r.challengeType}/${r.strategy}/${r.entry.playerId}/${r.entry.gamesPlayed}`).sort()).toEqual([
+      '__global__/__global__/b/2',
+      'psi/win-rate/a/1',
+    ]);
+    expect(store.scoring.ofPlayers(['psi', '__global__'], [])).toEqual([]);
+    // A key given twice keeps its last entry; an existing row is updated in place.
+    store.scoring.putMany([
+      { challengeType: 'psi', strategy: 'win-rate', entry: entry('a', 2) },
+      { challengeType: 'psi', strategy: 'average', entry: entry('b', 1) },
+      { challengeType: 'psi', strategy: 'win-rate', entry: entry('a', 5) },
+    ]);
+    expect(store.scoring.get('psi', 'win-rate', 'a')).toEqual(entry('a', 5));
+    expect(store.scoring.get('psi', 'average', 'b')).toEqual(entry('b', 1));
+    expect(store.scoring.list('psi', 'win-rate').map((e) => e.playerId)).toEqual(['c', 'a']);
+    store.scoring.putMany([]);
+  });
+});
+
 describe('store', () => {
   it('clearAll empties every table but the migration record', () => {
     store.transaction(() => store.sessions.insert(session('s1')));
