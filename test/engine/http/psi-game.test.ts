@@ -13,7 +13,9 @@ interface ListBody {
   profiles: Record<string, UserProfile>;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+/** Session ids are time-ordered UUIDs (version 7): their first 48 bits are the creation time in milliseconds. */
+const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+const INVITE = /^inv_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 
 let server: TestServer;
 let c: Client;
@@ -59,7 +61,10 @@ describe('a full PSI game', () => {
     const created = await c.post<Challenge>('/api/challenges/psi');
     expect(created.status).toBe(200);
     const session = created.body;
-    expect(session.id).toMatch(UUID);
+    expect(session.id).toMatch(UUID_V7);
+    expect(Math.abs(Number.parseInt(session.id.replace(/-/g, '').slice(0, 12), 16) - session.createdAt)).toBeLessThan(1000);
+    // Invites admit a player: fully random (version 4), not time-ordered.
+    for (const invite of session.invites) expect(invite).toMatch(INVITE);
     expect(session).not.toHaveProperty('gameState');
     expect(session).toMatchObject({ name: 'psi', challengeType: 'psi', gameCategory: 'train' });
     expect(session.state).toEqual({ status: 'open', scores: [], players: [], playerIdentities: {} });
