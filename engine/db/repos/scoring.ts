@@ -81,15 +81,13 @@ export function createScoringRepo(db: Database.Database) {
       })[];
       return rows.map((row) => ({ challengeType: row.challenge_type, strategy: row.strategy_name, entry: fromRow(row) }));
     },
-    /** Writes entries in one statement; a key given twice keeps its last entry. */
+    /** Writes entries in one statement; SQLite upserts its rows in order, so a key given twice keeps its last entry. */
     putMany(entries: ReadonlyArray<{ challengeType: string; strategy: string; entry: StoredScoringEntry }>): void {
-      const last = new Map<string, (typeof entries)[number]>();
-      for (const e of entries) last.set(`${e.challengeType}\u0000${e.strategy}\u0000${e.entry.playerId}`, e);
-      if (last.size === 0) return;
+      if (entries.length === 0) return;
       const params: unknown[] = [];
-      for (const { challengeType, strategy, entry } of last.values())
+      for (const { challengeType, strategy, entry } of entries)
         params.push(challengeType, strategy, entry.playerId, entry.gamesPlayed, JSON.stringify(entry.metrics), JSON.stringify(entry.state));
-      upsertStatement(last.size).run(...params);
+      upsertStatement(entries.length).run(...params);
     },
     list(challengeType: string, strategy: string): StoredScoringEntry[] {
       return (list.all(challengeType, strategy) as EntryRow[]).map(fromRow);
