@@ -2,7 +2,8 @@
 // real SQLite file (WAL, durable), the same 11 operations. Prints this process's CPU per game with the operations
 // back to back and with an idle pause between them (as a client at concurrency 1 leaves, each request then finds the
 // caches cold), and the WAL pages each kind of operation commits (read from the WAL index in the -shm file, so the
-// engine's connection is not touched). Needs `npm run build`. Quick run: npm run bench:engine -- --games=300
+// engine's connection is not touched). The same rows again on an in-memory database show what durability itself
+// costs: the rest is SQL and JavaScript. Needs `npm run build`. Quick run: npm run bench:engine -- --games=300
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,8 +22,9 @@ const { startEngine } = await import(app);
 const { setOf } = await import('./api-game.mjs');
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-engine-'));
+const volatileDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-engine-memory-'));
 const running = await startEngine({ dataDir, port: 0, staleAfterMs: 0, logLevel: 'silent', rendererDir: null });
-const engine = running.engine;
+let engine = running.engine;
 
 // The WAL index header (first 48 bytes of -shm, native byte order): mxFrame, the WAL's valid frames, at offset 16.
 const shm = fs.openSync(path.join(dataDir, 'arena.sqlite-shm'), 'r');
@@ -92,23 +94,63 @@ async function measure(label, pause, games) {
 }
 
 try {
-  for (let i = 0; i < WARMUP; i++) await game(i, immediate);
-  const rows = [await measure('back to back', immediate, GAMES)];
-  for (const ms of GAPS_MS) rows.push(await measure(`${ms} ms pause between operations`, gap(ms), GAMES));
-  counting = true;
-  await measure('pages', immediate, Math.min(GAMES, 500));
+  const memory = await startEngine({
+    dataDir: volatileDir,
+    volatileDatabase: true,
+    port: 0,
+    staleAfterMs: 0,
+    logLevel: 'silent',
+    rendererDir: null,
+  });
+  const engines = { file: running.engine, memory: memory.engine };
+  const rows = [];
+  try {
+    for (const which of ['file', 'memory']) {
+      engine = engines[which];
+      for (let i = 0; i < WARMUP; i++) await game(i, immediate);
+    }
+    // The two databases play in alternating rounds, so JIT warm-up and drift in the machine's speed hit both alike.
+    const ROUNDS = 4;
+    for (const [pauses, pause] of [['back to back', immediate], ...GAPS_MS.map((ms) => [`${ms} ms pauses`, gap(ms)])]) {
+      const sums = { file: { user: 0, system: 0 }, memory: { user: 0, system: 0 } };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const which of ['file', 'memory']) {
+          engine = engines[which];
+          const r = await measure('', pause, Math.ceil(GAMES / ROUNDS));
+          sums[which].user += r.user / ROUNDS;
+          sums[which].system += r.system / ROUNDS;
+        }
+      }
+      for (const which of ['file', 'memory']) rows.push({ label: `${which}, ${pauses}`, ...sums[which] });
+    }
+    rows.sort((a, b) => (a.label.startsWith('file') === b.label.startsWith('file') ? 0 : a.label.startsWith('file') ? -1 : 1));
+    engine = engines.file;
+    counting = true;
+    await measure('pages', immediate, Math.min(GAMES, 500));
+  } finally {
+    await memory.close();
+  }
   console.log(
     `bench:engine — bench:api's PSI game in-process, no HTTP (${os.cpus().length} cores, Node ${process.version}), ${GAMES} games per row`,
   );
-  console.log('operations                          CPU ms/game  user   system  × back to back');
+  console.log('database, operations                CPU ms/game  user   system  × file back to back');
   for (const r of rows) {
     const total = r.user + r.system;
     const base = rows[0].user + rows[0].system;
     console.log(
-      `${r.label.padEnd(34)} ${total.toFixed(3).padStart(11)}  ${r.user.toFixed(3)}  ${r.system.toFixed(3).padStart(6)}  ${(total / base).toFixed(2).padStart(14)}`,
+      `${r.label.padEnd(34)} ${total.toFixed(3).padStart(11)}  ${r.user.toFixed(3)}  ${r.system.toFixed(3).padStart(6)}  ${(total / base).toFixed(2).padStart(19)}`,
     );
   }
-  console.log('WAL pages committed per call (per game: the call count times this)');
+  const durable = (pauses) => {
+    const f = rows.find((r) => r.label === `file, ${pauses}`);
+    const m = rows.find((r) => r.label === `memory, ${pauses}`);
+    const share = (f.user + f.system - (m.user + m.system)) / (f.user + f.system);
+    return `${(100 * share).toFixed(0)}% (${pauses})`;
+  };
+  console.log(
+    `durability's share of the engine's CPU: ${['back to back', ...GAPS_MS.map((ms) => `${ms} ms pauses`)].map(durable).join(', ')}`,
+  );
+  console.log('WAL pages committed per call, file database (per game: the call count times this)');
   let perGame = 0;
   const gamesCounted = Math.min(GAMES, 500);
   for (const [kind, p] of pages) {
@@ -121,4 +163,5 @@ try {
   fs.closeSync(shm);
   await running.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
+  fs.rmSync(volatileDir, { recursive: true, force: true });
 }

@@ -36,6 +36,11 @@ const CLOSE_GRACE_MS = 2000;
 
 export interface EngineOptions {
   dataDir: string;
+  /**
+   * Keeps the database in memory (lost on close) instead of `arena.sqlite` in `dataDir`. For `bench:engine` only, to
+   * split what durability costs from the rest of an action; never for a real run.
+   */
+  volatileDatabase?: boolean;
   host?: string;
   /** 0 picks a free port. */
   port?: number;
@@ -103,7 +108,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
   ensurePrivateDir(options.dataDir);
-  const store = openStore({ file: path.join(options.dataDir, 'arena.sqlite') });
+  const store = openStore({ file: options.volatileDatabase ? ':memory:' : path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
     const rngSecret = loadOrCreateSecret(options.dataDir, 'rng');
