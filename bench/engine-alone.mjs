@@ -103,7 +103,8 @@ try {
     rendererDir: null,
   });
   const engines = { file: running.engine, memory: memory.engine };
-  const rows = [];
+  /** Per pause kind, each database's mean CPU per game. */
+  const results = [];
   try {
     for (const which of ['file', 'memory']) {
       engine = engines[which];
@@ -112,7 +113,7 @@ try {
     // The two databases play in alternating rounds, so JIT warm-up and drift in the machine's speed hit both alike.
     const ROUNDS = 4;
     for (const [pauses, pause] of [['back to back', immediate], ...GAPS_MS.map((ms) => [`${ms} ms pauses`, gap(ms)])]) {
-      const sums = { file: { user: 0, system: 0 }, memory: { user: 0, system: 0 } };
+      const sums = { pauses, file: { user: 0, system: 0 }, memory: { user: 0, system: 0 } };
       for (let round = 0; round < ROUNDS; round++) {
         for (const which of ['file', 'memory']) {
           engine = engines[which];
@@ -121,9 +122,8 @@ try {
           sums[which].system += r.system / ROUNDS;
         }
       }
-      for (const which of ['file', 'memory']) rows.push({ label: `${which}, ${pauses}`, ...sums[which] });
+      results.push(sums);
     }
-    rows.sort((a, b) => (a.label.startsWith('file') === b.label.startsWith('file') ? 0 : a.label.startsWith('file') ? -1 : 1));
     engine = engines.file;
     counting = true;
     await measure('pages', immediate, Math.min(GAMES, 500));
@@ -134,6 +134,7 @@ try {
     `bench:engine — bench:api's PSI game in-process, no HTTP (${os.cpus().length} cores, Node ${process.version}), ${GAMES} games per row`,
   );
   console.log('database, operations                CPU ms/game  user   system  × file back to back');
+  const rows = ['file', 'memory'].flatMap((which) => results.map((r) => ({ label: `${which}, ${r.pauses}`, ...r[which] })));
   for (const r of rows) {
     const total = r.user + r.system;
     const base = rows[0].user + rows[0].system;
@@ -141,15 +142,9 @@ try {
       `${r.label.padEnd(34)} ${total.toFixed(3).padStart(11)}  ${r.user.toFixed(3)}  ${r.system.toFixed(3).padStart(6)}  ${(total / base).toFixed(2).padStart(19)}`,
     );
   }
-  const durable = (pauses) => {
-    const f = rows.find((r) => r.label === `file, ${pauses}`);
-    const m = rows.find((r) => r.label === `memory, ${pauses}`);
-    const share = (f.user + f.system - (m.user + m.system)) / (f.user + f.system);
-    return `${(100 * share).toFixed(0)}% (${pauses})`;
-  };
-  console.log(
-    `durability's share of the engine's CPU: ${['back to back', ...GAPS_MS.map((ms) => `${ms} ms pauses`)].map(durable).join(', ')}`,
-  );
+  const cpu = ({ user, system }) => user + system;
+  const shares = results.map((r) => `${((100 * (cpu(r.file) - cpu(r.memory))) / cpu(r.file)).toFixed(0)}% (${r.pauses})`);
+  console.log(`durability's share of the engine's CPU: ${shares.join(', ')}`);
   console.log('WAL pages committed per call, file database (per game: the call count times this)');
   let perGame = 0;
   const gamesCounted = Math.min(GAMES, 500);
