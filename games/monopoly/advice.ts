@@ -5,7 +5,7 @@ import type { JsonObject } from '../kit/game.js';
 import { type ColorGroup, groupMembers, space, unmortgageCost } from './board.js';
 import { buildableSpaces, buildProblem } from './holdings.js';
 import { availableActions } from './legal.js';
-import type { MonopolyState, Trade } from './state.js';
+import { cloneState, type MonopolyState, type Trade } from './state.js';
 
 export type Tier = 'routine' | 'tactical' | 'strategic';
 
@@ -45,7 +45,7 @@ export function tradeValueFor(state: MonopolyState, trade: Trade): number {
 /** An even build plan on the seat's full sets that keeps a cash reserve, as manage_batch operations. */
 export function buildPlan(state: MonopolyState, seat: number): JsonObject[] {
   if (buildableSpaces(state, seat).length === 0) return [];
-  const trial = JSON.parse(JSON.stringify(state)) as MonopolyState;
+  const trial = cloneState(state);
   const ops: JsonObject[] = [];
   for (let k = 0; k < 12; k++) {
     const next = trial.owner

@@ -1,7 +1,6 @@
 // Clawpoly (`monopoly`, 4 players) on the game kit (spec §11.4): the GameRules object the registry serves.
 import {
   type ApplyResult,
-  clone,
   type DecisionWindow,
   type GameEvent,
   type GameRules,
@@ -16,7 +15,7 @@ import { MONOPOLY_STRATEGY, monopolyRules } from './briefs.js';
 import { applyOp, type ManageOp } from './holdings.js';
 import { actor, availableActions, tradeableDeeds } from './legal.js';
 import { possibleCounterparties, projectFor, spectatorView, tradeOpenings } from './projection.js';
-import { agentOf, log, type MonopolyState, netWorth, seatOfAgent, setupState, type Trade } from './state.js';
+import { agentOf, cloneState, log, type MonopolyState, netWorth, seatOfAgent, setupState, type Trade } from './state.js';
 import { executeTrade, MAX_TRADES_PER_TURN, tradeProblem, tradeSummary } from './trades.js';
 import { charge, declareBankruptcy, doRoll, endTurn, payBail, ranking, settleDebtIfPossible } from './turn.js';
 
@@ -138,7 +137,7 @@ function apply(
   const parsed = parseParams(name, params);
   if (!parsed.ok) return parsed;
   const p = parsed.value as Record<string, unknown>;
-  const state = clone(state0);
+  const state = cloneState(state0);
   const events: GameEvent[] = [];
   const who = agentOf(state, seat);
   const message = typeof p.message === 'string' && p.message.trim() ? p.message.trim() : null;

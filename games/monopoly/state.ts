@@ -164,6 +164,36 @@ export function setupState(
   return { state, events };
 }
 
+/**
+ * The copy `apply` changes (the kit's JSON round trip was most of a move's cost). Every array and record the rules
+ * change is copied; log entries and seats are shared, as nothing changes them once written.
+ */
+export function cloneState(s: MonopolyState): MonopolyState {
+  return {
+    ...s,
+    seats: s.seats.slice(),
+    cash: s.cash.slice(),
+    position: s.position.slice(),
+    inJail: s.inJail.slice(),
+    jailRolls: s.jailRolls.slice(),
+    jailCards: s.jailCards.slice(),
+    bankrupt: s.bankrupt.slice(),
+    owner: s.owner.slice(),
+    houses: s.houses.slice(),
+    mortgaged: s.mortgaged.slice(),
+    decks: { chance: s.decks.chance.slice(), community_chest: s.decks.community_chest.slice() },
+    lastRoll: s.lastRoll ? [s.lastRoll[0], s.lastRoll[1]] : null,
+    debt: s.debt ? { ...s.debt } : null,
+    trade: s.trade ? { ...s.trade, offerSpaces: s.trade.offerSpaces.slice(), requestSpaces: s.trade.requestSpaces.slice() } : null,
+    tradeBlocks: s.tradeBlocks.slice(),
+    events: s.events.slice(),
+    openingDeal: s.openingDeal.slice(),
+    chat: s.chat.slice(),
+    bankruptcies: s.bankruptcies.slice(),
+    propertyChanges: s.propertyChanges.slice(),
+  };
+}
+
 /** Records an event in the recent list and as a public game event. */
 export function log(state: MonopolyState, events: GameEvent[], data: { type: string; [key: string]: unknown }): void {
   state.events.push(data);
