@@ -108,6 +108,18 @@ export function clone<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
 }
 
+/**
+ * Freezes a value all the way down. An already frozen object is taken as frozen through, so parts shared with an
+ * earlier frozen value are not walked again.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
 export function reject(
   code: string,
   message: string,

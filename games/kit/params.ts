@@ -1,7 +1,7 @@
 // One declaration per game action: a zod object schema whose fields carry the type strings clients read. The
 // wire's `params` hints, its `params_schema` (JSON Schema) and the validation of a submission all derive from it.
 import { z } from 'zod';
-import { type ActionRejection, type JsonObject, TABLE_TALK_MAX, toJson } from './game.js';
+import { type ActionRejection, deepFreeze, type JsonObject, TABLE_TALK_MAX, toJson } from './game.js';
 
 /** What a field adds beyond its schema: the hint text, and how a type failure is worded. */
 interface FieldMeta {
@@ -95,26 +95,18 @@ export function paramsHint(schema: ParamsShape): Record<string, string> {
 }
 
 /**
- * The `params_schema` of an action, one frozen object per shape shared by every legal-action list (copying it was a
- * tenth of a Clawpoly move's cost; a caller that tried to change it would throw). Zod writes an open object's `additionalProperties` as `{}`, an unconstrained
- * array's `items` as `{}`; the wire has always said `true` and nothing, which mean the same. A one-value `oneOf` keeps
- * its `enum` (zod would add `const`).
+ * The `params_schema` of an action: one frozen object per shape, shared by every legal-action list (copying it was a
+ * tenth of a Clawpoly move's cost; a caller that tried to change it would throw). Zod writes an open object's
+ * `additionalProperties` as `{}`, an unconstrained array's `items` as `{}`; the wire has always said `true` and
+ * nothing, which mean the same. A one-value `oneOf` keeps its `enum` (zod would add `const`).
  */
 export function paramsSchema(schema: ParamsShape): JsonObject {
   let json = SCHEMAS.get(schema);
   if (!json) {
-    json = freezeDeep(toWire(schema));
+    json = deepFreeze(toWire(schema));
     SCHEMAS.set(schema, json);
   }
   return json;
-}
-
-function freezeDeep<T>(value: T): T {
-  if (value && typeof value === 'object') {
-    for (const v of Object.values(value)) freezeDeep(v);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 function toWire(schema: ParamsShape): JsonObject {

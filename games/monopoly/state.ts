@@ -166,7 +166,7 @@ export function setupState(
 
 /**
  * The copy `apply` changes (the kit's JSON round trip was most of a move's cost). Every array and record the rules
- * change is copied; log entries and seats are shared, as nothing changes them once written.
+ * change is copied; log entries and seat records are shared, as nothing changes them once written.
  */
 export function cloneState(s: MonopolyState): MonopolyState {
   return {

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRng } from '../../../../engine/core/rng.js';
 import { GAMES } from '../../../../games/index.js';
-import type { GameRules, JsonObject, Seat } from '../../../../games/kit/game.js';
+import { deepFreeze, type GameRules, type JsonObject, type Seat } from '../../../../games/kit/game.js';
 import { mostRolledFace } from '../../../../games/las-vegas/rounds.js';
 import { lasVegas } from '../../../../games/las-vegas/rules.js';
 import { BILL_DECK, dealCasinos, settleCasino, type VegasState } from '../../../../games/las-vegas/state.js';
@@ -314,15 +314,6 @@ describe('Mafia rules', () => {
   });
 });
 
-/** Freezes a state all the way down: `apply` must copy what it changes, and a write to a shared part throws. */
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const v of Object.values(value)) deepFreeze(v);
-  }
-  return value;
-}
-
 describe('every registered game', () => {
   for (const [type, game] of GAMES) {
     it(`${type}: random games finish, every legal action carries params, params_schema and hint.server_fallback`, () => {
@@ -333,6 +324,7 @@ describe('every registered game', () => {
         const n = game.players.default;
         let { state } = game.setup(seats(n), `shape-${i}`, {});
         for (let steps = 0; steps < 2000; steps++) {
+          // apply must copy what it changes: a write to a part it shares with this state throws.
           deepFreeze(state);
           const window = game.window(state);
           if (!window) break;
