@@ -13,6 +13,7 @@ import type { ScheduledGame } from '../core/tournament/index.js';
 import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/game-runner.js';
 import type { RunManifest } from '../tournaments/run-manifest.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
+import { type StoredFinish, storedJob } from './stored-finish.js';
 
 /** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
@@ -23,7 +24,10 @@ export interface QueueDispatchOptions {
   target: QueueTarget;
   /** Redis unreachable this long stops the runs (resumable); default 60 s. */
   unreachableMs?: number;
-  /** How often each job in flight is checked to still exist (a Redis that restarted empty lost it); default 5 s. */
+  /**
+   * How often each job in flight is looked at in Redis: still there (a Redis that restarted empty lost it), or
+   * finished without an event this coordinator saw; default 5 s.
+   */
   watchMs?: number;
   /** Called once when Redis stayed unreachable too long: the caller halts its runs (they resume later). */
   onLost?: (message: string) => void;
@@ -123,11 +127,18 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
       return fail(`harness: could not queue game ${game.gameIndex}: ${queued.error}`);
     }
     const job: Job<GameJob, GameResult> = queued.job;
-    // A Redis that restarted without its data lost the job: add it again (same id, same seed), once per loss.
+    let onStored: ((finish: StoredFinish) => void) | undefined;
+    const stored = new Promise<StoredFinish>((resolve) => {
+      onStored = resolve;
+    });
+    // A Redis that restarted without its data lost the job: add it again (same id, same seed), once per loss. A job
+    // that finished without an event this coordinator saw is read from Redis.
     const watching = (): void => {
       watch = setTimeout(async () => {
         try {
-          if ((await queue.getJobState(id)) === 'unknown') {
+          const { state, finish } = await storedJob(queue, id);
+          if (finish) return onStored?.(finish);
+          if (state === 'unknown') {
             options.log?.(`job ${id} vanished from the queue (Redis restarted without its data?); queued again`);
             await add(id, data);
           }
@@ -143,7 +154,7 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
         (value) => ({ value }),
         (error: unknown) => ({ error: (error as Error).message }),
       );
-      const first = await Promise.race([finished, stopped]);
+      const first = await Promise.race([finished, stored, stopped]);
       if (first === 'stopped') return stop();
       if ('error' in first) return fail(`harness: the worker's job failed: ${first.error}`);
       const parsed = GameResultSchema.safeParse(first.value);

@@ -5,11 +5,13 @@
 // when Redis restarts empty. A worker whose agent file differs from the run's refuses every job as a harness error.
 import fs from 'node:fs';
 import path from 'node:path';
-import { Queue, QueueEvents, Worker } from 'bullmq';
+import { Queue, Worker } from 'bullmq';
+import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { isSettled } from '../../../engine/tournaments/stats.js';
 import { GAMES_QUEUE } from '../../../engine/workers/queue-connection.js';
+import { storedJob } from '../../../engine/workers/stored-finish.js';
 import { tempDir } from '../tournaments/helpers.js';
 import {
   type CliProcess,
@@ -58,6 +60,18 @@ function validJob() {
 
 /** Terminations that settle a game (rated); the rest are void and replayed. */
 const RATED = /^(completed|adjudicated|agent_)/;
+
+/** A job's return value once it has finished, polled from its stored state (not an event a late reader can miss). */
+async function resultOfJob(queue: Queue, id: string, ms: number): Promise<unknown> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const { finish } = await storedJob(queue, id);
+    if (finish && 'error' in finish) throw new Error(`job ${id} failed: ${finish.error}`);
+    if (finish) return finish.value;
+    if (Date.now() > deadline) throw new Error(`job ${id} not finished after ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
   let dir: string;
@@ -187,20 +201,18 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     track(await startWorker(redis.url, path.join(dir, 'h1'), 'h1'));
     const connection = { host: '127.0.0.1', port: redis.port };
     const queue = new Queue(GAMES_QUEUE, { connection });
-    const events = new QueueEvents(GAMES_QUEUE, { connection });
     try {
-      await events.waitUntilReady();
       for (const [name, data] of [
         ['not a job', { version: 99, run: 'rm -rf /' }],
         ['a clock past the timer ceiling', { ...validJob(), game_ms: 1e13 }],
       ] as const) {
         const job = await queue.add('game', data, { jobId: `hostile.${name.replaceAll(' ', '-')}` });
-        const result = (await job.waitUntilFinished(events, 30_000)) as { termination: string; detail: string; worker_id: string };
+        const result = (await resultOfJob(queue, String(job.id), 30_000)) as { termination: string; detail: string; worker_id: string };
         expect(result, name).toMatchObject({ termination: 'harness_error', worker_id: 'h1' });
         expect(result.detail, name).toMatch(/^harness: worker h1 refused a malformed job/);
       }
     } finally {
-      await Promise.all([queue.close(), events.close()]);
+      await queue.close();
     }
     await processes.splice(0).reduce((p, w) => p.then(() => w.kill('SIGKILL')), Promise.resolve());
     // A "worker" that answers every job with a record of its own making.
@@ -216,6 +228,50 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
       for (const row of rows) expect(row.detail).toMatch(/^harness: a worker returned a malformed game record/);
     } finally {
       await forger.close();
+    }
+  }, 120_000);
+
+  it('a job that finishes without an event the coordinator sees is read from Redis, not waited on forever', async () => {
+    // A "worker" that takes each job and stores it as failed by hand, the way BullMQ stores it but without the event
+    // a finish adds to the stream: what a coordinator whose reader started late (or reconnected) never hears about.
+    const connection = { host: '127.0.0.1', port: redis.port };
+    const taker = new Worker(GAMES_QUEUE, null, { connection, autorun: false });
+    const raw = new Redis(connection);
+    const key = (suffix: string) => `bull:${GAMES_QUEUE}:${suffix}`;
+    let taking = true;
+    const taken: string[] = [];
+    const loop = (async () => {
+      while (taking) {
+        const job = await taker.getNextJob('silent', { block: true });
+        if (!job?.id) continue;
+        taken.push(job.id);
+        await raw
+          .multi()
+          .lrem(key('active'), 0, job.id)
+          .zadd(key('failed'), Date.now(), job.id)
+          .hset(key(job.id), 'failedReason', 'finished out of sight', 'finishedOn', String(Date.now()))
+          .del(key(`${job.id}:lock`))
+          .exec();
+      }
+    })();
+    try {
+      const data = path.join(dir, 'csilent');
+      const run = runQueued([writeSpec('csilent', psiSpec('csilent', ['honest-exact', 'greedy-overclaim'], 1, 1)), '--data-dir', data]);
+      expect(await run.exited, run.stderr()).toBe(0);
+      const rows = gameRows(data, tournamentOf(run));
+      // Each attempt is collected from its stored state and blamed on the harness; the void game is replayed.
+      expect(rows.map((r) => [r.attempt, r.termination])).toEqual([
+        [1, 'harness_error'],
+        [2, 'harness_error'],
+        [3, 'harness_error'],
+      ]);
+      for (const row of rows) expect(row.detail).toBe("harness: the worker's job failed: finished out of sight");
+      expect(taken).toHaveLength(3);
+    } finally {
+      taking = false;
+      await taker.close();
+      await loop.catch(() => {});
+      raw.disconnect();
     }
   }, 120_000);
 
