@@ -7,18 +7,18 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-const { startEngine } = await import(path.resolve(import.meta.dirname, '../dist/engine/app.js'));
+const dist = path.resolve(import.meta.dirname, '../dist/engine');
+const { startEngine } = await import(path.join(dist, 'app.js'));
+const { operatorChannel } = await import(path.join(dist, 'core/redaction.js'));
+const { publicSession } = await import(path.join(dist, 'core/sanitize.js'));
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-bare-engine-'));
 // The engine's own Fastify listener also starts (port 0); it stays idle, so its cost is not counted.
 const running = await startEngine({ dataDir, port: 0, staleAfterMs: 0, logLevel: 'silent', rendererDir: null });
 const { engine } = running;
 
-const operatorChannel = (id) => (id.startsWith('challenge_') ? id : `challenge_${id}`);
+// Each answer is shaped as the engine's own route shapes it.
 const routes = {
-  '/api/challenges/psi': () => {
-    const { id, name, createdAt, challengeType, invites, state, gameCategory } = engine.createSession('psi');
-    return { id, name, createdAt, challengeType, invites, state, gameCategory };
-  },
+  '/api/challenges/psi': () => publicSession(engine.createSession('psi')),
   '/api/arena/join': (_q, body) => {
     const { session, metadata } = engine.join(body.invite, body.userId);
     return { ChallengeID: session.id, ChallengeInfo: metadata };
