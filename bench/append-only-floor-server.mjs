@@ -5,10 +5,10 @@
 // engine gets below it; what the engine costs over it is the price of its generic path, not of committing each action.
 import { randomInt, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { serveRoutes } from './bare-route-server.mjs';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-append-only-'));
 const db = new Database(path.join(dir, 'actions.sqlite'));
@@ -128,33 +128,7 @@ const routes = {
   },
 };
 
-const server = http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const url = new URL(req.url, 'http://x');
-    const route = routes[url.pathname];
-    let status = 200;
-    let answer;
-    try {
-      if (!route) throw Object.assign(new Error('Not Found'), { status: 404 });
-      answer = route(url.searchParams, chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
-    } catch (error) {
-      status = error.status ?? 400;
-      answer = { error: error.message };
-    }
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer));
-  });
+serveRoutes(routes, () => {
+  db.close();
+  fs.rmSync(dir, { recursive: true, force: true });
 });
-server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${server.address().port}` })}\n`);
-});
-process.on('SIGTERM', () =>
-  server.close(() => {
-    db.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-    process.exit(0);
-  }),
-);

@@ -3,9 +3,9 @@
 // checks, no request validation, no seat keys, no error model. It is a lower bound for any HTTP layer in front of this
 // engine: what it costs over the bare floor is the engine's own work. Needs `npm run build`.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { serveRoutes } from './bare-route-server.mjs';
 
 const dist = path.resolve(import.meta.dirname, '../dist/engine');
 const { startEngine } = await import(path.join(dist, 'app.js'));
@@ -38,33 +38,7 @@ const routes = {
   },
 };
 
-const server = http.createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (c) => chunks.push(c));
-  req.on('end', () => {
-    const url = new URL(req.url, 'http://x');
-    const route = routes[url.pathname];
-    let status = 200;
-    let answer;
-    try {
-      if (!route) throw Object.assign(new Error('Not Found'), { status: 404 });
-      answer = route(url.searchParams, chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : undefined);
-    } catch (error) {
-      status = error.status ?? 400;
-      answer = { error: error.message };
-    }
-    res.writeHead(status, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(answer));
-  });
+serveRoutes(routes, async () => {
+  await running.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
 });
-server.keepAliveTimeout = 30_000;
-server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${JSON.stringify({ event: 'listening', url: `http://127.0.0.1:${server.address().port}` })}\n`);
-});
-process.on('SIGTERM', () =>
-  server.close(async () => {
-    await running.close();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  }),
-);
