@@ -220,3 +220,8 @@ export function psiSpec(name: string, agents: string[], gamesPerPairing: number,
 export function startedJobs(worker: CliProcess): string[] {
   return worker.events.filter((e) => e.event === 'game_started').map((e) => String(e.job));
 }
+
+/** Job ids a worker started and has not yet ended: the games it holds right now, as far as its event lines tell. */
+export function heldJobs(worker: CliProcess): string[] {
+  return startedJobs(worker).filter((job) => !worker.events.some((e) => e.event === 'game_ended' && e.job === job));
+}
