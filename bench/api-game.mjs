@@ -13,6 +13,14 @@ export const PAIRS = 10;
 // 200 cost it about twice what later ones do), so every server gets this many warm-up games before it is measured.
 export const WARMUP_GAMES = 200;
 
+/** bench:api's yardsticks in the order it prints them, each a script run as its own process; the bare floor first. */
+export const YARDSTICKS = [
+  { label: 'bare floor', script: 'bench/bare-floor-server.mjs' },
+  { label: 'fastify floor', script: 'bench/fastify-floor-server.mjs' },
+  { label: 'append-only bound', script: 'bench/append-only-floor-server.mjs' },
+  { label: 'engine, bare http', script: 'bench/engine-bare-http-server.mjs' },
+];
+
 export function start(command, argv, env) {
   const child = spawn(command, argv, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {

@@ -5,59 +5,50 @@
 // same run. Prints games/s, request latency and each server's own CPU per game
 // (from the OS), as a multiple of the bare floor's. Needs `npm run build`.
 import os from 'node:os';
-import { PAIRS, runInterleaved, start, startArena, WARMUP_GAMES } from './api-game.mjs';
+import { PAIRS, runInterleaved, start, startArena, WARMUP_GAMES, YARDSTICKS } from './api-game.mjs';
 
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const limits = {
   games: Number(args.get('games') ?? 600),
   warmup: Number(args.get('warmup') ?? WARMUP_GAMES),
-  // Both servers play in alternating rounds, so drift in the machine's speed during a run hits both alike.
+  // The servers play in alternating rounds, so drift in the machine's speed during a run hits them all alike.
   rounds: Number(args.get('rounds') ?? 6),
   maxSeconds: Number(args.get('max-seconds') ?? 120),
 };
 const CONCURRENCY = (args.get('concurrency') ?? '1,8').split(',').map(Number);
 const fmt = (n, d = 2) => n.toFixed(d);
+const yardsticks = [];
+for (const { label, script } of YARDSTICKS) yardsticks.push({ label, server: await start(process.execPath, [script]) });
 const engine = await startArena();
-const floor = await start(process.execPath, ['bench/bare-floor-server.mjs']);
-const fastify = await start(process.execPath, ['bench/fastify-floor-server.mjs']);
-const appendOnly = await start(process.execPath, ['bench/append-only-floor-server.mjs']);
-const bareEngine = await start(process.execPath, ['bench/engine-bare-http-server.mjs']);
+const servers = [...yardsticks, { label: 'local-arena', server: engine }];
 const rows = [];
 try {
   for (const concurrency of CONCURRENCY) {
-    const [bare, framework, bound, unframed, arena] = await runInterleaved(
-      [floor, fastify, appendOnly, bareEngine, engine].map((server) => ({ url: server.url, pid: server.child.pid })),
+    const results = await runInterleaved(
+      servers.map(({ server }) => ({ url: server.url, pid: server.child.pid })),
       concurrency,
       limits,
     );
-    rows.push({ concurrency, bare, framework, bound, unframed, arena });
+    rows.push({ concurrency, results });
   }
 } finally {
   await engine.close();
-  floor.child.kill('SIGTERM');
-  fastify.child.kill('SIGTERM');
-  appendOnly.child.kill('SIGTERM');
-  bareEngine.child.kill('SIGTERM');
+  for (const { server } of yardsticks) server.child.kill('SIGTERM');
 }
 
 console.log(
   `bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`,
 );
 console.log('server             conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor');
-for (const { concurrency, bare, framework, bound, unframed, arena } of rows) {
-  for (const [name, r] of [
-    ['bare floor', bare],
-    ['fastify floor', framework],
-    ['append-only bound', bound],
-    ['engine, bare http', unframed],
-    ['local-arena', arena],
-  ]) {
+for (const { concurrency, results } of rows) {
+  const [bare] = results;
+  for (const [i, r] of results.entries()) {
     const ratio = r.cpuPerGame / bare.cpuPerGame;
     console.log(
-      `${name.padEnd(18)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,
+      `${servers[i].label.padEnd(18)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,
     );
   }
 }
-const worst = Math.max(...rows.map((r) => r.arena.cpuPerGame / r.bare.cpuPerGame));
+const worst = Math.max(...rows.map(({ results }) => results.at(-1).cpuPerGame / results[0].cpuPerGame));
 console.log(`engine CPU per game is ${fmt(worst)}× the bare floor at worst (goal: at most 2×)`);
-if (rows.some((r) => r.arena.failed + r.unframed.failed + r.bound.failed + r.framework.failed + r.bare.failed > 0)) process.exitCode = 1;
+if (rows.some(({ results }) => results.some((r) => r.failed > 0))) process.exitCode = 1;

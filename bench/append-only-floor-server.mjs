@@ -55,7 +55,7 @@ const routes = {
     const id = gameId();
     const invites = [`inv_${randomUUID()}`, `inv_${randomUUID()}`];
     const sets = [privateSet(), privateSet()];
-    const game = { id, invites, sets, players: [], identities: {}, guesses: new Map(), operator: [], chat: [], seq: 0, ended: false };
+    const game = { id, invites, sets, players: [], guesses: new Map(), operator: [], chat: [], seq: 0, ended: false };
     const createdAt = Date.now();
     insertGame.run(id, createdAt, JSON.stringify({ invites, sets }));
     games.set(id, game);
@@ -75,7 +75,6 @@ const routes = {
     if (!game || game.players.includes(body.invite)) throw new Error(`Challenge not found for invite: ${body.invite}`);
     insertAction.run(...action(game, 'join', { invite: body.invite, userId: body.userId }));
     game.players.push(body.invite);
-    game.identities[body.invite] = body.userId;
     operatorSays(game, `Your private set is: {${game.sets[game.invites.indexOf(body.invite)].join(', ')}}.`, body.invite);
     return { ChallengeID: game.id, ChallengeInfo: { name: 'Private Set Intersection', players: 2 } };
   },

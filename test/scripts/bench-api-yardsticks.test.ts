@@ -10,16 +10,16 @@ interface Started {
   url: string;
 }
 interface ApiGame {
+  YARDSTICKS: Array<{ label: string; script: string }>;
   start(command: string, argv: string[], env?: NodeJS.ProcessEnv): Promise<Started>;
   playGame(base: string, n: number, latencies: number[]): Promise<void>;
 }
-let game: ApiGame;
+const game = (await import(`${BENCH}api-game.mjs`)) as ApiGame;
+const APPEND_ONLY = 'bench/append-only-floor-server.mjs';
 const servers = new Map<string, Started>();
-const YARDSTICKS = ['bare-floor-server.mjs', 'fastify-floor-server.mjs', 'append-only-floor-server.mjs', 'engine-bare-http-server.mjs'];
 
 beforeAll(async () => {
-  game = (await import(`${BENCH}api-game.mjs`)) as ApiGame;
-  for (const file of YARDSTICKS) servers.set(file, await game.start(process.execPath, [`${BENCH}${file}`]));
+  for (const { script } of game.YARDSTICKS) servers.set(script, await game.start(process.execPath, [script]));
 }, 30_000);
 afterAll(async () => {
   await Promise.all(
@@ -44,15 +44,15 @@ async function post(base: string, route: string, body?: unknown): Promise<{ stat
 }
 
 describe('bench:api yardsticks', () => {
-  it.each(YARDSTICKS)('%s plays the PSI game to its end, game after game', async (file) => {
-    const server = servers.get(file) as Started;
+  it.each(game.YARDSTICKS.map((y) => y.script))('%s plays the PSI game to its end, game after game', async (script) => {
+    const server = servers.get(script) as Started;
     const latencies: number[] = [];
     for (let n = 0; n < 3; n++) await game.playGame(server.url, n, latencies);
     expect(latencies).toHaveLength(33);
   });
 
   it('the append-only bound shows a seat its own set only, refuses a second join, and reveals both sets at the end', async () => {
-    const base = (servers.get('append-only-floor-server.mjs') as Started).url;
+    const base = (servers.get(APPEND_ONLY) as Started).url;
     const created = await post(base, '/api/challenges/psi');
     const [a, b] = created.json.invites as [string, string];
     const id = created.json.id as string;
