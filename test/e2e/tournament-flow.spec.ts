@@ -242,12 +242,10 @@ test.describe('tournaments in a browser', () => {
       .then(() => true)
       .catch(() => false);
     if (!opened) {
-      test
-        .info()
-        .annotations.push({
-          type: 'match viewer',
-          description: `game ${newest}: its Watch link was not clickable within 10 s; opened from the finished games`,
-        });
+      test.info().annotations.push({
+        type: 'match viewer',
+        description: `game ${newest}: Watch link not clickable in 10 s, opened from the finished list`,
+      });
       await page.getByRole('link', { name: `Open game ${newest}`, exact: true }).click();
     }
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/${newest}$`));
