@@ -3,7 +3,9 @@
 // back to back and with an idle pause between them (as a client at concurrency 1 leaves, each request then finds the
 // caches cold), and the WAL pages each kind of operation commits (read from the WAL index in the -shm file, so the
 // engine's connection is not touched). The same rows again on an in-memory database show what durability itself
-// costs: the rest is SQL and JavaScript. Needs `npm run build`. Quick run: npm run bench:engine -- --games=300
+// costs: the rest is SQL and JavaScript. Last, the CPU of each kind of call on the file database, back to back and
+// with the first pause, in a pass of its own (reading the CPU clock around every call costs a little). Needs
+// `npm run build`. Quick run: npm run bench:engine -- --games=300
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -35,8 +37,23 @@ const walFrames = () => {
 };
 const pages = new Map();
 let counting = false;
-/** Runs one engine call; while counting, adds the WAL frames it committed (a checkpoint restart in between is skipped). */
+/** While timing: per call kind, the CPU microseconds its calls took and their count. */
+let callCpu = null;
+/**
+ * Runs one engine call; while counting, adds the WAL frames it committed (a checkpoint restart in between is skipped);
+ * while timing, adds its CPU time.
+ */
 function op(kind, fn) {
+  if (callCpu) {
+    const cpu0 = process.cpuUsage();
+    const result = fn();
+    const cpu = process.cpuUsage(cpu0);
+    const c = callCpu.get(kind) ?? { us: 0, calls: 0 };
+    c.us += cpu.user + cpu.system;
+    c.calls++;
+    callCpu.set(kind, c);
+    return result;
+  }
   if (!counting) return fn();
   const before = walFrames();
   const result = fn();
@@ -105,6 +122,8 @@ try {
   const engines = { file: running.engine, memory: memory.engine };
   /** Per pause kind, each database's mean CPU per game. */
   const results = [];
+  /** Per pause kind, the file database's CPU per call kind. */
+  const perCall = new Map();
   try {
     for (const which of ['file', 'memory']) {
       engine = engines[which];
@@ -127,6 +146,20 @@ try {
     engine = engines.file;
     counting = true;
     await measure('pages', immediate, Math.min(GAMES, 500));
+    counting = false;
+    // Per-call CPU, file database: back to back, then with the first pause, in alternating rounds.
+    const timedGames = Math.ceil(Math.min(GAMES, 800) / 4);
+    for (let round = 0; round < 4; round++) {
+      for (const [which, pause] of [
+        ['back to back', immediate],
+        [`${GAPS_MS[0]} ms pauses`, gap(GAPS_MS[0])],
+      ]) {
+        callCpu = perCall.get(which) ?? new Map();
+        perCall.set(which, callCpu);
+        await measure('calls', pause, timedGames);
+      }
+    }
+    callCpu = null;
   } finally {
     await memory.close();
   }
@@ -154,6 +187,16 @@ try {
     console.log(`  ${kind.padEnd(28)} ${(p.frames / p.calls).toFixed(2).padStart(6)} pages × ${calls.toFixed(0)} per game`);
   }
   console.log(`  per game                     ${perGame.toFixed(1).padStart(6)} pages`);
+  const [steady, paused] = [...perCall.keys()];
+  console.log(`CPU µs per call, file database (${steady} | ${paused}); calls per game; each kind's share of all paused calls`);
+  const pausedTotal = [...perCall.get(paused).values()].reduce((sum, c) => sum + c.us, 0);
+  for (const [kind, c] of perCall.get(steady)) {
+    const p = perCall.get(paused).get(kind);
+    const perGameCalls = c.calls / [...perCall.get(steady).values()][0].calls;
+    console.log(
+      `  ${kind.padEnd(28)} ${(c.us / c.calls).toFixed(0).padStart(5)} | ${(p.us / p.calls).toFixed(0).padStart(5)}  × ${perGameCalls.toFixed(0)}  ${((100 * p.us) / pausedTotal).toFixed(0).padStart(3)}%`,
+    );
+  }
 } finally {
   fs.closeSync(shm);
   await running.close();
