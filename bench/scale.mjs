@@ -6,7 +6,8 @@
 // list, one tournament, a 50-row games page (first and last), standings (first request after new games, and
 // cached), charts, and all exports (wall and CPU ms; CPU is what a loaded machine distorts least); plus the
 // executor's wall and CPU time per game over the games before the checkpoint. Ratios are against the first
-// checkpoint measured in the same run.
+// checkpoint measured in the same run. Each checkpoint also shows the games the executor holds in memory and the
+// JavaScript heap after a full collection, taken before the timings.
 // Needs `npm run build`. Quick run: npm run bench:scale -- --games=3000 --checkpoints=300,1000,3000
 import fs from 'node:fs';
 import os from 'node:os';
@@ -49,6 +50,12 @@ async function request(p, method = 'GET') {
   const cpu = process.cpuUsage(cpu0);
   if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${Buffer.from(body).toString('utf8').slice(0, 300)}`);
   return { ms, cpu: (cpu.user + cpu.system) / 1000, bytes: body.byteLength, body };
+}
+
+/** The JavaScript heap in use, after a full collection when node runs with --expose-gc (as `npm run bench:scale` does). */
+function heapMb() {
+  globalThis.gc?.();
+  return round(process.memoryUsage().heapUsed / 2 ** 20, 1);
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -118,12 +125,17 @@ try {
   // Wall and CPU time at each game end, to average the executor's cost per game over windows.
   const ends = [];
   let nextCheckpoint = 0;
+  /** Games the executor kept in memory when it reached the checkpoint (only those not settled yet). */
+  let heldAtCheckpoint = null;
   engine.tournaments.subscribe(big.id, (e) => {
     if (e.event !== 'game_ended') return;
     const cpu = process.cpuUsage();
-    ends.push({ games: e.games_done, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000 });
+    // Only the window before the next checkpoint: a list of every game would grow this process's heap with the run.
+    const upcoming = CHECKPOINTS[nextCheckpoint] ?? Number.POSITIVE_INFINITY;
+    if (e.games_done > upcoming - WINDOW) ends.push({ games: e.games_done, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000 });
     if (e.games_done % 10_000 === 0) process.stderr.write(`  ${e.games_done}/${GAMES} games\n`);
     if (e.games_done >= (CHECKPOINTS[nextCheckpoint] ?? Number.POSITIVE_INFINITY)) {
+      heldAtCheckpoint = engine.tournaments.heldAttempts(big.id);
       nextCheckpoint++;
       engine.tournaments.pause(big.id);
     }
@@ -133,7 +145,7 @@ try {
   for (const checkpoint of CHECKPOINTS) {
     const outcome = await engine.tournaments.start(big.id);
     if (outcome.status !== 'paused') throw new Error(`the synthetic run ended early: ${JSON.stringify(outcome)}`);
-    const window = ends.filter((e) => e.games > checkpoint - WINDOW && e.games <= checkpoint);
+    const window = ends.splice(0).filter((e) => e.games > checkpoint - WINDOW && e.games <= checkpoint);
     const first = window[0];
     const last = window[window.length - 1];
     const perGame = first && last && last.games > first.games ? (last.at - first.at) / (last.games - first.games) : Number.NaN;
@@ -145,6 +157,8 @@ try {
       games: summary.games_done,
       executor_wall_ms_per_game: round(perGame, 3),
       executor_cpu_ms_per_game: round(cpuPerGame, 3),
+      executor_held_attempts: heldAtCheckpoint,
+      heap_mb: heapMb(),
       list: await timed('/tournaments?limit=50'),
       tournament: await timed(`/tournaments/${big.id}`),
       games_page_first: await timed(`/tournaments/${big.id}/games?limit=50`),
@@ -156,6 +170,7 @@ try {
       // The Agents page's runs of one agent: its games and points in every tournament that used it.
       agent_runs: await timed(`/agents/runs?manifest=${encodeURIComponent(firstManifest)}`),
     };
+    row.rss_before_exports_mb = round(process.memoryUsage().rss / 2 ** 20, 1);
     // Exports last: writing hundreds of MB evicts the page cache the timings above ran with.
     const exported = await request(`/tournaments/${big.id}/exports`, 'POST');
     const reportDir = path.join(dataDir, 'reports', big.id);
@@ -186,6 +201,7 @@ try {
       charts_cpu: ratio((r) => r.charts.cpu_ms_median),
       agent_runs_cpu: ratio((r) => r.agent_runs.cpu_ms_median),
       exports_cpu: ratio((r) => r.exports_cpu_ms),
+      heap: ratio((r) => r.heap_mb),
     },
     targets: {
       list_under_50ms: top.list.ms_median < 50,

@@ -54,7 +54,11 @@ export type EventListener = (event: TournamentEvent) => void;
 export class TournamentExecutor {
   private readonly listeners = createListeners<TournamentEvent>();
   private readonly source: GameSource;
-  /** Each game's latest attempt, only what scheduling reads of it. */
+  /**
+   * The latest attempt of each game that is not settled yet, only what scheduling reads of it: a void attempt waiting
+   * for its replay, or a committed game a resumed run has not reached. A game leaves it when it settles (the source
+   * never yields a game twice), so the map stays as small as the replays, not as large as the run.
+   */
   private readonly latest = new Map<string, LatestAttempt>();
   private readonly replays: ScheduledGame[] = [];
   private readonly active = new Map<string, AbortController>();
@@ -98,6 +102,11 @@ export class TournamentExecutor {
   /** Each agent's lifecycle and restarts while warm agents run; null for runs of per-game agents only. */
   lifecycles(): AgentLifecycleStats[] | null {
     return this.warm?.stats() ?? null;
+  }
+
+  /** How many games' latest attempts this run holds in memory (see `latest`). */
+  get heldAttempts(): number {
+    return this.latest.size;
   }
 
   /** Games in flight now, in game order. */
@@ -270,6 +279,7 @@ export class TournamentExecutor {
   }
 
   private settle(game: ScheduledGame, row: LatestAttempt, live: boolean): void {
+    this.latest.delete(gameKey(game));
     const points = seatPoints(row);
     this.source.record(game, points);
     this.done++;

@@ -208,6 +208,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return { challenges: list, formats: [...FORMAT_KINDS], base_dir: baseDir };
     },
 
+    /**
+     * How many games' latest attempts a running tournament keeps in memory (void attempts waiting for their replay, or
+     * committed games a resumed run has not reached yet); null when it is not running in this process.
+     */
+    heldAttempts(id: string): number | null {
+      get(id);
+      return running.get(id)?.executor.heldAttempts ?? null;
+    },
+
     /** Games in flight now; empty when the tournament is not running in this process. */
     running(id: string): RunningGame[] {
       get(id);

@@ -1,7 +1,8 @@
 // Costs that must not grow with the tournament (issue 14 §6): the run tally folded into SQLite with every commit
 // equals a from-scratch recomputation after every game of a run (voids, replays and forfeits included); the list,
 // one tournament, a games page, standings and charts read the same rows at 2,000 and 20,000 games, and every read
-// of tournament_games is bounded (LIMIT or a rowid lookup); streamed exports equal the old full exports byte for byte.
+// of tournament_games is bounded (LIMIT or a rowid lookup); streamed exports equal the old full exports byte for byte;
+// the executor holds in memory only the games it has not settled.
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -174,6 +175,58 @@ describe('flat costs', () => {
     });
     await engine.tournaments.start(t.id);
     expect(checked).toBeGreaterThan(60);
+  }, 60_000);
+
+  it('keeps in memory only the games not settled yet, in a live run and in a resumed one', async () => {
+    engine.tournaments.overrides.runners = scripted(mixed(23));
+    const t = engine.tournaments.create(spec({ agents: three, format: { kind: 'round-robin', cycles: 25 }, seed: 'flat-held' }), ROOT);
+    /** Game keys whose latest committed attempt is void (a replay is owed), from the database. */
+    const unsettledKeys = () => {
+      const rows = engine.store.tournaments.games(t.id);
+      const latest = new Map<string, (typeof rows)[number]>();
+      for (const row of rows) if ((latest.get(row.gameKey)?.attempt ?? 0) < row.attempt) latest.set(row.gameKey, row);
+      return [...latest.values()].filter((row) => !isSettled(row)).length;
+    };
+    const settledKeys = () => {
+      const settled = engine.store.tournaments.games(t.id).filter(isSettled);
+      return new Set(settled.map((r) => r.gameKey)).size;
+    };
+    let phase: 'live' | 'resumed' = 'live';
+    let settledAtPause = 0;
+    let live = 0;
+    let resumed = 0;
+    let maxHeld = 0;
+    const liveHeld: { held: number; owed: number }[] = [];
+    const resumedOver: { held: number; bound: number }[] = [];
+    engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event !== 'game_ended') return;
+      const held = engine.tournaments.heldAttempts(t.id) as number;
+      maxHeld = Math.max(maxHeld, held);
+      if (phase === 'live') {
+        liveHeld.push({ held, owed: unsettledKeys() });
+        if (++live === 80) engine.tournaments.pause(t.id);
+      } else {
+        const bound = unsettledKeys() + settledAtPause;
+        if (held > bound) resumedOver.push({ held, bound });
+        resumed++;
+      }
+    });
+    expect((await engine.tournaments.start(t.id)).status).toBe('paused');
+    expect(engine.tournaments.heldAttempts(t.id)).toBeNull();
+    phase = 'resumed';
+    settledAtPause = settledKeys();
+    expect((await engine.tournaments.start(t.id)).status).toBe('finished');
+    const games = settledKeys();
+    expect(games).toBe(150);
+    expect(live).toBeGreaterThanOrEqual(80);
+    // Live: exactly the void attempts waiting for a replay, so a settled game is not kept.
+    expect(liveHeld.filter((h) => h.held !== h.owed)).toEqual([]);
+    expect(liveHeld.some((h) => h.owed > 0)).toBe(true);
+    // Resumed: also the committed games its schedule has not reached yet, and no more.
+    expect(resumedOver).toEqual([]);
+    expect(resumed).toBeGreaterThan(50);
+    // Before, every game of the run stayed in memory to its end.
+    expect(maxHeld).toBeLessThan(20);
   }, 60_000);
 
   it('serves list, tournament, games page, standings and charts reading the same rows at 2,000 and 20,000 games', async () => {
