@@ -20,6 +20,7 @@ import { type ClawArenaService, createClawArenaService } from './protocols/clawa
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
 import { builtinAgentFolders } from './runtime/package-root.js';
@@ -108,6 +109,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
   ensurePrivateDir(options.dataDir);
+  // Sandboxes an engine killed in mid-launch left running end before this one launches any (orphan-sandboxes.ts).
+  const orphansEnded = reapOrphanedSandboxes();
   const store = openStore({ file: options.volatileDatabase ? ':memory:' : path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
@@ -185,6 +188,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
           : undefined,
       },
     });
+    if (orphansEnded > 0)
+      http.log.warn(`ended ${orphansEnded} agent sandbox(es) left running by an engine that was killed while launching them`);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
     await http.listen({ host, port: options.port ?? 0 });

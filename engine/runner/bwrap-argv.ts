@@ -14,6 +14,9 @@ export interface BwrapInput {
   shareNet: boolean;
 }
 
+/** The hostname every agent sandbox gets; it also tells an agent sandbox from anyone else's (orphan-sandboxes.ts). */
+export const SANDBOX_HOSTNAME = 'arena-agent';
+
 /** bubblewrap writes its info JSON (the sandbox init's host pid) here: the runner's fourth stdio pipe. */
 export const BWRAP_INFO_FD = 3;
 
@@ -22,7 +25,7 @@ export function bwrapArgv(input: BwrapInput): string[] {
   const args = [input.bwrap, '--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL'];
   args.push('--info-fd', String(BWRAP_INFO_FD));
   if (input.shareNet) args.push('--share-net');
-  args.push('--hostname', 'arena-agent');
+  args.push('--hostname', SANDBOX_HOSTNAME);
   for (const { link, target } of view.symlinks) args.push('--symlink', target, link);
   args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const { source, target } of view.readOnly) args.push('--ro-bind', source, target);

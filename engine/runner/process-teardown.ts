@@ -5,7 +5,7 @@
 // client) the runner sweeps: it kills the process group and every descendant it saw, scanning /proc until none runs.
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
-import { groupRunning, isRunning, readStat, signalGroup, TreeWatcher } from './process-tree.js';
+import { groupRunning, isRunning, readStat, signalGroup, signalPid, TreeWatcher } from './process-tree.js';
 
 /**
  * How long a finished launch waits for what its agent left behind to be gone. A SIGKILLed process ends only once it
@@ -48,7 +48,8 @@ export function sweepTeardown(leader: number): Teardown {
 
 /**
  * A bubblewrap sandbox (`--unshare-pid`, `--die-with-parent`): `info` is bubblewrap's --info-fd output, which names
- * the sandbox's init by its host pid ("child-pid"). The init stays in the leader's process group.
+ * the sandbox's init by its host pid ("child-pid"). The init leads a session of its own (`--new-session`), outside the
+ * leader's process group, so it is signalled by pid.
  */
 export function namespaceTeardown(leader: number, info: Readable, memoryIntervalMs?: number): Teardown {
   const watcher = new TreeWatcher(leader, {
@@ -78,11 +79,15 @@ export function namespaceTeardown(leader: number, info: Readable, memoryInterval
         return;
       }
       const running = () => isRunning(pid1.pid, pid1.startTime);
-      // The supervisor is gone; its init (normally already dying of --die-with-parent) is killed with the group (which
-      // exists while the init runs, so its id is nobody else's), and the namespace with it. Then wait, polling that
-      // one pid, until the kernel has reaped the whole namespace.
-      if (running()) signalGroup(leader, 'SIGKILL');
-      if (!(await waitUntil(() => !running(), REAP_WAIT_MS, 25, 1))) signalGroup(leader, 'SIGKILL');
+      // The supervisor is gone, and its init normally dies of --die-with-parent with it. But bubblewrap arms that only
+      // once the sandbox is set up: a supervisor killed before (a launch cancelled at once) leaves the init and all
+      // under it running. A SIGKILL from outside the namespace ends its init whatever it does, and the kernel then
+      // ends the namespace. Then wait, polling that one pid, until the kernel has reaped the whole namespace.
+      const killInit = () => {
+        if (running()) signalPid(pid1.pid, 'SIGKILL');
+      };
+      killInit();
+      if (!(await waitUntil(() => !running(), REAP_WAIT_MS, 25, 1))) killInit();
     },
   };
 }

@@ -69,6 +69,17 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
   }
 }
 
+/** One process; a pid that is already gone is not an error. True when the signal was sent. */
+export function signalPid(pid: number, signal: NodeJS.Signals): boolean {
+  try {
+    process.kill(pid, signal);
+    return true;
+  } catch {
+    // ESRCH: already gone
+    return false;
+  }
+}
+
 function safeReaddir(dir: string): string[] {
   try {
     return fs.readdirSync(dir);
@@ -205,13 +216,7 @@ export class TreeWatcher {
       const [pid, depth] = item;
       const stat = readStat(pid);
       if (!stat || stat.state === 'Z') continue;
-      if (depth >= fromDepth) {
-        try {
-          process.kill(pid, signal);
-        } catch {
-          // gone meanwhile
-        }
-      }
+      if (depth >= fromDepth) signalPid(pid, signal);
       for (const child of childrenOf(pid)) queue.push([child, depth + 1]);
     }
   }
@@ -225,13 +230,7 @@ export class TreeWatcher {
   killSurvivors(): number {
     let killed = 0;
     for (const [pid, startTime] of this.seen) {
-      if (!isRunning(pid, startTime)) continue;
-      try {
-        process.kill(pid, 'SIGKILL');
-        killed++;
-      } catch {
-        // already gone
-      }
+      if (isRunning(pid, startTime) && signalPid(pid, 'SIGKILL')) killed++;
     }
     return killed;
   }
