@@ -21,8 +21,9 @@ const isBwrap = (argv: string[] | null) => argv !== null && path.basename(argv[0
 /** True for the init of a PID namespace (its pid there is 1) one level below ours. */
 function isNamespaceInit(pid: number): boolean {
   try {
-    const nspid = /^NSpid:\s+(.+)$/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1]?.trim().split(/\s+/);
-    return nspid !== undefined && nspid.length >= 2 && nspid[nspid.length - 1] === '1';
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const nspid = /^NSpid:\s+(.+)$/m.exec(status)?.[1]?.trim().split(/\s+/) ?? [];
+    return nspid.length >= 2 && nspid[nspid.length - 1] === '1';
   } catch {
     return false;
   }
