@@ -12,7 +12,7 @@ import YAML from 'yaml';
 import { isSettled } from '../../../engine/tournaments/stats.js';
 import { GAMES_QUEUE } from '../../../engine/workers/queue-connection.js';
 import { storedJob } from '../../../engine/workers/stored-finish.js';
-import { tempDir } from '../tournaments/helpers.js';
+import { FIXTURES, tempDir } from '../tournaments/helpers.js';
 import {
   type CliProcess,
   ensureBuilt,
@@ -355,15 +355,19 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
   }, 240_000);
 
   it('Redis restarting empty mid-run: the coordinator queues its lost jobs again and the run completes, each game once', async () => {
+    const roots = ['--agents-root', PSI_AGENTS, '--agents-root', FIXTURES];
     const workers = [
-      track(await startWorker(redis.url, path.join(dir, 'x1'), 'x1')),
-      track(await startWorker(redis.url, path.join(dir, 'x2'), 'x2')),
+      track(await startWorker(redis.url, path.join(dir, 'x1'), 'x1', roots)),
+      track(await startWorker(redis.url, path.join(dir, 'x2'), 'x2', roots)),
     ];
     const data = path.join(dir, 'crestart');
-    const run = runQueued([writeSpec('crestart', psiSpec('crestart', ['honest-exact', 'greedy-overclaim'], 12, 4)), '--data-dir', data]);
+    const spec = psiSpec('crestart', ['honest-exact', 'greedy-overclaim'], 12, 4);
+    spec.agents[0] = { manifest: path.join(FIXTURES, 'slow-honest/agent.yaml'), id: 'slow-honest', lifecycle: 'per-game' };
+    const run = runQueued([writeSpec('crestart', spec), '--data-dir', data]);
     await run.until((e) => e.event === 'game_ended' && Number(e.games_done) >= 3);
-    // Redis goes while a worker holds a game (a cold-start game lasts far longer than this poll's step), so at least one
-    // job is lost with it. Killed between two games, nothing would be: the next jobs wait in the client's offline queue.
+    // Redis goes while a worker holds a game, so at least one job is lost with it. Killed between two games, nothing
+    // would be: the next jobs wait in the client's offline queue. Every game lasts over 2 s (slow-honest pauses), far
+    // longer than a worker's event line can lag behind its game, so a game seen held here is still in flight.
     await expect.poll(() => workers.some((w) => heldJobs(w).length > 0), { timeout: 30_000, interval: 5 }).toBe(true);
     await redis.kill();
     await new Promise((r) => setTimeout(r, 1000));
