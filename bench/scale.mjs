@@ -134,7 +134,7 @@ try {
     const upcoming = CHECKPOINTS[nextCheckpoint] ?? Number.POSITIVE_INFINITY;
     if (e.games_done > upcoming - WINDOW) ends.push({ games: e.games_done, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000 });
     if (e.games_done % 10_000 === 0) process.stderr.write(`  ${e.games_done}/${GAMES} games\n`);
-    if (e.games_done >= (CHECKPOINTS[nextCheckpoint] ?? Number.POSITIVE_INFINITY)) {
+    if (e.games_done >= upcoming) {
       heldAtCheckpoint = engine.tournaments.heldAttempts(big.id);
       nextCheckpoint++;
       engine.tournaments.pause(big.id);

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SANDBOX_HOSTNAME } from './bwrap-argv.js';
-import { readStat, signalPid } from './process-tree.js';
+import { isRunning, procPids, readStat, signalPid } from './process-tree.js';
 
 function argvOf(pid: number): string[] | null {
   try {
@@ -33,24 +33,15 @@ function isNamespaceInit(pid: number): boolean {
 export function reapOrphanedSandboxes(): number {
   if (process.platform !== 'linux') return 0;
   let ended = 0;
-  let names: string[];
-  try {
-    names = fs.readdirSync('/proc');
-  } catch {
-    return 0;
-  }
-  for (const name of names) {
-    if (!/^\d+$/.test(name)) continue;
-    const pid = Number(name);
+  for (const pid of procPids()) {
     const argv = argvOf(pid);
-    if (!isBwrap(argv)) continue;
-    const at = (argv as string[]).indexOf('--hostname');
-    if (at < 0 || (argv as string[])[at + 1] !== SANDBOX_HOSTNAME || !isNamespaceInit(pid)) continue;
+    if (argv === null || !isBwrap(argv)) continue;
+    const at = argv.indexOf('--hostname');
+    if (at < 0 || argv[at + 1] !== SANDBOX_HOSTNAME || !isNamespaceInit(pid)) continue;
     const stat = readStat(pid);
-    if (!stat || stat.state === 'Z' || stat.state === 'X') continue;
     // A live sandbox's init is the child of its supervisor, which stays until the sandbox ends.
-    if (isBwrap(argvOf(stat.ppid))) continue;
-    if (readStat(pid)?.startTime === stat.startTime && signalPid(pid, 'SIGKILL')) ended++;
+    if (!stat || isBwrap(argvOf(stat.ppid))) continue;
+    if (isRunning(pid, stat.startTime) && signalPid(pid, 'SIGKILL')) ended++;
   }
   return ended;
 }

@@ -48,12 +48,16 @@ export function groupRunning(pgid: number): boolean {
       return (error as NodeJS.ErrnoException).code === 'EPERM';
     }
   }
-  for (const name of safeReaddir('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    const stat = readStat(Number(name));
+  for (const pid of procPids()) {
+    const stat = readStat(pid);
     if (stat && stat.pgrp === pgid && stat.state !== 'Z' && stat.state !== 'X') return true;
   }
   return false;
+}
+
+/** Every process id /proc lists now (Linux; empty when /proc cannot be read). */
+export function procPids(): number[] {
+  return safeReaddir('/proc').flatMap((name) => (/^\d+$/.test(name) ? [Number(name)] : []));
 }
 
 export function signalGroup(pgid: number, signal: NodeJS.Signals): void {
