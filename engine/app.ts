@@ -20,6 +20,7 @@ import { type ClawArenaService, createClawArenaService } from './protocols/clawa
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
@@ -109,8 +110,10 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
   ensurePrivateDir(options.dataDir);
-  // Sandboxes an engine killed in mid-launch left running end before this one launches any (orphan-sandboxes.ts).
+  // Agents an engine that was killed left running end before this one launches any: sandboxes it was still setting up
+  // (orphan-sandboxes.ts) and trusted agents, which no PID namespace ends (orphan-host-agents.ts).
   const orphansEnded = reapOrphanedSandboxes();
+  const hostOrphansEnded = reapOrphanedHostAgents();
   const store = openStore({ file: options.volatileDatabase ? ':memory:' : path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
@@ -190,6 +193,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     });
     if (orphansEnded > 0)
       http.log.warn(`ended ${orphansEnded} agent sandbox(es) left running by an engine that was killed while launching them`);
+    if (hostOrphansEnded > 0)
+      http.log.warn(`ended ${hostOrphansEnded} process(es) of trusted agents left running by an engine that was killed`);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
     await http.listen({ host, port: options.port ?? 0 });

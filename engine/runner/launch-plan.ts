@@ -7,6 +7,7 @@ import type { Forward } from './endpoint-forward.js';
 import { findExecutable } from './executable.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
+import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
 import { sandboxCommand } from './os-sandbox.js';
 import { sandboxSupport, userProcessCount, withRlimits } from './sandbox.js';
 import { pyRepr } from './shlex.js';
@@ -72,14 +73,19 @@ export function processPlan(
     Object.assign(isolation, sandboxed.isolation);
     if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
     sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
-  } else if (network === 'none' && endpoints.length > 0) {
-    // A trusted agent that must reach its arena gets the host network.
-    isolation.network = 'loopback';
-  } else if (network === 'none') {
-    if (support.networkDenyPrefix) argv = [...support.networkDenyPrefix, ...argv];
-    else {
-      isolation.network = 'unavailable';
-      if (options.requireNetworkIsolation) throw new Error('network isolation unavailable');
+  } else {
+    // No PID namespace ends a trusted agent with its engine: the next engine start does (orphan-host-agents.ts).
+    const mark = supervisorMark();
+    if (mark !== null) env[SUPERVISOR_ENV] = mark;
+    if (network === 'none' && endpoints.length > 0) {
+      // A trusted agent that must reach its arena gets the host network.
+      isolation.network = 'loopback';
+    } else if (network === 'none') {
+      if (support.networkDenyPrefix) argv = [...support.networkDenyPrefix, ...argv];
+      else {
+        isolation.network = 'unavailable';
+        if (options.requireNetworkIsolation) throw new Error('network isolation unavailable');
+      }
     }
   }
   const processes = limits.processes === 'auto' ? autoProcessLimit() : limits.processes;
