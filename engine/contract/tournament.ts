@@ -89,6 +89,11 @@ export const TournamentSummarySchema = z.object({
   updated_at: z.number(),
   finished_at: z.number().nullable(),
   active: z.boolean(),
+  /**
+   * Running but not in this engine: the pid of the other engine process on the data directory that plays it (which
+   * alone may pause or cancel it), or null when none does (its engine stopped without pausing it: it can be resumed).
+   */
+  played_by_pid: z.number().int().nullable().optional(),
   /** When the run was archived (hidden from the default list); null or absent: not archived. */
   archived_at: z.number().nullable().optional(),
   /** While it runs with warm agents: each agent's lifecycle, processes started and restarts. */

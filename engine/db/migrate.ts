@@ -16,6 +16,7 @@ import * as tournamentCounters from './migrations/0120-tournament-counters.js';
 import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
 import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 import * as leanWrites from './migrations/0150-lean-writes.js';
+import * as tournamentRunner from './migrations/0160-tournament-runner.js';
 
 interface Migration {
   name: string;
@@ -38,6 +39,7 @@ export const migrations: readonly Migration[] = [
   warmLifecycles,
   tournamentLibrary,
   leanWrites,
+  tournamentRunner,
 ];
 
 export class MigrationError extends Error {

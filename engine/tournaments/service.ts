@@ -28,6 +28,7 @@ import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { localRoots } from './path-redaction.js';
+import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
@@ -155,6 +156,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
       active: running.has(t.id),
+      // Left 'running' without an executor here: another engine on the data directory plays it, or a crash left it.
+      ...(t.status === 'running' && !running.has(t.id) ? { played_by_pid: playedElsewhere(store, t.id)?.pid ?? null } : {}),
       archived_at: store.tournamentLibrary.archivedAt(t.id),
       ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
@@ -276,6 +279,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
           'conflict',
           `tournament ${id} is ${t.status}${t.status === 'failed' && t.stopReason ? `: ${t.stopReason}` : ''}`,
         );
+      const elsewhere = playedElsewhere(store, id);
+      if (elsewhere !== null) throw new TournamentStateError('conflict', elsewhere.refusal);
       const loaded = loadStored(t);
       const hash = manifestHash(manifestOf(loaded, t.spec));
       if (hash !== t.manifestHash)
@@ -294,9 +299,18 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       // sandbox their own seats.
       const refusal = overrides.runners || deps.remoteGames ? null : sandboxPreflight(deps.sandbox, loaded.agents, true);
       if (refusal !== null) throw new TournamentStateError('conflict', `tournament ${id}: ${refusal}`);
-      const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+      const claim = claimRun(store, id);
+      if ('refusal' in claim) throw new TournamentStateError('conflict', claim.refusal);
+      let executor: TournamentExecutor;
+      try {
+        executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+      } catch (error) {
+        releaseRun(store, id, claim.mark);
+        throw error;
+      }
       executor.on((event) => emit(id, event));
-      const done = executor.run().then((outcome) => {
+      const played = executor.run().finally(() => releaseRun(store, id, claim.mark));
+      const done = played.then((outcome) => {
         running.delete(id);
         if (outcome.status === 'finished') {
           let dir: string | null = null;
@@ -322,7 +336,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     pause(id: string): void {
       const run = running.get(id);
-      if (!run) throw new TournamentStateError('conflict', `tournament ${id} is not running`);
+      if (!run) throw new TournamentStateError('conflict', playedElsewhere(store, id)?.refusal ?? `tournament ${id} is not running`);
       run.executor.pause();
     },
 
@@ -332,6 +346,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       else {
         const t = get(id);
         if (t.status === 'finished') throw new TournamentStateError('conflict', `tournament ${id} is finished`);
+        const elsewhere = playedElsewhere(store, id);
+        if (elsewhere !== null) throw new TournamentStateError('conflict', elsewhere.refusal);
         store.tournaments.setStatus(id, 'cancelled', clock.now(), 'cancelled');
       }
     },
@@ -402,15 +418,18 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       });
     },
 
-    /** Tournaments that were running when the app stopped (crash, kill -9, quit) continue. */
+    /** Tournaments that were running when their engine stopped (crash, kill -9, quit) continue; returns their ids. */
     resumeInterrupted(): string[] {
       const ids: string[] = [];
       for (const t of store.tournaments.withStatus('running')) {
+        // Not interrupted: another engine process on this data directory is playing it.
+        if (playedElsewhere(store, t.id) !== null) continue;
         try {
           void service.start(t.id).catch(() => {});
           ids.push(t.id);
         } catch (error) {
-          store.tournaments.setStatus(t.id, 'failed', clock.now(), (error as Error).message);
+          // Another engine that claimed it a moment ago plays it; anything else would fail it again at every start.
+          if (playedElsewhere(store, t.id) === null) store.tournaments.setStatus(t.id, 'failed', clock.now(), (error as Error).message);
         }
       }
       return ids;

@@ -11,7 +11,13 @@ import {
   samplePoints,
 } from '../../renderer/src/features/tournaments/chart-scale.js';
 import { type ThrottleTimers, throttle } from '../../renderer/src/features/tournaments/throttle.js';
-import { availableActions, lifecycleText, progressText, statusLabel } from '../../renderer/src/features/tournaments/tournament-actions.js';
+import {
+  availableActions,
+  lifecycleText,
+  progressText,
+  statusLabel,
+  statusTitle,
+} from '../../renderer/src/features/tournaments/tournament-actions.js';
 import { decodeFeedFrame } from '../../renderer/src/features/tournaments/tournament-feed.js';
 import { resultText, winnerSeats } from '../../renderer/src/ui/game-result.js';
 
@@ -173,12 +179,18 @@ describe('tournament status and controls', () => {
     expect(availableActions(t('failed', false))).toEqual([]);
     // Marked running by an engine that went away: it can be resumed.
     expect(availableActions(t('running', false))).toEqual(['resume', 'cancel']);
+    expect(availableActions({ ...t('running', false), played_by_pid: null })).toEqual(['resume', 'cancel']);
+    // Played by another engine process on the data directory: only that one can pause or cancel it.
+    expect(availableActions({ ...t('running', false), played_by_pid: 4242 })).toEqual([]);
     expect(availableActions(t('finished', false))).toEqual([]);
     expect(availableActions(t('cancelled', false))).toEqual([]);
   });
 
   it('labels states and progress', () => {
     expect(statusLabel(t('running', false))).toBe('Interrupted');
+    expect(statusLabel({ ...t('running', false), played_by_pid: 4242 })).toBe('Running elsewhere');
+    expect(statusTitle({ ...t('running', false), played_by_pid: 4242 })).toContain('pid 4242');
+    expect(statusTitle(t('running', false))).toBeUndefined();
     expect(statusLabel(t('finished', false))).toBe('Finished');
     expect(progressText({ games_done: 3, planned_games: 10, planned_exact: true })).toBe('3 / 10');
     expect(progressText({ games_done: 3, planned_games: 10, planned_exact: false })).toBe('3 / ≥ 10');

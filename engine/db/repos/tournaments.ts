@@ -221,6 +221,9 @@ export function createTournamentsRepo(db: Database.Database) {
   const putTrace = db.prepare(`INSERT INTO tournament_tally_traces (tournament_id, trace) VALUES (@id, @trace)
     ON CONFLICT (tournament_id) DO UPDATE SET trace = excluded.trace`);
   const attemptCount = db.prepare('SELECT game_attempts AS n FROM tournaments WHERE id = ?');
+  const runnerOf = db.prepare('SELECT runner FROM tournaments WHERE id = ?').pluck();
+  const claimRunner = db.prepare('UPDATE tournaments SET runner = @mark WHERE id = @id AND runner IS @expected');
+  const releaseRunner = db.prepare('UPDATE tournaments SET runner = NULL WHERE id = ? AND runner = ?');
   const pageStatements = new Map<string, { count: Database.Statement; page: Database.Statement }>();
 
   return {
@@ -257,6 +260,21 @@ export function createTournamentsRepo(db: Database.Database) {
 
     withStatus(status: TournamentStatus): StoredTournament[] {
       return (byStatus.all(status) as TournamentRow[]).map(tournamentOf);
+    },
+
+    /** The mark of the engine process playing the tournament, or null (engine-identity.ts). */
+    runner(id: string): string | null {
+      return (runnerOf.get(id) as string | null | undefined) ?? null;
+    },
+
+    /** Records `mark` as the tournament's runner if the runner is still `expected`; false when another got there first. */
+    claimRunner(id: string, expected: string | null, mark: string): boolean {
+      return claimRunner.run({ id, expected, mark }).changes === 1;
+    },
+
+    /** Clears the runner if it is still `mark`. */
+    releaseRunner(id: string, mark: string): void {
+      releaseRunner.run(id, mark);
     },
 
     setStatus(id: string, status: TournamentStatus, now: number, stopReason: string | null = null): void {

@@ -8,6 +8,8 @@ import { fileURLToPath } from 'node:url';
 
 export const ENGINE_URL_ENV = 'ARENA_E2E_URL';
 export const ENGINE_TOKEN_ENV = 'ARENA_E2E_TOKEN';
+/** The engine's data folder, for specs that run a second engine (`arena run`) on it. */
+export const ENGINE_DATA_DIR_ENV = 'ARENA_E2E_DATA_DIR';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const START_TIMEOUT_MS = 20_000;
@@ -63,6 +65,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   // Workers start after global setup and inherit this environment.
   process.env[ENGINE_URL_ENV] = ready.url;
   process.env[ENGINE_TOKEN_ENV] = ready.token;
+  process.env[ENGINE_DATA_DIR_ENV] = dataDir;
 
   return async () => {
     if (child.exitCode === null) {

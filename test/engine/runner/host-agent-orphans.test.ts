@@ -22,7 +22,7 @@ beforeAll(() => {
   // A world-readable copy of the compiled reaper: the unprivileged uid may not be able to read this checkout.
   dir = tempDir('arena-host-orphans-');
   fs.chmodSync(dir, 0o755);
-  for (const file of ['orphan-host-agents.js', 'process-tree.js'])
+  for (const file of ['orphan-host-agents.js', 'engine-identity.js', 'process-tree.js'])
     fs.copyFileSync(path.join(ROOT, 'dist/engine/runner', file), path.join(dir, file));
   fs.copyFileSync(SCRIPT, path.join(dir, 'reap.mjs'));
   fs.writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}\n');

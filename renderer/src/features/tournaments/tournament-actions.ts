@@ -2,23 +2,42 @@
 import type { TournamentSummary } from '../../../../engine/contract/tournament.js';
 import type { TournamentAction } from './tournaments-api.js';
 
+type ActionState = Pick<TournamentSummary, 'status' | 'active' | 'games_done' | 'played_by_pid'>;
+
+/** Played by another engine process on the same data directory (`arena run` in a terminal): only it controls the run. */
+const playedElsewhere = (t: Pick<TournamentSummary, 'status' | 'active' | 'played_by_pid'>) =>
+  t.status === 'running' && !t.active && typeof t.played_by_pid === 'number';
+
 /**
  * Running in the engine: pause or cancel. Stopped but resumable (paused, or marked running by an engine that went
  * away): resume — named Start before the first game — or cancel. Finished, cancelled and failed runs are final (the
- * engine refuses to resume a failed run: what failed it would fail it again).
+ * engine refuses to resume a failed run: what failed it would fail it again), and so, from here, is a run another
+ * engine process plays.
  */
-export function availableActions(t: Pick<TournamentSummary, 'status' | 'active' | 'games_done'>): TournamentAction[] {
+export function availableActions(t: ActionState): TournamentAction[] {
   if (t.status === 'finished' || t.status === 'cancelled' || t.status === 'failed') return [];
   if (t.active) return ['pause', 'cancel'];
+  if (playedElsewhere(t)) return [];
   return [t.games_done === 0 && t.status === 'paused' ? 'start' : 'resume', 'cancel'];
 }
 
 export const ACTION_LABELS: Record<TournamentAction, string> = { start: 'Start', pause: 'Pause', resume: 'Resume', cancel: 'Cancel' };
 
-/** What the badge says: a run the engine lost track of reads "interrupted" rather than "running". */
-export function statusLabel(t: Pick<TournamentSummary, 'status' | 'active'>): string {
+/**
+ * What the badge says: a run another engine process plays reads "running elsewhere", one whose engine went away
+ * "interrupted", rather than "running".
+ */
+export function statusLabel(t: Pick<TournamentSummary, 'status' | 'active' | 'played_by_pid'>): string {
+  if (playedElsewhere(t)) return 'Running elsewhere';
   if (t.status === 'running' && !t.active) return 'Interrupted';
   return t.status.charAt(0).toUpperCase() + t.status.slice(1);
+}
+
+/** The badge's tooltip for a run another engine process plays, naming it. */
+export function statusTitle(t: Pick<TournamentSummary, 'status' | 'active' | 'played_by_pid'>): string | undefined {
+  return playedElsewhere(t)
+    ? `Played by another Local Arena process (pid ${t.played_by_pid}) on this data folder; pause or cancel it there`
+    : undefined;
 }
 
 export function progressText(t: Pick<TournamentSummary, 'games_done' | 'planned_games' | 'planned_exact'>): string {

@@ -3,13 +3,17 @@ import { useEffect, useState } from 'react';
 import type { TournamentSummary } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
-import { ACTION_LABELS, availableActions, statusLabel } from './tournament-actions.js';
+import { ACTION_LABELS, availableActions, statusLabel, statusTitle } from './tournament-actions.js';
 import { type TournamentAction, tournamentsApi } from './tournaments-api.js';
 
-export function TournamentStatusBadge({ summary }: { summary: Pick<TournamentSummary, 'status' | 'active'> }) {
-  const interrupted = summary.status === 'running' && !summary.active;
+export function TournamentStatusBadge({ summary }: { summary: Pick<TournamentSummary, 'status' | 'active' | 'played_by_pid'> }) {
+  const interrupted = summary.status === 'running' && !summary.active && typeof summary.played_by_pid !== 'number';
   return (
-    <span className={`badge t-badge-${interrupted ? 'interrupted' : summary.status}`} data-status={summary.status}>
+    <span
+      className={`badge t-badge-${interrupted ? 'interrupted' : summary.status}`}
+      data-status={summary.status}
+      title={statusTitle(summary)}
+    >
       {statusLabel(summary)}
     </span>
   );
