@@ -1,4 +1,5 @@
-// Numbered migrations (steps of 10), each applied once in its own transaction and recorded with its content hash.
+// Numbered migrations (steps of 10), each applied once and recorded with its content hash; the pending ones of a start
+// are applied in one transaction, so a failed one leaves the database as it was.
 import { createHash } from 'node:crypto';
 import type Database from 'better-sqlite3';
 import * as init from './migrations/0010-init.js';
@@ -49,6 +50,12 @@ export class MigrationError extends Error {
 export function migrate(db: Database.Database): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
+  // Engines may open one data directory at once (two `arena run`s on a new folder): the write lock is taken before the
+  // applied set is read, so the second waits (busy timeout) and then finds the migrations done instead of redoing them.
+  return db.transaction(() => applyPending(db)).immediate();
+}
+
+function applyPending(db: Database.Database): string[] {
   const applied = new Map(
     (db.prepare('SELECT name, hash FROM schema_migrations').all() as { name: string; hash: string }[]).map((r) => [r.name, r.hash]),
   );
@@ -66,10 +73,8 @@ export function migrate(db: Database.Database): string[] {
       if (previous !== hash) throw new MigrationError(`migration ${migration.name} changed after it was applied (hash mismatch)`);
       continue;
     }
-    db.transaction(() => {
-      db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (name, hash, applied_at) VALUES (?, ?, ?)').run(migration.name, hash, Date.now());
-    })();
+    db.exec(migration.sql);
+    db.prepare('INSERT INTO schema_migrations (name, hash, applied_at) VALUES (?, ?, ?)').run(migration.name, hash, Date.now());
     ran.push(migration.name);
   }
   return ran;

@@ -24,8 +24,11 @@ export type { NewTournamentGame, StoredTournament, StoredTournamentGame, Tournam
 
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
-  // One wrapper for every call: better-sqlite3 turns a nested call into a savepoint by itself.
-  const runInTransaction = db.transaction((fn: () => unknown) => fn());
+  // One wrapper for every call: better-sqlite3 turns a nested call into a savepoint by itself. The outermost call
+  // begins IMMEDIATE: another engine may share the file, and a transaction that read before its first write would fail
+  // at once ("database is locked") if that engine committed in between; taking the write lock first waits (busy
+  // timeout) instead.
+  const runInTransaction = db.transaction((fn: () => unknown) => fn()).immediate;
   const store = {
     sessions: createSessionsRepo(db),
     chat: createChatRepo(db),
@@ -51,7 +54,7 @@ export function openStore(options: OpenOptions) {
           'DELETE FROM chat_messages; DELETE FROM session_invites; DELETE FROM sessions; DELETE FROM users; DELETE FROM scoring_entries;',
         );
         store.clawarena.clear();
-      })();
+      }).immediate();
     },
     get inTransaction(): boolean {
       return db.inTransaction;

@@ -173,7 +173,7 @@ export function createGovernanceRepo(db: Database.Database) {
           });
         }
         for (const event of record.events) insertEvent.run({ ...event, matchId: record.matchId, event: JSON.stringify(event.event) });
-      })();
+      }).immediate();
     },
     list(filter: { scenarioId?: string; limit?: number; offset?: number } = {}): { matches: GovernanceMatchSummary[]; total: number } {
       const params = { scenarioId: filter.scenarioId ?? null, limit: filter.limit ?? 50, offset: filter.offset ?? 0 };

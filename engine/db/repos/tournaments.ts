@@ -284,45 +284,48 @@ export function createTournamentsRepo(db: Database.Database) {
 
     /**
      * One finished attempt in its own transaction (a savepoint inside the caller's), so a crash never leaves half a
-     * game behind: the row, the attempt it supersedes flagged, and the tournament's counts. `settled`: the caller's
-     * rule (stats.ts isSettled). Returns the new seq and the attempt it superseded.
+     * game behind: the row, the attempt it supersedes flagged, and the tournament's counts. IMMEDIATE, as in store.ts:
+     * it reads before it writes. `settled`: the caller's rule (stats.ts isSettled). Returns the new seq and the
+     * attempt it superseded.
      */
     insertGame(game: NewTournamentGame, settled: boolean): { seq: number; previous: LatestAttempt | null } {
-      return db.transaction(() => {
-        const previous = (latestOf.get(game.tournamentId, game.gameKey) as LatestAttempt | undefined) ?? null;
-        const info = insertGame.run({
-          tournament_id: game.tournamentId,
-          game_key: game.gameKey,
-          game_index: game.gameIndex,
-          attempt: game.attempt,
-          round: game.round,
-          pairing_index: game.pairingIndex,
-          opening: game.opening,
-          challenge: game.challenge,
-          seats: JSON.stringify(game.seats),
-          seed: game.seed,
-          swap_of: game.swapOf,
-          set_size: game.setSize,
-          session_id: game.sessionId,
-          invites: JSON.stringify(game.invites),
-          termination: game.termination,
-          fault: game.fault,
-          faulted_seats: JSON.stringify(game.faultedSeats),
-          placements: game.placements === null ? null : JSON.stringify(game.placements),
-          scores: game.scores === null ? null : JSON.stringify(game.scores),
-          detail: game.detail,
-          transcript: JSON.stringify(game.transcript),
-          agent_ms: game.agentMs,
-          started_at: game.startedAt,
-          ended_at: game.endedAt,
-          usage: game.usage ? JSON.stringify(game.usage) : null,
-          isolation: game.isolation ? JSON.stringify(game.isolation) : null,
-          worker_id: game.workerId ?? null,
-        });
-        if (previous) supersede.run(previous.seq);
-        countCommit.run({ id: game.tournamentId, now: game.endedAt, started: previous ? 0 : 1, settled: settled ? 1 : 0 });
-        return { seq: Number(info.lastInsertRowid), previous };
-      })();
+      return db
+        .transaction(() => {
+          const previous = (latestOf.get(game.tournamentId, game.gameKey) as LatestAttempt | undefined) ?? null;
+          const info = insertGame.run({
+            tournament_id: game.tournamentId,
+            game_key: game.gameKey,
+            game_index: game.gameIndex,
+            attempt: game.attempt,
+            round: game.round,
+            pairing_index: game.pairingIndex,
+            opening: game.opening,
+            challenge: game.challenge,
+            seats: JSON.stringify(game.seats),
+            seed: game.seed,
+            swap_of: game.swapOf,
+            set_size: game.setSize,
+            session_id: game.sessionId,
+            invites: JSON.stringify(game.invites),
+            termination: game.termination,
+            fault: game.fault,
+            faulted_seats: JSON.stringify(game.faultedSeats),
+            placements: game.placements === null ? null : JSON.stringify(game.placements),
+            scores: game.scores === null ? null : JSON.stringify(game.scores),
+            detail: game.detail,
+            transcript: JSON.stringify(game.transcript),
+            agent_ms: game.agentMs,
+            started_at: game.startedAt,
+            ended_at: game.endedAt,
+            usage: game.usage ? JSON.stringify(game.usage) : null,
+            isolation: game.isolation ? JSON.stringify(game.isolation) : null,
+            worker_id: game.workerId ?? null,
+          });
+          if (previous) supersede.run(previous.seq);
+          countCommit.run({ id: game.tournamentId, now: game.endedAt, started: previous ? 0 : 1, settled: settled ? 1 : 0 });
+          return { seq: Number(info.lastInsertRowid), previous };
+        })
+        .immediate();
     },
 
     /** The run tally (JSON, its trace apart) and how many attempts it covers; undefined before the first is written. */
