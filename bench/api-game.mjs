@@ -9,9 +9,11 @@ import readline from 'node:readline';
 
 const root = path.resolve(import.meta.dirname, '..');
 export const PAIRS = 10;
-// Steady state is what a long tournament pays: the engine's JIT needs some hundred games to settle (after 20, the next
-// 200 cost it about twice what later ones do), so every server gets this many warm-up games before it is measured.
-export const WARMUP_GAMES = 200;
+// Steady state is what a long tournament pays, and the engine takes about 2,000 games to reach it: measured in windows
+// of 400 games at concurrency 1, its CPU per game went 6.4, 4.0, 3.6, 3.4, 3.2 ms, then held at 3.0-3.2 through game
+// 4,000, while the bare floor's held from the second window on (V8 still optimises the engine's code paths well after
+// the first hundred games). So every server gets this many warm-up games before it is measured.
+export const WARMUP_GAMES = 2000;
 
 /** bench:api's yardsticks in the order it prints them, each a script run as its own process; the bare floor first. */
 export const YARDSTICKS = [
@@ -132,32 +134,43 @@ function summary(acc) {
   };
 }
 
-async function warmUp(base, games) {
+/** Plays `games` unmeasured games; returns the server's CPU per game over the first and the last fifth of them. */
+async function warmUp(base, pid, games) {
   const ignored = [];
-  for (let i = 0; i < games; i++) await playGame(base, i, ignored);
+  const fifth = Math.max(1, Math.floor(games / 5));
+  const windows = [];
+  let cpu0 = 0;
+  for (let i = 0; i < games; i++) {
+    if (i === 0 || i === games - fifth) cpu0 = cpuMs(pid);
+    await playGame(base, i, ignored);
+    if (i === fifth - 1 || i === games - 1) windows.push((cpuMs(pid) - cpu0) / fifth);
+  }
+  return games > 0 ? { firstFifth: windows[0], lastFifth: windows.at(-1) } : null;
 }
 
 export async function run(base, pid, concurrency, { games, warmup, maxSeconds }) {
-  await warmUp(base, warmup);
+  await warmUp(base, pid, warmup);
   const acc = emptyTally();
   await playRound(base, pid, concurrency, games, acc, performance.now() + maxSeconds * 1000);
   return summary(acc);
 }
 
 /**
- * Several servers measured over the same stretch of time: after each one's warm-up, `rounds` rounds in which every
- * server plays its share of `games` in turn, so a machine that speeds up or slows down during the run (a shared VM
- * does) weighs on all of them alike and their ratio stays put. Returns one summary per server, in order.
+ * Several servers measured over the same stretch of time: after each one's warm-up (`warmup` games, 0 for servers
+ * already warm), `rounds` rounds in which every server plays its share of `games` in turn, so a machine that speeds up
+ * or slows down during the run (a shared VM does) weighs on all of them alike and their ratio stays put. Returns one
+ * summary per server, in order, with its warm-up's CPU per game over the first and last fifth (null without one).
  */
 export async function runInterleaved(servers, concurrency, { games, warmup, rounds, maxSeconds }) {
-  for (const server of servers) await warmUp(server.url, warmup);
+  const warmups = [];
+  for (const server of servers) warmups.push(await warmUp(server.url, server.pid, warmup));
   const accs = servers.map(() => emptyTally());
   const deadline = performance.now() + maxSeconds * 1000;
   for (let round = 0; round < rounds; round++) {
     const share = Math.ceil(((round + 1) * games) / rounds) - Math.ceil((round * games) / rounds);
     for (const [i, server] of servers.entries()) await playRound(server.url, server.pid, concurrency, share, accs[i], deadline);
   }
-  return accs.map(summary);
+  return accs.map((acc, i) => ({ ...summary(acc), warmup: warmups[i] }));
 }
 
 /** Starts `arena serve` on a fresh data dir (durable SQLite, no expiry); `close()` stops it and removes the dir. */

@@ -23,11 +23,12 @@ const engine = await startArena();
 const servers = [...yardsticks, { label: 'local-arena', server: engine }];
 const rows = [];
 try {
-  for (const concurrency of CONCURRENCY) {
+  for (const [i, concurrency] of CONCURRENCY.entries()) {
+    // One warm-up per server, before the first concurrency: the later rows find them warm.
     const results = await runInterleaved(
       servers.map(({ server }) => ({ url: server.url, pid: server.child.pid })),
       concurrency,
-      limits,
+      { ...limits, warmup: i === 0 ? limits.warmup : 0 },
     );
     rows.push({ concurrency, results });
   }
@@ -48,6 +49,11 @@ for (const { concurrency, results } of rows) {
       `${servers[i].label.padEnd(18)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,
     );
   }
+}
+console.log(`warm-up (${limits.warmup} games a server, one at a time): CPU ms/game over its first → last fifth`);
+for (const [i, { label }] of servers.entries()) {
+  const w = rows[0]?.results[i]?.warmup;
+  if (w) console.log(`  ${label.padEnd(18)} ${fmt(w.firstFifth)} → ${fmt(w.lastFifth)}`);
 }
 const worst = Math.max(...rows.map(({ results }) => results.at(-1).cpuPerGame / results[0].cpuPerGame));
 console.log(`engine CPU per game is ${fmt(worst)}× the bare floor at worst (goal: at most 2×)`);

@@ -116,8 +116,23 @@ async function run(lifecycle) {
   try {
     const t = engine.tournaments.create(spec, path.dirname(quickstart));
     let done = 0;
+    const cpuMsNow = () => {
+      const c = process.cpuUsage();
+      return (c.user + c.system) / 1000;
+    };
+    // The engine's CPU at every 500th game and at the run's half-way game: the second half is its steady state, after
+    // the one-off costs of a run (V8 compiling the engine's code paths: seconds of CPU spread over the first thousand or
+    // so games; the warm agents' launches), which is what bench:api's API-only game is measured at too.
+    const marks = [];
+    const half = Math.floor(t.plannedGames / 2);
     engine.tournaments.subscribe(t.id, (e) => {
-      if (e.event === 'game_ended' && ++done % 500 === 0) process.stderr.write(`  ${lifecycle}: ${done}/${t.plannedGames} games\n`);
+      if (e.event !== 'game_ended') return;
+      done++;
+      if (done === half) marks.push({ games: done, cpuMs: cpuMsNow(), half: true });
+      if (done % 500 === 0) {
+        marks.push({ games: done, cpuMs: cpuMsNow() });
+        process.stderr.write(`  ${lifecycle}: ${done}/${t.plannedGames} games\n`);
+      }
     });
     const cpu0 = process.cpuUsage();
     const started = performance.now();
@@ -132,6 +147,10 @@ async function run(lifecycle) {
     const byTermination = {};
     for (const g of games) byTermination[g.termination] = (byTermination[g.termination] ?? 0) + 1;
     const harness = games.filter((g) => g.fault === 'harness').length;
+    const cpuEnd = cpuMsNow();
+    const halfMark = marks.find((m) => m.half);
+    const windows = [{ games: 0, cpuMs: (cpu0.user + cpu0.system) / 1000 }, ...marks.filter((m) => !m.half)];
+    const perGame = (from, to) => Number(((to.cpuMs - from.cpuMs) / Math.max(1, to.games - from.games)).toFixed(1));
     return {
       lifecycle,
       outcome: outcome.status,
@@ -140,6 +159,8 @@ async function run(lifecycle) {
       games_per_second: Number((games.length / seconds).toFixed(2)),
       game_wall_ms_mean: Number(mean(wall).toFixed(1)),
       engine_cpu_ms_per_game: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, games.length)).toFixed(1)),
+      engine_cpu_ms_per_game_second_half: halfMark ? perGame(halfMark, { games: games.length, cpuMs: cpuEnd }) : null,
+      engine_cpu_ms_per_game_by_500: windows.slice(1).map((w, i) => perGame(windows[i], w)),
       harness_overhead_ms: { mean: Number(mean(overhead).toFixed(1)), p50: pct(overhead, 0.5), p95: pct(overhead, 0.95) },
       harness_faults: harness,
       terminations: byTermination,
@@ -194,6 +215,12 @@ const summary = {
     ? {
         engine_cpu_per_game_vs_api_game: Object.fromEntries(
           results.map((r) => [r.lifecycle, Number((r.engine_cpu_ms_per_game / api.engine_cpu_ms_per_game).toFixed(2))]),
+        ),
+        // Both at steady state: the tournament's second half against the API-only game after its warm-up.
+        engine_cpu_per_game_second_half_vs_api_game: Object.fromEntries(
+          results
+            .filter((r) => r.engine_cpu_ms_per_game_second_half !== null)
+            .map((r) => [r.lifecycle, Number((r.engine_cpu_ms_per_game_second_half / api.engine_cpu_ms_per_game).toFixed(2))]),
         ),
       }
     : {}),
