@@ -25,7 +25,12 @@ export function openSse(
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, { ...SSE_HEADERS, ...options.headers });
-  raw.flushHeaders();
+  // Every route sends its first event in the tick that opens the stream, and the headers leave with it: one socket
+  // write and one wake-up of the reader instead of two (four of a warm tournament game's 26 writes were bare headers).
+  // A stream that has not written by the next turn of the loop sends its headers alone then.
+  setImmediate(() => {
+    if (!raw.headersSent && !raw.writableEnded) raw.flushHeaders();
+  });
   const handlers: Array<() => void> = [];
   let closed = false;
   const ping = setInterval(() => {
