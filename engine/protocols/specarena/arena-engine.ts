@@ -68,7 +68,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
   const engine = {
     live,
-    ...createSessionReads(store, challenges, fresh),
+    ...createSessionReads(store, challenges, expiry.liveSession),
     ...createSeatKeyFlags(store),
 
     /**
@@ -207,7 +207,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     /** Invite lookups (GET/POST /api/invites): 404 unknown, 409 used. */
     sessionForUnusedInvite(invite: string): StoredSession {
-      const session = store.transaction(() => fresh(store.sessions.getByInvite(invite)));
+      const session = expiry.liveSession({ invite });
       if (!session) throw new ArenaError(404, `Challenge not found for invite: ${invite}`);
       if (session.state.players.includes(invite)) throw new ArenaError(409, `Invite already used: ${invite}`);
       return session;
@@ -220,21 +220,21 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
     /** Session by id with the staleness rule; used by auth to map key indices to invites. */
     session(id: string): StoredSession | undefined {
-      return store.transaction(() => fresh(store.sessions.get(id)));
+      return expiry.liveSession({ id });
     },
 
     sessionByInvite(invite: string): StoredSession | undefined {
-      return store.transaction(() => fresh(store.sessions.getByInvite(invite)));
+      return expiry.liveSession({ invite });
     },
 
     /** A session's id and invites (by id or by one of its invites), with the staleness rule; for seat-key checks. */
     seats(ref: { id: string } | { invite: string }): SessionSeats | undefined {
-      return store.transaction(() => expiry.liveSeats(ref));
+      return expiry.liveSeats(ref);
     },
 
     /** The invites that have joined session `id`, in join order (the staleness rule applies); [] for no session. */
     players(id: string): string[] {
-      return store.transaction(() => expiry.livePlayers(id)) ?? [];
+      return expiry.livePlayers(id) ?? [];
     },
 
     sweepStale: expiry.sweepStale,

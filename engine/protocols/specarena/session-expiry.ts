@@ -28,19 +28,38 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
     return row;
   }
 
+  /**
+   * A lookup of one statement needs no transaction of its own (every agent request makes one, and an IMMEDIATE
+   * transaction takes the write lock): it is read as it stands, and only a stale row, which is rare, takes the lock
+   * to be looked up again and deleted. Inside a caller's transaction it is read and judged there.
+   */
+  function aliveRead<T extends Pick<StoredSession, 'status' | 'lastActivityAt'> & { id?: string }>(
+    lookup: () => T | undefined,
+    id?: string,
+  ): T | undefined {
+    if (store.inTransaction) return alive(lookup(), id);
+    const row = lookup();
+    if (!row || !isStale(row, clock.now())) return row;
+    return store.transaction(() => alive(lookup(), id));
+  }
+
   return {
     deleteSession,
 
     /** Every lookup treats a stale session as gone and deletes it with both channels. Call inside a transaction. */
     fresh: (session: StoredSession | undefined): StoredSession | undefined => alive(session),
 
-    /** `fresh` for a session's seats (see sessions.seats). */
-    liveSeats: (ref: { id: string } | { invite: string }): SessionSeats | undefined => alive(store.sessions.seats(ref)),
+    /** A session by id or by one of its invites, with the staleness rule; no transaction needed. */
+    liveSession: (ref: { id: string } | { invite: string }): StoredSession | undefined =>
+      aliveRead(() => ('id' in ref ? store.sessions.get(ref.id) : store.sessions.getByInvite(ref.invite))),
 
-    /** `fresh` for a caller that needs only who has joined. */
-    livePlayers: (id: string): string[] | undefined => alive(store.sessions.players(id), id)?.players,
+    /** `liveSession` for a session's seats (see sessions.seats). */
+    liveSeats: (ref: { id: string } | { invite: string }): SessionSeats | undefined => aliveRead(() => store.sessions.seats(ref)),
 
-    /** `fresh` for a caller that needs only the status. */
+    /** `liveSession` for a caller that needs only who has joined. */
+    livePlayers: (id: string): string[] | undefined => aliveRead(() => store.sessions.players(id), id)?.players,
+
+    /** `fresh` for a caller that needs only the status. Call inside a transaction. */
     liveStatus: (id: string): SessionStatus | undefined => alive(store.sessions.activity(id), id)?.status,
 
     /** Deletes every stale session in one transaction; returns how many went. */

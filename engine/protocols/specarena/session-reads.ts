@@ -25,7 +25,7 @@ export interface ListQuery {
 export function createSessionReads(
   store: Store,
   challenges: ChallengeRegistry,
-  fresh: (session: StoredSession | undefined) => StoredSession | undefined,
+  liveSession: (ref: { id: string }) => StoredSession | undefined,
 ) {
   function isRevealed(channel: string): boolean {
     if (!channel.startsWith('challenge_')) return false;
@@ -52,25 +52,24 @@ export function createSessionReads(
       return challenges.has(type);
     },
 
-    /** Chat or operator-channel sync with the redaction rules of spec §5.4. */
+    /**
+     * Chat or operator-channel sync with the redaction rules of spec §5.4. Two reads without a transaction: a game
+     * that ends between them has its messages revealed, which is what an answer given after its end must do.
+     */
     sync(channel: string, start: number, viewer: string | null): ChatMessage[] {
       if (Number.isNaN(start)) return [];
       const from = Math.max(0, Math.floor(start));
-      return store.transaction(() => {
-        const messages = store.chat.since(channel, from);
-        // Most polls find nothing new: they need no answer to whether the game is over.
-        return messages.length === 0 ? messages : redactAll(messages, viewer, isRevealed(channel));
-      });
+      const messages = store.chat.since(channel, from);
+      // Most polls find nothing new: they need no answer to whether the game is over.
+      return messages.length === 0 ? messages : redactAll(messages, viewer, isRevealed(channel));
     },
 
     /** SSE snapshot: messages after `since` (0 = all), redacted; plus the session if it has ended. */
     snapshot(channel: string, since: number, viewer: string | null): { messages: ChatMessage[]; ended: ChallengeOperatorState | null } {
-      return store.transaction(() => {
-        // Expire first: a stale session's channels are deleted by this lookup and must not be replayed.
-        const session = fresh(store.sessions.get(sessionIdOfChannel(channel)));
-        const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel));
-        return { messages, ended: session?.status === 'ended' ? session.state : null };
-      });
+      // Expire first: a stale session's channels are deleted by this lookup and must not be replayed.
+      const session = liveSession({ id: sessionIdOfChannel(channel) });
+      const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel));
+      return { messages, ended: session?.status === 'ended' ? session.state : null };
     },
 
     list(query: ListQuery): { challenges: Challenge[]; total: number; profiles: Record<string, UserProfile> } {
