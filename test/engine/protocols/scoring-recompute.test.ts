@@ -2,12 +2,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadChallenges } from '../../../engine/challenges/registry.js';
-import { createManualClock } from '../../../engine/core/clock.js';
-import { createLiveBus } from '../../../engine/core/live-bus.js';
 import { GLOBAL_KEY, openStore, type Store } from '../../../engine/db/store.js';
-import { createArenaEngine } from '../../../engine/protocols/specarena/arena-engine.js';
+import type { ArenaEngine } from '../../../engine/protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from '../../../engine/protocols/specarena/scoring-service.js';
+import { arenaEngineOn } from '../../support/arena-engine.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -18,19 +16,11 @@ async function setup() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-scoring-'));
   dirs.push(dir);
   const store = openStore({ file: path.join(dir, 'arena.sqlite') });
-  const clock = createManualClock();
-  const engine = createArenaEngine({
-    store,
-    challenges: await loadChallenges(),
-    live: createLiveBus(),
-    clock,
-    seed: (purpose) => `test-seed:${purpose}`,
-    staleAfterMs: 0,
-  });
+  const { engine, clock } = await arenaEngineOn(store);
   return { store, engine, clock };
 }
 
-function privateNumbers(engine: ReturnType<typeof createArenaEngine>, sessionId: string, invite: string): number[] {
+function privateNumbers(engine: ArenaEngine, sessionId: string, invite: string): number[] {
   const dm = engine.sync(`challenge_${sessionId}`, 0, invite).find((m) => m.to === invite && m.content.startsWith('Your'));
   return (dm?.content.match(/\d+/g) ?? []).map(Number);
 }

@@ -6,11 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { loadChallenges } from '../../../../engine/challenges/registry.js';
-import { createManualClock } from '../../../../engine/core/clock.js';
-import { createLiveBus } from '../../../../engine/core/live-bus.js';
 import { openStore } from '../../../../engine/db/store.js';
-import { createArenaEngine } from '../../../../engine/protocols/specarena/arena-engine.js';
+import { arenaEngineOn } from '../../../support/arena-engine.js';
 
 const STALE_AFTER_MS = 60_000;
 const cleanups: Array<() => void> = [];
@@ -25,15 +22,7 @@ async function setup() {
   const store = openStore({ file, busyTimeoutMs: 300 });
   cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   cleanups.push(() => store.close());
-  const clock = createManualClock();
-  const engine = createArenaEngine({
-    store,
-    challenges: await loadChallenges(),
-    live: createLiveBus(),
-    clock,
-    seed: (purpose) => `test-seed:${purpose}`,
-    staleAfterMs: STALE_AFTER_MS,
-  });
+  const { engine, clock } = await arenaEngineOn(store, { staleAfterMs: STALE_AFTER_MS });
   return { file, engine, clock };
 }
 
