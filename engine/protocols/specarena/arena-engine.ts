@@ -76,11 +76,12 @@ export function createArenaEngine(options: ArenaEngineOptions) {
      * `seatKeysRequired` marks a session whose invites only seat keys may join and play (runner-launched agents).
      * `seed` (tournament games) replaces the random session id in the private-data seeds, so the same game seed
      * deals the same hands on this installation; the installation secret still keys them, so agents cannot derive them.
+     * `onCreated` runs inside the creating transaction, so what it records about the session commits with it.
      */
     createSession(
       type: string,
       overrides: Record<string, unknown> = {},
-      flags: { seatKeysRequired?: boolean; seed?: string } = {},
+      flags: { seatKeysRequired?: boolean; seed?: string; onCreated?: (id: string) => void } = {},
     ): StoredSession {
       const challenge = challengeOf(type);
       const parsed = challenge.module.optionsSchema.safeParse({ ...challenges.defaultOptions(type), ...overrides });
@@ -114,6 +115,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
           seatKeysRequired: flags.seatKeysRequired === true,
         };
         store.sessions.insert(created);
+        flags.onCreated?.(id);
         return created;
       });
       publish(effects);
