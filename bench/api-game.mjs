@@ -32,12 +32,12 @@ export function start(command, argv, env) {
   });
 }
 
-/** utime + stime of a process in milliseconds, read from the OS. */
-export function cpuMs(pid) {
+/** utime + stime of a process in milliseconds, read from the OS; `systemOnly` gives stime (the kernel's part). */
+export function cpuMs(pid, systemOnly = false) {
   if (fs.existsSync(`/proc/${pid}/stat`)) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[11]) + Number(fields[12]);
+    const ticks = (systemOnly ? 0 : Number(fields[11])) + Number(fields[12]);
     return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
   }
   throw new Error('bench:api reads server CPU from /proc; run it on Linux');
@@ -95,13 +95,14 @@ export async function playGame(base, n, latencies) {
 
 /** What one server has played so far; rounds add to it. */
 function emptyTally() {
-  return { games: 0, failed: 0, cpu: 0, seconds: 0, latencies: [] };
+  return { games: 0, failed: 0, cpu: 0, system: 0, seconds: 0, latencies: [] };
 }
 
 /** Plays `games` more games on one server at `concurrency` and adds their CPU, time and latencies to `acc`. */
 async function playRound(base, pid, concurrency, games, acc, deadline) {
   let started = 0;
   const cpu0 = cpuMs(pid);
+  const system0 = cpuMs(pid, true);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -119,6 +120,7 @@ async function playRound(base, pid, concurrency, games, acc, deadline) {
   );
   acc.seconds += (performance.now() - t0) / 1000;
   acc.cpu += cpuMs(pid) - cpu0;
+  acc.system += cpuMs(pid, true) - system0;
 }
 
 function summary(acc) {
@@ -131,6 +133,7 @@ function summary(acc) {
     p50: percentile(latencies, 50),
     p99: percentile(latencies, 99),
     cpuPerGame: acc.cpu / Math.max(1, acc.games - acc.failed),
+    systemPerGame: acc.system / Math.max(1, acc.games - acc.failed),
   };
 }
 

@@ -10,7 +10,8 @@
 // unsandboxed baseline.
 // Then, as the yardstick for the engine's CPU per tournament game: the API-only PSI game of bench:api (--api-games,
 // default 300, at the same concurrency, after bench:api's warm-up; `arena serve` in a child process, its CPU from the
-// OS), measured in the same run; each lifecycle's engine CPU per game is printed as a multiple of it (target: at most 2×).
+// OS), measured in the same run before and after the tournaments; each lifecycle's engine CPU per game is printed as a
+// multiple of their mean (target: at most 2×).
 // Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -120,6 +121,7 @@ async function run(lifecycle) {
       const c = process.cpuUsage();
       return (c.user + c.system) / 1000;
     };
+    const systemMsNow = () => process.cpuUsage().system / 1000;
     // The engine's CPU at every 500th game and at the run's half-way game: the second half is its steady state, after
     // the one-off costs of a run (V8 compiling the engine's code paths: seconds of CPU spread over the first thousand or
     // so games; the warm agents' launches), which is what bench:api's API-only game is measured at too.
@@ -128,7 +130,7 @@ async function run(lifecycle) {
     engine.tournaments.subscribe(t.id, (e) => {
       if (e.event !== 'game_ended') return;
       done++;
-      if (done === half) marks.push({ games: done, cpuMs: cpuMsNow(), half: true });
+      if (done === half) marks.push({ games: done, cpuMs: cpuMsNow(), systemMs: systemMsNow(), half: true });
       if (done % 500 === 0) {
         marks.push({ games: done, cpuMs: cpuMsNow() });
         process.stderr.write(`  ${lifecycle}: ${done}/${t.plannedGames} games\n`);
@@ -148,6 +150,7 @@ async function run(lifecycle) {
     for (const g of games) byTermination[g.termination] = (byTermination[g.termination] ?? 0) + 1;
     const harness = games.filter((g) => g.fault === 'harness').length;
     const cpuEnd = cpuMsNow();
+    const systemEnd = systemMsNow();
     const halfMark = marks.find((m) => m.half);
     const windows = [{ games: 0, cpuMs: (cpu0.user + cpu0.system) / 1000 }, ...marks.filter((m) => !m.half)];
     const perGame = (from, to) => Number(((to.cpuMs - from.cpuMs) / Math.max(1, to.games - from.games)).toFixed(1));
@@ -160,6 +163,10 @@ async function run(lifecycle) {
       game_wall_ms_mean: Number(mean(wall).toFixed(1)),
       engine_cpu_ms_per_game: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, games.length)).toFixed(1)),
       engine_cpu_ms_per_game_second_half: halfMark ? perGame(halfMark, { games: games.length, cpuMs: cpuEnd }) : null,
+      // The kernel's share of it (system time: socket writes and reads, SQLite's file I/O, process sampling).
+      engine_system_ms_per_game_second_half: halfMark
+        ? perGame({ games: halfMark.games, cpuMs: halfMark.systemMs }, { games: games.length, cpuMs: systemEnd })
+        : null,
       engine_cpu_ms_per_game_by_500: windows.slice(1).map((w, i) => perGame(windows[i], w)),
       harness_overhead_ms: { mean: Number(mean(overhead).toFixed(1)), p50: pct(overhead, 0.5), p95: pct(overhead, 0.95) },
       harness_faults: harness,
@@ -184,9 +191,9 @@ const launches = await (async () => {
 })();
 process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
 
-// The API-only game's engine CPU (bench:api's game, at this run's concurrency).
-const api = await (async () => {
-  if (API_GAMES <= 0) return null;
+// The API-only game's engine CPU (bench:api's game, at this run's concurrency), on a fresh warmed-up server before the
+// tournaments and on another after them: the VM's speed drifts over a run, and the yardstick is their mean.
+async function apiYardstick() {
   const server = await apiGame.startArena();
   try {
     const r = await apiGame.run(server.url, server.child.pid, CONCURRENCY, {
@@ -194,16 +201,32 @@ const api = await (async () => {
       warmup: apiGame.WARMUP_GAMES,
       maxSeconds: 60,
     });
-    return { games: r.games, failed: r.failed, engine_cpu_ms_per_game: Number(r.cpuPerGame.toFixed(2)) };
+    return {
+      games: r.games,
+      failed: r.failed,
+      engine_cpu_ms_per_game: Number(r.cpuPerGame.toFixed(2)),
+      engine_system_ms_per_game: Number(r.systemPerGame.toFixed(2)),
+    };
   } finally {
     await server.close();
   }
-})();
-process.stderr.write(`  API-only game: ${JSON.stringify(api)}\n`);
+}
+const apiBefore = API_GAMES > 0 ? await apiYardstick() : null;
+process.stderr.write(`  API-only game, before: ${JSON.stringify(apiBefore)}\n`);
 
 const results = [];
 for (const lifecycle of ['per-game', 'persistent'])
   if (!ONLY || ONLY === lifecycle || (ONLY === 'warm' && lifecycle === 'persistent')) results.push(await run(lifecycle));
+const apiAfter = API_GAMES > 0 ? await apiYardstick() : null;
+process.stderr.write(`  API-only game, after: ${JSON.stringify(apiAfter)}\n`);
+const api =
+  apiBefore && apiAfter
+    ? {
+        before: apiBefore,
+        after: apiAfter,
+        engine_cpu_ms_per_game: Number(((apiBefore.engine_cpu_ms_per_game + apiAfter.engine_cpu_ms_per_game) / 2).toFixed(2)),
+      }
+    : null;
 const [cold, warm] = results;
 const summary = {
   cores: os.availableParallelism(),
