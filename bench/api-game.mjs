@@ -32,16 +32,19 @@ export function start(command, argv, env) {
   });
 }
 
-/** utime + stime of a process in milliseconds, read from the OS; `systemOnly` gives stime (the kernel's part). */
-export function cpuMs(pid, systemOnly = false) {
+/** CPU time of a process in milliseconds, read from the OS: utime + stime, and stime alone (the kernel's part). */
+export function cpuTimesMs(pid) {
   if (fs.existsSync(`/proc/${pid}/stat`)) {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = (systemOnly ? 0 : Number(fields[11])) + Number(fields[12]);
-    return (ticks * 1000) / 100; // CLK_TCK is 100 on Linux
+    const [user, system] = [Number(fields[11]), Number(fields[12])].map((ticks) => (ticks * 1000) / 100); // CLK_TCK is 100
+    return { cpu: user + system, system };
   }
   throw new Error('bench:api reads server CPU from /proc; run it on Linux');
 }
+
+/** utime + stime of a process in milliseconds. */
+export const cpuMs = (pid) => cpuTimesMs(pid).cpu;
 
 function percentile(sorted, p) {
   if (sorted.length === 0) return 0;
@@ -101,8 +104,7 @@ function emptyTally() {
 /** Plays `games` more games on one server at `concurrency` and adds their CPU, time and latencies to `acc`. */
 async function playRound(base, pid, concurrency, games, acc, deadline) {
   let started = 0;
-  const cpu0 = cpuMs(pid);
-  const system0 = cpuMs(pid, true);
+  const start = cpuTimesMs(pid);
   const t0 = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -119,8 +121,9 @@ async function playRound(base, pid, concurrency, games, acc, deadline) {
     }),
   );
   acc.seconds += (performance.now() - t0) / 1000;
-  acc.cpu += cpuMs(pid) - cpu0;
-  acc.system += cpuMs(pid, true) - system0;
+  const end = cpuTimesMs(pid);
+  acc.cpu += end.cpu - start.cpu;
+  acc.system += end.system - start.system;
 }
 
 function summary(acc) {

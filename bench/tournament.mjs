@@ -117,11 +117,10 @@ async function run(lifecycle) {
   try {
     const t = engine.tournaments.create(spec, path.dirname(quickstart));
     let done = 0;
-    const cpuMsNow = () => {
+    const cpuNow = () => {
       const c = process.cpuUsage();
-      return (c.user + c.system) / 1000;
+      return { cpuMs: (c.user + c.system) / 1000, systemMs: c.system / 1000 };
     };
-    const systemMsNow = () => process.cpuUsage().system / 1000;
     // The engine's CPU at every 500th game and at the run's half-way game: the second half is its steady state, after
     // the one-off costs of a run (V8 compiling the engine's code paths: seconds of CPU spread over the first thousand or
     // so games; the warm agents' launches), which is what bench:api's API-only game is measured at too.
@@ -130,9 +129,9 @@ async function run(lifecycle) {
     engine.tournaments.subscribe(t.id, (e) => {
       if (e.event !== 'game_ended') return;
       done++;
-      if (done === half) marks.push({ games: done, cpuMs: cpuMsNow(), systemMs: systemMsNow(), half: true });
+      if (done === half) marks.push({ games: done, ...cpuNow(), half: true });
       if (done % 500 === 0) {
-        marks.push({ games: done, cpuMs: cpuMsNow() });
+        marks.push({ games: done, ...cpuNow() });
         process.stderr.write(`  ${lifecycle}: ${done}/${t.plannedGames} games\n`);
       }
     });
@@ -149,11 +148,10 @@ async function run(lifecycle) {
     const byTermination = {};
     for (const g of games) byTermination[g.termination] = (byTermination[g.termination] ?? 0) + 1;
     const harness = games.filter((g) => g.fault === 'harness').length;
-    const cpuEnd = cpuMsNow();
-    const systemEnd = systemMsNow();
+    const end = { games: games.length, ...cpuNow() };
     const halfMark = marks.find((m) => m.half);
     const windows = [{ games: 0, cpuMs: (cpu0.user + cpu0.system) / 1000 }, ...marks.filter((m) => !m.half)];
-    const perGame = (from, to) => Number(((to.cpuMs - from.cpuMs) / Math.max(1, to.games - from.games)).toFixed(1));
+    const perGame = (from, to, key = 'cpuMs') => Number(((to[key] - from[key]) / Math.max(1, to.games - from.games)).toFixed(1));
     return {
       lifecycle,
       outcome: outcome.status,
@@ -162,11 +160,9 @@ async function run(lifecycle) {
       games_per_second: Number((games.length / seconds).toFixed(2)),
       game_wall_ms_mean: Number(mean(wall).toFixed(1)),
       engine_cpu_ms_per_game: Number(((cpu.user + cpu.system) / 1000 / Math.max(1, games.length)).toFixed(1)),
-      engine_cpu_ms_per_game_second_half: halfMark ? perGame(halfMark, { games: games.length, cpuMs: cpuEnd }) : null,
+      engine_cpu_ms_per_game_second_half: halfMark ? perGame(halfMark, end) : null,
       // The kernel's share of it (system time: socket writes and reads, SQLite's file I/O, process sampling).
-      engine_system_ms_per_game_second_half: halfMark
-        ? perGame({ games: halfMark.games, cpuMs: halfMark.systemMs }, { games: games.length, cpuMs: systemEnd })
-        : null,
+      engine_system_ms_per_game_second_half: halfMark ? perGame(halfMark, end, 'systemMs') : null,
       engine_cpu_ms_per_game_by_500: windows.slice(1).map((w, i) => perGame(windows[i], w)),
       harness_overhead_ms: { mean: Number(mean(overhead).toFixed(1)), p50: pct(overhead, 0.5), p95: pct(overhead, 0.95) },
       harness_faults: harness,
