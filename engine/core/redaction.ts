@@ -1,15 +1,19 @@
 // Who may read which chat message (spec §5.4). Pure, so sync, SSE snapshots and live frames share one rule.
 import type { ChatMessage } from '../contract/specarena.js';
 
-export const OPERATOR_CHANNEL_PREFIX = 'challenge_';
+const OPERATOR_CHANNEL_PREFIX = 'challenge_';
 
 export function operatorChannel(sessionId: string): string {
   return `${OPERATOR_CHANNEL_PREFIX}${sessionId}`;
 }
 
+export function isOperatorChannel(channel: string): boolean {
+  return channel.startsWith(OPERATOR_CHANNEL_PREFIX);
+}
+
 /** The session id a channel belongs to: `challenge_<id>` and the bare `<id>` both map to `<id>`. */
 export function sessionIdOfChannel(channel: string): string {
-  return channel.startsWith(OPERATOR_CHANNEL_PREFIX) ? channel.slice(OPERATOR_CHANNEL_PREFIX.length) : channel;
+  return isOperatorChannel(channel) ? channel.slice(OPERATOR_CHANNEL_PREFIX.length) : channel;
 }
 
 export function redactFor(message: ChatMessage, viewer: string | null): ChatMessage {

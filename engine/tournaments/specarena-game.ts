@@ -25,6 +25,8 @@ import { exitVerdict, launchSeat as launchSeatAgent } from './seat-launch.js';
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
 /** After the game ends, agents get this long to exit on their own before they are stopped. */
 const EXIT_REPORT_GRACE_MS = 1_000;
+/** The seat loop looks the seats up itself when no join event came for this long. */
+const JOIN_RECHECK_MS = 250;
 
 export interface GameDeps extends GameContext {
   engine: ArenaEngine;
@@ -87,12 +89,17 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   };
   // The move clock starts once every seat has joined: process start-up is not a move (it has its own budget).
   let allJoined = false;
-  const joined = (): string[] => engine.players(id);
-  // Waiting for a seat to join wakes on the session's next message (a join usually says something) or after 5 ms.
+  const joined = (): readonly string[] => engine.players(id);
+  // Who has joined, as the engine's join events tell it; the seat loop waits on them, and re-reads the seats itself
+  // only if none came for a while (a safety net: every join this game can see goes through the engine).
+  let players: readonly string[] = [];
   let wake: (() => void) | undefined;
-  const nextMessageOrTick = () =>
+  const nextJoin = () =>
     new Promise<void>((resolve) => {
-      const timer = setTimeout(done, 5);
+      const timer = setTimeout(() => {
+        if (!play.settled) players = joined();
+        done();
+      }, JOIN_RECHECK_MS);
       function done(): void {
         clearTimeout(timer);
         wake = undefined;
@@ -100,17 +107,23 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
       }
       wake = done;
     });
+  play.onCleanup(
+    engine.onJoin(id, (list) => {
+      players = list;
+      wake?.();
+    }),
+  );
+  // A game that ends while the seat loop waits lets it go at once (the engine may close right after).
+  play.onCleanup(() => wake?.());
   const armMove = (): void => {
     if (!allJoined) return;
     clearTimeout(moveTimer);
     moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
   };
-  // Before every seat has joined, the seat loop below (woken here) is what looks the seats up: once per message.
   const onMessage = (message: ChatMessage): void => {
     const seat = seatOf.get(message.from);
     if (seat !== undefined) lastAction[seat] = deps.clock.now();
     armMove();
-    wake?.();
   };
   /** Seats whose process has been started. */
   const launched = new Set<number>();
@@ -228,14 +241,14 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   void (async () => {
     for (let seat = 0; seat < seats && !play.settled; seat++) {
       launchSeat(seat);
-      while (seat < seats - 1 && !play.settled && joined().length <= seat) await nextMessageOrTick();
+      while (seat < seats - 1 && !play.settled && players.length <= seat) await nextJoin();
     }
     // Challenges that say nothing on join still get their move clock once the table is full.
     while (!play.settled && !allJoined) {
-      if (joined().length >= seats) {
+      if (players.length >= seats) {
         allJoined = true;
         armMove();
-      } else await nextMessageOrTick();
+      } else await nextJoin();
     }
   })().catch((error: unknown) =>
     play.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }),

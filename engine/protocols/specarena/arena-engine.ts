@@ -4,7 +4,7 @@ import { type OperatorContext, OperatorError } from '../../../challenges/kit/ope
 import type { ChallengeRegistry } from '../../challenges/registry.js';
 import type { ChallengeMetadata, ChatMessage, GameResult } from '../../contract/specarena.js';
 import type { Clock } from '../../core/clock.js';
-import { createListeners } from '../../core/listeners.js';
+import { createKeyedListeners, createListeners } from '../../core/listeners.js';
 import type { LiveBus } from '../../core/live-bus.js';
 import { operatorChannel, sessionIdOfChannel } from '../../core/redaction.js';
 import type { SessionSeats, Store, StoredSession } from '../../db/store.js';
@@ -45,6 +45,8 @@ export type { ListQuery } from './session-reads.js';
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
   const rejections = createListeners<Parameters<RejectedActionListener>>();
+  /** Per session: who has joined, in join order, after each committed join. */
+  const joins = createKeyedListeners<string, readonly string[]>();
   const expiry = createSessionExpiry(store, clock, options.staleAfterMs);
   const { fresh, liveStatus, deleteSession } = expiry;
   const { challengeOf, operatorContext, operatorFor, persist, publish } = createSessionOperators(options);
@@ -68,7 +70,7 @@ export function createArenaEngine(options: ArenaEngineOptions) {
 
   const engine = {
     live,
-    ...createSessionReads(store, challenges, expiry.liveSession),
+    ...createSessionReads(store, challenges, expiry),
     ...createSeatKeyFlags(store),
 
     /**
@@ -140,7 +142,16 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       });
       if (!result) throw new ArenaError(400, `Challenge not found for invite: ${invite}`);
       publish(effects);
+      joins.emit(result.session.id, result.session.state.players);
       return result;
+    },
+
+    /**
+     * Observes the committed joins of one session (its players in join order after each); returns the unsubscribe
+     * function. A tournament's seat loop waits on this instead of looking the players up again and again.
+     */
+    onJoin(sessionId: string, listener: (players: readonly string[]) => void): () => void {
+      return joins.add(sessionId, listener);
     },
 
     /** Arena action (spec §3.4): the raw action is logged even when the operator rejects it (decision 11(d)). */

@@ -1,7 +1,7 @@
 // Names and channels only the arena itself writes (decision 11(j)): whoever calls the API, in any mode, cannot speak
 // as the operator or write into a session's operator channel, so nothing there can be a forged operator message.
 import { EngineErrorCode } from '../../contract/errors.js';
-import { OPERATOR_CHANNEL_PREFIX } from '../../core/redaction.js';
+import { isOperatorChannel } from '../../core/redaction.js';
 import { ArenaError } from './arena-error.js';
 
 /**
@@ -23,7 +23,7 @@ export function assertNotReserved(name: string): void {
 
 /** Player chat may go to any channel except a session's operator channel (`challenge_<id>`), REST and MCP alike. */
 export function assertPlayerWritableChannel(channel: string): void {
-  if (channel.startsWith(OPERATOR_CHANNEL_PREFIX)) {
+  if (isOperatorChannel(channel)) {
     throw new ArenaError(
       403,
       `${channel} is an operator channel: only the arena writes there (send actions with /api/arena/message)`,

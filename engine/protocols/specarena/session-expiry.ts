@@ -59,6 +59,10 @@ export function createSessionExpiry(store: Store, clock: Clock, staleAfterMs: nu
     /** `liveSession` for a caller that needs only who has joined. */
     livePlayers: (id: string): string[] | undefined => aliveRead(() => store.sessions.players(id), id)?.players,
 
+    /** `liveSession` for a caller that needs only the status. */
+    liveActivity: (id: string): Pick<StoredSession, 'status' | 'lastActivityAt'> | undefined =>
+      aliveRead(() => store.sessions.activity(id), id),
+
     /** `fresh` for a caller that needs only the status. Call inside a transaction. */
     liveStatus: (id: string): SessionStatus | undefined => alive(store.sessions.activity(id), id)?.status,
 

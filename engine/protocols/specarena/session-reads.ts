@@ -9,7 +9,7 @@ import type {
   SessionStatus,
   UserProfile,
 } from '../../contract/specarena.js';
-import { redactAll, sessionIdOfChannel } from '../../core/redaction.js';
+import { isOperatorChannel, redactAll, sessionIdOfChannel } from '../../core/redaction.js';
 import { fullSession, publicSession } from '../../core/sanitize.js';
 import type { Store, StoredSession } from '../../db/store.js';
 
@@ -25,11 +25,14 @@ export interface ListQuery {
 export function createSessionReads(
   store: Store,
   challenges: ChallengeRegistry,
-  liveSession: (ref: { id: string }) => StoredSession | undefined,
+  live: {
+    liveSession(ref: { id: string }): StoredSession | undefined;
+    liveActivity(id: string): { status: SessionStatus } | undefined;
+  },
 ) {
+  /** Others' DMs on an operator channel are revealed once its game has ended (spec §5.4). */
   function isRevealed(channel: string): boolean {
-    if (!channel.startsWith('challenge_')) return false;
-    return store.sessions.status(sessionIdOfChannel(channel)) === 'ended';
+    return isOperatorChannel(channel) && store.sessions.status(sessionIdOfChannel(channel)) === 'ended';
   }
 
   function profilesOf(list: Challenge[]): Record<string, UserProfile> {
@@ -66,10 +69,12 @@ export function createSessionReads(
 
     /** SSE snapshot: messages after `since` (0 = all), redacted; plus the session if it has ended. */
     snapshot(channel: string, since: number, viewer: string | null): { messages: ChatMessage[]; ended: ChallengeOperatorState | null } {
-      // Expire first: a stale session's channels are deleted by this lookup and must not be replayed.
-      const session = liveSession({ id: sessionIdOfChannel(channel) });
-      const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel));
-      return { messages, ended: session?.status === 'ended' ? session.state : null };
+      // Expire first: a stale session's channels are deleted by this lookup and must not be replayed. A stream opened
+      // during a game needs only the status (every agent opens two per game); the whole session is read once ended.
+      const id = sessionIdOfChannel(channel);
+      const ended = live.liveActivity(id)?.status === 'ended';
+      const messages = redactAll(store.chat.since(channel, since + 1), viewer, ended && isOperatorChannel(channel));
+      return { messages, ended: ended ? (live.liveSession({ id })?.state ?? null) : null };
     },
 
     list(query: ListQuery): { challenges: Challenge[]; total: number; profiles: Record<string, UserProfile> } {
