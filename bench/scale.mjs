@@ -4,7 +4,8 @@
 // run's rows (transcript, scores, detail) with results alternating per pair. At each checkpoint (1k, 10k, 100k by
 // default) the run pauses and the real HTTP server of `arena serve` (127.0.0.1, port 0) is timed: the tournaments
 // list, one tournament, a 50-row games page (first and last), standings (first request after new games, and
-// cached), charts, and all exports (wall and CPU ms; CPU is what a loaded machine distorts least); plus the
+// cached), charts, and all exports (wall and CPU ms; CPU is what a loaded machine distorts least; and the longest a
+// request made during the exports waited, i.e. how long the engine stopped answering while they were written); plus the
 // executor's wall and CPU time per game over the games before the checkpoint. Ratios are against the first
 // checkpoint measured in the same run. Each checkpoint also shows the games the executor holds in memory and the
 // JavaScript heap after a full collection, taken before the timings.
@@ -172,7 +173,24 @@ try {
     };
     row.rss_before_exports_mb = round(process.memoryUsage().rss / 2 ** 20, 1);
     // Exports last: writing hundreds of MB evicts the page cache the timings above ran with.
-    const exported = await request(`/tournaments/${big.id}/exports`, 'POST');
+    // While they are written, a small request every 25 ms: the longest any took is how long the engine stopped
+    // answering during the exports (their CPU, well under 1 ms each, is in the exports' CPU below).
+    let exporting = true;
+    const probes = [];
+    const probing = (async () => {
+      while (exporting) {
+        const t0 = performance.now();
+        await (await fetch(admin('/tournaments?limit=1'), { headers })).arrayBuffer();
+        probes.push(performance.now() - t0);
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    })();
+    const exported = await request(`/tournaments/${big.id}/exports`, 'POST').finally(() => {
+      exporting = false;
+    });
+    await probing;
+    row.exports_probes = probes.length;
+    row.exports_longest_probe_ms = round(Math.max(...probes));
     const reportDir = path.join(dataDir, 'reports', big.id);
     row.exports_ms = round(exported.ms);
     row.exports_cpu_ms = round(exported.cpu);

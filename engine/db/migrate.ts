@@ -18,6 +18,7 @@ import * as warmLifecycles from './migrations/0130-warm-lifecycles.js';
 import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 import * as leanWrites from './migrations/0150-lean-writes.js';
 import * as tournamentRunner from './migrations/0160-tournament-runner.js';
+import * as tournamentGamesCommitOrder from './migrations/0170-tournament-games-commit-order.js';
 
 interface Migration {
   name: string;
@@ -41,6 +42,7 @@ export const migrations: readonly Migration[] = [
   tournamentLibrary,
   leanWrites,
   tournamentRunner,
+  tournamentGamesCommitOrder,
 ];
 
 export class MigrationError extends Error {

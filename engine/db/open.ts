@@ -13,7 +13,10 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
 }
 
-export function openConnection({ file, busyTimeoutMs = 5000 }: OpenOptions): Connection {
+/** How long a connection waits for another's write lock before SQLite reports the database busy. */
+export const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export function openConnection({ file, busyTimeoutMs = DEFAULT_BUSY_TIMEOUT_MS }: OpenOptions): Connection {
   if (file !== ':memory:') {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: PRIVATE_DIR_MODE });
     // SQLite gives -wal and -shm the mode of the database file, so creating it owner-only covers all three.

@@ -1,6 +1,7 @@
 // The database port: the only way the rest of the engine reaches SQLite.
 
-import { type OpenOptions, openConnection } from './open.js';
+import Database from 'better-sqlite3';
+import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions, openConnection } from './open.js';
 import { createAgentFoldersRepo } from './repos/agent-folders.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
@@ -22,8 +23,16 @@ export { GLOBAL_KEY } from './repos/scoring.js';
 export type { SessionFilter, SessionPage, SessionSeats, StoredSession } from './repos/sessions.js';
 export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 
+/** The tournaments' games as they stood when the snapshot was taken; see `Store.readSnapshot`. */
+export interface GamesSnapshot {
+  tournaments: Pick<ReturnType<typeof createTournamentsRepo>, 'eachGame' | 'eachGameWithTranscript'>;
+  /** Ends the snapshot's read transaction and closes its connection (idempotent). */
+  close(): void;
+}
+
 export function openStore(options: OpenOptions) {
   const db = openConnection(options);
+  const busyTimeoutMs = Math.max(0, Math.floor(options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS));
   // One wrapper for every call: better-sqlite3 turns a nested call into a savepoint by itself. The outermost call
   // begins IMMEDIATE: another engine may share the file, and a transaction that read before its first write would fail
   // at once ("database is locked") if that engine committed in between; taking the write lock first waits (busy
@@ -58,6 +67,35 @@ export function openStore(options: OpenOptions) {
     },
     get inTransaction(): boolean {
       return db.inTransaction;
+    },
+    /**
+     * A second, query-only connection to the same file holding one read transaction: it sees the data as it is now
+     * for as long as it stays open, while this connection keeps committing (WAL). A long export reads from it a slice
+     * at a time, letting the event loop turn in between, which a cursor on this connection would not allow (it runs
+     * nothing else until the cursor is done). Null for an in-memory database, which no other connection can see.
+     */
+    readSnapshot(): GamesSnapshot | null {
+      if (db.memory) return null;
+      const conn = new Database(db.name, { fileMustExist: true });
+      try {
+        conn.pragma('query_only = ON');
+        conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+        const tournaments = createTournamentsRepo(conn);
+        conn.exec('BEGIN');
+        // A deferred transaction takes its snapshot at its first read.
+        conn.prepare('SELECT count(*) FROM sqlite_master').get();
+        return {
+          tournaments,
+          close(): void {
+            if (!conn.open) return;
+            if (conn.inTransaction) conn.exec('ROLLBACK');
+            conn.close();
+          },
+        };
+      } catch (error) {
+        conn.close();
+        throw error;
+      }
     },
     close(): void {
       if (db.open) db.close();

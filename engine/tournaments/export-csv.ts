@@ -65,10 +65,11 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 /**
  * games.csv: a header row, then one row per game attempt (void ones and replays included; `counts` marks the attempt
  * the statistics use). Per seat k: the agent, the counted placement (a forfeit: faulted seats last), the game score
- * (1 / ½ / 0, or the placement percentile), whether it was at fault, security/utility, model tokens and cost.
+ * (1 / ½ / 0, or the placement percentile), whether it was at fault, security/utility, model tokens and cost, for
+ * `widest` seats (the most any attempt had; at least two).
  */
-export function writeGamesCsv(file: string, input: ExportInput, redact: (text: string) => string): void {
-  const seats = Math.max(2, input.store.tournaments.widestGame(input.tournament.id));
+export function writeGamesCsv(file: string, input: ExportInput, redact: (text: string) => string, widest: number): Promise<void> {
+  const seats = Math.max(2, widest);
   const seatColumns = Array.from({ length: seats }, (_, k) => [
     `seat${k}_agent`,
     `seat${k}_placement`,
@@ -102,9 +103,9 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
     'tokens',
     'cost_usd',
   ];
-  streamFile(file, redact, (write) => {
+  return streamFile(file, redact, async (write) => {
     write(`${header.join(',')}\n`);
-    for (const row of input.store.tournaments.eachGame(input.tournament.id)) {
+    for (const row of input.games.each()) {
       const result = countedResult(row);
       const points = result.placements ? seatPoints(row) : null;
       const usage = (row.usage ?? []) as Array<SeatUsage | null>;
@@ -147,6 +148,7 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
         used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
       ];
       write(`${cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(',')}\n`);
+      await input.games.pace();
     }
   });
 }

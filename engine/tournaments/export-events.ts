@@ -5,12 +5,14 @@ import type { ExportInput } from './export-input.js';
 import { streamFile } from './export-stream.js';
 
 /** One line per event: run manifest first, then per game its start, every message with indices, and its end. */
-export function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string): void {
-  streamFile(file, redact, (writeText) => {
+export function writeEventsJsonl(file: string, input: ExportInput, redact: (text: string) => string): Promise<void> {
+  return streamFile(file, redact, async (writeText) => {
     const write = (value: unknown) => writeText(`${JSON.stringify(value)}\n`);
     write({ event: 'manifest', tournament_id: input.tournament.id, manifest: input.tournament.manifest });
-    for (const row of input.store.tournaments.eachGameWithTranscript(input.tournament.id))
+    for (const row of input.games.eachWithTranscript()) {
       for (const line of gameEvents(row, input.agentIds, row.transcript)) write(line);
+      await input.games.pace();
+    }
   });
 }
 

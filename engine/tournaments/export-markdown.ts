@@ -3,10 +3,8 @@
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
 import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../core/ratings/index.js';
-import type { StoredTournamentGame } from '../db/store.js';
-import type { ExportInput } from './export-input.js';
-import { runTally } from './game-commit.js';
-import { type AgentUsage, agentUsageOf, type SeatUsage } from './model-usage.js';
+import type { ExportGames, ExportInput } from './export-input.js';
+import type { AgentUsage, SeatUsage } from './model-usage.js';
 import type { StandingRow } from './stats.js';
 
 const fallbackText = (fallbacks: Partial<Record<string, number>>): string =>
@@ -24,10 +22,12 @@ const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.cal
 const MD_GAME_ROWS = 200;
 
 /** How each agent's processes were isolated, over every attempt it sat in (one line per distinct isolation). */
-function isolationTable(agentIds: readonly string[], rows: Iterable<StoredTournamentGame>): string[] {
+async function isolationTable(agentIds: readonly string[], games: ExportGames): Promise<string[]> {
   const seen = agentIds.map(() => new Set<string>());
-  for (const row of rows)
+  for (const row of games.each()) {
     for (const [seat, iso] of (row.isolation ?? []).entries()) seen[row.seats[seat] as number]?.add(describeIsolation(iso));
+    await games.pace();
+  }
   if (seen.every((s) => s.size === 0)) return [];
   const lines = ['## Isolation', '', '| Agent | Isolation applied |', '|---|---|'];
   agentIds.forEach((id, i) => {
@@ -36,7 +36,7 @@ function isolationTable(agentIds: readonly string[], rows: Iterable<StoredTourna
   return [...lines, ''];
 }
 
-function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, rows: Iterable<StoredTournamentGame>): string[] {
+async function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, games: ExportGames): Promise<string[]> {
   if (usage.every((u) => u === null)) return [];
   const out = [
     '## Model usage',
@@ -60,7 +60,8 @@ function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage
   out.push('|---:|---:|---|---:|---:|---:|---:|---|');
   let shown = 0;
   let withUsage = 0;
-  for (const row of rows) {
+  for (const row of games.each()) {
+    await games.pace();
     if (!row.usage?.some((u) => u)) continue;
     withUsage++;
     if (shown >= MD_GAME_ROWS) continue;
@@ -110,7 +111,7 @@ function standingsTable(rows: readonly StandingRow[]): string[] {
   return out;
 }
 
-export function reportMarkdown(input: ExportInput): string {
+export async function reportMarkdown(input: ExportInput): Promise<string> {
   const { tournament, stats } = input;
   const lines = [`# Tournament: ${tournament.name}`, ''];
   lines.push(`- Id: \`${tournament.id}\``, `- Status: ${tournament.status}${tournament.stopReason ? ` (${tournament.stopReason})` : ''}`);
@@ -148,9 +149,8 @@ export function reportMarkdown(input: ExportInput): string {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
-  const usage = agentUsageOf(runTally(input.store, tournament.id).usage);
-  lines.push(...usageTable(input.agentIds, usage, input.store.tournaments.eachGame(tournament.id)));
-  lines.push(...isolationTable(input.agentIds, input.store.tournaments.eachGame(tournament.id)));
+  lines.push(...(await usageTable(input.agentIds, input.usage, input.games)));
+  lines.push(...(await isolationTable(input.agentIds, input.games)));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');

@@ -1,6 +1,9 @@
 // Export files too big to hold in memory (a 100,000-game run) are written a piece at a time, in chunks of up to
-// 64 KiB: a write per piece (an events.jsonl line per chat message) would be a system call per line.
+// 64 KiB: a write per piece (an events.jsonl line per chat message) would be a system call per line. Such a file takes
+// seconds to write and the engine keeps serving meanwhile, so it is written under a temporary name and renamed into
+// place when complete: a reader (a download, an audit bundle) gets the previous file or the new one, never half.
 
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import { PRIVATE_FILE_MODE, tightenIfPresent } from '../runtime/private-files.js';
 
@@ -8,8 +11,14 @@ import { PRIVATE_FILE_MODE, tightenIfPresent } from '../runtime/private-files.js
 const CHUNK_CHARS = 64 * 1024;
 
 /** A file written piece by piece, each piece redacted (no local folder spans two pieces: they end on a line). */
-export function streamFile(file: string, redact: (text: string) => string, fill: (write: (text: string) => void) => void): void {
-  const fd = fs.openSync(file, 'w', PRIVATE_FILE_MODE);
+export async function streamFile(
+  file: string,
+  redact: (text: string) => string,
+  fill: (write: (text: string) => void) => Promise<void>,
+): Promise<void> {
+  const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
+  const fd = fs.openSync(partial, 'w', PRIVATE_FILE_MODE);
+  let complete = false;
   try {
     let pending: string[] = [];
     let size = 0;
@@ -19,15 +28,18 @@ export function streamFile(file: string, redact: (text: string) => string, fill:
       pending = [];
       size = 0;
     };
-    fill((text) => {
+    await fill((text) => {
       const piece = redact(text);
       pending.push(piece);
       size += piece.length;
       if (size >= CHUNK_CHARS) flush();
     });
     flush();
+    complete = true;
   } finally {
     fs.closeSync(fd);
+    if (complete) fs.renameSync(partial, file);
+    else fs.rmSync(partial, { force: true });
   }
   tightenIfPresent(file);
 }

@@ -10,8 +10,7 @@ import { writeEventsJsonl } from './export-events.js';
 import type { ExportInput } from './export-input.js';
 import { reportMarkdown } from './export-markdown.js';
 import { streamFile } from './export-stream.js';
-import { runTally } from './game-commit.js';
-import { type AgentUsage, agentUsageOf } from './model-usage.js';
+import type { AgentUsage } from './model-usage.js';
 import { pathRedactor } from './path-redaction.js';
 import { countedResult, type RunStatistics, ratingsForExport } from './stats.js';
 
@@ -53,9 +52,10 @@ export function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]
 /**
  * report.json as JSON.stringify(report, null, 2) would print it, with `games` (the last key) written one game at a
  * time: each entry is printed on its own and indented to its depth, which is exactly how the whole would print.
+ * Resolves to the most seats any attempt had (games.csv's columns), seen on the way instead of in a pass of its own.
  */
-function writeReportJson(file: string, input: ExportInput, redact: (text: string) => string): void {
-  const { tournament, agentIds, stats, store } = input;
+async function writeReportJson(file: string, input: ExportInput, redact: (text: string) => string): Promise<number> {
+  const { tournament, agentIds, stats, lifecycles } = input;
   const head = JSON.stringify(
     {
       id: tournament.id,
@@ -67,11 +67,8 @@ function writeReportJson(file: string, input: ExportInput, redact: (text: string
       manifest: tournament.manifest,
       manifest_hash: tournament.manifestHash,
       // Warm agents' processes, restarts and retirement over the whole run (resumes included); absent without any.
-      ...(() => {
-        const lifecycles = store.lifecycles.get(tournament.id);
-        return lifecycles ? { agent_lifecycles: lifecycles } : {};
-      })(),
-      standings: withUsage(stats.standings, agentIds, agentUsageOf(runTally(store, tournament.id).usage)),
+      ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
+      standings: withUsage(stats.standings, agentIds, input.usage),
       ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
       terminations: stats.terminations,
       warnings: stats.warnings,
@@ -82,15 +79,19 @@ function writeReportJson(file: string, input: ExportInput, redact: (text: string
   );
   const EMPTY_TAIL = '[]\n}';
   if (!head.endsWith(EMPTY_TAIL)) throw new Error('report.json: games must be the last key');
-  streamFile(file, redact, (write) => {
+  let widest = 0;
+  await streamFile(file, redact, async (write) => {
     let first = true;
-    for (const row of store.tournaments.eachGame(tournament.id)) {
+    for (const row of input.games.each()) {
+      widest = Math.max(widest, row.seats.length);
       const entry = JSON.stringify({ ...gameEntry(row, agentIds), counts: row.counts }, null, 2).replaceAll('\n', '\n    ');
       write(first ? `${head.slice(0, -EMPTY_TAIL.length)}[\n    ${entry}` : `,\n    ${entry}`);
       first = false;
+      await input.games.pace();
     }
     write(first ? `${head}\n` : '\n  ]\n}\n');
   });
+  return widest;
 }
 
 /** Adds each agent's model-usage totals (every attempt it sat in: void games cost too) to the combined standings. */
@@ -106,17 +107,18 @@ export function manifestJson(input: ExportInput): string {
   return `${JSON.stringify({ tournament_id: t.id, manifest_hash: t.manifestHash, manifest: t.manifest }, null, 2)}\n`;
 }
 
-export function writeExports(dataDir: string, input: ExportInput): string {
+/** Writes every export file of `input` into the run's report folder; resolves to the folder. */
+export async function writeExports(dataDir: string, input: ExportInput): Promise<string> {
   const dir = reportDir(dataDir, input.tournament.id);
   ensurePrivateDir(path.dirname(dir));
   ensurePrivateDir(dir);
   const redact = pathRedactor(input.roots ?? []);
   const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
-  writeReportJson(path.join(dir, 'report.json'), input, redact);
-  writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
-  write('report.md', reportMarkdown(input));
+  const widest = await writeReportJson(path.join(dir, 'report.json'), input, redact);
+  await writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
+  write('report.md', await reportMarkdown(input));
   write('standings.csv', standingsCsv(input));
-  writeGamesCsv(path.join(dir, 'games.csv'), input, redact);
+  await writeGamesCsv(path.join(dir, 'games.csv'), input, redact, widest);
   write('manifest.json', manifestJson(input));
   return dir;
 }

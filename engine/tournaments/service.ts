@@ -23,6 +23,7 @@ import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/s
 import { buildBundle } from './bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
+import { exportInput } from './export-input.js';
 import { writeExports } from './exports.js';
 import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
@@ -179,6 +180,26 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return stats;
   }
 
+  /** Exports in progress, by tournament: the last one asked for (each waits for the one before it). */
+  const exporting = new Map<string, Promise<string>>();
+  async function writeReportsNow(id: string): Promise<string> {
+    // Read in one synchronous step: the statistics and the games' snapshot see the same commits.
+    const t = get(id);
+    const loaded = loadStored(t);
+    const { input, close } = exportInput(store, {
+      tournament: t,
+      agentIds: loaded.agents.map((a) => a.id),
+      stats: statistics(t, loaded),
+      summary: formatSummary(loaded, t),
+      roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
+    });
+    try {
+      return await writeExports(deps.dataDir, input);
+    } finally {
+      close();
+    }
+  }
+
   /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
   function formatSummary(loaded: LoadedSpec, t: StoredTournament): Record<string, unknown> | null {
     if (loaded.spec.format.kind !== 'swiss' && loaded.spec.format.kind !== 'knockout') return null;
@@ -310,12 +331,12 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       }
       executor.on((event) => emit(id, event));
       const played = executor.run().finally(() => releaseRun(store, id, claim.mark));
-      const done = played.then((outcome) => {
+      const done = played.then(async (outcome) => {
         running.delete(id);
         if (outcome.status === 'finished') {
           let dir: string | null = null;
           try {
-            dir = service.exportReports(id);
+            dir = await service.exportReports(id);
           } catch (error) {
             emit(id, { event: 'failed', tournament_id: id, error: `exports: ${(error as Error).message}`, at: clock.now() });
           }
@@ -367,34 +388,38 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return { tournament: t, loaded, stats: statistics(t, loaded) };
     },
 
-    exportReports(id: string): string {
-      const t = get(id);
-      const loaded = loadStored(t);
-      return writeExports(deps.dataDir, {
-        store,
-        tournament: t,
-        agentIds: loaded.agents.map((a) => a.id),
-        stats: statistics(t, loaded),
-        summary: formatSummary(loaded, t),
-        roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
-      });
+    /**
+     * Writes the run's export files as of now and resolves to their folder. The engine keeps serving while they are
+     * written (seconds at 100,000 games); a second export of the same run waits for the one in progress, so the two
+     * never write the same files at once.
+     */
+    exportReports(id: string): Promise<string> {
+      get(id); // an unknown run is refused now, not queued
+      const previous = exporting.get(id);
+      const job = (previous ?? Promise.resolve()).catch(() => undefined).then(() => writeReportsNow(id));
+      exporting.set(id, job);
+      const forget = (): void => {
+        if (exporting.get(id) === job) exporting.delete(id);
+      };
+      job.then(forget, forget);
+      return job;
     },
 
-    /** report.json of a run, from its exports (written now when missing). */
-    report(id: string): ComparableReport {
-      const file = path.join(service.exportReports(id), 'report.json');
+    /** report.json of a run, from fresh exports. */
+    async report(id: string): Promise<ComparableReport> {
+      const file = path.join(await service.exportReports(id), 'report.json');
       return JSON.parse(fs.readFileSync(file, 'utf8')) as ComparableReport;
     },
 
     /** The comparison of two runs by their reports (see compare.ts). */
-    compare(a: string, b: string): Comparison {
-      return compareRuns(service.report(a), service.report(b));
+    async compare(a: string, b: string): Promise<Comparison> {
+      return compareRuns(await service.report(a), await service.report(b));
     },
 
     /** The audit bundle of a run: fresh exports, the definition and, with `withFiles`, every agent's files. */
-    bundle(id: string, options: { withFiles?: boolean } = {}): Buffer {
+    async bundle(id: string, options: { withFiles?: boolean } = {}): Promise<Buffer> {
       const t = get(id);
-      const dir = service.exportReports(id);
+      const dir = await service.exportReports(id);
       const reports = EXPORT_FILES.map((name) => ({ name, data: fs.readFileSync(path.join(dir, name)) }));
       const recorded = ((t.manifest as { agents?: Array<{ id: string; entry_file: string | null }> }).agents ?? []) as Array<{
         id: string;
@@ -438,6 +463,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     async close(): Promise<void> {
       for (const run of running.values()) run.executor.halt();
       await Promise.all([...running.values()].map((r) => r.done));
+      await Promise.allSettled([...exporting.values()]);
     },
   };
   return service;

@@ -41,12 +41,12 @@ each difference with the file it is in; exits 1 when there is any.
 
 async function withEngine<T>(
   dataDirFlag: string | boolean | undefined,
-  use: (engine: Awaited<ReturnType<typeof startEngine>>) => T,
+  use: (engine: Awaited<ReturnType<typeof startEngine>>) => T | Promise<T>,
 ): Promise<T> {
   const dataDir = resolveDataDir(typeof dataDirFlag === 'string' ? dataDirFlag : undefined);
   const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
   try {
-    return use(engine);
+    return await use(engine);
   } finally {
     await engine.close();
   }
@@ -78,12 +78,14 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
     fromPaths[0] && fromPaths[1]
       ? (fromPaths as ComparableReport[])
       : await withEngine(flags['data-dir'], (engine) =>
-          positionals.map((name, i) => {
-            const known = fromPaths[i];
-            if (known) return known;
-            if (!engine.store.tournaments.get(name)) throw new UsageError(`no tournament ${name} (and no such file)`);
-            return engine.tournaments.report(name);
-          }),
+          Promise.all(
+            positionals.map(async (name, i) => {
+              const known = fromPaths[i];
+              if (known) return known;
+              if (!engine.store.tournaments.get(name)) throw new UsageError(`no tournament ${name} (and no such file)`);
+              return engine.tournaments.report(name);
+            }),
+          ),
         );
   const comparison = compareRuns(reports[0] as ComparableReport, reports[1] as ComparableReport);
   if (typeof flags.out === 'string') {

@@ -202,7 +202,6 @@ export function createTournamentsRepo(db: Database.Database) {
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const attemptsInOrder = db.prepare(`SELECT ${COLUMNS}, superseded FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const gamesWithTranscripts = db.prepare(`SELECT ${COLUMNS}, transcript FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
-  const widestGame = db.prepare('SELECT MAX(json_array_length(seats)) AS n FROM tournament_games WHERE tournament_id = ?');
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
   const latestOf = db.prepare(
     'SELECT seq, attempt, termination FROM tournament_games WHERE tournament_id = ? AND game_key = ? ORDER BY attempt DESC LIMIT 1',
@@ -356,11 +355,6 @@ export function createTournamentsRepo(db: Database.Database) {
     *eachGame(tournamentId: string): Generator<StoredTournamentGame & { counts: boolean }> {
       for (const row of attemptsInOrder.iterate(tournamentId) as IterableIterator<GameRow & { superseded: number }>)
         yield { ...gameOf(row), counts: row.superseded === 0 };
-    },
-
-    /** The most seats any attempt of the tournament had (0 without attempts). */
-    widestGame(tournamentId: string): number {
-      return (widestGame.get(tournamentId) as { n: number | null }).n ?? 0;
     },
 
     /** The same with each attempt's parsed transcript (events.jsonl). */

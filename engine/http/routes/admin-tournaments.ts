@@ -66,7 +66,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
 
   admin.get('/tournaments/compare', async (req, reply) => {
     const q = readAdminQuery(TournamentCompareQuerySchema, req.query);
-    const comparison = service().compare(q.a, q.b);
+    const comparison = await service().compare(q.a, q.b);
     if (q.format === 'md') return reply.type('text/markdown; charset=utf-8').send(comparisonMarkdown(comparison));
     if (q.format === 'csv') return reply.type('text/csv; charset=utf-8').send(comparisonCsv(comparison));
     return comparison;
@@ -188,7 +188,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
   });
 
   admin.post<{ Params: { id: string } }>('/tournaments/:id/exports', async (req) => {
-    const dir = service().exportReports(req.params.id);
+    const dir = await service().exportReports(req.params.id);
     return { report_dir: dir, files: fs.readdirSync(dir).sort() };
   });
 
@@ -199,7 +199,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     s.get(req.params.id);
     const target = path.join(reportDir(s.dataDir, req.params.id), file.data);
     // Exports are written when a run finishes; a running one gets a fresh snapshot.
-    if (!fs.existsSync(target)) s.exportReports(req.params.id);
+    if (!fs.existsSync(target)) await s.exportReports(req.params.id);
     const type = file.data.endsWith('.json')
       ? 'application/json'
       : file.data.endsWith('.md')

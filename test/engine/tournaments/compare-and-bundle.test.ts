@@ -38,7 +38,7 @@ it('compares two runs on the same seed: rating deltas by id and paired games by 
   const a = await play(ctx.engine, run('truthful'));
   const b = await play(ctx.engine, run('bluffer'));
   expect([a.outcome.status, b.outcome.status]).toEqual(['finished', 'finished']);
-  const c = ctx.engine.tournaments.compare(a.id, b.id);
+  const c = await ctx.engine.tournaments.compare(a.id, b.id);
   expect(c.agents.map((x) => [x.agent, x.changed])).toEqual([
     ['candidate', true],
     ['opponent', false],
@@ -83,7 +83,7 @@ it('compares two runs on the same seed: rating deltas by id and paired games by 
 
 it('verify passes on a fresh bundle and fails naming the file when a byte changes', async () => {
   const r = await play(ctx.engine, run('truthful'));
-  const archive = ctx.engine.tournaments.bundle(r.id, { withFiles: true });
+  const archive = await ctx.engine.tournaments.bundle(r.id, { withFiles: true });
   const files = readTarGz(archive);
   expect([...files.keys()]).toEqual(
     expect.arrayContaining([

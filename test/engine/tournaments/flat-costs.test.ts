@@ -21,6 +21,7 @@ import {
   type Termination,
 } from '../../../engine/core/ratings/index.js';
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
+import { exportInput } from '../../../engine/tournaments/export-input.js';
 import { writeExports } from '../../../engine/tournaments/exports.js';
 import { commitGame, runTally } from '../../../engine/tournaments/game-commit.js';
 import { tallyOfOrderedRows } from '../../../engine/tournaments/run-tally.js';
@@ -307,9 +308,10 @@ describe('flat costs', () => {
       JSON.parse(JSON.stringify(tallyOfOrderedRows(engine.store.tournaments.eachGame(small), 3))),
     );
     const { tournament, loaded, stats } = engine.tournaments.statistics(small);
-    const input = { store: engine.store, tournament, agentIds: loaded.agents.map((a) => a.id), stats, summary: null };
-    const ours = writeExports(path.join(dir, 'ours'), input);
-    const theirs = writeReferenceExports(path.join(dir, 'theirs'), input);
+    const base = { tournament, agentIds: loaded.agents.map((a) => a.id), stats, summary: null };
+    const snapshot = exportInput(engine.store, base);
+    const ours = await writeExports(path.join(dir, 'ours'), snapshot.input).finally(snapshot.close);
+    const theirs = writeReferenceExports(path.join(dir, 'theirs'), { store: engine.store, ...base });
     for (const file of ['report.json', 'events.jsonl', 'report.md', 'standings.csv', 'games.csv', 'manifest.json'])
       expect(fs.readFileSync(path.join(ours, file)).equals(fs.readFileSync(path.join(theirs, file))), file).toBe(true);
   }, 240_000);

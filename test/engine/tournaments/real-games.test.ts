@@ -179,7 +179,7 @@ it('two versions of one agent are told apart by a short content hash, and no exp
   for (const id of ids) expect(id).toMatch(/^truthful@[0-9a-f]{7}$/);
   expect(ids[0]).not.toBe(ids[1]);
   expect(stats.standings.combined.map((s) => s.agent_name)).toEqual(['Truthful', 'Truthful']);
-  const out = ctx.engine.tournaments.exportReports(r.id);
+  const out = await ctx.engine.tournaments.exportReports(r.id);
   const report = JSON.parse(fs.readFileSync(path.join(out, 'report.json'), 'utf8'));
   // Absolute paths become relative to the definition's folder (the checkout here), or keep only their last two
   // segments when they lie outside it.

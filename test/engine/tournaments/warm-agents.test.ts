@@ -132,7 +132,7 @@ describe('warm agents', () => {
     for (const g of games.slice(3)) expect(g.detail).toMatch(/retired after 2 restart\(s\) \(cap 2/);
     const lifecycles = ctx.engine.tournaments.summary(t.id).agent_lifecycles;
     expect(lifecycles?.[0]).toMatchObject({ agent: 'warm', processes: 3, restarts: 2, retired: expect.stringMatching(/retired/) });
-    const report = JSON.parse(fs.readFileSync(path.join(ctx.engine.tournaments.exportReports(t.id), 'report.json'), 'utf8'));
+    const report = JSON.parse(fs.readFileSync(path.join(await ctx.engine.tournaments.exportReports(t.id), 'report.json'), 'utf8'));
     expect(report.agent_lifecycles).toEqual(lifecycles);
     expect(processesWith(bot.tag)).toEqual([]);
   }, 120_000);
