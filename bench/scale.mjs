@@ -4,11 +4,11 @@
 // run's rows (transcript, scores, detail) with results alternating per pair. At each checkpoint (1k, 10k, 100k by
 // default) the run pauses and the real HTTP server of `arena serve` (127.0.0.1, port 0) is timed: the tournaments
 // list, one tournament, a 50-row games page (first and last), standings (first request after new games, and
-// cached), charts, and all exports (wall and CPU ms; CPU is what a loaded machine distorts least; and the longest a
-// request made during the exports waited, i.e. how long the engine stopped answering while they were written); plus the
-// executor's wall and CPU time per game over the games before the checkpoint. Ratios are against the first
-// checkpoint measured in the same run. Each checkpoint also shows the games the executor holds in memory and the
-// JavaScript heap after a full collection, taken before the timings.
+// cached), charts, a comparison of the run with itself, and all exports (wall and CPU ms; CPU is what a loaded machine
+// distorts least; and the longest a request made during the exports waited, i.e. how long the engine stopped
+// answering while they were written); plus the executor's wall and CPU time per game over the games before the
+// checkpoint. Ratios are against the first checkpoint measured in the same run. Each checkpoint also shows the games
+// the executor holds in memory and the JavaScript heap after a full collection, taken before the timings.
 // Needs `npm run build`. Quick run: npm run bench:scale -- --games=3000 --checkpoints=300,1000,3000
 import fs from 'node:fs';
 import os from 'node:os';
@@ -171,6 +171,10 @@ try {
       // The Agents page's runs of one agent: its games and points in every tournament that used it.
       agent_runs: await timed(`/agents/runs?manifest=${encodeURIComponent(firstManifest)}`),
     };
+    // Comparing the run with itself: both sides read from the store, every game paired.
+    const compared = await request(`/tournaments/compare?a=${big.id}&b=${big.id}`);
+    row.compare_ms = round(compared.ms);
+    row.compare_cpu_ms = round(compared.cpu);
     row.rss_before_exports_mb = round(process.memoryUsage().rss / 2 ** 20, 1);
     // Exports last: writing hundreds of MB evicts the page cache the timings above ran with.
     // While they are written, a small request every 25 ms: the longest any took is how long the engine stopped

@@ -22,6 +22,7 @@ import type { Store, StoredTournament } from '../db/store.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
 import { buildBundle } from './bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
+import { comparableReport } from './compare-input.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
 import { exportInput } from './export-input.js';
 import { writeExports } from './exports.js';
@@ -182,17 +183,20 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   /** Exports in progress, by tournament: the last one asked for (each waits for the one before it). */
   const exporting = new Map<string, Promise<string>>();
-  async function writeReportsNow(id: string): Promise<string> {
-    // Read in one synchronous step: the statistics and the games' snapshot see the same commits.
+  /** A run's export input, read in one synchronous step: the statistics and the games' snapshot see the same commits. */
+  function snapshotInput(id: string): ReturnType<typeof exportInput> {
     const t = get(id);
     const loaded = loadStored(t);
-    const { input, close } = exportInput(store, {
+    return exportInput(store, {
       tournament: t,
       agentIds: loaded.agents.map((a) => a.id),
       stats: statistics(t, loaded),
       summary: formatSummary(loaded, t),
       roots: localRoots({ agents: loaded.agents, specDir: t.specDir, dataDir: deps.dataDir }),
     });
+  }
+  async function writeReportsNow(id: string): Promise<string> {
+    const { input, close } = snapshotInput(id);
     try {
       return await writeExports(deps.dataDir, input);
     } finally {
@@ -405,15 +409,19 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return job;
     },
 
-    /** report.json of a run, from fresh exports. */
-    async report(id: string): Promise<ComparableReport> {
-      const file = path.join(await service.exportReports(id), 'report.json');
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as ComparableReport;
+    /** What a comparison reads of a run (report.json's values under its keys), without writing any file. */
+    async comparable(id: string): Promise<ComparableReport> {
+      const { input, close } = snapshotInput(id);
+      try {
+        return await comparableReport(input);
+      } finally {
+        close();
+      }
     },
 
     /** The comparison of two runs by their reports (see compare.ts). */
     async compare(a: string, b: string): Promise<Comparison> {
-      return compareRuns(await service.report(a), await service.report(b));
+      return compareRuns(await service.comparable(a), await service.comparable(b));
     },
 
     /** The audit bundle of a run: fresh exports, the definition and, with `withFiles`, every agent's files. */

@@ -83,7 +83,7 @@ export async function compareCommand(argv: readonly string[]): Promise<number> {
               const known = fromPaths[i];
               if (known) return known;
               if (!engine.store.tournaments.get(name)) throw new UsageError(`no tournament ${name} (and no such file)`);
-              return engine.tournaments.report(name);
+              return engine.tournaments.comparable(name);
             }),
           ),
         );

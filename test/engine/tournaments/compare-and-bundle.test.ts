@@ -1,6 +1,7 @@
 // Comparing two runs of the same agents on the same seed with one agent changed, and the audit bundle: verify passes
 // on a fresh bundle and fails, naming the file, when a byte of an entry file or of a game record changes.
 import { createHash } from 'node:crypto';
+import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { readTarGz, verifyBundle, writeTarGz } from '../../../engine/tournaments/bundle.js';
@@ -38,7 +39,47 @@ it('compares two runs on the same seed: rating deltas by id and paired games by 
   const a = await play(ctx.engine, run('truthful'));
   const b = await play(ctx.engine, run('bluffer'));
   expect([a.outcome.status, b.outcome.status]).toEqual(['finished', 'finished']);
+  // The comparison reads both runs from the store and writes no file...
+  const reports = path.join(ctx.dir, 'reports');
+  fs.rmSync(reports, { recursive: true, force: true });
   const c = await ctx.engine.tournaments.compare(a.id, b.id);
+  expect(fs.existsSync(reports)).toBe(false);
+  // ...and reads what report.json holds under the keys it uses.
+  for (const id of [a.id, b.id]) {
+    const report = JSON.parse(fs.readFileSync(path.join(await ctx.engine.tournaments.exportReports(id), 'report.json'), 'utf8'));
+    const standing = (r: Record<string, unknown>) => ({
+      agent: r.agent,
+      games: r.games,
+      rating: r.rating,
+      rating_lower: r.rating_lower,
+      rating_upper: r.rating_upper,
+      score_pct: r.score_pct,
+    });
+    const game = (g: Record<string, unknown>) => ({
+      game_index: g.game_index,
+      challenge: g.challenge,
+      seed: g.seed,
+      seats: g.seats,
+      termination: g.termination,
+      counts: g.counts,
+      placements: g.placements,
+      result: g.result,
+    });
+    const ours = await ctx.engine.tournaments.comparable(id);
+    expect(ours.games).toHaveLength(report.games.length);
+    expect({
+      ...ours,
+      standings: { combined: ours.standings.combined.map((r) => standing(r as unknown as Record<string, unknown>)) },
+    }).toEqual({
+      id: report.id,
+      name: report.name,
+      manifest_hash: report.manifest_hash,
+      manifest: report.manifest,
+      standings: { combined: report.standings.combined.map(standing) },
+      ratings: { combined: report.ratings.combined },
+      games: report.games.map(game),
+    });
+  }
   expect(c.agents.map((x) => [x.agent, x.changed])).toEqual([
     ['candidate', true],
     ['opponent', false],
