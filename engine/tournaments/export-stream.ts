@@ -5,10 +5,30 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import path from 'node:path';
 import { PRIVATE_FILE_MODE, tightenIfPresent } from '../runtime/private-files.js';
 
 /** Redacted text gathered before one write to the file. */
 const CHUNK_CHARS = 64 * 1024;
+const PARTIAL_SUFFIX = '.partial';
+/**
+ * A partial file untouched this long was left by a process that died mid-export (one being written gets a write at
+ * least every 64 KiB of output), so it is removed; a younger one may belong to another engine on the same folder.
+ */
+const STALE_PARTIAL_MS = 10 * 60 * 1000;
+
+/** Removes the partial files a killed export left in `dir`. */
+export function sweepStalePartials(dir: string, now = Date.now()): void {
+  for (const name of fs.readdirSync(dir)) {
+    if (!name.endsWith(PARTIAL_SUFFIX)) continue;
+    const file = path.join(dir, name);
+    try {
+      if (now - fs.statSync(file).mtimeMs > STALE_PARTIAL_MS) fs.rmSync(file, { force: true });
+    } catch {
+      // Gone already (another engine swept or renamed it).
+    }
+  }
+}
 
 /** A file written piece by piece, each piece redacted (no local folder spans two pieces: they end on a line). */
 export async function streamFile(
@@ -16,7 +36,7 @@ export async function streamFile(
   redact: (text: string) => string,
   fill: (write: (text: string) => void) => Promise<void>,
 ): Promise<void> {
-  const partial = `${file}.${randomBytes(4).toString('hex')}.partial`;
+  const partial = `${file}.${randomBytes(4).toString('hex')}${PARTIAL_SUFFIX}`;
   const fd = fs.openSync(partial, 'w', PRIVATE_FILE_MODE);
   let complete = false;
   try {

@@ -9,7 +9,7 @@ import { standingsCsv, writeGamesCsv } from './export-csv.js';
 import { writeEventsJsonl } from './export-events.js';
 import type { ExportInput } from './export-input.js';
 import { reportMarkdown } from './export-markdown.js';
-import { streamFile } from './export-stream.js';
+import { streamFile, sweepStalePartials } from './export-stream.js';
 import type { AgentUsage } from './model-usage.js';
 import { pathRedactor } from './path-redaction.js';
 import { countedResult, type RunStatistics, ratingsForExport } from './stats.js';
@@ -112,6 +112,7 @@ export async function writeExports(dataDir: string, input: ExportInput): Promise
   const dir = reportDir(dataDir, input.tournament.id);
   ensurePrivateDir(path.dirname(dir));
   ensurePrivateDir(dir);
+  sweepStalePartials(dir);
   const redact = pathRedactor(input.roots ?? []);
   const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
   const widest = await writeReportJson(path.join(dir, 'report.json'), input, redact);

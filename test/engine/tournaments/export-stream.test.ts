@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { streamFile } from '../../../engine/tournaments/export-stream.js';
+import { streamFile, sweepStalePartials } from '../../../engine/tournaments/export-stream.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -79,5 +79,19 @@ describe('streamFile', () => {
     expect(fs.readFileSync(file, 'utf8')).toBe(`${big}end\n`);
     // No partial file is left behind.
     expect(fs.readdirSync(dir)).toEqual(['games.csv']);
+  });
+
+  it('sweeps the partial files a killed export left, not one being written nor the exports', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-export-stream-'));
+    dirs.push(dir);
+    const stale = path.join(dir, 'events.jsonl.0a1b2c3d.partial');
+    const fresh = path.join(dir, 'games.csv.4e5f6a7b.partial');
+    const old = path.join(dir, 'report.json');
+    for (const f of [stale, fresh, old]) fs.writeFileSync(f, 'x');
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000);
+    fs.utimesSync(stale, hourAgo, hourAgo);
+    fs.utimesSync(old, hourAgo, hourAgo);
+    sweepStalePartials(dir);
+    expect(fs.readdirSync(dir).sort()).toEqual(['games.csv.4e5f6a7b.partial', 'report.json']);
   });
 });
