@@ -5,8 +5,8 @@
 
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { PRIVATE_FILE_MODE, tightenIfPresent } from '../runtime/private-files.js';
+import { removeStaleFiles } from '../runtime/stale-files.js';
 
 /** Redacted text gathered before one write to the file. */
 const CHUNK_CHARS = 64 * 1024;
@@ -18,16 +18,8 @@ const PARTIAL_SUFFIX = '.partial';
 const STALE_PARTIAL_MS = 10 * 60 * 1000;
 
 /** Removes the partial files a killed export left in `dir`. */
-export function sweepStalePartials(dir: string, now = Date.now()): void {
-  for (const name of fs.readdirSync(dir)) {
-    if (!name.endsWith(PARTIAL_SUFFIX)) continue;
-    const file = path.join(dir, name);
-    try {
-      if (now - fs.statSync(file).mtimeMs > STALE_PARTIAL_MS) fs.rmSync(file, { force: true });
-    } catch {
-      // Gone already (another engine swept or renamed it).
-    }
-  }
+export function sweepStalePartials(dir: string): void {
+  removeStaleFiles(dir, PARTIAL_SUFFIX, STALE_PARTIAL_MS);
 }
 
 /** A file written piece by piece, each piece redacted (no local folder spans two pieces: they end on a line). */
