@@ -181,8 +181,13 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return stats;
   }
 
-  /** Exports in progress, by tournament: the last one asked for (each waits for the one before it). */
-  const exporting = new Map<string, Promise<string>>();
+  /**
+   * Exports in progress, by tournament: the last one asked for (each waits for the one before it), with the run's
+   * state when it was asked for. It reads that state or a later one, so a request that finds the run unchanged since
+   * joins it instead of writing the same files again (a report browser asking for several files right after a finish).
+   */
+  const exporting = new Map<string, { job: Promise<string>; state: string }>();
+  const exportState = (t: StoredTournament): string => `${t.updatedAt}:${t.gameAttempts}:${t.status}`;
   /** A run's export input, read in one synchronous step: the statistics and the games' snapshot see the same commits. */
   function snapshotInput(id: string): ReturnType<typeof exportInput> {
     const t = get(id);
@@ -395,15 +400,17 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     /**
      * Writes the run's export files as of now and resolves to their folder. The engine keeps serving while they are
      * written (seconds at 100,000 games); a second export of the same run waits for the one in progress, so the two
-     * never write the same files at once.
+     * never write the same files at once, or shares it when the run has not changed since it was asked for.
      */
     exportReports(id: string): Promise<string> {
-      get(id); // an unknown run is refused now, not queued
+      const state = exportState(get(id)); // an unknown run is refused now, not queued
       const previous = exporting.get(id);
-      const job = (previous ?? Promise.resolve()).catch(() => undefined).then(() => writeReportsNow(id));
-      exporting.set(id, job);
+      if (previous?.state === state) return previous.job;
+      const job = (previous?.job ?? Promise.resolve()).catch(() => undefined).then(() => writeReportsNow(id));
+      const entry = { job, state };
+      exporting.set(id, entry);
       const forget = (): void => {
-        if (exporting.get(id) === job) exporting.delete(id);
+        if (exporting.get(id) === entry) exporting.delete(id);
       };
       job.then(forget, forget);
       return job;
@@ -471,7 +478,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     async close(): Promise<void> {
       for (const run of running.values()) run.executor.halt();
       await Promise.all([...running.values()].map((r) => r.done));
-      await Promise.allSettled([...exporting.values()]);
+      await Promise.allSettled([...exporting.values()].map((e) => e.job));
     },
   };
   return service;
