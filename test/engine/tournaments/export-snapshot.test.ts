@@ -7,8 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { expect, it } from 'vitest';
-import { commitGame } from '../../../engine/tournaments/game-commit.js';
-import { engineForFile, MILLIONAIRE, ROOT, scripted, spec } from './helpers.js';
+import { engineForFile, MILLIONAIRE, ROOT, runTemplate, scripted, spec } from './helpers.js';
 
 const ctx = engineForFile();
 
@@ -45,26 +44,13 @@ it('writes a large run from a snapshot while the engine serves, keeps later game
   engine.tournaments.overrides.runners = scripted((game) => ({ placements: game.gameIndex % 3 === 0 ? [1, 1] : [1, 2] }));
   const source = engine.tournaments.create(spec({ agents: two, format: { kind: 'round-robin', cycles: 2 }, seed: 'snap' }), ROOT);
   await engine.tournaments.start(source.id);
-  const rows = engine.store.tournaments
-    .games(source.id)
-    .map((r) => ({ ...r, transcript: engine.store.tournaments.transcript(source.id, r.seq) }));
-  const span = Math.max(...rows.map((r) => r.gameIndex)) + 1;
-  const copy = (tournamentId: string, k: number) => {
-    for (const { seq: _seq, ...row } of rows)
-      commitGame(engine.store, {
-        ...row,
-        tournamentId,
-        gameKey: `${row.gameKey}#${k}`,
-        gameIndex: row.gameIndex + k * span,
-        swapOf: row.swapOf === null ? null : row.swapOf + k * span,
-      });
-  };
+  const template = runTemplate(engine, source.id);
   const t = engine.tournaments.create(spec({ agents: two, format: { kind: 'round-robin', cycles: 2 }, seed: 'snap' }), ROOT);
-  const copies = Math.ceil(6_000 / rows.length);
+  const copies = Math.ceil(6_000 / template.rows.length);
   engine.store.transaction(() => {
-    for (let k = 0; k < copies; k++) copy(t.id, k);
+    for (let k = 0; k < copies; k++) template.copy(t.id, k);
   });
-  const before = copies * rows.length;
+  const before = copies * template.rows.length;
 
   // The statements the export's cursors run, on whatever connection they are prepared.
   const cursors = new Set<string>();
@@ -89,7 +75,7 @@ it('writes a large run from a snapshot while the engine serves, keeps later game
   expect(res.status).toBe(200);
   // Asked for again with the run unchanged: the export in progress is shared, not repeated.
   expect(engine.tournaments.exportReports(t.id)).toBe(firstJob);
-  engine.store.transaction(() => copy(t.id, copies));
+  engine.store.transaction(() => template.copy(t.id, copies));
   // Asked for after a commit: a new export, after the one in progress.
   const secondJob = engine.tournaments.exportReports(t.id);
   expect(secondJob).not.toBe(firstJob);
@@ -97,7 +83,7 @@ it('writes a large run from a snapshot while the engine serves, keeps later game
   const dir = await first;
   const old = readExports(dir);
   expect(old).toMatchObject({ reportGames: before, terminations: before, started: before, csvRows: before });
-  const later = rows.map((r) => r.gameIndex + copies * span);
+  const later = template.rows.map((r) => r.gameIndex + copies * template.span);
   for (const index of later) expect(old.indices.has(index)).toBe(false);
   expect(cursors.size).toBeGreaterThanOrEqual(2);
   const db = new Database(path.join(ctx.dir, 'arena.sqlite'), { readonly: true });
@@ -112,7 +98,7 @@ it('writes a large run from a snapshot while the engine serves, keeps later game
 
   expect(await secondJob).toBe(dir);
   const fresh = readExports(dir);
-  const after = before + rows.length;
+  const after = before + template.rows.length;
   expect(fresh).toMatchObject({ reportGames: after, terminations: after, started: after, csvRows: after });
   for (const index of later) expect(fresh.indices.has(index)).toBe(true);
   expect(fs.readdirSync(dir).filter((name) => name.endsWith('.partial'))).toEqual([]);

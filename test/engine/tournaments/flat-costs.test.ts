@@ -23,11 +23,11 @@ import {
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
 import { exportInput } from '../../../engine/tournaments/export-input.js';
 import { writeExports } from '../../../engine/tournaments/exports.js';
-import { commitGame, runTally } from '../../../engine/tournaments/game-commit.js';
+import { runTally } from '../../../engine/tournaments/game-commit.js';
 import { tallyOfOrderedRows } from '../../../engine/tournaments/run-tally.js';
 import { finalGames, gameRecord, isSettled } from '../../../engine/tournaments/stats.js';
 import { writeExports as writeReferenceExports } from './export-reference.js';
-import { engineIn, MILLIONAIRE, ROOT, scripted, spec, tempDir } from './helpers.js';
+import { engineIn, MILLIONAIRE, ROOT, runTemplate, scripted, spec, tempDir } from './helpers.js';
 
 // Every statement the engine runs, with what it returned, while `recording` is on (better-sqlite3 is one module for
 // the test and the engine, so wrapping prepare before the engine opens its store sees all of its statements).
@@ -235,24 +235,12 @@ describe('flat costs', () => {
     engine.tournaments.overrides.runners = scripted(mixed(3));
     const source = engine.tournaments.create(spec({ agents: three, format: { kind: 'round-robin', cycles: 3 }, seed: 'flat-2' }), ROOT);
     await engine.tournaments.start(source.id);
-    const rows = engine.store.tournaments
-      .games(source.id)
-      .map((r) => ({ ...r, transcript: engine.store.tournaments.transcript(source.id, r.seq) }));
-    const span = Math.max(...rows.map((r) => r.gameIndex)) + 1;
+    const template = runTemplate(engine, source.id);
     const grow = (attempts: number): string => {
       const t = engine.tournaments.create(spec({ agents: three, format: { kind: 'round-robin', cycles: 3 }, seed: 'flat-2' }), ROOT);
       for (let k = 0, n = 0; n < attempts; k++) {
         engine.store.transaction(() => {
-          for (const { seq: _seq, ...row } of rows) {
-            if (n++ >= attempts) break;
-            commitGame(engine.store, {
-              ...row,
-              tournamentId: t.id,
-              gameKey: `${row.gameKey}#${k}`,
-              gameIndex: row.gameIndex + k * span,
-              swapOf: row.swapOf === null ? null : row.swapOf + k * span,
-            });
-          }
+          n += template.copy(t.id, k, attempts - n);
         });
       }
       return t.id;

@@ -63,6 +63,7 @@ export async function play(engine: RunningEngine, raw: Record<string, unknown>) 
 }
 
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
+import { commitGame } from '../../../engine/tournaments/game-commit.js';
 import type { GameOutcome, GameRunners } from '../../../engine/tournaments/game-runner.js';
 
 /** Scripted SpecArena games through the runner seam: `decide(game)` gives the placements (agent-index aware) or a termination. */
@@ -157,4 +158,35 @@ export function processesWith(tag: string): number[] {
     }
   }
   return found;
+}
+
+/**
+ * A played run's committed rows as the template of a larger synthetic run: `copy(tournamentId, k, limit)` commits the
+ * k-th copy through the real commit path (keys, game indices and pair links shifted past the copies before it),
+ * at most `limit` rows of it, and returns how many it committed.
+ */
+export function runTemplate(engine: RunningEngine, sourceId: string) {
+  const rows = engine.store.tournaments
+    .games(sourceId)
+    .map((r) => ({ ...r, transcript: engine.store.tournaments.transcript(sourceId, r.seq) }));
+  const span = Math.max(...rows.map((r) => r.gameIndex)) + 1;
+  return {
+    rows,
+    span,
+    copy(tournamentId: string, k: number, limit = rows.length): number {
+      let n = 0;
+      for (const { seq: _seq, ...row } of rows) {
+        if (n >= limit) break;
+        commitGame(engine.store, {
+          ...row,
+          tournamentId,
+          gameKey: `${row.gameKey}#${k}`,
+          gameIndex: row.gameIndex + k * span,
+          swapOf: row.swapOf === null ? null : row.swapOf + k * span,
+        });
+        n++;
+      }
+      return n;
+    },
+  };
 }
