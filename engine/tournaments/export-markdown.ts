@@ -21,13 +21,35 @@ const meanLatency = (u: { calls: number; latency_ms: number }): string => (u.cal
 /** Per-game rows in report.md stop here; report.json has every game. */
 const MD_GAME_ROWS = 200;
 
-/** How each agent's processes were isolated, over every attempt it sat in (one line per distinct isolation). */
-async function isolationTable(agentIds: readonly string[], games: ExportGames): Promise<string[]> {
-  const seen = agentIds.map(() => new Set<string>());
+/** What report.md needs of the games, gathered in one pass over them. */
+interface GameFacts {
+  /** Per agent, each distinct isolation its processes ran under, over every attempt it sat in. */
+  isolation: Set<string>[];
+  /** The per-game usage table's rows, of the first MD_GAME_ROWS games with model usage. */
+  usageRows: string[];
+  gamesWithUsage: number;
+}
+
+async function gameFacts(agentIds: readonly string[], games: ExportGames): Promise<GameFacts> {
+  const facts: GameFacts = { isolation: agentIds.map(() => new Set<string>()), usageRows: [], gamesWithUsage: 0 };
   for (const row of games.each()) {
-    for (const [seat, iso] of (row.isolation ?? []).entries()) seen[row.seats[seat] as number]?.add(describeIsolation(iso));
+    for (const [seat, iso] of (row.isolation ?? []).entries()) facts.isolation[row.seats[seat] as number]?.add(describeIsolation(iso));
+    if (row.usage?.some((u) => u) && ++facts.gamesWithUsage <= MD_GAME_ROWS)
+      row.usage.forEach((raw, seat) => {
+        if (!raw) return;
+        const u = raw as SeatUsage;
+        const agent = agentIds[row.seats[seat] ?? -1] ?? String(row.seats[seat]);
+        facts.usageRows.push(
+          `| ${row.gameIndex} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
+        );
+      });
     await games.pace();
   }
+  return facts;
+}
+
+/** How each agent's processes were isolated, over every attempt it sat in (one line per distinct isolation). */
+function isolationTable(agentIds: readonly string[], seen: readonly Set<string>[]): string[] {
   if (seen.every((s) => s.size === 0)) return [];
   const lines = ['## Isolation', '', '| Agent | Isolation applied |', '|---|---|'];
   agentIds.forEach((id, i) => {
@@ -36,7 +58,7 @@ async function isolationTable(agentIds: readonly string[], games: ExportGames): 
   return [...lines, ''];
 }
 
-async function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, games: ExportGames): Promise<string[]> {
+function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, facts: GameFacts): string[] {
   if (usage.every((u) => u === null)) return [];
   const out = [
     '## Model usage',
@@ -57,25 +79,9 @@ async function usageTable(agentIds: readonly string[], usage: ReadonlyArray<Agen
     '',
   );
   out.push('### Per game', '', '| Game | Attempt | Agent | Calls | Tokens | Latency / call (ms) | Cost (USD) | Fallbacks |');
-  out.push('|---:|---:|---|---:|---:|---:|---:|---|');
-  let shown = 0;
-  let withUsage = 0;
-  for (const row of games.each()) {
-    await games.pace();
-    if (!row.usage?.some((u) => u)) continue;
-    withUsage++;
-    if (shown >= MD_GAME_ROWS) continue;
-    shown++;
-    row.usage.forEach((raw, seat) => {
-      if (!raw) return;
-      const u = raw as SeatUsage;
-      const agent = agentIds[row.seats[seat] ?? -1] ?? String(row.seats[seat]);
-      out.push(
-        `| ${row.gameIndex} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
-      );
-    });
-  }
-  if (withUsage > shown) out.push('', `${withUsage - shown} more games with model usage: see report.json.`);
+  out.push('|---:|---:|---|---:|---:|---:|---:|---|', ...facts.usageRows);
+  const shown = Math.min(facts.gamesWithUsage, MD_GAME_ROWS);
+  if (facts.gamesWithUsage > shown) out.push('', `${facts.gamesWithUsage - shown} more games with model usage: see report.json.`);
   out.push('');
   return out;
 }
@@ -149,8 +155,9 @@ export async function reportMarkdown(input: ExportInput): Promise<string> {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
-  lines.push(...(await usageTable(input.agentIds, input.usage, input.games)));
-  lines.push(...(await isolationTable(input.agentIds, input.games)));
+  const facts = await gameFacts(input.agentIds, input.games);
+  lines.push(...usageTable(input.agentIds, input.usage, facts));
+  lines.push(...isolationTable(input.agentIds, facts.isolation));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);
   lines.push('', '## Run manifest', '', '```json', JSON.stringify(tournament.manifest, null, 2), '```', '');

@@ -30,9 +30,9 @@ export function createSessionReads(
     liveActivity(id: string): { status: SessionStatus } | undefined;
   },
 ) {
-  /** Others' DMs on an operator channel are revealed once its game has ended (spec §5.4). */
-  function isRevealed(channel: string): boolean {
-    return isOperatorChannel(channel) && store.sessions.status(sessionIdOfChannel(channel)) === 'ended';
+  /** Others' DMs on an operator channel are revealed once its game has ended (spec §5.4); `ended` when known. */
+  function isRevealed(channel: string, ended?: boolean): boolean {
+    return isOperatorChannel(channel) && (ended ?? store.sessions.status(sessionIdOfChannel(channel)) === 'ended');
   }
 
   function profilesOf(list: Challenge[]): Record<string, UserProfile> {
@@ -73,7 +73,7 @@ export function createSessionReads(
       // during a game needs only the status (every agent opens two per game); the whole session is read once ended.
       const id = sessionIdOfChannel(channel);
       const ended = live.liveActivity(id)?.status === 'ended';
-      const messages = redactAll(store.chat.since(channel, since + 1), viewer, ended && isOperatorChannel(channel));
+      const messages = redactAll(store.chat.since(channel, since + 1), viewer, isRevealed(channel, ended));
       return { messages, ended: ended ? (live.liveSession({ id })?.state ?? null) : null };
     },
 
