@@ -3,7 +3,8 @@
 // it the same way, against a design lower bound for a durable engine (live games in memory, one appended SQLite row
 // per action) and against the engine called straight from a bare node:http server (no framework, no checks), in the
 // same run. Prints games/s, request latency and each server's own CPU per game
-// (from the OS), as a multiple of the bare floor's. Needs `npm run build`.
+// (from the OS), as a multiple of the bare floor's and of the append-only bound's (the target: at most 2x the
+// latter at each concurrency). Needs `npm run build`.
 import os from 'node:os';
 import { PAIRS, runInterleaved, start, startArena, WARMUP_GAMES, YARDSTICKS } from './api-game.mjs';
 
@@ -40,13 +41,17 @@ try {
 console.log(
   `bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`,
 );
-console.log('server             conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor');
+const APPEND_ONLY = YARDSTICKS.findIndex((y) => y.label === 'append-only bound');
+console.log(
+  'server             conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor  × append-only',
+);
 for (const { concurrency, results } of rows) {
   const [bare] = results;
   for (const [i, r] of results.entries()) {
     const ratio = r.cpuPerGame / bare.cpuPerGame;
+    const vsAppend = r.cpuPerGame / results[APPEND_ONLY].cpuPerGame;
     console.log(
-      `${servers[i].label.padEnd(18)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}`,
+      `${servers[i].label.padEnd(18)} ${String(concurrency).padStart(4)}  ${String(r.games).padStart(5)}  ${String(r.failed).padStart(6)}  ${fmt(r.gamesPerSecond, 1).padStart(7)}  ${fmt(r.requestsPerSecond, 0).padStart(5)}  ${fmt(r.p50).padStart(6)}  ${fmt(r.p99).padStart(6)}  ${fmt(r.cpuPerGame).padStart(18)}  ${fmt(ratio).padStart(7)}  ${fmt(vsAppend).padStart(13)}`,
     );
   }
 }
@@ -55,6 +60,13 @@ for (const [i, { label }] of servers.entries()) {
   const w = rows[0]?.results[i]?.warmup;
   if (w) console.log(`  ${label.padEnd(18)} ${fmt(w.firstFifth)} → ${fmt(w.lastFifth)}`);
 }
-const worst = Math.max(...rows.map(({ results }) => results.at(-1).cpuPerGame / results[0].cpuPerGame));
-console.log(`engine CPU per game is ${fmt(worst)}× the bare floor at worst (goal: at most 2×)`);
+// Issue 14's target was re-scoped: the durable append-only bound is itself 1.5-2x the bare floor, so Local Arena is held
+// to at most 2x that bound at each concurrency; the bare-floor multiple stays printed for comparison with older runs.
+for (const { concurrency, results } of rows) {
+  const vsAppend = results.at(-1).cpuPerGame / results[APPEND_ONLY].cpuPerGame;
+  const vsBare = results.at(-1).cpuPerGame / results[0].cpuPerGame;
+  console.log(
+    `concurrency ${concurrency}: local-arena CPU per game ${fmt(vsAppend)}× the append-only bound (goal: at most 2×) ${vsAppend <= 2 ? 'met' : 'NOT met'}; ${fmt(vsBare)}× the bare floor`,
+  );
+}
 if (rows.some(({ results }) => results.some((r) => r.failed > 0))) process.exitCode = 1;
