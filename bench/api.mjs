@@ -42,9 +42,7 @@ console.log(
   `bench:api — PSI games over HTTP on 127.0.0.1 (${os.cpus().length} cores, Node ${process.version}); 11 requests per game, ${PAIRS} user pairs`,
 );
 const APPEND_ONLY = YARDSTICKS.findIndex((y) => y.label === 'append-only bound');
-console.log(
-  'server             conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor  × append-only',
-);
+console.log('server             conc  games  failed  games/s  req/s   p50 ms  p99 ms  server CPU ms/game  × floor  × append-only');
 for (const { concurrency, results } of rows) {
   const [bare] = results;
   for (const [i, r] of results.entries()) {
