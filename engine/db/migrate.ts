@@ -19,6 +19,7 @@ import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 import * as leanWrites from './migrations/0150-lean-writes.js';
 import * as tournamentRunner from './migrations/0160-tournament-runner.js';
 import * as tournamentGamesCommitOrder from './migrations/0170-tournament-games-commit-order.js';
+import { beginPatiently } from './patient-begin.js';
 
 interface Migration {
   name: string;
@@ -53,8 +54,8 @@ export function migrate(db: Database.Database): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     name TEXT PRIMARY KEY, hash TEXT NOT NULL, applied_at INTEGER NOT NULL) STRICT`);
   // Engines may open one data directory at once (two `arena run`s on a new folder): the write lock is taken before the
-  // applied set is read, so the second waits (busy timeout) and then finds the migrations done instead of redoing them.
-  return db.transaction(() => applyPending(db)).immediate();
+  // applied set is read, so the second waits (busy timeout, patiently) and then finds the migrations done instead of redoing them.
+  return beginPatiently(db, db.transaction((body: () => unknown) => body()).immediate, () => applyPending(db));
 }
 
 function applyPending(db: Database.Database): string[] {

@@ -2,6 +2,7 @@
 
 import Database from 'better-sqlite3';
 import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions, openConnection } from './open.js';
+import { beginPatiently } from './patient-begin.js';
 import { createAgentFoldersRepo } from './repos/agent-folders.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
@@ -36,7 +37,7 @@ export function openStore(options: OpenOptions) {
   // One wrapper for every call: better-sqlite3 turns a nested call into a savepoint by itself. The outermost call
   // begins IMMEDIATE: another engine may share the file, and a transaction that read before its first write would fail
   // at once ("database is locked") if that engine committed in between; taking the write lock first waits (busy
-  // timeout) instead.
+  // timeout) instead, and waits again if it lost the lock for a whole busy timeout (patient-begin.ts).
   const runInTransaction = db.transaction((fn: () => unknown) => fn()).immediate;
   const store = {
     sessions: createSessionsRepo(db),
@@ -54,7 +55,7 @@ export function openStore(options: OpenOptions) {
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).
      */
     transaction<T>(fn: () => T): T {
-      return runInTransaction(fn) as T;
+      return db.inTransaction ? (runInTransaction(fn) as T) : beginPatiently(db, runInTransaction, fn);
     },
     /** Deletes all runtime state (the test reset hook, decision 11(h)). */
     clearAll(): void {

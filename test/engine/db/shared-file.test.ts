@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore } from '../../../engine/db/store.js';
 import { ROOT, tempDir } from '../tournaments/helpers.js';
 
 const STORE = path.join(ROOT, 'dist/engine/db/store.js');
@@ -115,4 +116,53 @@ describe('engines sharing one database file', () => {
       db.close();
     }
   }, 120_000);
+
+  it('a writer that loses the lock for a whole busy timeout waits again instead of failing (starvation on a busy machine)', async () => {
+    const file = path.join(dir, 'starved.sqlite');
+    openStore({ file }).close();
+    // Another engine takes the write lock and keeps it past one busy timeout of ours, as two busier writers taking turns
+    // do on a loaded machine (SQLite's busy handler polls and keeps no queue).
+    const holder = spawn(process.execPath, ['-e', HOLDER, file, '1200'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.once('data', () => resolve());
+      holder.once('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
+    });
+    const store = openStore({ file, busyTimeoutMs: 500 });
+    try {
+      store.transaction(() => store.chat.append('challenge_starved', 'w', 'after the wait', 1));
+      const db = new Database(file, { readonly: true });
+      expect(db.prepare("SELECT count(*) AS n FROM chat_messages WHERE channel = 'challenge_starved'").get()).toEqual({ n: 1 });
+      db.close();
+    } finally {
+      store.close();
+      holder.kill('SIGKILL');
+    }
+  }, 60_000);
+
+  it('a lock held for good still ends in "database is locked", after a bounded wait', async () => {
+    const file = path.join(dir, 'held.sqlite');
+    const store = openStore({ file, busyTimeoutMs: 20 });
+    const holder = spawn(process.execPath, ['-e', HOLDER, file, '600000'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.once('data', () => resolve());
+      holder.once('exit', (code) => reject(new Error(`lock holder exited ${code}`)));
+    });
+    try {
+      let ran = 0;
+      expect(() => store.transaction(() => ran++)).toThrow(/locked|busy/i);
+      expect(ran).toBe(0);
+    } finally {
+      store.close();
+      holder.kill('SIGKILL');
+    }
+  }, 60_000);
 });
+
+// Holds the write lock of the file in argv[1] for argv[2] ms, saying so on stdout once it has it.
+const HOLDER = `
+const Database = require('better-sqlite3');
+const db = new Database(process.argv[1]);
+db.exec('BEGIN IMMEDIATE');
+process.stdout.write('held\\n');
+setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));
+`;
