@@ -1,6 +1,7 @@
 // Browser end-to-end tests: the built UI served by a real `arena serve` (temporary data folder), driven in the
 // system Chromium. Run `npm run build` first.
 import { defineConfig } from '@playwright/test';
+import { scaled } from './test/support/slowness.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -20,8 +21,9 @@ export default defineConfig({
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
-  timeout: 60_000,
-  expect: { timeout: 10_000 },
+  // Widened on a machine that is busy when the run starts (test/support/slowness.ts).
+  timeout: scaled(60_000),
+  expect: { timeout: scaled(10_000) },
   outputDir: 'test-results/e2e',
   reporter: [['list']],
   globalSetup: './test/e2e/support/global-setup.ts',
