@@ -19,7 +19,7 @@ function busyLoopFactor(): number {
 function measure(): number {
   const override = Number(process.env.ARENA_TEST_SLOWNESS);
   if (Number.isFinite(override) && override >= 1) return override;
-  const perCore = os.loadavg()[0] / Math.max(1, os.availableParallelism());
+  const perCore = (os.loadavg()[0] ?? 0) / Math.max(1, os.availableParallelism());
   return Math.min(MAX_FACTOR, Math.max(1, busyLoopFactor(), perCore));
 }
 
