@@ -70,7 +70,7 @@ test.describe('Settings', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
     const keys = page.getByRole('region', { name: 'API keys' });
     await expect(keys).toContainText('reads API keys from the environment of the shell that started it');
-    await expect(keys).toContainText('OPENAI_API_KEY=sk-… arena serve --open');
+    await expect(keys).toContainText('OPENAI_API_KEY=sk-… npx arena serve --open');
     await expect(page.getByRole('textbox')).toHaveCount(0);
     const about = page.getByRole('region', { name: 'About' });
     await expect(about).toContainText('Browser (arena serve)');

@@ -45,8 +45,8 @@ describe('keychainState', () => {
 describe('serveWithKeyExample', () => {
   it('shows a POSIX and a PowerShell way to start the engine with a key', () => {
     expect(serveWithKeyExample('MY_KEY')).toEqual({
-      posix: 'MY_KEY=sk-… arena serve --open',
-      powershell: '$env:MY_KEY="sk-…"; arena serve --open',
+      posix: 'MY_KEY=sk-… npx arena serve --open',
+      powershell: '$env:MY_KEY="sk-…"; npx arena serve --open',
     });
   });
 });

@@ -19,7 +19,7 @@ Options:
   --data-dir DIR         data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)
   --auth                 SpecArena auth mode: Ed25519-signed joins and session keys; MCP off
   --stale-after MINUTES  expire unfinished sessions after this much inactivity (default 30; 0 = never)
-  --json                 print one JSON line {"event":"listening","url","token"} when ready
+  --json                 print one JSON line {"event":"listening","url","token","ui"} when ready (ui: a one-time link)
   --tls                  also serve the ClawArena agent API over HTTPS on loopback with a self-signed
                          certificate kept in the data directory (its path is printed; trust it with SSL_CERT_FILE)
   --tls-port N           port of the HTTPS listener (default: a free one)
@@ -107,7 +107,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   const interactive = !flags.json && process.stdin.isTTY === true;
   if (flags.json) {
     const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
-    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ...tlsInfo })}\n`);
+    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ui: uiLink(), ...tlsInfo })}\n`);
   } else {
     process.stdout.write(
       `Local Arena engine listening on ${running.url}${flags.auth ? ' (auth mode)' : ''}\n` +
@@ -117,7 +117,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
             `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
             `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
           : '') +
-        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes${interactive ? '; press Enter for a new one' : ''}):\n  ${uiLink()}\n` +
+        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes; ${interactive ? 'press Enter' : `kill -USR2 ${process.pid}`} for a new one):\n  ${uiLink()}\n` +
         'Press Ctrl-C to stop.\n',
     );
   }
@@ -126,6 +126,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     process.stdin.on('data', () => process.stdout.write(`  ${uiLink()}\n`));
     process.stdin.unref();
   }
+  // Without a terminal (a service, `arena serve &`) a new one-time link is one signal away: `kill -USR2 <pid>`.
+  // (SIGUSR1 is Node's inspector signal.)
+  const onLinkSignal = () =>
+    process.stdout.write(flags.json ? `${JSON.stringify({ event: 'ui-link', ui: uiLink() })}\n` : `  ${uiLink()}\n`);
+  if (process.platform !== 'win32') process.on('SIGUSR2', onLinkSignal);
 
   await new Promise<void>((resolve) => {
     let stopping = false;
@@ -153,6 +158,11 @@ function openBrowser(url: string): void {
   const command = process.platform === 'darwin' ? 'open' : process.platform === 'win32' ? 'cmd' : 'xdg-open';
   const args = process.platform === 'win32' ? ['/c', 'start', '', url] : [url];
   const child = spawn(command, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => process.stderr.write(`Could not open a browser; open this link yourself:\n  ${url}\n`));
+  const failed = (why: string) => process.stderr.write(`Could not open a browser (${why}); open this link yourself:\n  ${url}\n`);
+  child.on('error', (error: NodeJS.ErrnoException) => failed(error.code === 'ENOENT' ? `${command} not found` : error.message));
+  // xdg-open on a machine without a browser starts fine and then exits non-zero.
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null) failed(`${command} exited with code ${code}`);
+  });
   child.unref();
 }

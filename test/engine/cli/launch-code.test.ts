@@ -39,9 +39,9 @@ const exchange = (url: string, code: string, origin?: string) =>
     body: JSON.stringify({ code }),
   });
 
-function serve(args: string[]) {
+function serve(args: string[], openerDir = path.join(dir, 'bin')) {
   const child = spawn(process.execPath, [cli, 'serve', '--port', '0', ...args], {
-    env: { ...process.env, PATH: `${path.join(dir, 'bin')}${path.delimiter}${process.env.PATH ?? ''}` },
+    env: { ...process.env, PATH: `${openerDir}${path.delimiter}${process.env.PATH ?? ''}` },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -117,6 +117,41 @@ describe.runIf(process.platform !== 'win32')('arena serve --open', () => {
         expect(fs.readFileSync(`/proc/${s.child.pid}/cmdline`).toString('latin1')).not.toContain(token);
         expect(fs.readFileSync(`/proc/${s.child.pid}/environ`).toString('latin1')).not.toContain(token);
       }
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  }, 40_000);
+});
+
+describe.runIf(process.platform !== 'win32')('arena serve without a terminal or a browser', () => {
+  it('--json carries a one-time UI link, and SIGUSR2 prints a fresh one that works', async () => {
+    const s = serve(['--json', '--data-dir', path.join(dir, 'data-json-link')]);
+    try {
+      await s.waitFor(() => s.lines.length > 0, 'the listening line');
+      const ready = JSON.parse(s.lines[0] as string) as { url: string; token: string; ui: string };
+      expect(ready.ui).toMatch(new RegExp(`^${ready.url.replace(/[.]/g, '\\.')}/#code=[A-Za-z0-9_-]{32}$`));
+      expect(ready.ui).not.toContain(ready.token);
+      s.child.kill('SIGUSR2');
+      await s.waitFor(() => s.lines.some((l) => l.includes('"ui-link"')), 'the renewed link');
+      const renewed = JSON.parse(s.lines.find((l) => l.includes('"ui-link"')) as string) as { ui: string };
+      expect(renewed.ui).not.toBe(ready.ui);
+      expect((await exchange(ready.url, renewed.ui.split('#code=')[1] as string)).status).toBe(200);
+      expect((await exchange(ready.url, ready.ui.split('#code=')[1] as string)).status).toBe(200);
+    } finally {
+      s.child.kill('SIGTERM');
+      await s.exited;
+    }
+  }, 40_000);
+
+  it('--open with an opener that fails (no browser) says so and prints the link', async () => {
+    const failing = path.join(dir, 'failing-bin');
+    fs.mkdirSync(failing, { recursive: true });
+    for (const name of ['xdg-open', 'open']) fs.writeFileSync(path.join(failing, name), '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+    const s = serve(['--open', '--data-dir', path.join(dir, 'data-no-browser')], failing);
+    try {
+      await s.waitFor(() => s.stderr().includes('Could not open a browser'), 'the failure message');
+      expect(s.stderr()).toMatch(/exited with code 3\); open this link yourself:\n {2}http:\/\/127\.0\.0\.1:\d+\/#code=/);
     } finally {
       s.child.kill('SIGTERM');
       await s.exited;

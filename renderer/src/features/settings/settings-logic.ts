@@ -48,7 +48,10 @@ export function keychainState(list: SecretList): KeychainState {
 export const DATA_FOLDER_RULE =
   'The folder given with arena serve --data-dir, else the ARENA_DATA_DIR variable, else “Local Arena” in the OS application-data folder.';
 
-/** A shell line that starts `arena serve` with a key in its environment, for the browser-mode explanation. */
+/**
+ * A shell line that starts `arena serve` with a key in its environment, for the browser-mode explanation. `npx` finds
+ * the CLI both in a checkout and where the package is installed.
+ */
 export function serveWithKeyExample(name = 'OPENAI_API_KEY'): { posix: string; powershell: string } {
-  return { posix: `${name}=sk-… arena serve --open`, powershell: `$env:${name}="sk-…"; arena serve --open` };
+  return { posix: `${name}=sk-… npx arena serve --open`, powershell: `$env:${name}="sk-…"; npx arena serve --open` };
 }
