@@ -93,7 +93,8 @@ function unpackFromRegistry(pinned, binary) {
     const packed = JSON.parse(execFileSync(npm, ['pack', spec, '--json', '--pack-destination', work], { encoding: 'utf8' }));
     const tarball = path.join(work, packed[0].filename);
     const integrity = `sha512-${createHash('sha512').update(fs.readFileSync(tarball)).digest('base64')}`;
-    if (integrity !== pinned.integrity) throw new Error(`${spec}: the registry's tarball has integrity ${integrity}, pinned ${pinned.integrity}`);
+    if (integrity !== pinned.integrity)
+      throw new Error(`${spec}: the registry's tarball has integrity ${integrity}, pinned ${pinned.integrity}`);
     execFileSync('tar', ['-xzf', tarball, '-C', work, `package/${pinned.binary}`, 'package/LICENSE']);
     fs.copyFileSync(path.join(work, 'package', pinned.binary), binary);
     fs.copyFileSync(path.join(work, 'package', 'LICENSE'), path.join(path.dirname(path.dirname(binary)), 'LICENSE'));

@@ -67,11 +67,16 @@ describe.skipIf(process.platform === 'win32')('resolveLoginPath', () => {
 
   it('asks no shell on Windows', async () => {
     const shell = fakeShell('exit 64');
-    expect(await resolveLoginPath({ shell, inherited: 'C:\\Windows', platform: 'win32' })).toEqual({ path: 'C:\\Windows', source: 'inherited' });
+    expect(await resolveLoginPath({ shell, inherited: 'C:\\Windows', platform: 'win32' })).toEqual({
+      path: 'C:\\Windows',
+      source: 'inherited',
+    });
   });
 
   it('merges: the login folders first, then the inherited ones it lacks, each once', () => {
-    expect(mergePath('/opt/homebrew/bin:/usr/bin:/bin', '/home/u/venv/bin:/usr/bin::/bin')).toBe('/opt/homebrew/bin:/usr/bin:/bin:/home/u/venv/bin');
+    expect(mergePath('/opt/homebrew/bin:/usr/bin:/bin', '/home/u/venv/bin:/usr/bin::/bin')).toBe(
+      '/opt/homebrew/bin:/usr/bin:/bin:/home/u/venv/bin',
+    );
   });
 });
 

@@ -22,6 +22,8 @@ const config = YAML.parse(fs.readFileSync(path.join(ROOT, 'electron-builder.yml'
 };
 const rootPackage = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
 
+/** electron-builder's `${name}` file macro, spelled so it is not taken for a template string. */
+const macro = (name: string) => `$\{${name}}`;
 const matches = (file: string, pattern: string) => minimatch(file, pattern, { dot: true });
 
 /** The app's own files electron-builder packs (`files`, negations last), relative to the app folder, `/`-separated. */
@@ -66,7 +68,8 @@ const packed = new Set(appFiles());
 const packages = productionPackages();
 const unpacked = (file: string) => config.asarUnpack.some((p) => matches(file, p));
 
-const IMPORT = /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm;
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s[^'"`;]*?from\s*['"]([^'"]+)['"]|import\s*\(\s*['"]([^'"]+)['"]\s*\)|^import\s*['"]([^'"]+)['"]/gm;
 
 /** The files (relative, `/`) and packages (`node_modules/<name>`) an entry file loads, transitively. */
 function closure(entries: string[]): { files: Set<string>; packages: Set<string> } {
@@ -80,7 +83,13 @@ function closure(entries: string[]): { files: Set<string>; packages: Set<string>
       const spec = (match[1] ?? match[2] ?? match[3]) as string;
       if (spec.startsWith('node:')) continue;
       if (spec.startsWith('.')) walk(path.posix.normalize(path.posix.join(path.posix.dirname(rel), spec)));
-      else needed.add(`node_modules/${spec.split('/').slice(0, spec.startsWith('@') ? 2 : 1).join('/')}`);
+      else
+        needed.add(
+          `node_modules/${spec
+            .split('/')
+            .slice(0, spec.startsWith('@') ? 2 : 1)
+            .join('/')}`,
+        );
     }
   };
   for (const entry of entries) walk(entry);
@@ -194,12 +203,12 @@ describe('the packaged app: what ships outside the archive', () => {
   });
 
   it("the agents' Node ships in the resources, where the shell looks for it, for every pinned os and arch", () => {
-    expect(config.extraResources).toContainEqual({ from: 'build/node-runtime/${os}-${arch}', to: 'node-runtime' });
+    expect(config.extraResources).toContainEqual({ from: `build/node-runtime/${macro('os')}-${macro('arch')}`, to: 'node-runtime' });
     const entry = config.extraResources.find((r) => r.to === 'node-runtime') as { from: string; to: string };
     for (const [target, pinned] of Object.entries(NODE_RUNTIME_PACKAGES as Record<string, { binary: string }>)) {
       const [osName, arch] = target.split('-') as [string, string];
       // What electron-builder copies for that target, and where main/ looks for the binary.
-      const from = entry.from.replace('${os}', osName).replace('${arch}', arch);
+      const from = entry.from.replace(macro('os'), osName).replace(macro('arch'), arch);
       expect(path.join(ROOT, from)).toBe(runtimeDir(ROOT, target));
       const platform = ({ mac: 'darwin', win: 'win32', linux: 'linux' } as const)[osName as 'mac' | 'win' | 'linux'];
       expect(shippedNodePath('/resources', platform)).toBe(path.join('/resources', entry.to, pinned.binary));
@@ -216,9 +225,13 @@ describe('the packaged app: what ships outside the archive', () => {
     // No registry package for Apple silicon at this version: the release machine must supply the binary.
     expect(() => prepareNodeRuntime(root, 'mac-arm64', undefined)).toThrow(/no pinned Node package for mac-arm64: set ARENA_DIST_NODE/);
     // A supplied binary must be the pinned version (this test's Node is another one, or another machine's).
-    expect(() => prepareNodeRuntime(root, `${{ darwin: 'mac', win32: 'win' }[process.platform as string] ?? process.platform}-${process.arch}`, process.execPath)).toThrow(
-      /ARENA_DIST_NODE is Node v[\d.]+; the app ships v[\d.]+|can only supply/,
-    );
+    expect(() =>
+      prepareNodeRuntime(
+        root,
+        `${{ darwin: 'mac', win32: 'win' }[process.platform as string] ?? process.platform}-${process.arch}`,
+        process.execPath,
+      ),
+    ).toThrow(/ARENA_DIST_NODE is Node v[\d.]+; the app ships v[\d.]+|can only supply/);
   });
 
   it('laid out alone as app.asar.unpacked, the unpacked part starts `arena-agent model` on a plain Node', () => {
@@ -229,12 +242,16 @@ describe('the packaged app: what ships outside the archive', () => {
     for (const pkg of packages) if (unpacked(`${pkg}/package.json`)) placeTree(path.join(ROOT, pkg), path.join(out, pkg));
     // The archive itself: a file the agents' Node cannot look into.
     fs.writeFileSync(path.join(tmp, 'app.asar'), 'archive');
-    const run = spawnSync(process.execPath, [path.join(out, 'agents/bin/arena-agent'), 'model', '--config', path.join(tmp, 'missing.yaml')], {
-      cwd: tmp,
-      env: { PATH: '/usr/bin:/bin' },
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
+    const run = spawnSync(
+      process.execPath,
+      [path.join(out, 'agents/bin/arena-agent'), 'model', '--config', path.join(tmp, 'missing.yaml')],
+      {
+        cwd: tmp,
+        env: { PATH: '/usr/bin:/bin' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      },
+    );
     // Every module loaded: the model agent itself answers (about its missing configuration).
     expect(run.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)|SyntaxError|not built yet/);
     expect(run.stderr).toMatch(/^model-agent: .*missing\.yaml: cannot read: file not found/m);

@@ -105,7 +105,10 @@ async function play(file: string, dataDir: string): Promise<{ events: Event[]; e
 function expectCompleted(events: Event[], exit: Exit, games: number): Event {
   expect(exit.code, exit.stderr).toBe(0);
   const ended = events.filter((e) => e.event === 'game_ended');
-  expect(ended.map((e) => [e.termination, e.fault]), exit.stderr).toEqual(Array.from({ length: games }, () => ['completed', 'none']));
+  expect(
+    ended.map((e) => [e.termination, e.fault]),
+    exit.stderr,
+  ).toEqual(Array.from({ length: games }, () => ['completed', 'none']));
   const finished = events.at(-1) as Event;
   expect(finished).toMatchObject({ event: 'finished', stop_reason: 'complete', games_done: games });
   return finished;
