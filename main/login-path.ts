@@ -65,7 +65,13 @@ function runShell(shell: string, timeoutMs: number, env: NodeJS.ProcessEnv): Pro
     // -i and -l: interactive login start-up files (~/.zprofile, ~/.zshrc, ~/.bash_profile) are where PATH is set.
     const command = `printf '%s%s%s' '${START}' "$PATH" '${END}'`;
     // Its own process group, so a start-up file that starts a background job is ended with it.
-    const child = spawn(shell, ['-ilc', command], { stdio: ['ignore', 'pipe', 'ignore'], detached: true, env });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(shell, ['-ilc', command], { stdio: ['ignore', 'pipe', 'ignore'], detached: true, env });
+    } catch (error) {
+      resolve({ problem: `${shell} could not be started: ${(error as Error).message}` });
+      return;
+    }
     let output = '';
     let settled = false;
     /** `running`: the shell has not exited, so its group is ended (never after exit: the id could be reused). */
@@ -83,8 +89,9 @@ function runShell(shell: string, timeoutMs: number, env: NodeJS.ProcessEnv): Pro
       resolve(result);
     };
     const timer = setTimeout(() => finish({ problem: `${shell} did not print its PATH within ${timeoutMs} ms` }, true), timeoutMs);
-    child.stdout.setEncoding('utf8');
-    child.stdout.on('data', (chunk: string) => {
+    const stdout = child.stdout as NonNullable<typeof child.stdout>;
+    stdout.setEncoding('utf8');
+    stdout.on('data', (chunk: string) => {
       if (output.length < MAX_OUTPUT) output += chunk;
       const start = output.lastIndexOf(START);
       if (start >= 0 && output.includes(END, start)) finish({ output }, true);

@@ -28,7 +28,10 @@ function boot(dataDir: string): void {
 
   const log = (line: string) => process.stderr.write(`[engine-host] ${line}\n`);
   // Asked while Electron gets ready; the engine starts once it is known (at most the resolver's timeout later).
-  const engineEnv = agentEnvironment(log);
+  const engineEnv = agentEnvironment(log).catch((error: unknown) => {
+    log(`agents get the inherited environment: ${(error as Error).message}`);
+    return {};
+  });
   // safeStorage is only usable once the app is ready; the store asks it lazily, on each call.
   const secrets = createSecretStore({ file: path.join(dataDir, SECRETS_FILE), safeStorage, log });
   const baseEnv: NodeJS.ProcessEnv = { ...process.env };
@@ -56,12 +59,15 @@ function boot(dataDir: string): void {
     mainWindow.focus();
   });
 
-  Promise.all([app.whenReady(), engineEnv]).then(
-    ([, env]) => {
-      Object.assign(baseEnv, env);
+  app.whenReady().then(
+    () => {
       denyAllPermissions(session.defaultSession);
       registerAppProtocol(protocol, { root: paths.rendererDir, engineOrigin: () => engine.origin() });
-      engine.start();
+      // The window opens meanwhile; its requests wait for the engine (a quit before then leaves it unstarted).
+      void engineEnv.then((env) => {
+        Object.assign(baseEnv, env);
+        engine.start();
+      });
       registerIpc(
         ipcMain,
         createShellHandlers({

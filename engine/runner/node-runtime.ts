@@ -5,7 +5,6 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { AGENT_NODE_ENV } from '../contract/channels.js';
 import { isExecutableFile } from './executable.js';
@@ -59,13 +58,11 @@ export function nodeRuntimeRecord(runtime: NodeRuntime): NodeRuntimeRecord {
 export interface AgentHostRecord {
   /** The agents' Node; null when `node` is whatever PATH finds (inside Electron without a shipped runtime). */
   node: NodeRuntimeRecord | null;
-  /** The PATH agents start from (the app's launchers go first), the home folder written `~`. */
+  /** The PATH agents start from (the app's launchers go first); a run manifest writes its local folders as labels. */
   path: string;
 }
 
-export function agentHostRecord(hostEnv: NodeJS.ProcessEnv, home: string = os.homedir()): AgentHostRecord {
+export function agentHostRecord(hostEnv: NodeJS.ProcessEnv): AgentHostRecord {
   const runtime = agentNodeRuntime();
-  const within = (dir: string) => home !== '' && home !== path.parse(home).root && (dir === home || dir.startsWith(home + path.sep));
-  const folders = (hostEnv.PATH ?? '').split(path.delimiter).map((dir) => (within(dir) ? `~${dir.slice(home.length)}` : dir));
-  return { node: runtime === null ? null : nodeRuntimeRecord(runtime), path: folders.join(path.delimiter) };
+  return { node: runtime === null ? null : nodeRuntimeRecord(runtime), path: hostEnv.PATH ?? '' };
 }

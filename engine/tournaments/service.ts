@@ -30,7 +30,7 @@ import { writeExports } from './exports.js';
 import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
-import { localRoots } from './path-redaction.js';
+import { localRoots, pathRedactor } from './path-redaction.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestChange, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
@@ -134,8 +134,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       (id) => playables.get(id)?.protocol === 'clawarena',
       trustedAgents(deps.sandbox, loaded.agents),
       // Game workers run agents on their own machines, with their own Node and PATH.
-      deps.remoteGames ? undefined : agentHostRecord(deps.hostEnv ?? process.env),
+      deps.remoteGames ? undefined : agentHost(loaded),
     );
+  }
+
+  /** This engine's agent runtime and PATH, the PATH's local folders written as exports write them (`~`, `<definition>`). */
+  function agentHost(loaded: LoadedSpec) {
+    const record = agentHostRecord(deps.hostEnv ?? process.env);
+    const redact = pathRedactor(localRoots({ agents: loaded.agents, specDir: loaded.specDir, dataDir: deps.dataDir }));
+    return { ...record, path: redact(record.path) };
   }
 
   function get(id: string): StoredTournament {

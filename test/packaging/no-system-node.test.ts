@@ -177,4 +177,43 @@ describe.skipIf(skip)('with no node on PATH and the engine run from a Node outsi
     expect(at, result.argv.join(' ')).toBeGreaterThanOrEqual(0);
     expect(result.argv.slice(at + 1)).toEqual([path.join(ROOT, 'agents', 'bin', 'arena-agent'), '--help']);
   }, 180_000);
+
+  it('`node` agents see that Node read-only, as root inside the sandbox and as an unprivileged uid', async () => {
+    // The folders on the way must be searchable by that uid, as an installed app's are.
+    for (let dir = path.dirname(node); dir !== path.dirname(tmp); dir = path.dirname(dir)) fs.chmodSync(dir, 0o755);
+    const agentDir = path.join(tmp, 'writer-agent');
+    fs.mkdirSync(agentDir, { mode: 0o755 });
+    const work = path.join(tmp, 'work');
+    fs.mkdirSync(work, { mode: 0o777 });
+    const script = path.join(tmp, 'launch-writer.mjs');
+    const launch = new URL('dist/engine/runner/launch.js', `file://${ROOT}/`).href;
+    const manifestModule = new URL('dist/engine/contract/manifest.js', `file://${ROOT}/`).href;
+    // The agent reports which Node it runs on and tries to plant a file next to it (writing the running binary itself
+    // would fail anyway, with ETXTBSY).
+    const body =
+      "const fs = require('fs'); const path = require('path'); let r = 'wrote'; try { fs.writeFileSync(path.join(path.dirname(process.execPath), 'planted'), 'x') } catch (e) { r = e.code } console.log(JSON.stringify({ node: process.execPath, uid: process.getuid(), write: r }))";
+    fs.writeFileSync(
+      script,
+      [
+        `const { launchAgent } = await import(${JSON.stringify(launch)});`,
+        `const { AgentManifestSchema } = await import(${JSON.stringify(manifestModule)});`,
+        `const manifest = AgentManifestSchema.parse({ id: 'writer', name: 'Writer', framework: 'other', entrypoint: { type: 'command', command: ['node', '-e', ${JSON.stringify(body)}] }, runtime: { type: 'process' }, scenarios: ['s'] });`,
+        'const out = [];',
+        'for (const runAs of [undefined, { uid: 65534, gid: 65534 }]) {',
+        `  const result = await launchAgent({ manifest, manifestDir: ${JSON.stringify(agentDir)}, workspaceRoot: ${JSON.stringify(work)}, hostEnv: process.env, limits: { timeoutMs: 60000 }, ...(runAs ? { runAs } : {}) }).result;`,
+        '  out.push({ termination: result.termination, exitCode: result.exitCode, stdout: result.stdout.trim(), stderr: result.stderr });',
+        '}',
+        'process.stdout.write(JSON.stringify(out));',
+      ].join('\n'),
+    );
+    const exit = await withoutSystemNode([node, script], 120_000);
+    expect(exit.code, exit.stderr).toBe(0);
+    const [asRoot, asNobody] = JSON.parse(exit.stdout) as Array<{ exitCode: number; stdout: string; stderr: string }>;
+    expect(asRoot?.exitCode, asRoot?.stderr).toBe(0);
+    expect(JSON.parse(asRoot?.stdout as string)).toEqual({ node, uid: 0, write: 'EROFS' });
+    expect(asNobody?.exitCode, asNobody?.stderr).toBe(0);
+    expect(JSON.parse(asNobody?.stdout as string)).toMatchObject({ node, uid: 65534 });
+    expect(['EROFS', 'EACCES']).toContain(JSON.parse(asNobody?.stdout as string).write);
+    expect(fs.existsSync(path.join(path.dirname(node), 'planted'))).toBe(false);
+  }, 180_000);
 });
