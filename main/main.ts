@@ -3,11 +3,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, ipcMain, protocol, safeStorage, session, shell, utilityProcess } from 'electron';
+import { AGENT_NODE_ENV } from '../engine/contract/channels.js';
 import { createEngineHost } from './engine-host.js';
 import { createEngineSecrets } from './engine-secrets.js';
 import { createShellHandlers } from './handlers.js';
 import { registerIpc } from './ipc.js';
-import { resolveShellDataDir, shellPaths } from './paths.js';
+import { resolveLoginPath } from './login-path.js';
+import { resolveShellDataDir, shellPaths, shippedNodePath } from './paths.js';
 import { APP_SCHEME_PRIVILEGES, registerAppProtocol } from './protocol.js';
 import { installGracefulQuit } from './quit.js';
 import { createSecretStore, SECRETS_FILE } from './secret-store.js';
@@ -25,9 +27,15 @@ function boot(dataDir: string): void {
   app.on('web-contents-created', (_event, contents) => hardenWebContents(contents, openExternal));
 
   const log = (line: string) => process.stderr.write(`[engine-host] ${line}\n`);
+  // Asked while Electron gets ready; the engine starts once it is known (at most the resolver's timeout later).
+  const engineEnv = agentEnvironment(log).catch((error: unknown) => {
+    log(`agents get the inherited environment: ${(error as Error).message}`);
+    return {};
+  });
   // safeStorage is only usable once the app is ready; the store asks it lazily, on each call.
   const secrets = createSecretStore({ file: path.join(dataDir, SECRETS_FILE), safeStorage, log });
-  const engineSecrets = createEngineSecrets({ store: secrets, baseEnv: process.env, log });
+  const baseEnv: NodeJS.ProcessEnv = { ...process.env };
+  const engineSecrets = createEngineSecrets({ store: secrets, baseEnv, log });
   const engine = createEngineHost({
     // Each (re)start gets the keys as they are now; later changes follow as messages (engine-secrets.ts).
     fork: (modulePath, args, options) =>
@@ -55,7 +63,11 @@ function boot(dataDir: string): void {
     () => {
       denyAllPermissions(session.defaultSession);
       registerAppProtocol(protocol, { root: paths.rendererDir, engineOrigin: () => engine.origin() });
-      engine.start();
+      // The window opens meanwhile; its requests wait for the engine (a quit before then leaves it unstarted).
+      void engineEnv.then((env) => {
+        Object.assign(baseEnv, env);
+        engine.start();
+      });
       registerIpc(
         ipcMain,
         createShellHandlers({
@@ -87,6 +99,22 @@ function boot(dataDir: string): void {
     if (process.platform !== 'darwin') app.quit();
   });
   installGracefulQuit(app, engine, log, process);
+}
+
+/**
+ * What the engine's agents need from the shell: the login shell's PATH (a Finder or menu launch inherits a bare one)
+ * and, in the packaged app, the Node it ships for `node` agents (engine/runner/node-runtime.ts).
+ */
+async function agentEnvironment(log: (line: string) => void): Promise<Record<string, string>> {
+  const resolved = await resolveLoginPath({ shell: process.env.SHELL, inherited: process.env.PATH });
+  if (resolved.problem) log(`agents get the inherited PATH: ${resolved.problem}`);
+  const env: Record<string, string> = { PATH: resolved.path };
+  if (app.isPackaged) {
+    const node = shippedNodePath(process.resourcesPath);
+    if (fs.existsSync(node)) env[AGENT_NODE_ENV] = node;
+    else log(`the app's Node runtime is missing (${node}); agents started as \`node\` need one on PATH`);
+  }
+  return env;
 }
 
 /** Some desktops have no Downloads or Documents folder; Electron then throws. */

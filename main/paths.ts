@@ -30,3 +30,11 @@ export function resolveShellDataDir(argv: readonly string[], env: Record<string,
   const chosen = flag || env.ARENA_DATA_DIR;
   return path.resolve(chosen && chosen.length > 0 ? chosen : path.join(appDataDir, APP_DIR_NAME));
 }
+
+/**
+ * The Node binary the packaged app ships for agents (electron-builder.yml `extraResources`, prepared by
+ * scripts/node-runtime.mjs): `<resources>/node-runtime/bin/node`, `node.exe` on Windows.
+ */
+export function shippedNodePath(resourcesPath: string, platform: NodeJS.Platform = process.platform): string {
+  return path.join(resourcesPath, 'node-runtime', 'bin', platform === 'win32' ? 'node.exe' : 'node');
+}

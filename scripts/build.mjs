@@ -24,6 +24,10 @@ for (const entry of fs.readdirSync(src, { withFileTypes: true, recursive: true }
   fs.copyFileSync(from, to);
 }
 
+// In the packaged app the root package.json is inside the archive, which the agents' Node cannot read: this one tells
+// it that the unpacked dist/*.js the app's launchers run (arena-agent model) are ES modules.
+fs.writeFileSync(path.join(root, 'dist', 'package.json'), `${JSON.stringify({ type: 'module', private: true })}\n`);
+
 if (fs.existsSync(path.join(root, 'renderer', 'index.html'))) {
   run(['vite', 'bin', 'vite.js'], ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
 }

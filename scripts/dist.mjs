@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { distTargets, prepareNodeRuntime } from './node-runtime.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -19,6 +20,17 @@ const missing = ['dist/main/main.js', 'dist/preload/index.cjs', 'dist/engine/ent
 );
 if (missing.length > 0) {
   process.stderr.write(`npm run dist: ${missing.join(', ')} missing. Run "npm run build" first.\n`);
+  process.exit(1);
+}
+
+// The Node the app ships for its agents, per packaged platform and arch (scripts/node-runtime.mjs).
+try {
+  for (const target of distTargets(process.argv.slice(2))) {
+    const shipped = prepareNodeRuntime(root, target);
+    process.stderr.write(`npm run dist: agents' Node for ${target}: ${shipped.package} (${shipped.version}, sha256 ${shipped.sha256})\n`);
+  }
+} catch (error) {
+  process.stderr.write(`npm run dist: ${error.message}\n`);
   process.exit(1);
 }
 

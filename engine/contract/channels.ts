@@ -186,3 +186,10 @@ export type EngineSecretsMessage = z.infer<typeof EngineSecretsMessageSchema>;
  * from what it stores and shows from its first instruction on (an ARENA_* variable: never passed to agents).
  */
 export const KEYCHAIN_NAMES_ENV = 'ARENA_KEYCHAIN_NAMES';
+
+/**
+ * The absolute path of the Node binary the packaged app ships, in the engine's fork environment: agents started as
+ * `node …` and the app's launchers run on it (engine/runner/node-runtime.ts). An ARENA_* variable: never passed to
+ * agents.
+ */
+export const AGENT_NODE_ENV = 'ARENA_AGENT_NODE';

@@ -4,12 +4,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { outsideArchive } from '../runtime/package-root.js';
 
-/** agents/bin next to this build: two levels up from engine/runner, three from dist/engine/runner. */
+/**
+ * agents/bin next to this build: two levels up from engine/runner, three from dist/engine/runner. In the packaged app
+ * that is inside the archive, which only Electron reads: the launchers run from its unpacked copy.
+ */
 export function agentBinDir(): string | null {
   for (const rel of ['../../agents/bin/', '../../../agents/bin/']) {
     const dir = fileURLToPath(new URL(rel, import.meta.url));
-    if (fs.existsSync(path.join(dir, 'arena-agent'))) return path.resolve(dir);
+    if (fs.existsSync(path.join(dir, 'arena-agent'))) return outsideArchive(path.resolve(dir));
   }
   return null;
 }

@@ -26,7 +26,7 @@ function windowsNames(program: string): string[] {
   return [program, ...['.exe', '.cmd', '.bat', '.com'].map((ext) => program + ext)];
 }
 
-function isExecutableFile(file: string): boolean {
+export function isExecutableFile(file: string): boolean {
   try {
     if (!fs.statSync(file).isFile()) return false;
     fs.accessSync(file, fs.constants.X_OK);

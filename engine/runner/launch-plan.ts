@@ -3,8 +3,8 @@
 import { withAgentBins } from './agent-bins.js';
 import { commandArgv } from './agent-command.js';
 import { buildAgentEnv } from './agent-env.js';
+import { resolveAgentCommand } from './agent-program.js';
 import type { Forward } from './endpoint-forward.js';
-import { findExecutable } from './executable.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
 import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
@@ -44,14 +44,14 @@ export function processPlan(
   } catch (error) {
     throw new AgentCommandError(`failed to launch command ${pyRepr(manifest.entrypoint.command ?? '')}: ${(error as Error).message}`);
   }
-  const program = findExecutable(argv[0] as string, env.PATH, workspace);
-  if (program === null) {
+  const resolved = resolveAgentCommand(argv, env.PATH, workspace);
+  if (resolved === null) {
     throw new AgentCommandError(
       `failed to launch command ${pyRepr(manifest.entrypoint.command ?? '')}: [Errno 2] No such file or directory: ${pyRepr(argv[0] as string)}`,
     );
   }
-  const named = [...argv];
-  argv[0] = program;
+  const named = argv;
+  argv = resolved;
   const support = sandboxSupport();
   const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};

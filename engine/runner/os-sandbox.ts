@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { resolveAgentCommand } from './agent-program.js';
 import { bwrapArgv, identityFiles } from './bwrap-argv.js';
 import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
 import { findExecutable } from './executable.js';
@@ -83,13 +84,11 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       throw new SandboxRefusedError(`the agent's folder ${req.agentDir} is not readable by uid ${uid}`);
   }
   const env = { ...req.env, PATH: view.searchPath, HOME: req.workspace };
-  const argv = [...req.argv];
-  const program = findExecutable(argv[0] as string, env.PATH, req.workspace);
-  if (program === null || !shows(view, program))
+  const argv = resolveAgentCommand(req.argv, env.PATH, req.workspace);
+  if (argv === null || !shows(view, argv[0] as string))
     throw new SandboxCommandError(
-      `${argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
+      `${req.argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
     );
-  argv[0] = program;
   // Named for the engine's pid, so a later engine can remove what a killed one left behind.
   const launchDir = fs.mkdtempSync(path.join(linux ? launchRoot() : os.tmpdir(), `${LAUNCH_DIR_PREFIX}${process.pid}-`));
   try {

@@ -1,12 +1,13 @@
 // What an agent sees of the file system inside the OS sandbox, deny by default: the system's program and library
 // folders, a few files of /etc (CA certificates, the loader cache, time zones — never /etc/shadow or host keys), the
-// engine's own Node runtime, the app's agent-facing folders (agents/, agent-kit/, challenges/, the built dist/ and its
-// node_modules for `arena-agent`) and the agent's own folder, all read-only; its workspace read-write. Nothing of
-// $HOME, the data directory, other seats' workspaces or the user's files.
+// agents' Node runtime (node-runtime.ts), the app's agent-facing folders (agents/, agent-kit/, challenges/, the built
+// dist/ and its node_modules for `arena-agent`) and the agent's own folder, all read-only; its workspace read-write.
+// Nothing of $HOME, the data directory, other seats' workspaces or the user's files.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { agentBinDir } from './agent-bins.js';
+import { agentNodeRuntime } from './node-runtime.js';
 
 export class SandboxViewError extends Error {}
 
@@ -112,8 +113,9 @@ export function macView(input: ViewInput): SandboxView {
 
 /** The engine's Node runtime and the app's agent-facing folders. */
 function addApp(home: string, add: (target: string) => void): void {
-  // The engine's Node: agents run `node`, and the app's launchers run on it.
-  const runtime = runtimePrefix(process.execPath);
+  // The agents' Node (the app's own, else the engine's): agents run `node`, and the app's launchers run on it.
+  const node = agentNodeRuntime();
+  const runtime = node === null ? null : runtimePrefix(node.path);
   if (runtime !== null && !contains(runtime, home) && runtime !== path.parse(runtime).root) add(runtime);
   const bin = agentBinDir();
   if (bin !== null) {

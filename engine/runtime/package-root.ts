@@ -38,6 +38,18 @@ export function contentRoot(root = packageRoot()): string {
   return root.endsWith('.asar') && fs.existsSync(unpacked) ? unpacked : root;
 }
 
+/**
+ * The copy of a file of the archive that programs other than Electron can read: `…/app.asar/agents/bin` →
+ * `…/app.asar.unpacked/agents/bin` when that exists (electron-builder.yml `asarUnpack`); any other path unchanged.
+ */
+export function outsideArchive(file: string): string {
+  const parts = file.split(path.sep);
+  const at = parts.findIndex((part) => part.endsWith('.asar'));
+  if (at < 0) return file;
+  const unpacked = [...parts.slice(0, at), `${parts[at]}.unpacked`, ...parts.slice(at + 1)].join(path.sep);
+  return fs.existsSync(unpacked) ? unpacked : file;
+}
+
 /** Scenarios shipped with the app (what `arena scenarios list` shows from the repository folder). */
 export function builtinScenariosDir(root = contentRoot()): string {
   return path.join(root, 'scenarios');
@@ -67,7 +79,9 @@ function subfolders(dir: string): string[] {
  */
 export function builtinAgentFolders(root = contentRoot()): BuiltinFolder[] {
   const rel: string[] = [];
-  for (const parent of ['challenges', 'games', 'scenarios'])
+  // The packaged app carries the built challenges only (dist/challenges): their agents are listed from there.
+  const challenges = fs.existsSync(path.join(root, 'challenges')) ? 'challenges' : 'dist/challenges';
+  for (const parent of [challenges, 'games', 'scenarios'])
     for (const name of subfolders(path.join(root, parent))) rel.push(`${parent}/${name}/agents`);
   rel.push('agents', 'examples/agents');
   return rel

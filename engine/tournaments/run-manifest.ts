@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import type { AgentHostRecord } from '../runner/node-runtime.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { entryFileOf, type LoadedSpec } from './spec-file.js';
@@ -31,6 +32,8 @@ export interface RunManifest {
   challenges: Array<{ id: string; module_sha256: string }>;
   /** Agents whose folder the user marked trusted: they ran without the OS sandbox (absent when none did). */
   unsandboxed_agents?: string[];
+  /** The Node runtime `node` agents ran on and the PATH their programs were found on (absent for game workers' runs). */
+  agent_host?: AgentHostRecord;
 }
 
 export function fileSha256(file: string): string {
@@ -63,6 +66,7 @@ export function buildRunManifest(
   spec: Record<string, unknown>,
   isClawGame: (id: string) => boolean = () => false,
   trusted: readonly string[] = [],
+  agentHost?: AgentHostRecord,
 ): RunManifest {
   const claw = loaded.spec.challenges.some(isClawGame);
   return {
@@ -92,7 +96,22 @@ export function buildRunManifest(
     })),
     // Only runs with trusted agents say so, so the hash of every sandboxed run stays what it was.
     ...(trusted.length > 0 ? { unsandboxed_agents: [...trusted] } : {}),
+    ...(agentHost ? { agent_host: agentHost } : {}),
   };
+}
+
+/** What differs between a run's manifest and the one built now, in words, for the refusal to resume it. */
+export function manifestChange(before: Record<string, unknown>, now: RunManifest): string {
+  const same = (key: keyof RunManifest) => canonicalJson(before[key] ?? null) === canonicalJson(now[key] ?? null);
+  const changed: string[] = [];
+  if (!same('app')) changed.push('the app');
+  if (!same('agents') || !same('unsandboxed_agents')) changed.push('an agent');
+  if (!same('challenges')) changed.push('a challenge');
+  const hostBefore = (before.agent_host ?? null) as AgentHostRecord | null;
+  if (canonicalJson(hostBefore?.node ?? null) !== canonicalJson(now.agent_host?.node ?? null)) changed.push("the agents' Node runtime");
+  if ((hostBefore?.path ?? null) !== (now.agent_host?.path ?? null))
+    changed.push(`the agents' PATH (was ${hostBefore?.path ?? 'not recorded'}, now ${now.agent_host?.path ?? 'not recorded'})`);
+  return changed.length > 0 ? changed.join(', ') : 'an agent, a challenge or the app';
 }
 
 /**

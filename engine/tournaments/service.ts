@@ -19,6 +19,7 @@ import type { PlayableRegistry } from '../core/playables.js';
 import { chartHistory, chartPairwise } from '../core/ratings/index.js';
 import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
+import { agentHostRecord } from '../runner/node-runtime.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
 import { buildBundle } from './bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
@@ -29,9 +30,9 @@ import { writeExports } from './exports.js';
 import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
-import { localRoots } from './path-redaction.js';
+import { localRoots, pathRedactor } from './path-redaction.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
-import { buildRunManifest, manifestHash } from './run-manifest.js';
+import { buildRunManifest, manifestChange, manifestHash } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
@@ -132,7 +133,16 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       raw,
       (id) => playables.get(id)?.protocol === 'clawarena',
       trustedAgents(deps.sandbox, loaded.agents),
+      // Game workers run agents on their own machines, with their own Node and PATH.
+      deps.remoteGames ? undefined : agentHost(loaded),
     );
+  }
+
+  /** This engine's agent runtime and PATH, the PATH's local folders written as exports write them (`~`, `<definition>`). */
+  function agentHost(loaded: LoadedSpec) {
+    const record = agentHostRecord(deps.hostEnv ?? process.env);
+    const redact = pathRedactor(localRoots({ agents: loaded.agents, specDir: loaded.specDir, dataDir: deps.dataDir }));
+    return { ...record, path: redact(record.path) };
   }
 
   function get(id: string): StoredTournament {
@@ -312,11 +322,12 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const elsewhere = playedElsewhere(store, id);
       if (elsewhere !== null) throw new TournamentStateError('conflict', elsewhere.refusal);
       const loaded = loadStored(t);
-      const hash = manifestHash(manifestOf(loaded, t.spec));
+      const now = manifestOf(loaded, t.spec);
+      const hash = manifestHash(now);
       if (hash !== t.manifestHash)
         throw new TournamentStateError(
           'conflict',
-          `tournament ${id}: an agent, a challenge or the app changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
+          `tournament ${id}: ${manifestChange(t.manifest, now)} changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
         );
       // Game workers start per-game processes on their machines; warm processes would have to live here.
       const warm = deps.remoteGames ? loaded.agents.find((a) => a.manifest.lifecycle === 'persistent') : undefined;

@@ -32,7 +32,7 @@ export function AgentsPage() {
     <div className="stack">
       <PageHeader
         title="Agents"
-        subtitle="Agent manifests (agent.yaml) found in the folders below."
+        subtitle="Agent manifests (agent.yaml) found in the folders below. Agents started as node run on the Node that comes with Local Arena; python3 and every other program come from this computer's PATH."
         actions={
           <button
             type="button"
