@@ -100,6 +100,22 @@ export function buildRunManifest(
   };
 }
 
+/**
+ * Whether a stored run may go on under the manifest built now. Everything that decides the games must match. The
+ * agents' PATH is left out: it is where programs are looked up, not what they are (the agents' own files are hashed),
+ * and a resume from another shell or a desktop launch must not strand a run; the manifest keeps the PATH it started
+ * with. A run stored before the agents' host was recorded compares without it, so an upgrade does not strand it.
+ */
+export function resumableUnder(before: Record<string, unknown>, now: RunManifest): boolean {
+  const recordedHost = before.agent_host !== undefined;
+  const comparable = (manifest: Record<string, unknown>) => {
+    const { agent_host, ...rest } = manifest;
+    const host = agent_host as AgentHostRecord | undefined;
+    return recordedHost && host ? { ...rest, agent_host: { node: host.node } } : rest;
+  };
+  return canonicalJson(comparable(before)) === canonicalJson(comparable(now as unknown as Record<string, unknown>));
+}
+
 /** What differs between a run's manifest and the one built now, in words, for the refusal to resume it. */
 export function manifestChange(before: Record<string, unknown>, now: RunManifest): string {
   const same = (key: keyof RunManifest) => canonicalJson(before[key] ?? null) === canonicalJson(now[key] ?? null);

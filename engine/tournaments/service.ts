@@ -32,7 +32,7 @@ import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { localRoots, pathRedactor } from './path-redaction.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
-import { buildRunManifest, manifestChange, manifestHash } from './run-manifest.js';
+import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
@@ -323,11 +323,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if (elsewhere !== null) throw new TournamentStateError('conflict', elsewhere.refusal);
       const loaded = loadStored(t);
       const now = manifestOf(loaded, t.spec);
-      const hash = manifestHash(now);
-      if (hash !== t.manifestHash)
+      if (!resumableUnder(t.manifest, now))
         throw new TournamentStateError(
           'conflict',
-          `tournament ${id}: ${manifestChange(t.manifest, now)} changed since it started (run manifest ${hash} ≠ ${t.manifestHash}); start a new tournament`,
+          `tournament ${id}: ${manifestChange(t.manifest, now)} changed since it started (run manifest ${manifestHash(now)} ≠ ${t.manifestHash}); start a new tournament`,
         );
       // Game workers start per-game processes on their machines; warm processes would have to live here.
       const warm = deps.remoteGames ? loaded.agents.find((a) => a.manifest.lifecycle === 'persistent') : undefined;
