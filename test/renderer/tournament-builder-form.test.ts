@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
 import { displayPath, matchCatalogAgent, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
+import { touchedBy } from '../../renderer/src/features/tournaments/builder-errors.js';
 import {
   emptyForm,
   errorsByField,
@@ -16,6 +17,7 @@ import {
   specToYaml,
   validateLocally,
   withLifecycle,
+  withoutCarried,
 } from '../../renderer/src/features/tournaments/builder-form.js';
 
 const agents = [
@@ -244,9 +246,9 @@ max_restarts: 1
     ]);
     expect(form).toMatchObject({ maxTables: '8', sprtModel: 'normalized', maxIllegalActions: '2', maxRestarts: '1' });
     expect(JSON.parse(form.options)).toEqual({ setSize: 12, range: [0, 500] });
-    expect(form.extra).toEqual({ top: {}, format: {}, stop: {} });
+    expect(form.carried).toEqual([]);
     const again = specFromForm(form).spec;
-    expect(again).toEqual({ ...parsed.raw, concurrency: 2 });
+    expect(again).toEqual(parsed.raw);
     expect(validateLocally(again)).toEqual({});
     const yaml = specToYaml(again);
     for (const line of [
@@ -275,10 +277,10 @@ max_restarts: 1
       expect(specFromForm(formFromSpec(parsed.raw, '1')).spec).toEqual(spec);
       expect(validateLocally(spec)).toEqual({});
     }
-    // Written-out defaults read back as what they are, and the form keeps them (the user typed them).
+    // Written-out defaults read back as what they are, and the definition keeps them (the user typed them).
     const knockout = formFromSpec({ format: { kind: 'knockout', tie_break_pairs: 3, third_place: false } }, '1');
     expect(knockout).toMatchObject({ tieBreakPairs: '3', thirdPlace: false });
-    expect(specFromForm(knockout).spec.format).toEqual({ kind: 'knockout', tie_break_pairs: 3 });
+    expect(specFromForm(knockout).spec.format).toEqual({ kind: 'knockout', tie_break_pairs: 3, third_place: false });
   });
 
   it('keeps values of the wrong type from an import so the schema reports them on their field', () => {
@@ -290,16 +292,26 @@ max_restarts: 1
       options: [1, 2],
     };
     const form = formFromSpec(raw, '1');
-    expect(form.extra.format).toEqual({ third_place: 'yes', seeding: 'random' });
-    expect(form.extra.stop).toEqual({ model: 'elo' });
+    expect(form.carried).toEqual(
+      expect.arrayContaining([
+        { path: ['format', 'third_place'], value: 'yes' },
+        { path: ['format', 'seeding'], value: 'random' },
+        { path: ['stop', 'model'], value: 'elo' },
+        { path: ['options'], value: [1, 2] },
+      ]),
+    );
     const { spec, errors } = specFromForm(form);
-    expect(errors.options).toEqual(['must be a JSON object, e.g. {"setSize": 12}']);
+    expect(spec).toEqual(raw);
+    // The carried value is what is sent, so the schema, not the options parser, reports it.
+    expect(errors.options).toBeUndefined();
+    expect(validateLocally(spec).options?.[0]).toMatch(/expected record/);
     const byField = errorsByField(mergeErrors(errors, validateLocally(spec)));
     expect(byField['format.third_place']?.[0]).toMatch(/boolean/);
     expect(byField.format).toEqual(['format.seeding: unknown field']);
     expect(byField['stop.model']?.[0]).toMatch(/logistic/);
     // Picking a model in the form replaces the imported one.
-    expect(specFromForm({ ...form, sprtModel: 'bayeselo' }).spec.stop).toMatchObject({ model: 'bayeselo' });
+    const picked = withoutCarried({ ...form, sprtModel: 'bayeselo' }, touchedBy({ sprtModel: 'bayeselo' }));
+    expect(specFromForm(picked).spec.stop).toMatchObject({ model: 'bayeselo' });
   });
 
   it('accepts the `format: swiss` shorthand and reports garbage clearly', () => {
