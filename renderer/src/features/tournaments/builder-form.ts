@@ -17,7 +17,15 @@ export {
   remoteErrors,
   validateLocally,
 } from './field-errors.js';
-export { ADVANCED_PATHS, type FormatKind, NUMBER_FIELDS, type NumberField, type NumberKey, pathOf } from './number-fields.js';
+export {
+  ADVANCED_PATHS,
+  type FormatKind,
+  NUMBER_FIELDS,
+  type NumberField,
+  type NumberKey,
+  pathOf,
+  schemaDefault,
+} from './number-fields.js';
 export { FORMAT_KINDS };
 export const SPRT_MODELS = SprtModelSchema.options;
 export type SprtModel = (typeof SPRT_MODELS)[number];

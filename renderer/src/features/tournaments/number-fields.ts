@@ -1,5 +1,5 @@
 // The one table of the builder's numeric fields, and where each sits in a tournament definition.
-import type { FORMAT_KINDS } from '../../../../engine/core/tournament/spec.js';
+import { type FORMAT_KINDS, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 
 export type FormatKind = (typeof FORMAT_KINDS)[number];
 
@@ -82,3 +82,20 @@ export const ADVANCED_PATHS: readonly string[] = [
   'stop.model',
   'options',
 ];
+
+/** What the schema fills in for an empty optional field (its placeholder), read from the schema itself. */
+export function schemaDefault(field: NumberField): number | undefined {
+  const kind = field.formats?.[0] ?? 'round-robin';
+  const parsed = TournamentSpecSchema.safeParse({
+    name: 'defaults',
+    challenge: 'c',
+    format: { kind },
+    seed: 1,
+    agents: [{ manifest: 'a' }, { manifest: 'b' }],
+    stop: { kind: 'sprt', elo0: 0, elo1: 1 },
+    limits: { move_seconds: 1, game_seconds: 1 },
+  });
+  if (!parsed.success) return undefined;
+  const value = field.path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], parsed.data);
+  return typeof value === 'number' ? value : undefined;
+}
