@@ -71,7 +71,11 @@ function fields(): Field[] {
       if (child.items?.properties) walk(child.items, [...at, 0], base);
     }
   };
-  walk({ properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== 'format' && k !== 'stop')) }, [], plain);
+  walk(
+    { properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== 'format' && k !== 'stop')) },
+    [],
+    plain,
+  );
   out.push({ path: ['format'], schema: schema.properties?.format as JsonSchema, base: plain });
   for (const variant of schema.properties?.format?.oneOf ?? []) {
     const kind = String(variant.properties?.kind?.const);
@@ -170,7 +174,11 @@ describe('importing a definition with a typo, field by field', () => {
     it(`${at}: a typo'd value is refused on its field`, () => {
       const value = typoValue(f.schema, valueAt(f.base, f.path));
       const definition = withValue(f.base, f.path, value);
-      expectRejectedLikeArenaRun(definition, (paths) => paths.some((p) => p === at || p.startsWith(`${at}.`)), `${at}: ${JSON.stringify(value)}`);
+      expectRejectedLikeArenaRun(
+        definition,
+        (paths) => paths.some((p) => p === at || p.startsWith(`${at}.`)),
+        `${at}: ${JSON.stringify(value)}`,
+      );
     });
     if (typeof f.path[f.path.length - 1] === 'string') {
       it(`${at}: a typo'd key is refused, naming it`, () => {
