@@ -7,7 +7,7 @@ import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../..
 import { displayPath } from './agent-paths.js';
 import { applyCarried, type Carried, carriedPath, differences } from './definition-carry.js';
 import { addError, type FieldErrors, fieldOf } from './field-errors.js';
-import { type FormatKind, fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
+import { fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
 
 export {
   errorsByField,
