@@ -105,6 +105,11 @@ test.describe('builder import reads definitions as `arena run` does', () => {
     await importFile(page, definition({ format: 'swiss' }), 'fixed.tournament.yaml');
     await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
     await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
+    // The estimate says what it is based on, and a real median is never printed as "0.0 s".
+    const estimate = page.getByTestId('duration-estimate');
+    await expect(estimate.getByTestId('estimate-basis').locator('li')).toHaveAttribute('data-source', /^(agents|challenge|limits)$/);
+    await expect(estimate).toContainText(/at most \d/);
+    await expect(estimate).not.toContainText('0.0 s');
     expect(errors).toEqual([]);
   });
 });
