@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
 import { displayPath, matchCatalogAgent, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
-import { touchedBy } from '../../renderer/src/features/tournaments/builder-errors.js';
+import { formProblems, placeHidden, touchedBy } from '../../renderer/src/features/tournaments/builder-errors.js';
 import {
   emptyForm,
   errorsByField,
+  type FormAgent,
   fieldOf,
   formFromSpec,
   localPlannedGames,
@@ -332,6 +333,58 @@ max_restarts: 1
     if (!parsed.ok) throw new Error(parsed.error);
     const errors = validateLocally(specFromForm(formFromSpec(parsed.raw, '1')).spec);
     expect(errors.rounds).toEqual(['unknown field']);
+  });
+});
+
+describe('an imported definition the controls cannot say', () => {
+  const typos = {
+    ...specFromForm(filledForm()).spec,
+    format: 'swis',
+    games_per_pairing: '2',
+    fromat: 'swiss',
+    agents: [{ ...agents[0], lifecycel: 'persistent' }, agents[1], 'c/agent.yaml'],
+    limits: { move_seconds: 5, game_seconds: 60, turn_seconds: 1 },
+  };
+
+  it('is held unchanged, with each problem on its path; a missing field is not filled in', () => {
+    const form = formFromSpec(typos, '1');
+    expect(form.format).toBe('swis');
+    expect(form.gamesPerPairing).toBe('"2"');
+    const { spec } = specFromForm(form);
+    expect(spec).toEqual({ ...typos, format: { kind: 'swis' } });
+    expect(Object.keys(formProblems(form).errors).sort()).toEqual(
+      ['agents[0].lifecycel', 'agents[2]', 'format.kind', 'fromat', 'games_per_pairing', 'limits.turn_seconds'].sort(),
+    );
+    // No seed, no concurrency: the seed is missing (as `arena run` says), the concurrency is the schema's default.
+    const { seed: _seed, concurrency: _c, ...bare } = specFromForm(filledForm()).spec;
+    const missing = formFromSpec(bare, '1');
+    expect(missing.seed).toBe('');
+    expect(specFromForm(missing).spec).toEqual(bare);
+    expect(formProblems(missing).errors).toEqual({ seed: ['Required'] });
+  });
+
+  it('an edit replaces what was carried for its own control, and nothing else', () => {
+    const form = formFromSpec(typos, '1');
+    const swiss = withoutCarried({ ...form, format: 'swiss' }, touchedBy({ format: 'swiss' }));
+    const errors = formProblems(swiss).errors;
+    expect(errors['format.kind']).toBeUndefined();
+    expect(Object.keys(errors)).toEqual(expect.arrayContaining(['fromat', 'games_per_pairing', 'agents[0].lifecycel']));
+    const typed = withoutCarried({ ...swiss, gamesPerPairing: '4' }, touchedBy({ gamesPerPairing: '4' }));
+    expect(specFromForm(typed).spec.games_per_pairing).toBe(4);
+    // Picking a lifecycle sets `lifecycle`; the misspelt key is another field and stays (still refused) until the
+    // agent is picked again from the catalogue.
+    const entry = typed.agents[0] as FormAgent;
+    const picked = { ...typed, agents: withLifecycle(typed.agents, entry, 'persistent') };
+    expect((specFromForm(picked).spec.agents as unknown[])[0]).toEqual({ ...agents[0], lifecycle: 'persistent', lifecycel: 'persistent' });
+  });
+
+  it('lists a problem of a control not on screen above Start, with its path', () => {
+    const byField = { 'format.rounds': ['unknown field'], format: ['format.kind: bad'] };
+    expect(placeHidden(byField, { format: 'round-robin', stop: 'fixed' })).toEqual({
+      '(root)': ['format.rounds: unknown field'],
+      format: ['format.kind: bad'],
+    });
+    expect(placeHidden(byField, { format: 'swiss', stop: 'fixed' })).toEqual(byField);
   });
 });
 
