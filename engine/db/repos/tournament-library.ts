@@ -75,8 +75,9 @@ export function createTournamentLibraryRepo(db: Database.Database) {
      * the last `limit` among them (looking further back) in which only `agents` (manifest ids) sat.
      */
     gameTimes(challenge: string, agents: readonly string[] = [], limit = 200): GameTimes {
-      const rows = durations.all(challenge, Math.max(limit, AGENT_SCAN)) as Array<{ ms: number; run: string; seats: string }>;
       const wanted = new Set(agents);
+      const scan = wanted.size > 0 ? Math.max(limit, AGENT_SCAN) : limit;
+      const rows = durations.all(challenge, scan) as Array<{ ms: number; run: string; seats: string }>;
       const manifestIds = new Map<string, string[]>();
       const idsOf = (run: string): string[] => {
         let ids = manifestIds.get(run);
