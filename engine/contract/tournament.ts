@@ -55,11 +55,19 @@ export const TournamentDeleteResponseSchema = z.object({ deleted: z.string(), re
 
 /** How long a definition will take, from this data folder's measured game times (issue 16). */
 export const RunEstimateSchema = z.object({
-  /** Median-based wall time at the definition's concurrency; null when no game of some challenge was measured. */
+  /** Median-based wall time at the definition's concurrency (at most the worst case); null when some challenge has no measured games. */
   seconds: z.number().nullable(),
-  /** Every game using its whole game_seconds limit, at the definition's concurrency. */
+  /** Every game using its whole game_seconds limit: ⌈planned / concurrency⌉ × game_seconds. */
   worst_case_seconds: z.number(),
-  per_challenge: z.array(z.object({ challenge: z.string(), samples: z.number().int(), median_ms: z.number().nullable() })),
+  per_challenge: z.array(
+    z.object({
+      challenge: z.string(),
+      samples: z.number().int(),
+      median_ms: z.number().nullable(),
+      /** Whose games the median is of: only this run's agents, any agents of the challenge, or none (limits only). */
+      source: z.enum(['agents', 'challenge', 'limits']),
+    }),
+  ),
   /** Reasons to look twice before Start (a very long run, nothing measured); empty when none. */
   warnings: z.array(z.string()),
 });

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { DomainError } from '../contract/errors.js';
 import type { RunEstimate, TournamentSummary } from '../contract/tournament.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
+import { estimateDuration } from '../core/tournament/run-estimate.js';
 import type { TournamentStatus } from '../db/store.js';
 import { gameEvents } from './export-events.js';
 import { gameEntry, reportDir } from './exports.js';
@@ -128,53 +129,21 @@ export function rerunGame(service: TournamentService, id: string, index: number,
   return service.summary(created.id);
 }
 
-const median = (xs: readonly number[]): number | null => {
-  if (xs.length === 0) return null;
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 === 1 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
-};
-
-/** Fewer measured games than this and a challenge counts as not measured. */
-export const MIN_SAMPLES = 3;
-/** A run planned longer than this (at its concurrency) is flagged before Start. */
-export const LONG_RUN_SECONDS = 24 * 3600;
-/** And so is a plan of more games than this, however fast they are. */
-export const MANY_GAMES = 10_000;
-
-const duration = (seconds: number): string => {
-  if (seconds < 90) return `${Math.round(seconds)} s`;
-  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-  return `${(seconds / 86400).toFixed(1)} days`;
-};
-
 /**
- * How long the planned games take: per challenge, the median of the last 200 normally ended games of that challenge
- * in this data folder times its share of the plan, divided by the concurrency. The worst case has every game use its
- * whole game_seconds.
+ * How long the planned games take, from this data folder's measured game times: per challenge, the median of the
+ * recent games in which only these agents (manifest ids) sat, else of any agents' games of the challenge, else only
+ * the game limit bounds it (engine/core/tournament/run-estimate.ts).
  */
-export function estimateRun(service: TournamentService, spec: TournamentSpec, planned: number): RunEstimate {
-  const share = planned / spec.challenges.length;
-  const per = spec.challenges.map((challenge) => {
-    const { durations } = service.store.tournamentLibrary.gameTimes(challenge);
-    return { challenge, samples: durations.length, median_ms: durations.length >= MIN_SAMPLES ? median(durations) : null };
+export function estimateRun(service: TournamentService, spec: TournamentSpec, planned: number, agents: readonly string[]): RunEstimate {
+  const times = spec.challenges.map((challenge) => {
+    const measured = service.store.tournamentLibrary.gameTimes(challenge, agents);
+    return { challenge, agentGames: measured.agentDurations, allGames: measured.durations };
   });
-  const concurrency = Math.max(1, spec.concurrency);
-  const measured = per.every((p) => p.median_ms !== null);
-  const seconds = measured ? per.reduce((sum, p) => sum + (share * (p.median_ms as number)) / 1000, 0) / concurrency : null;
-  const worst = (planned * spec.limits.game_seconds) / concurrency;
-  const warnings: string[] = [];
-  if (seconds !== null && seconds > LONG_RUN_SECONDS)
-    warnings.push(`At the measured game times this run takes about ${duration(seconds)} at concurrency ${concurrency}.`);
-  if (planned > MANY_GAMES)
-    warnings.push(
-      `${planned.toLocaleString('en-US')} games planned (${spec.games_per_pairing.toLocaleString('en-US')} per pairing); check games_per_pairing before you start.`,
-    );
-  const unmeasured = per.filter((p) => p.median_ms === null).map((p) => p.challenge);
-  if (unmeasured.length > 0)
-    warnings.push(
-      `No measured games of ${unmeasured.join(', ')} in this data folder yet; the run could take up to ${duration(worst)} if every game used its game_seconds.`,
-    );
-  return { seconds, worst_case_seconds: worst, per_challenge: per, warnings };
+  return estimateDuration({
+    planned,
+    concurrency: spec.concurrency,
+    gamesPerPairing: spec.games_per_pairing,
+    gameSeconds: spec.limits.game_seconds,
+    times,
+  });
 }

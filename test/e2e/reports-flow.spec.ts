@@ -192,15 +192,24 @@ test.describe('Reports area', () => {
     await expect(page.getByTestId('games-count')).toHaveText('0 of 2 games');
     await games.getByRole('searchbox', { name: 'Search' }).fill('');
     await screenshot(page, 'reports-03-tournament-games');
-    // Exports: the standings CSV as the engine writes it, and the shown rows as CSV.
-    const [standings] = await Promise.all([
-      page.waitForEvent('download'),
-      games.getByRole('button', { name: 'Export CSV', exact: true }).click(),
-    ]);
-    const standingsFile = path.join(test.info().outputDir, standings.suggestedFilename());
-    await standings.saveAs(standingsFile);
-    const engineCsv = await (await request.get(`${url}${ADMIN}/tournaments/${id}/exports/standings.csv`, { headers: auth })).text();
-    expect(fs.readFileSync(standingsFile, 'utf8')).toBe(engineCsv);
+    // Exports: this page's CSV is its games (games.csv as the engine writes it), the standings have their own button,
+    // and the shown rows export as CSV too.
+    const download = async (name: string) => {
+      const [file] = await Promise.all([page.waitForEvent('download'), games.getByRole('button', { name, exact: true }).click()]);
+      const saved = path.join(test.info().outputDir, file.suggestedFilename());
+      await file.saveAs(saved);
+      return { name: file.suggestedFilename(), text: fs.readFileSync(saved, 'utf8') };
+    };
+    const engineFile = async (file: string) =>
+      (await request.get(`${url}${ADMIN}/tournaments/${id}/exports/${file}`, { headers: auth })).text();
+    const gamesCsv = await download('Export games (CSV)');
+    expect(gamesCsv.name).toMatch(/-games\.csv$/);
+    expect(gamesCsv.text).toBe(await engineFile('games.csv'));
+    expect(gamesCsv.text.split(/\r?\n/)[0]).toMatch(/seat\d_agent/);
+    const standings = await download('Export standings (CSV)');
+    expect(standings.name).toMatch(/-standings\.csv$/);
+    expect(standings.text).toBe(await engineFile('standings.csv'));
+    expect(standings.text).not.toBe(gamesCsv.text);
     const [shown] = await Promise.all([
       page.waitForEvent('download'),
       games.getByRole('button', { name: 'Export shown games (CSV)' }).click(),

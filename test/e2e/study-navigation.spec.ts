@@ -179,9 +179,9 @@ test.describe('a long study in the browser', () => {
       .getByLabel('Tournament definition to load')
       .fill('name: pasted\nchallenge: psi\nformat: round-robin\nseed: 1\nagents: []\nlimits: {move_seconds: 0, game_seconds: 30}\n');
     await page.getByRole('button', { name: 'Load pasted YAML' }).click();
-    const loaded = page.getByText(/^Loaded the pasted definition with \d+ problems? to fix/);
+    const loaded = page.getByText(/^Loaded the pasted definition, but it is not valid: \d+ problems? \(/);
     await expect(loaded).toBeVisible();
-    const count = Number(/with (\d+) problem/.exec((await loaded.textContent()) ?? '')?.[1]);
+    const count = Number(/not valid: (\d+) problem/.exec((await loaded.textContent()) ?? '')?.[1]);
     expect(count).toBeGreaterThanOrEqual(2);
     await expect(page.getByTestId('validation-state')).toHaveText(`${count} problems to fix`);
     expect(errors).toEqual([]);

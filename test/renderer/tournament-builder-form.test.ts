@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
 import { displayPath, matchCatalogAgent, resolveManifest, uniqueAgentId } from '../../renderer/src/features/tournaments/agent-paths.js';
+import { formProblems, placeHidden, touchedBy } from '../../renderer/src/features/tournaments/builder-errors.js';
 import {
   emptyForm,
   errorsByField,
+  type FormAgent,
   fieldOf,
   formFromSpec,
   localPlannedGames,
@@ -16,6 +18,7 @@ import {
   specToYaml,
   validateLocally,
   withLifecycle,
+  withoutCarried,
 } from '../../renderer/src/features/tournaments/builder-form.js';
 
 const agents = [
@@ -244,9 +247,9 @@ max_restarts: 1
     ]);
     expect(form).toMatchObject({ maxTables: '8', sprtModel: 'normalized', maxIllegalActions: '2', maxRestarts: '1' });
     expect(JSON.parse(form.options)).toEqual({ setSize: 12, range: [0, 500] });
-    expect(form.extra).toEqual({ top: {}, format: {}, stop: {} });
+    expect(form.carried).toEqual([]);
     const again = specFromForm(form).spec;
-    expect(again).toEqual({ ...parsed.raw, concurrency: 2 });
+    expect(again).toEqual(parsed.raw);
     expect(validateLocally(again)).toEqual({});
     const yaml = specToYaml(again);
     for (const line of [
@@ -275,10 +278,10 @@ max_restarts: 1
       expect(specFromForm(formFromSpec(parsed.raw, '1')).spec).toEqual(spec);
       expect(validateLocally(spec)).toEqual({});
     }
-    // Written-out defaults read back as what they are, and the form keeps them (the user typed them).
+    // Written-out defaults read back as what they are, and the definition keeps them (the user typed them).
     const knockout = formFromSpec({ format: { kind: 'knockout', tie_break_pairs: 3, third_place: false } }, '1');
     expect(knockout).toMatchObject({ tieBreakPairs: '3', thirdPlace: false });
-    expect(specFromForm(knockout).spec.format).toEqual({ kind: 'knockout', tie_break_pairs: 3 });
+    expect(specFromForm(knockout).spec.format).toEqual({ kind: 'knockout', tie_break_pairs: 3, third_place: false });
   });
 
   it('keeps values of the wrong type from an import so the schema reports them on their field', () => {
@@ -290,16 +293,26 @@ max_restarts: 1
       options: [1, 2],
     };
     const form = formFromSpec(raw, '1');
-    expect(form.extra.format).toEqual({ third_place: 'yes', seeding: 'random' });
-    expect(form.extra.stop).toEqual({ model: 'elo' });
+    expect(form.carried).toEqual(
+      expect.arrayContaining([
+        { path: ['format', 'third_place'], value: 'yes' },
+        { path: ['format', 'seeding'], value: 'random' },
+        { path: ['stop', 'model'], value: 'elo' },
+        { path: ['options'], value: [1, 2] },
+      ]),
+    );
     const { spec, errors } = specFromForm(form);
-    expect(errors.options).toEqual(['must be a JSON object, e.g. {"setSize": 12}']);
+    expect(spec).toEqual(raw);
+    // The carried value is what is sent, so the schema, not the options parser, reports it.
+    expect(errors.options).toBeUndefined();
+    expect(validateLocally(spec).options?.[0]).toMatch(/expected record/);
     const byField = errorsByField(mergeErrors(errors, validateLocally(spec)));
     expect(byField['format.third_place']?.[0]).toMatch(/boolean/);
     expect(byField.format).toEqual(['format.seeding: unknown field']);
     expect(byField['stop.model']?.[0]).toMatch(/logistic/);
     // Picking a model in the form replaces the imported one.
-    expect(specFromForm({ ...form, sprtModel: 'bayeselo' }).spec.stop).toMatchObject({ model: 'bayeselo' });
+    const picked = withoutCarried({ ...form, sprtModel: 'bayeselo' }, touchedBy({ sprtModel: 'bayeselo' }));
+    expect(specFromForm(picked).spec.stop).toMatchObject({ model: 'bayeselo' });
   });
 
   it('accepts the `format: swiss` shorthand and reports garbage clearly', () => {
@@ -320,6 +333,58 @@ max_restarts: 1
     if (!parsed.ok) throw new Error(parsed.error);
     const errors = validateLocally(specFromForm(formFromSpec(parsed.raw, '1')).spec);
     expect(errors.rounds).toEqual(['unknown field']);
+  });
+});
+
+describe('an imported definition the controls cannot say', () => {
+  const typos = {
+    ...specFromForm(filledForm()).spec,
+    format: 'swis',
+    games_per_pairing: '2',
+    fromat: 'swiss',
+    agents: [{ ...agents[0], lifecycel: 'persistent' }, agents[1], 'c/agent.yaml'],
+    limits: { move_seconds: 5, game_seconds: 60, turn_seconds: 1 },
+  };
+
+  it('is held unchanged, with each problem on its path; a missing field is not filled in', () => {
+    const form = formFromSpec(typos, '1');
+    expect(form.format).toBe('swis');
+    expect(form.gamesPerPairing).toBe('"2"');
+    const { spec } = specFromForm(form);
+    expect(spec).toEqual({ ...typos, format: { kind: 'swis' } });
+    expect(Object.keys(formProblems(form).errors).sort()).toEqual(
+      ['agents[0].lifecycel', 'agents[2]', 'format.kind', 'fromat', 'games_per_pairing', 'limits.turn_seconds'].sort(),
+    );
+    // No seed, no concurrency: the seed is missing (as `arena run` says), the concurrency is the schema's default.
+    const { seed: _seed, concurrency: _c, ...bare } = specFromForm(filledForm()).spec;
+    const missing = formFromSpec(bare, '1');
+    expect(missing.seed).toBe('');
+    expect(specFromForm(missing).spec).toEqual(bare);
+    expect(formProblems(missing).errors).toEqual({ seed: ['Required'] });
+  });
+
+  it('an edit replaces what was carried for its own control, and nothing else', () => {
+    const form = formFromSpec(typos, '1');
+    const swiss = withoutCarried({ ...form, format: 'swiss' }, touchedBy({ format: 'swiss' }));
+    const errors = formProblems(swiss).errors;
+    expect(errors['format.kind']).toBeUndefined();
+    expect(Object.keys(errors)).toEqual(expect.arrayContaining(['fromat', 'games_per_pairing', 'agents[0].lifecycel']));
+    const typed = withoutCarried({ ...swiss, gamesPerPairing: '4' }, touchedBy({ gamesPerPairing: '4' }));
+    expect(specFromForm(typed).spec.games_per_pairing).toBe(4);
+    // Picking a lifecycle sets `lifecycle`; the misspelt key is another field and stays (still refused) until the
+    // agent is picked again from the catalogue.
+    const entry = typed.agents[0] as FormAgent;
+    const picked = { ...typed, agents: withLifecycle(typed.agents, entry, 'persistent') };
+    expect((specFromForm(picked).spec.agents as unknown[])[0]).toEqual({ ...agents[0], lifecycle: 'persistent', lifecycel: 'persistent' });
+  });
+
+  it('lists a problem of a control not on screen above Start, with its path', () => {
+    const byField = { 'format.rounds': ['unknown field'], format: ['format.kind: bad'] };
+    expect(placeHidden(byField, { format: 'round-robin', stop: 'fixed' })).toEqual({
+      '(root)': ['format.rounds: unknown field'],
+      format: ['format.kind: bad'],
+    });
+    expect(placeHidden(byField, { format: 'swiss', stop: 'fixed' })).toEqual(byField);
   });
 });
 

@@ -60,7 +60,12 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       challenges: loaded.spec.challenges,
       planned_games: loaded.planned.count,
       planned_exact: loaded.planned.exact,
-      estimate: estimateRun(s, loaded.spec, loaded.planned.count),
+      estimate: estimateRun(
+        s,
+        loaded.spec,
+        loaded.planned.count,
+        loaded.agents.map((a) => a.manifest.id),
+      ),
     };
   });
 

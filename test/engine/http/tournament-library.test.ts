@@ -219,6 +219,8 @@ describe('duration estimate before Start', () => {
     const psi = small.estimate?.per_challenge.find((p) => p.challenge === 'psi');
     expect(psi?.samples).toBeGreaterThanOrEqual(3);
     expect(psi?.median_ms).toBeGreaterThan(0);
+    // honest-exact and greedy-overclaim played the runs above: their own games are the measure.
+    expect(psi?.source).toBe('agents');
     expect(small.estimate?.seconds).toBeCloseTo((2 * (psi?.median_ms ?? 0)) / 1000, 6);
     expect(small.estimate?.worst_case_seconds).toBe(2 * 30);
     expect(small.estimate?.warnings).toEqual([]);
@@ -232,11 +234,24 @@ describe('duration estimate before Start', () => {
     expect(huge.estimate?.warnings.join(' ')).toMatch(/100,000 games planned \(100,000 per pairing\)/);
   });
 
+  it("measures a pairing that never played by other agents' games of the challenge, and says so", async () => {
+    const agents = [
+      { manifest: path.join(PSI, 'honest-exact/agent.yaml'), id: 'honest' },
+      { manifest: path.join(PSI, 'cautious-minimal/agent.yaml'), id: 'cautious' },
+    ];
+    const res = await admin.post('/tournaments/validate', { spec: psiSpec('new-pairing', { agents }) }, auth);
+    expect(res.status, res.text).toBe(200);
+    const psi = parsed(TournamentValidateResponseSchema, res.body).estimate?.per_challenge[0];
+    expect(psi?.source).toBe('challenge');
+    expect(psi?.median_ms).toBeGreaterThan(0);
+  });
+
   it('says when a challenge has no measured games and gives the worst case', async () => {
     const res = await admin.post('/tournaments/validate', { spec: psiSpec('ultimatum', { challenge: 'ultimatum' }) }, auth);
     expect(res.status, res.text).toBe(200);
     const est = parsed(TournamentValidateResponseSchema, res.body).estimate;
     expect(est?.seconds).toBeNull();
+    expect(est?.per_challenge[0]?.source).toBe('limits');
     expect(est?.warnings.join(' ')).toMatch(/No measured games of ultimatum/);
   });
 

@@ -83,34 +83,35 @@ function GamesTable({ id, name }: { id: string; name: string }) {
           testId="tournament-exports"
           choices={[
             {
-              label: 'Export JSON',
+              label: 'Export report (JSON)',
               fileName: `${slug}-report.json`,
               filter: { name: 'JSON', extensions: ['json'] },
               load: () => tournamentExport(client, id, 'report.json'),
             },
             {
-              label: 'Export JSONL',
+              label: 'Export events (JSONL)',
               fileName: `${slug}-events.jsonl`,
               filter: { name: 'JSON Lines', extensions: ['jsonl'] },
               load: () => tournamentExport(client, id, 'events.jsonl'),
             },
             {
-              label: 'Export Markdown',
+              label: 'Export report (Markdown)',
               fileName: `${slug}-report.md`,
               filter: { name: 'Markdown', extensions: ['md'] },
               load: () => tournamentExport(client, id, 'report.md'),
             },
+            // This is the games page: its CSV is the games (every attempt, void ones marked), the standings beside it.
             {
-              label: 'Export CSV',
-              fileName: `${slug}-standings.csv`,
-              filter: { name: 'CSV', extensions: ['csv'] },
-              load: () => tournamentExport(client, id, 'standings.csv'),
-            },
-            {
-              label: 'Export all game attempts (CSV)',
+              label: 'Export games (CSV)',
               fileName: `${slug}-games.csv`,
               filter: { name: 'CSV', extensions: ['csv'] },
               load: () => tournamentExport(client, id, 'games.csv'),
+            },
+            {
+              label: 'Export standings (CSV)',
+              fileName: `${slug}-standings.csv`,
+              filter: { name: 'CSV', extensions: ['csv'] },
+              load: () => tournamentExport(client, id, 'standings.csv'),
             },
             {
               label: 'Export run manifest (JSON)',

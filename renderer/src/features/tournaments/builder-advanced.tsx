@@ -34,6 +34,8 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
     if (needed) setOpen(true);
   }, [needed]);
   const modelErrors = errorsOf('stop.model');
+  const carriedModel = form.carried.find((c) => c.path.join('.') === 'stop.model' && 'value' in c);
+  const importedModel = carriedModel && 'value' in carriedModel ? JSON.stringify(carriedModel.value) : undefined;
   const thirdErrors = errorsOf('format.third_place');
   return (
     <details
@@ -102,7 +104,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
             </label>
             <select
               id={`${id}-model`}
-              value={form.sprtModel}
+              value={importedModel ?? form.sprtModel}
               onChange={(e) => set({ sprtModel: e.target.value as SprtModel })}
               aria-invalid={modelErrors ? true : undefined}
               aria-describedby={modelErrors ? `${id}-model-errors` : undefined}
@@ -112,6 +114,8 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
                   {MODEL_LABELS[m]}
                 </option>
               ))}
+              {/* An imported value that is not a model stays shown (and is what the definition holds) until one is picked. */}
+              {importedModel !== undefined ? <option value={importedModel}>{importedModel} (as imported)</option> : null}
             </select>
             <FieldErrorList id={`${id}-model-errors`} errors={modelErrors} />
           </div>

@@ -1,7 +1,17 @@
 // How the builder shows its problems (issue 16): only for the controls the user has touched (or after an import),
 // each once, and naming agents by their manifest id instead of `agents[1]`.
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
-import { type BuilderForm, type FieldErrors, type FormAgent, fieldOf, pathOf } from './builder-form.js';
+import {
+  type BuilderForm,
+  type FieldErrors,
+  type FormAgent,
+  fieldOf,
+  mergeErrors,
+  NUMBER_FIELDS,
+  pathOf,
+  specFromForm,
+  validateLocally,
+} from './builder-form.js';
 
 /**
  * The schema's errors for a control the form already complains about are dropped: "pick at least one challenge"
@@ -10,6 +20,16 @@ import { type BuilderForm, type FieldErrors, type FormAgent, fieldOf, pathOf } f
 export function preferFormErrors(formErrors: FieldErrors, schemaErrors: FieldErrors): FieldErrors {
   const covered = new Set(Object.keys(formErrors).map(fieldOf));
   return Object.fromEntries(Object.entries(schemaErrors).filter(([path]) => !covered.has(fieldOf(path))));
+}
+
+/**
+ * The definition the form holds and every problem with it, by path: the form's own reading of its text fields, then
+ * the engine's schema (the one `arena run` and POST /tournaments/validate use) on the definition itself. The page asks
+ * the engine, and so enables Start, only when this is empty.
+ */
+export function formProblems(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
+  const { spec, errors } = specFromForm(form);
+  return { spec, errors: mergeErrors(errors, preferFormErrors(errors, validateLocally(spec))) };
 }
 
 /** The controls (error fields, as errorsByField groups them) a change of these form keys touches. */
@@ -28,7 +48,7 @@ export function touchedBy(patch: Partial<BuilderForm>): string[] {
       out.push(key);
     else if (key === 'thirdPlace') out.push('format.third_place');
     else if (key === 'sprtModel') out.push('stop.model');
-    else if (key === 'extra') out.push('(root)');
+    else if (key === 'carried') continue;
     else out.push(pathOf(key as Parameters<typeof pathOf>[0]));
   }
   return out;
@@ -75,4 +95,28 @@ export function nameAgents(line: string, labels: readonly string[]): string {
       return `agent '${label}'${leaf ? ` ${leaf}` : ''}`;
     },
   );
+}
+
+/** Whether the builder shows a control for `field` with this format and stop rule. */
+function controlShown(field: string, form: Pick<BuilderForm, 'format' | 'stop'>): boolean {
+  const number = NUMBER_FIELDS.find((f) => f.path === field);
+  if (number) {
+    const formatHasIt = number.formats === undefined || number.formats.some((k) => k === form.format);
+    return formatHasIt && (!number.path.startsWith('stop.') || form.stop === 'sprt');
+  }
+  if (field === 'format.third_place') return form.format === 'knockout';
+  if (field === 'stop.model') return form.stop === 'sprt';
+  return true;
+}
+
+/** Problems of controls not on screen (an imported `rounds` under round-robin) are listed above Start, with their path. */
+export function placeHidden(errors: Record<string, string[]>, form: Pick<BuilderForm, 'format' | 'stop'>): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [field, lines] of Object.entries(errors)) {
+    const shown = controlShown(field, form);
+    const target = shown ? field : '(root)';
+    const moved = shown ? lines : lines.map((line) => (line.startsWith(`${field}`) ? line : `${field}: ${line}`));
+    out[target] = [...new Set([...(out[target] ?? []), ...moved])];
+  }
+  return out;
 }

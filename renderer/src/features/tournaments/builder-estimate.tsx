@@ -1,33 +1,40 @@
-// How long the definition will take before Start (issue 16), from the engine's measured game times, with its
-// warnings (a very long run, 100,000 games per pairing, nothing measured yet).
+// How long the definition will take before Start (issues 16 and 43), from the engine's measured game times, saying
+// whose games they were (these agents', other agents' of the challenge, or none: only the game limit bounds it).
 import type { RunEstimate } from '../../../../engine/contract/tournament.js';
+import { durationText, gameTimeText } from '../../../../engine/core/tournament/run-estimate.js';
 
-/** "40 s", "12 min", "3.5 h", "4.2 days". */
-export function durationText(seconds: number): string {
-  if (seconds < 90) return `${Math.max(1, Math.round(seconds))} s`;
-  if (seconds < 90 * 60) return `${Math.round(seconds / 60)} min`;
-  if (seconds < 48 * 3600) return `${(seconds / 3600).toFixed(1)} h`;
-  return `${(seconds / 86400).toFixed(1)} days`;
+type ChallengeEstimate = RunEstimate['per_challenge'][number];
+
+/** "psi: median 40 ms over 12 past games of these agents". */
+function basis(p: ChallengeEstimate): string {
+  if (p.median_ms === null) return `${p.challenge}: no measured games yet`;
+  const whose = p.source === 'agents' ? 'of these agents' : 'of other agents (none of these agents yet)';
+  return `${p.challenge}: median game ${gameTimeText(p.median_ms)} over ${p.samples} past games ${whose}`;
 }
 
 export function EstimateNote({ estimate, concurrency }: { estimate: RunEstimate; concurrency: number }) {
-  const measured = estimate.per_challenge.filter((p) => p.median_ms !== null);
   return (
     <div className="t-estimate" data-testid="duration-estimate">
       <p className="small">
         {estimate.seconds === null ? (
-          <>Duration: up to {durationText(estimate.worst_case_seconds)} if every game used its whole game limit.</>
+          <>
+            Duration: at most <strong>{durationText(estimate.worst_case_seconds)}</strong>, if every game used its whole game limit (nothing
+            measured to go on yet; usually far less).
+          </>
         ) : (
           <>
-            About <strong>{durationText(estimate.seconds)}</strong> at concurrency {concurrency}
-            <span className="muted">
-              {' '}
-              (median game{' '}
-              {measured.map((p) => `${p.challenge} ${((p.median_ms as number) / 1000).toFixed(1)} s over ${p.samples}`).join(', ')})
-            </span>
+            About <strong>{durationText(estimate.seconds)}</strong> at concurrency {concurrency}, at most{' '}
+            {durationText(estimate.worst_case_seconds)} if every game used its whole game limit.
           </>
         )}
       </p>
+      <ul className="muted small t-estimate-basis" data-testid="estimate-basis">
+        {estimate.per_challenge.map((p) => (
+          <li key={p.challenge} data-source={p.source}>
+            {basis(p)}
+          </li>
+        ))}
+      </ul>
       {estimate.warnings.length > 0 ? (
         <ul className="t-estimate-warnings small" data-testid="estimate-warnings">
           {estimate.warnings.map((w) => (

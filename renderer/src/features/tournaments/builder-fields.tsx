@@ -11,9 +11,11 @@ import {
   type FormAgent,
   type FormatKind,
   LIFECYCLE_CHOICES,
+  NUMBER_FIELDS,
   type NumberKey,
   pathOf,
   randomSeed,
+  schemaDefault,
   withLifecycle,
 } from './builder-form.js';
 
@@ -272,10 +274,14 @@ export function bindField({ form, set, errorsOf }: FormSectionProps) {
   function bind(key: NumberKey): BoundField;
   function bind(key: TextKey, path: string): BoundField;
   function bind(key: TextKey, path?: string): BoundField {
+    const number = path === undefined ? NUMBER_FIELDS.find((f) => f.key === key) : undefined;
+    const fallback = number?.optional ? schemaDefault(number) : undefined;
     return {
       value: form[key],
       onChange: (value: string) => set({ [key]: value }),
       errors: errorsOf(path ?? pathOf(key as NumberKey)),
+      // An empty optional field leaves the key out; the placeholder says what the engine then uses.
+      ...(fallback === undefined ? {} : { placeholder: `${fallback} (default)` }),
     };
   }
   return bind;
@@ -283,6 +289,7 @@ export function bindField({ form, set, errorsOf }: FormSectionProps) {
 
 interface BoundField {
   value: string;
+  placeholder?: string;
   onChange(value: string): void;
   errors: string[] | undefined;
 }

@@ -5,8 +5,9 @@ import YAML from 'yaml';
 import { expectedGameCount } from '../../../../engine/core/tournament/from-spec.js';
 import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 import { displayPath } from './agent-paths.js';
-import { addError, type FieldErrors } from './field-errors.js';
-import { type FormatKind, fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
+import { applyCarried, type Carried, carriedPath, differences } from './definition-carry.js';
+import { addError, type FieldErrors, fieldOf } from './field-errors.js';
+import { fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
 
 export {
   errorsByField,
@@ -16,7 +17,15 @@ export {
   remoteErrors,
   validateLocally,
 } from './field-errors.js';
-export { ADVANCED_PATHS, type FormatKind, NUMBER_FIELDS, type NumberField, type NumberKey, pathOf } from './number-fields.js';
+export {
+  ADVANCED_PATHS,
+  type FormatKind,
+  NUMBER_FIELDS,
+  type NumberField,
+  type NumberKey,
+  pathOf,
+  schemaDefault,
+} from './number-fields.js';
 export { FORMAT_KINDS };
 export const SPRT_MODELS = SprtModelSchema.options;
 export type SprtModel = (typeof SPRT_MODELS)[number];
@@ -28,6 +37,8 @@ export interface FormAgent {
   id: string;
   /** A per-agent lifecycle override (`per-game` forces cold starts, `persistent` keeps one process); absent = the manifest's. */
   lifecycle?: string;
+  /** What the imported entry holds beyond these (unknown keys, values of the wrong type), laid over it unchanged. */
+  carried?: Carried[];
 }
 
 /** The builder's per-agent lifecycle choices; '' leaves the field out, so the agent's manifest decides. */
@@ -41,8 +52,11 @@ export const LIFECYCLE_CHOICES = [
 export function withLifecycle(agents: readonly FormAgent[], entry: FormAgent, lifecycle: string): FormAgent[] {
   return agents.map((a) => {
     if (a !== entry) return a;
-    const { lifecycle: _old, ...rest } = a;
-    return lifecycle === '' ? rest : { ...rest, lifecycle };
+    const { lifecycle: _old, carried, ...rest } = a;
+    // The choice replaces whatever the import held for the lifecycle.
+    const kept = carried?.filter((c) => c.path[0] !== 'lifecycle');
+    const base = kept && kept.length > 0 ? { ...rest, carried: kept } : rest;
+    return lifecycle === '' ? base : { ...base, lifecycle };
   });
 }
 
@@ -50,7 +64,8 @@ export interface BuilderForm {
   name: string;
   challenges: string[];
   agents: FormAgent[];
-  format: FormatKind;
+  /** One of FORMAT_KINDS; an imported kind the builder does not offer (a typo, `replay`) stays as it is, '' = none. */
+  format: string;
   cycles: string;
   challengers: string;
   /** Empty = the engine's default (ceil(log2 N) + 1). */
@@ -60,7 +75,8 @@ export interface BuilderForm {
   seed: string;
   moveSeconds: string;
   gameSeconds: string;
-  stop: 'fixed' | 'sprt';
+  /** 'fixed' or 'sprt'; an imported kind that is neither stays as it is for the schema to report. */
+  stop: string;
   elo0: string;
   elo1: string;
   alpha: string;
@@ -75,8 +91,12 @@ export interface BuilderForm {
   maxRestarts: string;
   /** The challenge options object as JSON text; empty = none. */
   options: string;
-  /** Fields the form has no control for (unknown keys, values of the wrong type), kept so an import round-trips. */
-  extra: { top: Record<string, unknown>; format: Record<string, unknown>; stop: Record<string, unknown> };
+  /**
+   * What an imported definition holds that the controls cannot say (unknown keys, values of the wrong type), laid over
+   * the definition the form builds so that nothing of an import is dropped or replaced by a default. A control's edit
+   * removes what was carried for it (see withoutCarried).
+   */
+  carried: Carried[];
 }
 
 export function emptyForm(seed: string): BuilderForm {
@@ -106,7 +126,7 @@ export function emptyForm(seed: string): BuilderForm {
     maxIllegalActions: '',
     maxRestarts: '',
     options: '',
-    extra: { top: {}, format: {}, stop: {} },
+    carried: [],
   };
 }
 
@@ -140,41 +160,46 @@ function seedValue(text: string): number | string {
 export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const read = (f: NumberField) => numberField(form[f.key], f.path, errors, f.optional);
-  const numbers = (group: string, format?: FormatKind) => Object.fromEntries(fieldsIn(group, format).map((f) => [leafOf(f), read(f)]));
+  const numbers = (group: string, format?: string) => Object.fromEntries(fieldsIn(group, format).map((f) => [leafOf(f), read(f)]));
   const top = (key: NumberKey) => read(NUMBER_FIELDS.find((f) => f.key === key) as NumberField);
-  const format: Record<string, unknown> = { kind: form.format, ...form.extra.format, ...numbers('format', form.format) };
+  const format: Record<string, unknown> = { kind: form.format, ...numbers('format', form.format) };
   if (form.format === 'knockout' && form.thirdPlace) format.third_place = true;
   const stop: Record<string, unknown> =
-    form.stop === 'fixed'
-      ? { kind: 'fixed' }
-      : {
-          kind: 'sprt',
-          ...numbers('stop'),
-          ...form.extra.stop,
-          ...(form.sprtModel === 'logistic' ? {} : { model: form.sprtModel }),
-        };
+    form.stop !== 'sprt'
+      ? { kind: form.stop }
+      : { kind: 'sprt', ...numbers('stop'), ...(form.sprtModel === 'logistic' ? {} : { model: form.sprtModel }) };
   const challenges = form.challenges.length === 1 ? { challenge: form.challenges[0] } : { challenges: [...form.challenges] };
-  const spec: Record<string, unknown> = {
+  const trimmedSeed = form.seed.trim();
+  const built: Record<string, unknown> = {
     name: form.name.trim(),
     ...challenges,
-    format: dropUndefined(format),
+    format: form.format === '' ? undefined : dropUndefined(format),
     games_per_pairing: top('gamesPerPairing'),
     concurrency: top('concurrency'),
-    seed: seedValue(form.seed),
-    agents: form.agents.map((a) => ({
-      manifest: a.manifest,
-      ...(a.id.trim() === '' ? {} : { id: a.id.trim() }),
-      ...(a.lifecycle === undefined ? {} : { lifecycle: a.lifecycle }),
-    })),
+    seed: trimmedSeed === '' ? undefined : seedValue(trimmedSeed),
+    agents: form.agents.map((a) =>
+      applyCarried(
+        {
+          manifest: a.manifest,
+          ...(a.id.trim() === '' ? {} : { id: a.id.trim() }),
+          ...(a.lifecycle === undefined ? {} : { lifecycle: a.lifecycle }),
+        },
+        a.carried ?? [],
+      ),
+    ),
     stop: dropUndefined(stop),
     limits: dropUndefined(numbers('limits')),
     max_illegal_actions: top('maxIllegalActions'),
     max_restarts: top('maxRestarts'),
     options: optionsField(form.options, errors),
-    ...form.extra.top,
   };
   if (form.challenges.length === 0) addError(errors, 'challenges', 'pick at least one challenge');
-  return { spec: dropUndefined(spec), errors };
+  // A carried value is what is sent, so the form's complaint about its own text there does not apply.
+  for (const edit of form.carried) {
+    const path = carriedPath(edit);
+    for (const key of Object.keys(errors)) if (key === path || key.startsWith(`${path}.`)) delete errors[key];
+  }
+  return { spec: applyCarried(dropUndefined(built), form.carried), errors };
 }
 
 /** The options text as an object; empty text or `{}` leaves `options` out (the schema defaults it to `{}`). */
@@ -198,26 +223,23 @@ function dropUndefined(record: Record<string, unknown>): Record<string, unknown>
   return Object.fromEntries(Object.entries(record).filter(([, v]) => v !== undefined));
 }
 
-/** Form text for a definition value: numbers and strings as typed, anything else as empty. */
-function text(value: unknown, fallback: string): string {
-  if (typeof value === 'number' || typeof value === 'string') return String(value);
-  return fallback;
-}
-
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function rest(record: Record<string, unknown>, known: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([key]) => !known.includes(key)));
+/**
+ * Form text for a definition value: a number or string as it is, anything else (a list, `true`) as its JSON, so the
+ * input shows what the file says; the value itself is carried unchanged (formFromSpec).
+ */
+function text(value: unknown): string {
+  if (value === undefined) return '';
+  if (typeof value === 'number' || typeof value === 'string') return String(value);
+  return JSON.stringify(value) ?? '';
 }
 
-/** Top-level keys the form has controls for besides its numeric fields. */
-const TOP_FIELDS = ['name', 'challenge', 'challenges', 'format', 'seed', 'agents', 'stop', 'limits'] as const;
-
-/** A value the form shows as text; anything else (a list, a mapping) stays in `extra` for the schema to report. */
-function isText(value: unknown): value is string | number {
-  return typeof value === 'string' || typeof value === 'number';
+/** Numeric form text: a string is shown quoted, so `"2"` reads differently from `2` (the schema wants the number). */
+function numberText(value: unknown): string {
+  return typeof value === 'string' ? JSON.stringify(value) : text(value);
 }
 
 /** Options as the text area shows them; a value that is not an object is shown too, so its error has a place to go. */
@@ -226,71 +248,91 @@ function optionsText(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }
 
-/** Splits a record into the keys the form shows (per `shown`) and the rest, which rides along untouched. */
-function split(record: Record<string, unknown>, shown: Record<string, (value: unknown) => boolean>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(record).filter(([key, value]) => !shown[key]?.(value)));
+/** `format: swiss` is the schema's shorthand for `format: {kind: swiss}`, the spelling the form writes. */
+function expandShorthand(raw: Record<string, unknown>): Record<string, unknown> {
+  return typeof raw.format === 'string' ? { ...raw, format: { kind: raw.format } } : raw;
 }
 
-/**
- * The form for an imported or earlier definition. Lenient: whatever is missing takes the blank form's value and the
- * validators then say what is wrong; fields the form has no control for ride along in `extra`.
- */
-export function formFromSpec(raw: unknown, seed: string): BuilderForm {
+/** The controls' reading of a definition: each value a control can show, as it is; missing fields stay empty. */
+function controlsFromSpec(raw: Record<string, unknown>, seed: string): BuilderForm {
   const blank = emptyForm(seed);
-  if (!isRecord(raw)) return blank;
-  const format = typeof raw.format === 'string' ? { kind: raw.format } : isRecord(raw.format) ? raw.format : {};
-  const kind = FORMAT_KINDS.includes(format.kind as FormatKind) ? (format.kind as FormatKind) : blank.format;
+  const format = isRecord(raw.format) ? raw.format : {};
   const stop = isRecord(raw.stop) ? raw.stop : {};
   const limits = isRecord(raw.limits) ? raw.limits : {};
-  const model = SPRT_MODELS.find((m) => m === stop.model);
   const challenges = Array.isArray(raw.challenges)
     ? raw.challenges.filter((c): c is string => typeof c === 'string')
     : typeof raw.challenge === 'string'
       ? [raw.challenge]
       : [];
-  const agents = Array.isArray(raw.agents)
-    ? raw.agents.filter(isRecord).map((a) => ({
-        manifest: text(a.manifest, ''),
-        id: text(a.id, ''),
-        ...(typeof a.lifecycle === 'string' ? { lifecycle: a.lifecycle } : {}),
-      }))
+  const agents: FormAgent[] = Array.isArray(raw.agents)
+    ? raw.agents.map((a) =>
+        isRecord(a)
+          ? {
+              manifest: typeof a.manifest === 'string' ? a.manifest : '',
+              id: typeof a.id === 'string' ? a.id : '',
+              ...(typeof a.lifecycle === 'string' ? { lifecycle: a.lifecycle } : {}),
+            }
+          : { manifest: '', id: '' },
+      )
     : [];
   const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, limits };
   const numbers = Object.fromEntries(
     NUMBER_FIELDS.map((f) => {
       const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
-      return [f.key, text(parts[parent]?.[leafOf(f)], f.missing === 'blank' ? blank[f.key] : '')];
+      return [f.key, numberText(parts[parent]?.[leafOf(f)])];
     }),
   ) as Record<NumberKey, string>;
-  /** A part's leftovers: keys without a control, and advanced values that are not text (the schema reports them). */
-  const leftover = (
-    group: string,
-    record: Record<string, unknown>,
-    known: readonly string[],
-    shown: Record<string, (v: unknown) => boolean>,
-  ) => {
-    const fields = fieldsIn(group);
-    const always = [...known, ...fields.filter((f) => !f.advanced).map(leafOf)];
-    const advanced = Object.fromEntries(fields.filter((f) => f.advanced).map((f) => [leafOf(f), isText]));
-    return split(rest(record, always), { ...advanced, ...shown });
-  };
   return {
-    name: text(raw.name, ''),
+    name: text(raw.name),
     challenges,
     agents,
-    format: kind,
+    format: typeof format.kind === 'string' ? format.kind : '',
     ...numbers,
-    seed: text(raw.seed, blank.seed),
-    stop: stop.kind === 'sprt' ? 'sprt' : 'fixed',
+    seed: text(raw.seed),
+    stop: raw.stop === undefined ? 'fixed' : typeof stop.kind === 'string' ? stop.kind : '',
     thirdPlace: format.third_place === true,
-    sprtModel: model ?? blank.sprtModel,
+    sprtModel: SPRT_MODELS.find((m) => m === stop.model) ?? blank.sprtModel,
     options: optionsText(raw.options),
-    extra: {
-      top: leftover('', raw, TOP_FIELDS, { options: () => true }),
-      format: leftover('format', format, ['kind'], { third_place: (v) => typeof v === 'boolean' }),
-      stop: stop.kind === 'sprt' ? leftover('stop', stop, ['kind'], { model: (v) => v === model }) : {},
-    },
+    carried: [],
   };
+}
+
+/**
+ * The form for an imported or earlier definition. Nothing is filled in or dropped: what the controls cannot show
+ * exactly (an unknown key, a quoted number, a typo'd format) is carried at its path, so the definition the form builds
+ * is the imported one and the engine's schema, run on it, names every problem with its field — as `arena run` would.
+ */
+export function formFromSpec(raw: unknown, seed: string): BuilderForm {
+  if (!isRecord(raw)) return emptyForm(seed);
+  const wanted = expandShorthand(raw);
+  const form = controlsFromSpec(wanted, seed);
+  const built = specFromForm(form).spec;
+  const agents = form.agents.map((a) => ({ ...a, carried: [] as Carried[] }));
+  const carried: Carried[] = [];
+  for (const edit of differences(wanted, built)) {
+    const [head, index] = edit.path;
+    const agent = head === 'agents' && typeof index === 'number' ? agents[index] : undefined;
+    if (agent) agent.carried.push({ ...edit, path: edit.path.slice(2) });
+    else carried.push(edit);
+  }
+  return {
+    ...form,
+    agents: agents.map(({ carried: own, ...a }) => (own.length > 0 ? { ...a, carried: own } : a)),
+    carried,
+  };
+}
+
+/** The form without what was carried for the controls a change touched (`fields`, as touchedBy names them). */
+export function withoutCarried(form: BuilderForm, fields: readonly string[]): BuilderForm {
+  const touches = (edit: Carried): boolean => {
+    const path = carriedPath(edit);
+    const head = String(edit.path[0] ?? '');
+    // A new format, stop rule, agent list or challenge list replaces everything imported under it.
+    if (['format', 'stop', 'agents', 'challenges'].includes(head) && fields.includes(fieldOf(head))) return true;
+    return fields.some((f) => f === fieldOf(path) || f === path || f.startsWith(`${path}.`));
+  };
+  const carried = form.carried.filter((edit) => !touches(edit));
+  return carried.length === form.carried.length ? form : { ...form, carried };
 }
 
 /** Games the definition plans, computed in the page with the engine's own formula (null while the spec is invalid). */

@@ -12,8 +12,8 @@ export function YamlPanel({
   spec: Record<string, unknown>;
   /** Manifests inside it are written relative to it, so the file names no folder of this machine. */
   baseDir: string;
-  /** Loads the definition into the form; returns how many problems the page found in it. */
-  onImport: (raw: Record<string, unknown>) => number;
+  /** Loads the definition into the form; returns how many problems the page found in it, and at which fields. */
+  onImport: (raw: Record<string, unknown>) => { count: number; fields: string[] };
 }) {
   const { shell } = useArena();
   const [message, setMessage] = useState<{ kind: 'ok' | 'error'; text: string } | null>(null);
@@ -30,11 +30,11 @@ export function YamlPanel({
     }
     const problems = onImport(parsed.raw);
     setMessage(
-      problems === 0
+      problems.count === 0
         ? { kind: 'ok', text: `Loaded ${source}.` }
         : {
             kind: 'error',
-            text: `Loaded ${source} with ${problems} problem${problems === 1 ? '' : 's'} to fix; each is shown beside its field.`,
+            text: `Loaded ${source}, but it is not valid: ${problems.count} problem${problems.count === 1 ? '' : 's'} (${problems.fields.join(', ')}), each shown beside its field. Nothing was replaced by a default.`,
           },
     );
   };

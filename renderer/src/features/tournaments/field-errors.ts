@@ -1,8 +1,7 @@
 // The builder's problems keyed by definition path: found in the page (the engine's own schema), sent back by the
 // engine (`issues`), and grouped by the control that shows them.
 import type { ErrorIssue } from '../../../../engine/contract/errors.js';
-import { formatIssuePath } from '../../../../engine/contract/schema-issues.js';
-import { TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
+import { parseTournamentSpec } from '../../../../engine/core/tournament/spec.js';
 import { NUMBER_FIELDS } from './number-fields.js';
 
 /** Problems keyed by the definition path they concern (`format.rounds`, `agents[1].manifest`, `(root)`). */
@@ -14,20 +13,11 @@ export function addError(errors: FieldErrors, path: string, message: string): vo
   errors[path] = list;
 }
 
-/** The engine's own schema, run in the page: every problem keyed by its path. */
+/** The engine's own parser (the one `arena run` and POST /tournaments/validate use), run in the page: every problem keyed by its path. */
 export function validateLocally(spec: Record<string, unknown>): FieldErrors {
   const errors: FieldErrors = {};
-  const result = TournamentSpecSchema.safeParse(spec, {
-    error: (issue) => (issue.input === undefined && issue.code === 'invalid_type' ? 'Required' : undefined),
-  });
-  if (result.success) return errors;
-  for (const issue of result.error.issues) {
-    if (issue.code === 'unrecognized_keys') {
-      for (const key of issue.keys) addError(errors, formatIssuePath([...issue.path, key]), 'unknown field');
-      continue;
-    }
-    addError(errors, formatIssuePath(issue.path), issue.message);
-  }
+  const result = parseTournamentSpec(spec);
+  if (!result.ok) for (const issue of result.issues) addError(errors, issue.path === '' ? '(root)' : issue.path, issue.message);
   return errors;
 }
 

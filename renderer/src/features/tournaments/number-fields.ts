@@ -1,5 +1,5 @@
 // The one table of the builder's numeric fields, and where each sits in a tournament definition.
-import type { FORMAT_KINDS } from '../../../../engine/core/tournament/spec.js';
+import { type FORMAT_KINDS, TournamentSpecSchema } from '../../../../engine/core/tournament/spec.js';
 
 export type FormatKind = (typeof FORMAT_KINDS)[number];
 
@@ -28,12 +28,13 @@ export interface NumberField {
   path: string;
   /** Formats whose definition has the field; absent = every format. */
   formats?: readonly FormatKind[];
-  /** Empty text leaves the field out (the engine's default applies) instead of being reported as Required. */
+  /**
+   * Empty text leaves the field out (the schema's default applies) instead of being reported as Required: true exactly
+   * for the fields the schema does not require (a test checks this against the schema).
+   */
   optional: boolean;
   /** Shown in the Advanced section; a value there that is not text rides along for the schema to report. */
   advanced: boolean;
-  /** What an imported definition without the field shows: the blank form's value, or nothing. */
-  missing: 'blank' | 'empty';
 }
 
 /**
@@ -41,22 +42,22 @@ export interface NumberField {
  * Advanced section read it, and a test checks it against the definition schema (every numeric field, every format).
  */
 export const NUMBER_FIELDS: readonly NumberField[] = [
-  { key: 'cycles', path: 'format.cycles', formats: ['round-robin', 'gauntlet'], optional: false, advanced: false, missing: 'blank' },
-  { key: 'maxTables', path: 'format.max_tables', formats: ['round-robin', 'gauntlet'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'challengers', path: 'format.challengers', formats: ['gauntlet'], optional: false, advanced: false, missing: 'blank' },
-  { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false, missing: 'empty' },
-  { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true, missing: 'empty' },
-  { key: 'gamesPerPairing', path: 'games_per_pairing', optional: false, advanced: false, missing: 'blank' },
-  { key: 'concurrency', path: 'concurrency', optional: false, advanced: false, missing: 'blank' },
-  { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false, missing: 'empty' },
-  { key: 'gameSeconds', path: 'limits.game_seconds', optional: false, advanced: false, missing: 'empty' },
-  { key: 'elo0', path: 'stop.elo0', optional: false, advanced: false, missing: 'blank' },
-  { key: 'elo1', path: 'stop.elo1', optional: false, advanced: false, missing: 'blank' },
-  { key: 'alpha', path: 'stop.alpha', optional: false, advanced: false, missing: 'blank' },
-  { key: 'beta', path: 'stop.beta', optional: false, advanced: false, missing: 'blank' },
-  { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true, missing: 'empty' },
-  { key: 'maxRestarts', path: 'max_restarts', optional: true, advanced: true, missing: 'empty' },
+  { key: 'cycles', path: 'format.cycles', formats: ['round-robin', 'gauntlet'], optional: true, advanced: false },
+  { key: 'maxTables', path: 'format.max_tables', formats: ['round-robin', 'gauntlet'], optional: true, advanced: true },
+  { key: 'challengers', path: 'format.challengers', formats: ['gauntlet'], optional: true, advanced: false },
+  { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false },
+  { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true },
+  { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true },
+  { key: 'gamesPerPairing', path: 'games_per_pairing', optional: true, advanced: false },
+  { key: 'concurrency', path: 'concurrency', optional: true, advanced: false },
+  { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false },
+  { key: 'gameSeconds', path: 'limits.game_seconds', optional: false, advanced: false },
+  { key: 'elo0', path: 'stop.elo0', optional: false, advanced: false },
+  { key: 'elo1', path: 'stop.elo1', optional: false, advanced: false },
+  { key: 'alpha', path: 'stop.alpha', optional: true, advanced: false },
+  { key: 'beta', path: 'stop.beta', optional: true, advanced: false },
+  { key: 'maxIllegalActions', path: 'max_illegal_actions', optional: true, advanced: true },
+  { key: 'maxRestarts', path: 'max_restarts', optional: true, advanced: true },
 ];
 
 /** The definition path of a numeric field (where its errors are reported). */
@@ -65,10 +66,10 @@ export function pathOf(key: NumberKey): string {
 }
 
 /** Fields of one part of the definition (`format`, `stop`, `limits`, or '' for the top level), in table order. */
-export function fieldsIn(group: string, format?: FormatKind): NumberField[] {
+export function fieldsIn(group: string, format?: string): NumberField[] {
   return NUMBER_FIELDS.filter((f) => {
     const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
-    return parent === group && (format === undefined || f.formats === undefined || f.formats.includes(format));
+    return parent === group && (format === undefined || f.formats === undefined || f.formats.some((k) => k === format));
   });
 }
 
@@ -81,3 +82,20 @@ export const ADVANCED_PATHS: readonly string[] = [
   'stop.model',
   'options',
 ];
+
+/** What the schema fills in for an empty optional field (its placeholder), read from the schema itself. */
+export function schemaDefault(field: NumberField): number | undefined {
+  const kind = field.formats?.[0] ?? 'round-robin';
+  const parsed = TournamentSpecSchema.safeParse({
+    name: 'defaults',
+    challenge: 'c',
+    format: { kind },
+    seed: 1,
+    agents: [{ manifest: 'a' }, { manifest: 'b' }],
+    stop: { kind: 'sprt', elo0: 0, elo1: 1 },
+    limits: { move_seconds: 1, game_seconds: 1 },
+  });
+  if (!parsed.success) return undefined;
+  const value = field.path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], parsed.data);
+  return typeof value === 'number' ? value : undefined;
+}

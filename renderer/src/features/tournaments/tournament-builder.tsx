@@ -12,7 +12,7 @@ import { PageHeader } from '../../ui/page-header.js';
 import { useResource } from '../../ui/use-resource.js';
 import { matchCatalogAgent } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
-import { ALL_FIELDS, agentLabels, nameAgents, preferFormErrors, touchedBy, visibleErrors } from './builder-errors.js';
+import { ALL_FIELDS, agentLabels, formProblems, nameAgents, placeHidden, touchedBy, visibleErrors } from './builder-errors.js';
 import { EstimateNote } from './builder-estimate.js';
 import {
   AgentPicker,
@@ -33,8 +33,7 @@ import {
   localPlannedGames,
   mergeErrors,
   randomSeed,
-  specFromForm,
-  validateLocally,
+  withoutCarried,
 } from './builder-form.js';
 import { YamlPanel } from './builder-yaml.js';
 import { tournamentsApi } from './tournaments-api.js';
@@ -113,20 +112,20 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const [touched, setTouched] = useState<ReadonlySet<string>>(() => new Set(data.from ? [ALL_FIELDS] : []));
   const touch = (fields: readonly string[]) => setTouched((t) => (fields.every((f) => t.has(f)) ? t : new Set([...t, ...fields])));
   const set = (patch: Partial<BuilderForm>) => {
-    touch(touchedBy(patch));
-    setForm((f) => ({ ...f, ...patch }));
+    const fields = touchedBy(patch);
+    touch(fields);
+    // An edit replaces what an import carried for that control.
+    setForm((f) => withoutCarried({ ...f, ...patch }, fields));
   };
 
-  const { spec, errors: formErrors } = useMemo(() => specFromForm(form), [form]);
-  const localErrors = useMemo(() => mergeErrors(formErrors, preferFormErrors(formErrors, validateLocally(spec))), [formErrors, spec]);
+  const { spec, errors: localErrors } = useMemo(() => formProblems(form), [form]);
   const locallyValid = Object.keys(localErrors).length === 0;
   const remote = useRemoteValidation(spec, locallyValid, catalog.base_dir);
   const labels = agentLabels(form.agents, agents);
   const allErrors = Object.fromEntries(
-    Object.entries(errorsByField(mergeErrors(localErrors, remote.state === 'invalid' ? remote.errors : {}))).map(([field, lines]) => [
-      field,
-      [...new Set(lines.map((line) => nameAgents(line, labels)))],
-    ]),
+    Object.entries(placeHidden(errorsByField(mergeErrors(localErrors, remote.state === 'invalid' ? remote.errors : {})), form)).map(
+      ([field, lines]) => [field, [...new Set(lines.map((line) => nameAgents(line, labels)))]],
+    ),
   );
   // The engine is asked only once the page's own checks pass: whatever it finds is shown whole.
   const errors = remote.state === 'invalid' ? allErrors : visibleErrors(allErrors, touched);
@@ -248,9 +247,11 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
               setImports((n) => n + 1);
               touch([ALL_FIELDS]);
               // The page's own count, so the message can say at once how many problems came with it.
-              const next = specFromForm(imported);
-              const problems = mergeErrors(next.errors, preferFormErrors(next.errors, validateLocally(next.spec)));
-              return Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0);
+              const problems = formProblems(imported).errors;
+              return {
+                count: Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0),
+                fields: Object.keys(problems),
+              };
             }}
           />
         </aside>
