@@ -14,3 +14,4 @@ export * from './sprt.js';
 export * from './tally.js';
 export * from './termination.js';
 export * from './wdl.js';
+export * from './exact-intervals.js';
