@@ -2,8 +2,10 @@
 export * from './bradley-terry.js';
 export * from './charts.js';
 export * from './elo.js';
+export * from './exact-intervals.js';
 export * from './game-record.js';
 export * from './outcomes.js';
+export * from './profile-intervals.js';
 export * from './rank-ranges.js';
 export * from './rated-games.js';
 export * from './rating-intervals.js';
@@ -14,4 +16,3 @@ export * from './sprt.js';
 export * from './tally.js';
 export * from './termination.js';
 export * from './wdl.js';
-export * from './exact-intervals.js';

@@ -6,13 +6,15 @@ import {
   addComparison,
   type BtData,
   type BtFit,
-  btComponents,
+  type BtFitOptions,
   btCovariance,
   btRatings,
   emptyBtData,
   fitBradleyTerry,
+  priorDrawsPerPair,
   type WeightedComparison,
 } from './bradley-terry.js';
+import { type ProfileBounds, profileBounds } from './profile-intervals.js';
 import { posteriorRankRanges } from './rank-ranges.js';
 import { Z95 } from './special-functions.js';
 
@@ -91,6 +93,7 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
   const cov = btCovariance(data, fit, fitOptions);
   const anchor = options.anchor;
   const sides = unboundedSides(data, fit.component, anchor?.agent);
+  const bounds = anchor === undefined ? exactBounds(data, fit, fitOptions) : null;
   const agents = point.map((rating, i): RatingInterval => {
     const component = fit.component[i] as number;
     const row = cov[i] as number[];
@@ -103,11 +106,15 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
     const sd = 400 * Math.sqrt(Math.max(0, variance));
     const ok = component >= 0 && Number.isFinite(rating) && Number.isFinite(sd);
     const open = sides[i] as { below: boolean; above: boolean };
+    // The exact-calibrated bounds; with an anchor (no caller uses one) the Laplace interval around the anchored mode.
+    const exact = bounds?.[i];
+    const low = exact ? 400 * exact.lower + 1000 : rating - Z95 * sd;
+    const high = exact ? 400 * exact.upper + 1000 : rating + Z95 * sd;
     return {
       rating: ok ? rating : Number.NaN,
       sd: ok ? sd : Number.NaN,
-      lower: ok ? (open.below ? Number.NEGATIVE_INFINITY : rating - Z95 * sd) : Number.NaN,
-      upper: ok ? (open.above ? Number.POSITIVE_INFINITY : rating + Z95 * sd) : Number.NaN,
+      lower: ok ? (open.below ? Number.NEGATIVE_INFINITY : low) : Number.NaN,
+      upper: ok ? (open.above ? Number.POSITIVE_INFINITY : high) : Number.NaN,
       component,
       rank: 0,
       rankRange: [0, 0],
@@ -130,13 +137,30 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
   return { agents, fit, priorDraws };
 }
 
+/** Exact-calibrated bounds (profile-intervals.ts) per agent, in log10 strength relative to its group's mean. */
+function exactBounds(data: BtData, fit: BtFit, fitOptions: BtFitOptions): Array<ProfileBounds | undefined> {
+  const out = new Array<ProfileBounds | undefined>(data.agentCount).fill(undefined);
+  const comps = Math.max(-1, ...fit.component) + 1;
+  for (let c = 0; c < comps; c++) {
+    const members = fit.component.flatMap((cc, i) => (cc === c ? [i] : []));
+    const priorPerPair = priorDrawsPerPair(data, members[0] as number, fitOptions);
+    const point = members.map((i) => fit.strengths[i] as number);
+    const found = profileBounds(data, members, { priorPerPair, priorWeight: fitOptions.priorWeight ?? 1, point });
+    members.forEach((agent, m) => {
+      out[agent] = found[m];
+    });
+  }
+  return out;
+}
+
 /** The posterior mode (the reported ratings) alone, and what the intervals need from the fit. */
 export function posteriorModeOf(data: BtData, options: IntervalOptions = {}) {
   const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
   const priorWeight = options.priorWeight ?? 1;
-  const met = btComponents(data);
-  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
-  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
+  // Each met pair of a group of m agents gets priorDraws/(m − 1) virtual draws: in a full round-robin every agent
+  // carries priorDraws in all. m counts only the group's own agents, so unplayed agents and separate groups change
+  // nothing (issue 44).
+  const fitOptions = { priorDraws, priorWeight, perComponent: true };
   const fit = fitBradleyTerry(data, fitOptions);
   return { fit, fitOptions, priorDraws, point: btRatings(fit, options.anchor) };
 }

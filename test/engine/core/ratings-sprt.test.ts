@@ -108,7 +108,13 @@ describe('normalized and BayesElo models', () => {
 // the draw Elo comes from the regularised per-game counts, the bounds are converted to logistic Elo with it, and the
 // logistic GSPRT runs on the pentanomial counts when given, else on W/D/L.
 describe("fishtest's LLR values (issue 44)", () => {
-  const params = (elo0: number, elo1: number, model: 'logistic' | 'normalized' | 'bayeselo') => ({ elo0, elo1, alpha: 0.05, beta: 0.05, model });
+  const params = (elo0: number, elo1: number, model: 'logistic' | 'normalized' | 'bayeselo') => ({
+    elo0,
+    elo1,
+    alpha: 0.05,
+    beta: 0.05,
+    model,
+  });
   const sweep = { wins: 12, draws: 0, losses: 0 };
   it.each([
     ['BayesElo 12–0, [0, 5]', sweep, params(0, 5, 'bayeselo'), undefined, 0.16643870383330336],
