@@ -19,3 +19,30 @@ export function clopperPearson(x: number, n: number, confidence = 0.95): [number
   const upper = s >= n ? 1 : betaQuantile(1 - tail, s + 1, n - s);
   return [lower, upper];
 }
+
+/**
+ * Whether a head-to-head result decides who is stronger at `confidence`: 'first' when the exact interval for the
+ * first agent's mean score lies wholly above ½, 'second' when wholly below, null while it still holds ½. `score` is
+ * the first agent's total (a draw counts ½, a seat-swapped pair's mean counts as one trial with `games` = pairs).
+ */
+export function headToHeadDecided(score: number, games: number, confidence = 0.95): 'first' | 'second' | null {
+  const [lower, upper] = clopperPearson(score, games, confidence);
+  if (lower > 0.5) return 'first';
+  if (upper < 0.5) return 'second';
+  return null;
+}
+
+/**
+ * Whether two rating intervals (computed at the confidence wanted, `IntervalOptions.confidence`) separate the agents:
+ * 'first' when the first's whole interval lies above the second's, 'second' for the reverse, null while they overlap.
+ * Agents of different groups are never separated (their scales are not comparable).
+ */
+export function ratingsSeparated(
+  a: { lower: number; upper: number; component: number },
+  b: { lower: number; upper: number; component: number },
+): 'first' | 'second' | null {
+  if (a.component < 0 || a.component !== b.component) return null;
+  if (a.lower > b.upper) return 'first';
+  if (b.lower > a.upper) return 'second';
+  return null;
+}

@@ -7,12 +7,16 @@ import {
   erf,
   type GameRecord,
   headToHead,
+  headToHeadDecided,
   normalCdf,
   pairsRatio,
   pentanomialCounts,
   pentanomialElo,
   pentanomialFromPairs,
   quantileSorted,
+  type RatingInterval,
+  ratingIntervals,
+  ratingsSeparated,
   scoreFromElo,
   studentTQuantile,
   trinomialElo,
@@ -207,5 +211,28 @@ describe('pentanomial counts from paired games', () => {
       ]),
     ).toEqual([1, 1, 1, 0, 1]);
     expect(() => pentanomialFromPairs([[1, 1.5]])).toThrow(RangeError);
+  });
+});
+
+describe('decisions at a confidence (for adaptive formats)', () => {
+  it('decides a head-to-head once the exact interval leaves ½', () => {
+    // 8 of 10: Beta(8, 3) 2.5% = .444 → undecided at 95%; its 10% quantile .550 → decided at 80%. 9 of 10: .555.
+    expect(headToHeadDecided(8, 10)).toBeNull();
+    expect(headToHeadDecided(8, 10, 0.8)).toBe('first');
+    expect(headToHeadDecided(9, 10)).toBe('first');
+    expect(headToHeadDecided(1, 10)).toBe('second');
+  });
+
+  it('separates two rated agents only when their intervals at that level do not overlap', () => {
+    const units = [{ comparisons: [{ a: 0, b: 1, y: 1, weight: 9 }] }, { comparisons: [{ a: 0, b: 1, y: 0, weight: 1 }] }];
+    const at95 = ratingIntervals(2, units, { priorWeight: 1 }).agents;
+    const at50 = ratingIntervals(2, units, { priorWeight: 1, confidence: 0.5 }).agents;
+    // 9 of 10: 95% difference > 400·log10(.555/.445) = 38 Elo, so each side is 19 from 1000: separated.
+    expect(ratingsSeparated(at95[0] as RatingInterval, at95[1] as RatingInterval)).toBe('first');
+    expect(ratingsSeparated(at95[1] as RatingInterval, at95[0] as RatingInterval)).toBe('second');
+    // A narrower level gives a narrower interval.
+    expect((at50[0]?.lower as number) > (at95[0]?.lower as number)).toBe(true);
+    // Different groups are never compared.
+    expect(ratingsSeparated({ lower: 2000, upper: 2100, component: 0 }, { lower: 0, upper: 10, component: 1 })).toBeNull();
   });
 });
