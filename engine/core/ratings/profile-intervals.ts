@@ -54,58 +54,62 @@ interface Pairs {
   s: number[];
 }
 
+/** Scratch space of one profile: the augmented KKT matrix (m rows of m + 1) and the step. */
+interface Workspace {
+  a: Float64Array;
+  x: Float64Array;
+}
+
 /**
  * The profile of the others for agent `focus` (member index) at relative rating θ: focus pinned at 0, the others'
  * strengths y with Σy = −m·θ (so focus − mean = θ), maximising the likelihood by Newton steps on the constrained
  * (KKT) system. `y` is the warm start and is updated in place.
  */
-function profileFit(pairs: Pairs, m: number, focus: number, theta: number, y: number[]): void {
+function profileFit(pairs: Pairs, m: number, focus: number, theta: number, y: number[], w: Workspace): void {
   // Shift the warm start onto the constraint.
   const target = -m * theta;
   let sum = 0;
   for (let j = 0; j < m; j++) if (j !== focus) sum += y[j] as number;
   const shift = (target - sum) / (m - 1);
   for (let j = 0; j < m; j++) y[j] = j === focus ? 0 : (y[j] as number) + shift;
-  const size = m; // m − 1 free strengths + 1 multiplier, indexed by member with focus's slot used for the multiplier
+  // Rows and columns are members; the focus's slot carries the multiplier. Column m is the right-hand side.
+  const cols = m + 1;
+  const a = w.a;
   for (let iter = 0; iter < 60; iter++) {
-    const g = new Array<number>(size).fill(0);
-    const h = Array.from({ length: size }, () => new Array<number>(size).fill(0));
+    a.fill(0);
     for (let e = 0; e < pairs.u.length; e++) {
-      const a = pairs.u[e] as number;
-      const b = pairs.v[e] as number;
-      const p = sigmoid(ALPHA * ((y[a] as number) - (y[b] as number)));
+      const u = pairs.u[e] as number;
+      const v = pairs.v[e] as number;
+      const p = sigmoid(ALPHA * ((y[u] as number) - (y[v] as number)));
       const grad = ALPHA * ((pairs.s[e] as number) - (pairs.n[e] as number) * p);
       const info = ALPHA * ALPHA * (pairs.n[e] as number) * p * (1 - p);
-      if (a !== focus) {
-        g[a] = (g[a] as number) + grad;
-        (h[a] as number[])[a] = ((h[a] as number[])[a] as number) + info;
+      if (u !== focus) {
+        a[u * cols + m] = (a[u * cols + m] as number) + grad;
+        a[u * cols + u] = (a[u * cols + u] as number) + info;
       }
-      if (b !== focus) {
-        g[b] = (g[b] as number) - grad;
-        (h[b] as number[])[b] = ((h[b] as number[])[b] as number) + info;
+      if (v !== focus) {
+        a[v * cols + m] = (a[v * cols + m] as number) - grad;
+        a[v * cols + v] = (a[v * cols + v] as number) + info;
       }
-      if (a !== focus && b !== focus) {
-        (h[a] as number[])[b] = ((h[a] as number[])[b] as number) - info;
-        (h[b] as number[])[a] = ((h[b] as number[])[a] as number) - info;
+      if (u !== focus && v !== focus) {
+        a[u * cols + v] = (a[u * cols + v] as number) - info;
+        a[v * cols + u] = (a[v * cols + u] as number) - info;
       }
     }
-    // KKT: [H 1; 1ᵀ 0]·[d; λ] = [g; 0] (the step keeps Σy fixed); the focus slot carries the multiplier. A tiny ridge
-    // keeps an agent with a perfect record against the focus (no information left) solvable.
+    // KKT: [H 1; 1ᵀ 0]·[d; λ] = [g; 0] (the step keeps Σy fixed). A tiny ridge keeps an agent with a perfect record
+    // against the focus (no information left) solvable.
     for (let j = 0; j < m; j++) {
       if (j === focus) continue;
-      const row = h[j] as number[];
-      row[j] = (row[j] as number) + 1e-9;
-      row[focus] = 1;
-      (h[focus] as number[])[j] = 1;
+      a[j * cols + j] = (a[j * cols + j] as number) + 1e-9;
+      a[j * cols + focus] = 1;
+      a[focus * cols + j] = 1;
     }
-    g[focus] = 0;
-    const step = solveSymmetric(h, g);
-    if (step === null) return;
+    if (!solveAugmented(a, m, w.x)) return;
     let moved = 0;
     for (let j = 0; j < m; j++) {
       if (j === focus) continue;
       // Damped: a strength never moves more than 1 (400 Elo) per step, so a runaway agent cannot overshoot.
-      const d = Math.max(-1, Math.min(1, step[j] as number));
+      const d = Math.max(-1, Math.min(1, w.x[j] as number));
       y[j] = (y[j] as number) + d;
       moved = Math.max(moved, Math.abs(d));
     }
@@ -118,32 +122,33 @@ function profileFit(pairs: Pairs, m: number, focus: number, theta: number, y: nu
   }
 }
 
-/** Gaussian elimination with partial pivoting on a copy; null when singular. */
-function solveSymmetric(a: readonly (readonly number[])[], b: readonly number[]): number[] | null {
-  const m = b.length;
-  const rows = a.map((row, i) => [...row, b[i] as number]);
+/** Solves the augmented m × (m + 1) system in place (Gaussian elimination, partial pivoting); false when singular. */
+function solveAugmented(a: Float64Array, m: number, x: Float64Array): boolean {
+  const cols = m + 1;
   for (let col = 0; col < m; col++) {
     let piv = col;
-    for (let r = col + 1; r < m; r++)
-      if (Math.abs((rows[r] as number[])[col] as number) > Math.abs((rows[piv] as number[])[col] as number)) piv = r;
-    if (Math.abs((rows[piv] as number[])[col] as number) < 1e-300) return null;
-    [rows[col], rows[piv]] = [rows[piv] as number[], rows[col] as number[]];
-    const pivot = rows[col] as number[];
+    for (let r = col + 1; r < m; r++) if (Math.abs(a[r * cols + col] as number) > Math.abs(a[piv * cols + col] as number)) piv = r;
+    if (Math.abs(a[piv * cols + col] as number) < 1e-300) return false;
+    if (piv !== col) {
+      for (let c = 0; c < cols; c++) {
+        const t = a[col * cols + c] as number;
+        a[col * cols + c] = a[piv * cols + c] as number;
+        a[piv * cols + c] = t;
+      }
+    }
+    const pivot = a[col * cols + col] as number;
     for (let r = col + 1; r < m; r++) {
-      const row = rows[r] as number[];
-      const f = (row[col] as number) / (pivot[col] as number);
+      const f = (a[r * cols + col] as number) / pivot;
       if (f === 0) continue;
-      for (let c = col; c <= m; c++) row[c] = (row[c] as number) - f * (pivot[c] as number);
+      for (let c = col; c < cols; c++) a[r * cols + c] = (a[r * cols + c] as number) - f * (a[col * cols + c] as number);
     }
   }
-  const x = new Array<number>(m).fill(0);
   for (let r = m - 1; r >= 0; r--) {
-    const row = rows[r] as number[];
-    let acc = row[m] as number;
-    for (let c = r + 1; c < m; c++) acc -= (row[c] as number) * (x[c] as number);
-    x[r] = acc / (row[r] as number);
+    let acc = a[r * cols + m] as number;
+    for (let c = r + 1; c < m; c++) acc -= (a[r * cols + c] as number) * (x[c] as number);
+    x[r] = acc / (a[r * cols + r] as number);
   }
-  return x;
+  return true;
 }
 
 /** Mean expected score of the focus (at 0) against its opponents at strengths y, weighted by games played. */
@@ -206,6 +211,7 @@ export function profileBounds(data: BtData, members: readonly number[], options:
     const y = new Array<number>(m).fill(0);
     const point = options.point;
     const fixed = m > PROFILE_LIMIT && point !== undefined;
+    const workspace: Workspace = { a: new Float64Array(fixed ? 0 : m * (m + 1)), x: new Float64Array(m) };
     const scoreAt = (theta: number): number => {
       if (fixed) {
         // Others at their fitted spacing relative to the focus, shifted so that focus − mean = θ.
@@ -213,7 +219,7 @@ export function profileBounds(data: BtData, members: readonly number[], options:
         for (let j = 0; j < m; j++) if (j !== focus) sum += (point[j] as number) - (point[focus] as number);
         const shift = (-m * theta - sum) / (m - 1);
         for (let j = 0; j < m; j++) y[j] = j === focus ? 0 : (point[j] as number) - (point[focus] as number) + shift;
-      } else profileFit(pairs, m, focus, theta, y);
+      } else profileFit(pairs, m, focus, theta, y, workspace);
       return expectedScore(real, focus, y);
     };
     return {

@@ -23,7 +23,7 @@ describe('two agents, exact enumeration', () => {
     // only 0–2 (probability .0083) misses.
     const n2 = exact.ratings[0];
     expect(n2?.byGap[40]).toBeCloseTo(1 - (1 / (1 + 10)) ** 2, 10);
-  });
+  }, 120_000);
 
   it('stays ≥ 93% with 30% draws (draws counted as half a win)', () => {
     const games = [2, 3, 4, 5, 6, 8, 10, 15, 20, 30];
@@ -31,7 +31,7 @@ describe('two agents, exact enumeration', () => {
     const cells = (xs: typeof exact.ratings) => xs.flatMap((c) => c.byGap.filter((v) => v < 0.93));
     expect(cells(exact.ratings)).toEqual([]);
     expect(cells(exact.headToHead)).toEqual([]);
-  });
+  }, 120_000);
 
   it('reads 47–1 with a lower bound below the truth of a 400-Elo-per-side agent, not 1153–1399', () => {
     // The old Laplace interval read 1276 [1153, 1399] for an agent whose true rating is 1400 (issue 44).
@@ -52,7 +52,7 @@ describe('four agents 400 Elo apart, simulated', () => {
     const cell = simulateFieldCoverage({ agents: 4, step: 400, games, replicates: 300, seed: `field-ci:${games}` });
     expect(cell.perAgent).toHaveLength(4);
     for (const c of cell.perAgent) expect(c).toBeGreaterThanOrEqual(0.93);
-  });
+  }, 120_000);
 });
 
 describe('the prior depends only on the group that played (issue 44)', () => {
