@@ -47,12 +47,16 @@ describe('two agents, exact enumeration', () => {
 });
 
 describe('four agents 400 Elo apart, simulated', () => {
-  it.each([10, 30, 100, 300])('covers every agent ≥ 93% at %i games', (games) => {
-    // 300 tournaments: a cell at the nominal 95% has a standard error of 1.3%, so 93% is two of them below.
-    const cell = simulateFieldCoverage({ agents: 4, step: 400, games, replicates: 300, seed: `field-ci:${games}` });
-    expect(cell.perAgent).toHaveLength(4);
-    for (const c of cell.perAgent) expect(c).toBeGreaterThanOrEqual(0.93);
-  }, 120_000);
+  it.each([10, 30, 100, 300])(
+    'covers every agent ≥ 93% at %i games',
+    (games) => {
+      // 300 tournaments: a cell at the nominal 95% has a standard error of 1.3%, so 93% is two of them below.
+      const cell = simulateFieldCoverage({ agents: 4, step: 400, games, replicates: 300, seed: `field-ci:${games}` });
+      expect(cell.perAgent).toHaveLength(4);
+      for (const c of cell.perAgent) expect(c).toBeGreaterThanOrEqual(0.93);
+    },
+    120_000,
+  );
 });
 
 describe('the prior depends only on the group that played (issue 44)', () => {
