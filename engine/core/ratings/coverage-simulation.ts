@@ -1,6 +1,7 @@
-// Coverage simulation for the rating intervals (issue 15): tournaments between agents with known Bradley–Terry
-// strengths, played game by game with a seeded RNG, rated as a run is rated; counts how often the nominal 95%
-// intervals contain the true ratings. The vitest coverage test and `npm run bench:coverage` both call this.
+// Coverage of the rating intervals (issues 15, 44): exact enumeration of every outcome for two agents, and
+// tournaments between agents with known Bradley–Terry strengths, played game by game with a seeded RNG and rated as a
+// run is rated; counts how often the nominal 95% intervals contain the true ratings. The vitest coverage test and
+// `npm run bench:coverage` both call this.
 import { createRng, type Rng } from '../rng.js';
 import { trinomialElo } from './elo.js';
 import { type RatingInterval, type RatingUnit, ratingIntervals } from './rating-intervals.js';
@@ -41,7 +42,6 @@ export interface CoverageRow {
 
 export const DEFAULT_AGENT_COUNTS = [2, 3, 4, 6] as const;
 export const DEFAULT_SPREADS = [0, 100, 200, 400] as const;
-export const DEFAULT_SIZES = [2, 3, 5, 10, 20, 50, 100, 200, 500, 1000] as const;
 
 /** Standard normal deviate (Box–Muller). */
 function normal(rng: Rng): number {
@@ -179,14 +179,17 @@ export function exactTwoAgentCoverage(options: { games: readonly number[]; gaps:
     for (let d = 0; d <= dMax; d++) {
       for (let w = 0; w + d <= n; w++) {
         const l = n - w - d;
-        const units: RatingUnit[] = [{ comparisons: [{ a: 0, b: 1, y: 1, weight: w }] }];
         const data = { wins: w, draws: d, losses: l };
-        const comparisons = [
-          ...(w > 0 ? [{ a: 0, b: 1, y: 1, weight: w }] : []),
-          ...(d > 0 ? [{ a: 0, b: 1, y: 0.5, weight: d }] : []),
-          ...(l > 0 ? [{ a: 0, b: 1, y: 0, weight: l }] : []),
+        // One unit of weighted comparisons: the totals are all the fit reads.
+        const units: RatingUnit[] = [
+          {
+            comparisons: [
+              ...(w > 0 ? [{ a: 0, b: 1, y: 1, weight: w }] : []),
+              ...(d > 0 ? [{ a: 0, b: 1, y: 0.5, weight: d }] : []),
+              ...(l > 0 ? [{ a: 0, b: 1, y: 0, weight: l }] : []),
+            ],
+          },
         ];
-        units[0] = { comparisons };
         const interval = ratingIntervals(2, units, { ranks: false, priorWeight: 1 }).agents[0] as RatingInterval;
         const est = trinomialElo(data);
         gaps.forEach((gap, g) => {

@@ -1,7 +1,8 @@
-// Rating intervals for the Bradley–Terry fit (§6.2–6.4, revised by issue 15): the posterior of the strengths under
-// the virtual-draw prior, approximated by a normal at its mode (Laplace). The prior is always on, so a perfect record
-// or a handful of games still gives a finite, honestly wide interval; the bootstrap this replaces collapsed to zero
-// width in exactly those cases. Coverage is checked by simulation (coverage-simulation.ts, bench/rating-coverage.mjs).
+// Rating intervals for the Bradley–Terry fit (§6.2–6.4, revised by issues 15 and 44). The rating is the posterior
+// mode under the virtual-draw prior (always on, so a perfect record stays finite); the interval is exact-calibrated
+// (profile-intervals.ts) and does not inherit the prior's shrinkage, which made the old Laplace interval miss the
+// truth at large gaps. The Laplace posterior (mode, covariance) remains behind the sd and the rank ranges. Coverage:
+// exact enumeration for two agents, simulation for more (coverage-simulation.ts, bench/rating-coverage.mjs).
 import {
   addComparison,
   type BtData,
