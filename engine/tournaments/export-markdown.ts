@@ -2,7 +2,7 @@
 
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../core/ratings/index.js';
+import { eloIntervalText, INTERVAL_METHOD, INTERVAL_NOTE, RANK_LEGEND, rankText } from '../core/ratings/index.js';
 import type { ExportGames, ExportInput } from './export-input.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';
 import type { StandingRow } from './stats.js';
@@ -91,7 +91,7 @@ const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.to
 /** How the numbers were made, printed under the standings of every report.md. */
 const RATING_METHOD_NOTE = [
   `Ratings: ${INTERVAL_METHOD}`,
-  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  INTERVAL_NOTE,
   RANK_LEGEND,
   'Head to head: Elo from the mean score (fastchess definitions); its 95% interval is a Wilson score interval scaled by the observed variance ratio, so a perfect record gives a one-sided bound ("> +198") and never ±∞.',
 ];

@@ -99,7 +99,7 @@ export function sprtOfTally(spec: TournamentSpec, tally: RunTally): SprtStatus |
   }
   // Pairs are the unit when the games are seat-swapped pairs (§3.1); otherwise per-game counts.
   const paired = spec.games_per_pairing % 2 === 0;
-  return sprtStatus(paired ? pentanomial : wdl, params);
+  return paired ? sprtStatus(pentanomial, params, wdl) : sprtStatus(wdl, params);
 }
 
 export interface StandingRow {

@@ -76,6 +76,8 @@ export interface BtFitOptions {
   priorDraws?: number;
   /** Weight of one virtual draw; default 1 (one real two-seat comparison). */
   priorWeight?: number;
+  /** Divide priorDraws by (size of the pair's component − 1), so the prior depends only on that component. */
+  perComponent?: boolean;
   /** Pairs that receive the prior and the component structure; default: those that met in `data`. */
   structure?: BtData;
   maxIterations?: number;
@@ -133,13 +135,22 @@ function solve(a: number[][], b: number[]): number[] | null {
   return x;
 }
 
-/** Totals with the prior folded in: priorDraws·priorWeight extra weight and half of it as score on every met pair. */
-function withPrior(data: BtData, structure: BtData, priorDraws: number, priorWeight: number): BtData {
+/**
+ * Totals with the prior folded in: priorDraws·priorWeight extra weight and half of it as score on every met pair
+ * (divided by the pair's component size − 1 with `perComponent`).
+ */
+function withPrior(data: BtData, structure: BtData, options: BtFitOptions): BtData {
+  const priorDraws = options.priorDraws ?? 2;
   const out: BtData = { agentCount: data.agentCount, n: Float64Array.from(data.n), s: Float64Array.from(data.s) };
   if (priorDraws <= 0) return out;
-  const extra = priorDraws * priorWeight;
+  const k = data.agentCount;
+  const component = options.perComponent ? btComponents(structure) : [];
+  const sizes = new Map<number, number>();
+  for (const c of component) sizes.set(c, (sizes.get(c) ?? 0) + 1);
   for (let idx = 0; idx < out.n.length; idx++) {
     if ((structure.n[idx] as number) > 0) {
+      const size = options.perComponent ? (sizes.get(component[Math.floor(idx / k)] as number) as number) : 2;
+      const extra = (priorDraws * (options.priorWeight ?? 1)) / Math.max(1, size - 1);
       out.n[idx] = (out.n[idx] as number) + extra;
       out.s[idx] = (out.s[idx] as number) + extra / 2;
     }
@@ -147,10 +158,19 @@ function withPrior(data: BtData, structure: BtData, priorDraws: number, priorWei
   return out;
 }
 
+/** Virtual draws per met pair in the component of `agent` as the fit applies them. */
+export function priorDrawsPerPair(structure: BtData, agent: number, options: BtFitOptions): number {
+  const priorDraws = options.priorDraws ?? 2;
+  if (!options.perComponent) return priorDraws;
+  const component = btComponents(structure);
+  const size = component.filter((c) => c === component[agent]).length;
+  return priorDraws / Math.max(1, size - 1);
+}
+
 export function fitBradleyTerry(data: BtData, options: BtFitOptions = {}): BtFit {
   const structure = options.structure ?? data;
   const component = btComponents(structure);
-  const totals = withPrior(data, structure, options.priorDraws ?? 2, options.priorWeight ?? 1);
+  const totals = withPrior(data, structure, options);
   const k = data.agentCount;
   const strengths = new Array<number>(k).fill(Number.NaN);
   let converged = true;
@@ -257,7 +277,7 @@ function fitComponent(
  */
 export function btCovariance(data: BtData, fit: BtFit, options: BtFitOptions = {}): number[][] {
   const structure = options.structure ?? data;
-  const totals = withPrior(data, structure, options.priorDraws ?? 2, options.priorWeight ?? 1);
+  const totals = withPrior(data, structure, options);
   const k = data.agentCount;
   const cov = Array.from({ length: k }, () => new Array<number>(k).fill(Number.NaN));
   const comps = Math.max(-1, ...fit.component) + 1;

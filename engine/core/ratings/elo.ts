@@ -1,10 +1,10 @@
 // Head-to-head Elo, error, nElo and LOS for a fixed number of games (§4), per game (trinomial) or per pair
-// (pentanomial). The point values follow fastchess's elo_wdl / elo_pentanomial; the interval does not (issue 15):
-// fastchess's normal interval around the observed score has zero width for a perfect record or an all-draw match
-// and maps a score bound of 1 to +∞. Here the score interval is a Wilson score interval whose variance is scaled by
-// the observed variance ratio (draws and pair structure shrink it), that ratio estimated with one virtual win and one
-// virtual loss (per pair: one WW and one LL) so a handful of identical results cannot claim certainty. A score bound
-// of 0 or 1 gives a one-sided Elo bound (null on that side); nothing here is ever ±Infinity or NaN.
+// (pentanomial). The Elo point value, nElo, its ± and LOS are fastchess's elo_wdl / elo_pentanomial definitions; the
+// Elo interval is not (issues 15, 44): fastchess's normal interval around the observed score has zero width for a
+// perfect record or an all-draw match, and a Wilson interval still covers only 83–88% at small n or large gaps. Here
+// the score interval is Clopper–Pearson (exact-intervals.ts), at least 95% at every true score, mapped to Elo; a
+// score bound of 0 or 1 gives a one-sided Elo bound (null on that side); nothing here is ever ±Infinity or NaN.
+import { clopperPearson } from './exact-intervals.js';
 import { normalCdf, Z95 } from './special-functions.js';
 import type { Pentanomial, Wdl } from './wdl.js';
 
@@ -29,9 +29,10 @@ export interface EloEstimate {
   eloLower: number | null;
   /** null: unbounded above (score upper bound 1). */
   eloUpper: number | null;
-  nElo: number;
+  /** fastchess's normalized Elo; null when the observed variance is 0 (all draws, or a perfect record). */
+  nElo: number | null;
   nEloError: number;
-  /** Likelihood of superiority, 0..1 (not a p-value). */
+  /** Likelihood of superiority as fastchess computes it, Φ((s − ½)/(σ/√n)), 0..1 (not a p-value); 1, 0 or ½ at σ = 0. */
   los: number;
   /** Draws / games; for pairs, (DD+WL) pairs / pairs. */
   drawRatio: number;
@@ -50,16 +51,6 @@ export function scoreFromElo(elo: number): number {
   return 1 / (1 + 10 ** (-elo / 400));
 }
 
-/** Wilson score interval for a mean in [0, 1] whose variance at mean p is ratio·p(1 − p). */
-export function scaledWilsonInterval(s: number, count: number, ratio: number, z = Z95): [number, number] {
-  const z2 = z * z * ratio;
-  const denom = 1 + z2 / count;
-  const centre = (s + z2 / (2 * count)) / denom;
-  const half = (Math.sqrt(z2) / denom) * Math.sqrt((s * (1 - s)) / count + z2 / (4 * count * count));
-  // The ends are exact at a perfect record; clamp rounding so s = 1 yields an upper bound of exactly 1.
-  return [s === 0 ? 0 : Math.max(0, centre - half), s === 1 ? 1 : Math.min(1, centre + half)];
-}
-
 function meanAndVariance(values: readonly number[], freq: readonly number[]): { mean: number; variance: number } {
   let mean = 0;
   values.forEach((x, k) => {
@@ -73,29 +64,23 @@ function meanAndVariance(values: readonly number[], freq: readonly number[]): { 
 }
 
 /**
- * Shared part. `values` are the outcome scores, `counts` the observed counts and `perGameFactor` the factor by which
- * the per-game deviation exceeds the per-observation one (√2 for pairs, §4.2).
+ * Shared part. `values` are the outcome scores, `counts` the observed counts and `pairs` whether an observation is a
+ * seat-swapped pair (fastchess's pentanomial nElo divides by the per-game deviation √(2·variance), §4.2).
  */
-function estimate(values: readonly number[], counts: readonly number[], perGameFactor: number, drawRatio: number): EloEstimate {
+function estimate(values: readonly number[], counts: readonly number[], pairs: boolean, drawRatio: number): EloEstimate {
   const count = counts.reduce((a, b) => a + b, 0);
   const observed = meanAndVariance(
     values,
     counts.map((c) => c / count),
   );
-  // One virtual observation at each end: the variance ratio is then in (0, 1] and never 0.
-  const augmented = counts.map((c, k) => c + (k === 0 || k === counts.length - 1 ? 1 : 0));
-  const total = count + 2;
-  const prior = meanAndVariance(
-    values,
-    augmented.map((c) => c / total),
-  );
-  const ratio = Math.min(1, prior.variance / (prior.mean * (1 - prior.mean)));
   const s = observed.mean;
-  const [lo, hi] = scaledWilsonInterval(s, count, ratio);
+  const [lo, hi] = clopperPearson(s * count, count);
   const eloLower = eloFromScore(lo);
   const eloUpper = eloFromScore(hi);
-  const sigmaGame = Math.sqrt(prior.variance) * perGameFactor;
-  const se = Math.sqrt(prior.variance / count);
+  // fastchess: nElo = (s − ½)/σ_game·800/ln 10 and its ± maps the normal score interval s ± 1.96·σ/√n, which is
+  // 1.96/√n·800/ln 10 per game (σ cancels); LOS = Φ((s − ½)/(σ/√n)). Undefined (null) where σ = 0.
+  const sigmaGame = Math.sqrt(observed.variance * (pairs ? 2 : 1));
+  const se = Math.sqrt(observed.variance / count);
   return {
     count,
     score: s,
@@ -106,9 +91,9 @@ function estimate(values: readonly number[], counts: readonly number[], perGameF
     eloError: eloLower === null || eloUpper === null ? null : (eloUpper - eloLower) / 2,
     eloLower,
     eloUpper,
-    nElo: ((s - 0.5) / sigmaGame) * NELO_SCALE,
-    nEloError: (((hi - lo) / 2) * NELO_SCALE) / sigmaGame,
-    los: normalCdf((s - 0.5) / se),
+    nElo: sigmaGame > 0 ? ((s - 0.5) / sigmaGame) * NELO_SCALE : null,
+    nEloError: (Z95 / Math.sqrt(count * (pairs ? 2 : 1))) * NELO_SCALE,
+    los: se > 0 ? normalCdf((s - 0.5) / se) : s > 0.5 ? 1 : s < 0.5 ? 0 : 0.5,
     drawRatio,
   };
 }
@@ -117,7 +102,7 @@ function estimate(values: readonly number[], counts: readonly number[], perGameF
 export function trinomialElo(wdl: Wdl): EloEstimate | null {
   const n = wdl.wins + wdl.draws + wdl.losses;
   if (n === 0) return null;
-  return estimate([0, 0.5, 1], [wdl.losses, wdl.draws, wdl.wins], 1, wdl.draws / n);
+  return estimate([0, 0.5, 1], [wdl.losses, wdl.draws, wdl.wins], false, wdl.draws / n);
 }
 
 export const PENTANOMIAL_SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
@@ -126,7 +111,7 @@ export const PENTANOMIAL_SCORES = [0, 0.25, 0.5, 0.75, 1] as const;
 export function pentanomialElo(penta: Pentanomial): EloEstimate | null {
   const pairs = penta.reduce((a, b) => a + b, 0);
   if (pairs === 0) return null;
-  return estimate(PENTANOMIAL_SCORES, penta, Math.SQRT2, penta[2] / pairs);
+  return estimate(PENTANOMIAL_SCORES, penta, true, penta[2] / pairs);
 }
 
 const signed = (x: number): string => `${x > 0 ? '+' : x < 0 ? '−' : ''}${Math.abs(Math.round(x))}`;

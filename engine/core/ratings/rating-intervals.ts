@@ -1,18 +1,21 @@
-// Rating intervals for the Bradley–Terry fit (§6.2–6.4, revised by issue 15): the posterior of the strengths under
-// the virtual-draw prior, approximated by a normal at its mode (Laplace). The prior is always on, so a perfect record
-// or a handful of games still gives a finite, honestly wide interval; the bootstrap this replaces collapsed to zero
-// width in exactly those cases. Coverage is checked by simulation (coverage-simulation.ts, bench/rating-coverage.mjs).
+// Rating intervals for the Bradley–Terry fit (§6.2–6.4, revised by issues 15 and 44). The rating is the posterior
+// mode under the virtual-draw prior (always on, so a perfect record stays finite); the interval is exact-calibrated
+// (profile-intervals.ts) and does not inherit the prior's shrinkage, which made the old Laplace interval miss the
+// truth at large gaps. The Laplace posterior (mode, covariance) remains behind the sd and the rank ranges. Coverage:
+// exact enumeration for two agents, simulation for more (coverage-simulation.ts, bench/rating-coverage.mjs).
 import {
   addComparison,
   type BtData,
   type BtFit,
-  btComponents,
+  type BtFitOptions,
   btCovariance,
   btRatings,
   emptyBtData,
   fitBradleyTerry,
+  priorDrawsPerPair,
   type WeightedComparison,
 } from './bradley-terry.js';
+import { type ProfileBounds, profileBounds } from './profile-intervals.js';
 import { posteriorRankRanges } from './rank-ranges.js';
 import { Z95 } from './special-functions.js';
 
@@ -27,6 +30,8 @@ export interface IntervalOptions {
   /** Default: the mean comparison weight of the data, so a virtual draw weighs like one real comparison. */
   priorWeight?: number;
   anchor?: { agent: number; rating: number };
+  /** Level of the exact-calibrated interval (default 0.95); the rank ranges stay at 95%. */
+  confidence?: number;
   /** false: skip the rank ranges (rank 0 for everyone); the coverage simulation needs the intervals only. */
   ranks?: boolean;
 }
@@ -58,7 +63,11 @@ export interface IntervalResult {
 export const MIN_PRIOR_DRAWS = 1;
 
 export const INTERVAL_METHOD =
-  'Bradley–Terry posterior with a prior of virtual draws between every two agents that met; 95% interval = mode ± 1.96 posterior standard deviations (Laplace approximation); games are assumed independent given the strengths.';
+  "Bradley–Terry fit; the rating is the posterior mode under a weak prior of virtual draws; the 95% interval is exact-calibrated: a Clopper–Pearson interval on the agent's own score, mapped to a rating through the profile likelihood of the other agents (no prior on the agent's own games); games are assumed independent given the strengths.";
+
+/** What the interval and the prior mean, word for word the same in report.md and its reference. */
+export const INTERVAL_NOTE =
+  'The prior gives each pair that met 2/(m − 1) virtual draws, m the size of its connected group (2 per agent in a full round-robin); it keeps every rating finite and never depends on agents outside the group. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Coverage is at least 95% for two agents at every gap (exact enumeration) and at least 93% per agent in simulated fields (`npm run bench:coverage`).';
 
 function dataOf(agentCount: number, units: readonly RatingUnit[]): BtData {
   const data = emptyBtData(agentCount);
@@ -91,6 +100,7 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
   const cov = btCovariance(data, fit, fitOptions);
   const anchor = options.anchor;
   const sides = unboundedSides(data, fit.component, anchor?.agent);
+  const bounds = anchor === undefined ? exactBounds(data, fit, fitOptions, options.confidence ?? 0.95) : null;
   const agents = point.map((rating, i): RatingInterval => {
     const component = fit.component[i] as number;
     const row = cov[i] as number[];
@@ -103,11 +113,15 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
     const sd = 400 * Math.sqrt(Math.max(0, variance));
     const ok = component >= 0 && Number.isFinite(rating) && Number.isFinite(sd);
     const open = sides[i] as { below: boolean; above: boolean };
+    // The exact-calibrated bounds; with an anchor (no caller uses one) the Laplace interval around the anchored mode.
+    const exact = bounds?.[i];
+    const low = exact ? 400 * exact.lower + 1000 : rating - Z95 * sd;
+    const high = exact ? 400 * exact.upper + 1000 : rating + Z95 * sd;
     return {
       rating: ok ? rating : Number.NaN,
       sd: ok ? sd : Number.NaN,
-      lower: ok ? (open.below ? Number.NEGATIVE_INFINITY : rating - Z95 * sd) : Number.NaN,
-      upper: ok ? (open.above ? Number.POSITIVE_INFINITY : rating + Z95 * sd) : Number.NaN,
+      lower: ok ? (open.below ? Number.NEGATIVE_INFINITY : low) : Number.NaN,
+      upper: ok ? (open.above ? Number.POSITIVE_INFINITY : high) : Number.NaN,
       component,
       rank: 0,
       rankRange: [0, 0],
@@ -130,13 +144,30 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
   return { agents, fit, priorDraws };
 }
 
+/** Exact-calibrated bounds (profile-intervals.ts) per agent, in log10 strength relative to its group's mean. */
+function exactBounds(data: BtData, fit: BtFit, fitOptions: BtFitOptions, confidence: number): Array<ProfileBounds | undefined> {
+  const out = new Array<ProfileBounds | undefined>(data.agentCount).fill(undefined);
+  const comps = Math.max(-1, ...fit.component) + 1;
+  for (let c = 0; c < comps; c++) {
+    const members = fit.component.flatMap((cc, i) => (cc === c ? [i] : []));
+    const priorPerPair = priorDrawsPerPair(data, members[0] as number, fitOptions);
+    const point = members.map((i) => fit.strengths[i] as number);
+    const found = profileBounds(data, members, { priorPerPair, priorWeight: fitOptions.priorWeight ?? 1, point, confidence });
+    members.forEach((agent, m) => {
+      out[agent] = found[m];
+    });
+  }
+  return out;
+}
+
 /** The posterior mode (the reported ratings) alone, and what the intervals need from the fit. */
 export function posteriorModeOf(data: BtData, options: IntervalOptions = {}) {
   const priorDraws = Math.max(MIN_PRIOR_DRAWS, options.priorDraws ?? 2);
   const priorWeight = options.priorWeight ?? 1;
-  const met = btComponents(data);
-  const largest = Math.max(1, ...[...new Set(met)].map((c) => met.filter((x) => x === c).length));
-  const fitOptions = { priorDraws: priorDraws / Math.max(1, largest - 1), priorWeight };
+  // Each met pair of a group of m agents gets priorDraws/(m − 1) virtual draws: in a full round-robin every agent
+  // carries priorDraws in all. m counts only the group's own agents, so unplayed agents and separate groups change
+  // nothing (issue 44).
+  const fitOptions = { priorDraws, priorWeight, perComponent: true };
   const fit = fitBradleyTerry(data, fitOptions);
   return { fit, fitOptions, priorDraws, point: btRatings(fit, options.anchor) };
 }

@@ -95,3 +95,67 @@ export function quantileSorted(sorted: readonly number[], q: number): number {
   const frac = pos - lo;
   return (sorted[lo] as number) * (1 - frac) + (sorted[hi] as number) * frac;
 }
+
+/** ln Γ(x) for x > 0 (Lanczos, g = 7, 9 terms; about 15 digits). */
+export function logGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - logGamma(1 - x);
+  const c = [
+    0.9999999999998099, 676.5203681218851, -1259.1392167224028, 771.3234287776531, -176.6150291621406, 12.507343278686905,
+    -0.13857109526572012, 9.984369578019572e-6, 1.5056327351493116e-7,
+  ];
+  const z = x - 1;
+  let sum = c[0] as number;
+  for (let i = 1; i < c.length; i++) sum += (c[i] as number) / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
+}
+
+/** Continued fraction of the incomplete beta (modified Lentz), valid for x < (a + 1)/(a + b + 2). */
+function betaFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  let c = 1;
+  let d = 1 - ((a + b) * x) / (a + 1);
+  d = 1 / (Math.abs(d) < tiny ? tiny : d);
+  let h = d;
+  for (let m = 1; m <= 500; m++) {
+    const m2 = 2 * m;
+    let aa = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 + aa * d;
+    d = 1 / (Math.abs(d) < tiny ? tiny : d);
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    h *= d * c;
+    aa = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 + aa * d;
+    d = 1 / (Math.abs(d) < tiny ? tiny : d);
+    c = 1 + aa / c;
+    if (Math.abs(c) < tiny) c = tiny;
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-15) break;
+  }
+  return h;
+}
+
+/** The regularized incomplete beta I_x(a, b) for a, b > 0: P(Beta(a, b) ≤ x). */
+export function betaCdf(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
+  return x < (a + 1) / (a + b + 2) ? (front * betaFraction(a, b, x)) / a : 1 - (front * betaFraction(b, a, 1 - x)) / b;
+}
+
+/** The q-quantile of Beta(a, b), by bisection on betaCdf (monotone; 100 halvings reach double precision). */
+export function betaQuantile(q: number, a: number, b: number): number {
+  if (q <= 0) return 0;
+  if (q >= 1) return 1;
+  let lo = 0;
+  let hi = 1;
+  for (let i = 0; i < 100; i++) {
+    const mid = (lo + hi) / 2;
+    if (mid === lo || mid === hi) break;
+    if (betaCdf(mid, a, b) < q) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}

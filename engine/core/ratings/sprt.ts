@@ -121,7 +121,21 @@ function bayesEloScore(elo: number, drawElo: number): number {
   return win + (1 - win - loss) / 2;
 }
 
-export function sprtLlr(counts: Wdl | Pentanomial, params: SprtParams): number {
+/**
+ * The draw Elo of per-game counts as fishtest estimates it out of sample: from the frequencies with every zero count
+ * replaced by 0.001 (fishtest's `regularize`), so a sweep (no losses, or no wins) still gives a finite value.
+ */
+export function drawEloOf(wdl: Wdl): number {
+  const [l, , w] = observe(wdl).freq as [number, number, number];
+  return 200 * Math.log10(((1 - l) / l) * ((1 - w) / w));
+}
+
+/**
+ * LLR of counts (per-game `Wdl`, or per-pair `Pentanomial`). The BayesElo model follows fishtest: the bounds are
+ * converted to logistic Elo with the draw Elo of the per-game counts (`wdl`, needed with pentanomial counts), then
+ * the logistic GSPRT runs on the counts given, pairs included, as fishtest does for every model.
+ */
+export function sprtLlr(counts: Wdl | Pentanomial, params: SprtParams, wdl?: Wdl): number {
   const model = params.model ?? 'logistic';
   const obs = observe(counts);
   const pentanomial = Array.isArray(counts);
@@ -132,24 +146,24 @@ export function sprtLlr(counts: Wdl | Pentanomial, params: SprtParams): number {
     const p1 = mleForNormalizedScore(obs, (params.elo1 / NELO_SCALE) * scale);
     return llrOf(obs, p0, p1);
   }
+  let [s0, s1] = [scoreFromElo(params.elo0), scoreFromElo(params.elo1)];
   if (model === 'bayeselo') {
-    if (pentanomial) throw new RangeError('the BayesElo model has no pentanomial form');
-    const { wins, losses } = counts as Wdl;
-    if (wins === 0 || losses === 0) return 0;
-    const [l, , w] = obs.freq as [number, number, number];
-    const drawElo = 200 * Math.log10(((1 - l) / l) * ((1 - w) / w));
-    const p0 = mleForScore(obs, bayesEloScore(params.elo0, drawElo));
-    const p1 = mleForScore(obs, bayesEloScore(params.elo1, drawElo));
-    return llrOf(obs, p0, p1);
+    const games = pentanomial ? wdl : (counts as Wdl);
+    if (games === undefined) throw new RangeError('the BayesElo model needs the per-game counts to estimate the draw Elo');
+    const drawElo = drawEloOf(games);
+    [s0, s1] = [bayesEloScore(params.elo0, drawElo), bayesEloScore(params.elo1, drawElo)];
   }
-  return llrOf(obs, mleForScore(obs, scoreFromElo(params.elo0)), mleForScore(obs, scoreFromElo(params.elo1)));
+  return llrOf(obs, mleForScore(obs, s0), mleForScore(obs, s1));
 }
 
-/** Current LLR, bounds and decision. Recompute after every game, or every complete pair with pentanomial counts. */
-export function sprtStatus(counts: Wdl | Pentanomial, params: SprtParams): SprtStatus {
+/**
+ * Current LLR, bounds and decision. Recompute after every game, or every complete pair with pentanomial counts; with
+ * pentanomial counts and the BayesElo model pass the per-game counts too (`wdl`), for the draw Elo.
+ */
+export function sprtStatus(counts: Wdl | Pentanomial, params: SprtParams, wdl?: Wdl): SprtStatus {
   validateSprtParams(params);
   const { lower, upper } = sprtBounds(params.alpha, params.beta);
-  const llr = sprtLlr(counts, params);
+  const llr = sprtLlr(counts, params, wdl);
   const decision: SprtDecision = llr >= upper ? 'accept_h1' : llr <= lower ? 'accept_h0' : 'continue';
   const progress = llr >= 0 ? llr / upper : -llr / lower;
   return { llr, lower, upper, decision, progress };

@@ -7,12 +7,16 @@ import {
   erf,
   type GameRecord,
   headToHead,
+  headToHeadDecided,
   normalCdf,
   pairsRatio,
   pentanomialCounts,
   pentanomialElo,
   pentanomialFromPairs,
   quantileSorted,
+  type RatingInterval,
+  ratingIntervals,
+  ratingsSeparated,
   scoreFromElo,
   studentTQuantile,
   trinomialElo,
@@ -44,13 +48,13 @@ describe('special functions', () => {
   });
 });
 
+// Interval ends are Clopper–Pearson (issue 44): the Beta(x, n − x + 1) 2.5% and Beta(x + 1, n − x) 97.5% quantiles of
+// the total score x over n games, here checked against scipy.stats.beta.ppf; nElo, its ± and LOS are fastchess's
+// (elo_wdl.cpp / elo_pentanomial.cpp: nElo = (s − ½)/σ·800/ln 10, ± = 1.96/√n·800/ln 10, LOS = Φ((s − ½)/(σ/√n))).
 describe('trinomial Elo (60 W, 20 D, 20 L)', () => {
   // N = 100; s = .7; observed σ² = .6·.09 + .2·.04 + .2·.49 = .16. Elo = −400·log10(1/.7 − 1) = 147.19 (fastchess).
-  // Interval: one virtual win and loss → 61/20/21 of 102: s̃ = 71/102 = .696078, σ̃² = 66/102 − s̃² = .162534,
-  // ratio = σ̃²/(s̃(1 − s̃)) = .768287. Wilson with z² = 1.959964²·.768287 = 2.951339:
-  // centre = (.7 + .014757)/1.029513 = .694266, half = (1.717946/1.029513)·√(.0021 + .0000725) = .077801
-  // → [.616465, .772068] → Elo [82.44, 211.94], ± 64.75. nElo = .2/√.162534·347.4355 = 172.36,
-  // nElo ± = .077801·347.4355/.403155 = 67.05. LOS = Φ(.2/√(.162534/100)) = Φ(4.9609) = 1 − 3.509e-7.
+  // x = 70: Beta(70, 31) 2.5% = .600185, Beta(71, 30) 97.5% = .787594 → Elo [70.57, 227.65], ± 78.54.
+  // nElo = .2/.4·347.4355 = 173.72; ± = 1.959964/10·347.4355 = 68.10; LOS = Φ(.2/.04) = Φ(5) = 1 − 2.8665e-7.
   const e = trinomialElo({ wins: 60, draws: 20, losses: 20 });
 
   it('reports the hand-computed values', () => {
@@ -59,80 +63,87 @@ describe('trinomial Elo (60 W, 20 D, 20 L)', () => {
     expect(e.score).toBeCloseTo(0.7, 12);
     expect(e.variance).toBeCloseTo(0.16, 12);
     expect(e.elo).toBeCloseTo(147.19, 2);
-    expect(e.scoreLower).toBeCloseTo(0.616465, 5);
-    expect(e.scoreUpper).toBeCloseTo(0.772068, 5);
-    expect(e.eloUpper).toBeCloseTo(211.94, 2);
-    expect(e.eloLower).toBeCloseTo(82.44, 2);
-    expect(e.eloError).toBeCloseTo(64.75, 2);
-    expect(e.nElo).toBeCloseTo(172.36, 2);
-    expect(e.nEloError).toBeCloseTo(67.05, 2);
-    expect(e.los).toBeCloseTo(1 - 3.509e-7, 9);
+    expect(e.scoreLower).toBeCloseTo(0.600185, 5);
+    expect(e.scoreUpper).toBeCloseTo(0.787594, 5);
+    expect(e.eloUpper).toBeCloseTo(227.65, 2);
+    expect(e.eloLower).toBeCloseTo(70.57, 2);
+    expect(e.eloError).toBeCloseTo(78.54, 2);
+    expect(e.nElo).toBeCloseTo(173.72, 2);
+    expect(e.nEloError).toBeCloseTo(68.1, 2);
+    expect(e.los).toBeCloseTo(1 - 2.8665e-7, 10);
     expect(e.drawRatio).toBeCloseTo(0.2, 12);
-    expect(eloIntervalText(e)).toBe('+147 [+82, +212]');
+    expect(eloIntervalText(e)).toBe('+147 [+71, +228]');
+  });
+
+  it('reads 1 win and 29 draws as fastchess does: nElo 64.5, LOS 0.845', () => {
+    // s = 15.5/30 = .516667; σ² = (1/30)·.483333² + (29/30)·.016667² = .0080556; nElo = .016667/.089753·347.4355.
+    const d = trinomialElo({ wins: 1, draws: 29, losses: 0 });
+    expect(d?.nElo).toBeCloseTo(64.52, 2);
+    expect(d?.los).toBeCloseTo(0.8454, 4);
   });
 
   it('is symmetric for the mirrored result', () => {
     const m = trinomialElo({ wins: 20, draws: 20, losses: 60 });
     expect(m?.elo).toBeCloseTo(-147.19, 2);
-    expect(m?.eloLower).toBeCloseTo(-211.94, 2);
-    expect(m?.los).toBeCloseTo(3.509e-7, 9);
+    expect(m?.eloLower).toBeCloseTo(-227.65, 2);
+    expect(m?.los).toBeCloseTo(2.8665e-7, 10);
     expect(trinomialElo({ wins: 0, draws: 0, losses: 0 })).toBeNull();
     expect(scoreFromElo(eloFromScore(0.3) as number)).toBeCloseTo(0.3, 12);
   });
 
   it('gives a perfect record a one-sided bound and no infinities', () => {
-    // 12–0: Wilson lower bound 12/(12 + 1.959964²) = .757506 → Elo > +197.87; no upper bound, no point Elo.
+    // 12–0: lower bound .025^(1/12) = .735352 → Elo > +177.53; no upper bound, no point Elo, no nElo (σ = 0).
     const all = trinomialElo({ wins: 12, draws: 0, losses: 0 });
     expect(all?.elo).toBeNull();
     expect(all?.eloUpper).toBeNull();
     expect(all?.eloError).toBeNull();
-    expect(all?.eloLower).toBeCloseTo(197.87, 2);
-    expect(eloIntervalText(all as EloEstimate)).toBe('> +198');
+    expect(all?.nElo).toBeNull();
+    expect(all?.eloLower).toBeCloseTo(177.53, 2);
+    expect(eloIntervalText(all as EloEstimate)).toBe('> +178');
     const none = trinomialElo({ wins: 0, draws: 0, losses: 12 });
-    expect(eloIntervalText(none as EloEstimate)).toBe('< −198');
-    // 2–0 is far from conclusive: Elo > −113, LOS about 95%, not 100%.
+    expect(eloIntervalText(none as EloEstimate)).toBe('< −178');
+    // 2–0 is far from conclusive: lower bound √.025 = .158114 → Elo > −290.51.
     const two = trinomialElo({ wins: 2, draws: 0, losses: 0 });
-    expect(two?.eloLower).toBeCloseTo(-113.39, 2);
-    expect(two?.los).toBeCloseTo(0.94876, 4);
+    expect(two?.eloLower).toBeCloseTo(-290.51, 2);
     for (const est of [all, none, two]) {
-      for (const v of [est?.nElo, est?.nEloError, est?.los, est?.scoreLower, est?.scoreUpper]) expect(Number.isFinite(v)).toBe(true);
+      for (const v of [est?.nEloError, est?.los, est?.scoreLower, est?.scoreUpper]) expect(Number.isFinite(v)).toBe(true);
       expect(JSON.stringify(est)).not.toMatch(/Infinity|NaN/);
     }
   });
 
-  it('does not call 4–2 a significant difference (exact two-sided p ≈ .34)', () => {
-    // s = 2/3, ratio 1 (no draws): Wilson [.300, .903] → Elo [−147.20, +388.02], containing 0.
+  it('does not call 4–2 a significant difference (exact two-sided p ≈ .69)', () => {
+    // x = 4 of 6: Beta(4, 3) 2.5% = .222778, Beta(5, 2) 97.5% = .956728 → Elo [−217.07, +537.83], containing 0.
     const e = trinomialElo({ wins: 4, draws: 0, losses: 2 });
-    expect(e?.eloLower).toBeCloseTo(-147.2, 1);
-    expect(e?.eloUpper).toBeCloseTo(388.02, 1);
-    expect(e?.los).toBeCloseTo(0.80046, 4);
+    expect(e?.eloLower).toBeCloseTo(-217.07, 1);
+    expect(e?.eloUpper).toBeCloseTo(537.83, 1);
+    // LOS = Φ((1/6)/√((2/9)/6)) = Φ(.866025) = .806762.
+    expect(e?.los).toBeCloseTo(0.80676, 4);
   });
 
   it('gives an all-draw match a finite, non-zero width', () => {
-    // 8 draws: augmented 1/8/1 → s̃ = .5, σ̃² = .05, ratio .2 → Wilson [.351995, .648005] → Elo ±106.02.
+    // 8 draws: x = 4 of 8: Beta(4, 5) 2.5% → Elo ±291.95 (a draw is counted as the most variable result with its mean).
     const draws = trinomialElo({ wins: 0, draws: 8, losses: 0 });
-    expect([draws?.elo, draws?.nElo, draws?.los]).toEqual([0, 0, 0.5]);
-    expect(draws?.eloUpper).toBeCloseTo(106.02, 2);
-    expect(draws?.eloLower).toBeCloseTo(-106.02, 2);
+    expect([draws?.elo, draws?.nElo, draws?.los]).toEqual([0, null, 0.5]);
+    expect(draws?.eloUpper).toBeCloseTo(291.95, 2);
+    expect(draws?.eloLower).toBeCloseTo(-291.95, 2);
   });
 });
 
 describe('pentanomial Elo ([LL, LD, DD+WL, WD, WW] = [2, 3, 10, 8, 7])', () => {
   // P = 30; s = 18.75/30 = .625; σ²_pair = 2.46875/30 = .0822917; Elo = −400·log10(.6) = 88.74 (fastchess).
-  // Interval: one virtual LL and WW pair → [3, 3, 10, 8, 8] of 32: s̃ = .609375, σ̃² = .094360 (E[X²] = .465703),
-  // ratio = .396538. Wilson with z² = 1.523302: [.512367, .725553] → Elo [8.59, 168.88].
-  // nElo = .125/√(2·.094360)·347.4355 = 100.33; nElo ± = .106593·347.4355/.434419 = 85.55. LOS = Φ(.125/.054232) = .98735.
+  // x = 18.75 of 30: Beta(18.75, 12.25) 2.5% = .430356, Beta(19.75, 11.25) 97.5% = .793963 → Elo [−48.71, 234.34].
+  // nElo = .125/√(2·.0822917)·347.4355 = 107.05; ± = 1.959964/√60·347.4355 = 87.91; LOS = Φ(.125/√(.0822917/30)) = .991499.
   it('reports the hand-computed values', () => {
     const e = pentanomialElo([2, 3, 10, 8, 7]);
     expect(e?.count).toBe(30);
     expect(e?.score).toBeCloseTo(0.625, 12);
     expect(e?.variance).toBeCloseTo(0.0822917, 7);
     expect(e?.elo).toBeCloseTo(88.74, 2);
-    expect(e?.eloLower).toBeCloseTo(8.59, 2);
-    expect(e?.eloUpper).toBeCloseTo(168.88, 2);
-    expect(e?.nElo).toBeCloseTo(100.33, 2);
-    expect(e?.nEloError).toBeCloseTo(85.55, 2);
-    expect(e?.los).toBeCloseTo(0.98735, 4);
+    expect(e?.eloLower).toBeCloseTo(-48.71, 2);
+    expect(e?.eloUpper).toBeCloseTo(234.34, 2);
+    expect(e?.nElo).toBeCloseTo(107.05, 2);
+    expect(e?.nEloError).toBeCloseTo(87.91, 2);
+    expect(e?.los).toBeCloseTo(0.991499, 5);
     // DrawRatio = 10/30; PairsRatio = (7 + 8)/(2 + 3) = 3.
     expect(e?.drawRatio).toBeCloseTo(1 / 3, 12);
     expect(pairsRatio([2, 3, 10, 8, 7])).toBe(3);
@@ -200,5 +211,28 @@ describe('pentanomial counts from paired games', () => {
       ]),
     ).toEqual([1, 1, 1, 0, 1]);
     expect(() => pentanomialFromPairs([[1, 1.5]])).toThrow(RangeError);
+  });
+});
+
+describe('decisions at a confidence (for adaptive formats)', () => {
+  it('decides a head-to-head once the exact interval leaves ½', () => {
+    // 8 of 10: Beta(8, 3) 2.5% = .444 → undecided at 95%; its 10% quantile .550 → decided at 80%. 9 of 10: .555.
+    expect(headToHeadDecided(8, 10)).toBeNull();
+    expect(headToHeadDecided(8, 10, 0.8)).toBe('first');
+    expect(headToHeadDecided(9, 10)).toBe('first');
+    expect(headToHeadDecided(1, 10)).toBe('second');
+  });
+
+  it('separates two rated agents only when their intervals at that level do not overlap', () => {
+    const units = [{ comparisons: [{ a: 0, b: 1, y: 1, weight: 9 }] }, { comparisons: [{ a: 0, b: 1, y: 0, weight: 1 }] }];
+    const at95 = ratingIntervals(2, units, { priorWeight: 1 }).agents;
+    const at50 = ratingIntervals(2, units, { priorWeight: 1, confidence: 0.5 }).agents;
+    // 9 of 10: 95% difference > 400·log10(.555/.445) = 38 Elo, so each side is 19 from 1000: separated.
+    expect(ratingsSeparated(at95[0] as RatingInterval, at95[1] as RatingInterval)).toBe('first');
+    expect(ratingsSeparated(at95[1] as RatingInterval, at95[0] as RatingInterval)).toBe('second');
+    // A narrower level gives a narrower interval.
+    expect((at50[0]?.lower as number) > (at95[0]?.lower as number)).toBe(true);
+    // Different groups are never compared.
+    expect(ratingsSeparated({ lower: 2000, upper: 2100, component: 0 }, { lower: 0, upper: 10, component: 1 })).toBeNull();
   });
 });

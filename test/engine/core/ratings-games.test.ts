@@ -215,11 +215,11 @@ describe('ratings report', () => {
     const report = ratingsReport(games, { agentCount: 2 });
     expect(report.combined.agents[0]?.rating.rating).toBeCloseTo(1000, 6);
     expect(report.combined.agents[1]?.rating.rating).toBeCloseTo(1000, 6);
-    // The weights are scaled to the effective sample size ((Σw)²/Σw² = 14.55 games), not to a total of 2; the 2
-    // virtual draws weigh like a mean comparison (.3306 each): n = 15.21 → Var(r_0) = 1/((ln 10)²·15.21·¼)/4
-    // → sd 44.54 Elo → width 2·1.959964·44.54 = 174.6 (a total weight of 2 would give about 450).
+    // The weights are scaled to the effective sample size ((Σw)²/Σw² = 4/.275 = 14.545 games), not to a total of 2:
+    // Clopper–Pearson on a score of 7.273 of 14.545 → [.235050, .764950] (scipy beta.ppf) → rating difference
+    // ±400·log10(.76495/.23505) = ±204.99, i.e. 1000 ± 102.49 for agent 0: width 204.99.
     const combinedWidth = (report.combined.agents[0]?.rating.upper as number) - (report.combined.agents[0]?.rating.lower as number);
-    expect(combinedWidth).toBeCloseTo(174.6, 0);
+    expect(combinedWidth).toBeCloseTo(204.99, 1);
     // Per challenge, "big" is decisive: 40 wins + 2 virtual draws → s = 41/42 → 400·log10(41)/2 = 322.55 above 1000.
     expect(report.perChallenge['big']?.agents[0]?.rating.rating).toBeCloseTo(1000 + 200 * Math.log10(41), 6);
     expect(report.perChallenge['big']?.agents[0]?.wdl).toEqual({ wins: 40, draws: 0, losses: 0 });

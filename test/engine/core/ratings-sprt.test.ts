@@ -95,9 +95,53 @@ describe('normalized and BayesElo models', () => {
     expect(sprtLlr({ wins: 40, draws: 30, losses: 30 }, normalized)).toBeGreaterThan(0);
     expect(sprtLlr({ wins: 30, draws: 30, losses: 40 }, normalized)).toBeLessThan(0);
     const bayes = { elo0: 0, elo1: 50, alpha: 0.05, beta: 0.05, model: 'bayeselo' as const };
-    // BayesElo needs both wins and losses.
-    expect(sprtLlr({ wins: 9, draws: 1, losses: 0 }, bayes)).toBe(0);
+    // A sweep no longer reads 0 (issue 44): the draw Elo comes from the regularised counts, as in fishtest.
+    expect(sprtLlr({ wins: 9, draws: 1, losses: 0 }, bayes)).toBeGreaterThan(0.1);
     expect(sprtStatus({ wins: 80, draws: 10, losses: 10 }, bayes).decision).toBe('accept_h1');
-    expect(() => sprtLlr([1, 1, 1, 1, 1], bayes)).toThrow(/pentanomial/);
+    // Pairs need the per-game counts for the draw Elo; without them the call says so instead of guessing.
+    expect(() => sprtLlr([1, 1, 1, 1, 1], bayes)).toThrow(/per-game counts/);
+  });
+});
+
+// Reference values from fishtest (official-stockfish/fishtest, server/fishtest/stats/stat_util.py `update_SPRT` with
+// LLRcalc.py), computed by running that code on these counts: every zero count is regularised to 0.001; for BayesElo
+// the draw Elo comes from the regularised per-game counts, the bounds are converted to logistic Elo with it, and the
+// logistic GSPRT runs on the pentanomial counts when given, else on W/D/L.
+describe("fishtest's LLR values (issue 44)", () => {
+  const params = (elo0: number, elo1: number, model: 'logistic' | 'normalized' | 'bayeselo') => ({
+    elo0,
+    elo1,
+    alpha: 0.05,
+    beta: 0.05,
+    model,
+  });
+  const sweep = { wins: 12, draws: 0, losses: 0 };
+  it.each([
+    ['BayesElo 12–0, [0, 5]', sweep, params(0, 5, 'bayeselo'), undefined, 0.16643870383330336],
+    ['BayesElo 12–0, [0, 50]', sweep, params(0, 50, 'bayeselo'), undefined, 1.5596959178672503],
+    ['BayesElo 0–9 with 3 draws', { wins: 0, draws: 3, losses: 9 }, params(0, 50, 'bayeselo'), undefined, -0.10762734881135708],
+    ['BayesElo 30/40/20, [0, 20]', { wins: 30, draws: 40, losses: 20 }, params(0, 20, 'bayeselo'), undefined, 0.6570070938833418],
+    ['logistic 12–0', sweep, params(0, 50, 'logistic'), undefined, 1.6030814879067476],
+    ['normalized 12–0', sweep, params(0, 50, 'normalized'), undefined, 1.597949460452702],
+  ] as const)('%s', (_name, counts, p, _wdl, expected) => {
+    expect(sprtLlr(counts, p)).toBeCloseTo(expected, 10);
+  });
+  it.each([
+    ['BayesElo six WW pairs', [0, 0, 0, 0, 6], sweep, params(0, 50, 'bayeselo'), 0.7800979652388069],
+    ['BayesElo pairs [0, 1, 2, 2, 5]', [0, 1, 2, 2, 5], { wins: 13, draws: 5, losses: 2 }, params(0, 50, 'bayeselo'), 1.1608038819040172],
+    ['logistic six WW pairs', [0, 0, 0, 0, 6], sweep, params(0, 50, 'logistic'), 0.8017973809696289],
+  ] as const)('%s (pentanomial)', (_name, penta, wdl, p, expected) => {
+    expect(sprtLlr([...penta] as [number, number, number, number, number], p, wdl)).toBeCloseTo(expected, 10);
+  });
+
+  it('lets a BayesElo sweep reach a decision', () => {
+    const bayes = params(0, 50, 'bayeselo');
+    let games = 0;
+    let status = sprtStatus({ wins: 0, draws: 0, losses: 0 }, bayes);
+    while (status.decision === 'continue' && games < 100) {
+      games += 2;
+      status = sprtStatus([0, 0, 0, 0, games / 2], bayes, { wins: games, draws: 0, losses: 0 });
+    }
+    expect(status.decision).toBe('accept_h1');
   });
 });

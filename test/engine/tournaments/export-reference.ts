@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../../../engine/contract/isolation.js';
 import type { UsageTotals } from '../../../engine/contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../../../engine/core/ratings/index.js';
+import { eloIntervalText, INTERVAL_METHOD, INTERVAL_NOTE, RANK_LEGEND, rankText } from '../../../engine/core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../../engine/db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../../../engine/runtime/private-files.js';
 import { agentUsage, type SeatUsage } from '../../../engine/tournaments/model-usage.js';
@@ -318,7 +318,7 @@ const fmt = (x: number | null, digits = 1): string => (x === null ? '—' : x.to
 /** How the numbers were made, printed under the standings of every report.md. */
 const RATING_METHOD_NOTE = [
   `Ratings: ${INTERVAL_METHOD}`,
-  'The prior is 2 virtual draws per agent, spread over the agents it met; it keeps every rating finite. Where the games put no limit on one side (an agent that never lost, or a group that never lost to the rest), that side is open: "1183 [> 1012]" reads "at least 1012". Simulated coverage of these intervals is 93–99% from 2 to 1,000 games (`npm run bench:coverage`).',
+  INTERVAL_NOTE,
   RANK_LEGEND,
   'Head to head: Elo from the mean score (fastchess definitions); its 95% interval is a Wilson score interval scaled by the observed variance ratio, so a perfect record gives a one-sided bound ("> +198") and never ±∞.',
 ];

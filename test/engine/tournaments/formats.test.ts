@@ -166,6 +166,23 @@ describe('faults and stopping rules', () => {
     expect(last?.event === 'game_ended' && last.sprt && last.sprt.llr >= last.sprt.upper).toBe(true);
   });
 
+  it('GSPRT with the BayesElo model decides on seat-swapped pairs and on a sweep (issue 44)', async () => {
+    // games_per_pairing 2: pentanomial counts, which used to throw "no pentanomial form" and leave the run paused;
+    // and lower index wins every game, a sweep whose BayesElo LLR used to stay 0 forever.
+    const r = await play(
+      ctx.engine,
+      spec({
+        format: { kind: 'round-robin', cycles: 500 },
+        games_per_pairing: 2,
+        concurrency: 1,
+        stop: { kind: 'sprt', elo0: 0, elo1: 20, alpha: 0.05, beta: 0.05, model: 'bayeselo' },
+      }),
+    );
+    expect(r.outcome).toEqual({ status: 'finished', stopReason: 'sprt_accept_h1' });
+    expect(r.games.length).toBeLessThan(1000);
+    expect(r.games.length % 2).toBe(0);
+  });
+
   it('a fixed run plays every planned game', async () => {
     const r = await play(ctx.engine, spec({ format: { kind: 'round-robin', cycles: 3 } }));
     expect(r.games).toHaveLength(6);

@@ -85,7 +85,7 @@ it('the quickstart finishes and writes its exports with the run manifest', async
   const md = fs.readFileSync(path.join(out, 'report.md'), 'utf8');
   expect(md).toContain('| Rank | Agent |');
   expect(md).toContain(t.manifestHash);
-  expect(md).toContain('Laplace approximation');
+  expect(md).toContain('Clopper–Pearson');
 
   // Both CSVs: the header is the first row, as Python's csv module and an RFC 4180 reader see them.
   const standings = readCsv(path.join(out, 'standings.csv'));
