@@ -17,6 +17,7 @@ import type { IsolationRecord, LaunchHandle, LaunchResult, Termination } from '.
 import { SandboxCommandError } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
 import { namespaceTeardown, settlesWithin, sweepTeardown } from './process-teardown.js';
+import { removeSeatCgroup } from './seat-cgroup.js';
 import { pyRepr } from './shlex.js';
 
 export { type LaunchOptions, type NetworkMode, RUNNER_DEFAULTS, type RunLimits } from './launch-options.js';
@@ -109,6 +110,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       await forwarders?.close();
       // Off the event loop: a directory removal can take milliseconds of journal work on a busy disk.
       if (plan.launchDir) await fs.promises.rm(plan.launchDir, { recursive: true, force: true });
+      if (plan.seatCgroup) await removeSeatCgroup(plan.seatCgroup);
     }
   };
 
@@ -182,6 +184,17 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       child.stderr.destroy();
     }
     const killedExternally = namespaced && termination === 'exited' && signal !== null;
+    if (namespaced && termination === 'exited' && exitCode !== 0 && !teardown.sandboxStarted) {
+      // The sandbox never came to be (bubblewrap, or a wrapper before it, failed before the agent's program could
+      // start: out of processes or memory on this machine, its cgroup unjoinable): the harness's failure, never the seat's.
+      const why = err.tailText().trim().split('\n').at(-1) ?? '';
+      return finish('spawn_error', {
+        exitCode,
+        durationMs,
+        harnessError: true,
+        detail: `the sandbox could not start (exit ${exitCode}${why ? `: ${why.slice(0, 300)}` : ''})`,
+      });
+    }
     return finish(termination, { exitCode, signal, durationMs, peakRssKb: teardown.peakRssKb, killedExternally });
   };
 

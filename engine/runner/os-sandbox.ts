@@ -42,6 +42,10 @@ export interface SandboxRequest {
   privatePaths: readonly string[];
   runAs?: { uid: number; gid: number };
   support: SandboxSupport;
+  /** Size of the private /tmp (Linux, when bubblewrap can size it). */
+  tmpBytes?: number;
+  /** Runs first inside the sandbox, before the forwarders and the agent (the seat's own RLIMIT_NPROC). */
+  innerPrefix?: string[];
   platform?: NodeJS.Platform;
 }
 
@@ -123,7 +127,10 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     fs.writeFileSync(path.join(launchDir, 'hosts'), hosts);
     fs.writeFileSync(path.join(launchDir, 'passwd'), ids.passwd);
     fs.writeFileSync(path.join(launchDir, 'group'), ids.group);
-    let sandboxed = [...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet })];
+    const tmpBytes = req.support.bwrapTmpfsSize ? req.tmpBytes : undefined;
+    let sandboxed = [
+      ...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet, ...(tmpBytes ? { tmpBytes } : {}) }),
+    ];
     if (req.runAs) {
       const setpriv = findExecutable('setpriv', '/usr/bin:/bin', launchDir);
       if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');
@@ -131,7 +138,8 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     }
     const command =
       forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
-    return { argv: [...sandboxed, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
+    const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
+    return { argv: [...sandboxed, ...inner, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
     throw error;
