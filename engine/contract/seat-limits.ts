@@ -16,11 +16,7 @@ export const SEAT_LIMITS = {
 export type SeatLimitName = keyof typeof SEAT_LIMITS;
 
 const bounded = (name: SeatLimitName, min: number) =>
-  z
-    .int()
-    .min(min)
-    .max(SEAT_LIMITS[name].max, `at most ${SEAT_LIMITS[name].max} (the runner's ceiling for ${name})`)
-    .optional();
+  z.int().min(min).max(SEAT_LIMITS[name].max, `at most ${SEAT_LIMITS[name].max} (the runner's ceiling for ${name})`).optional();
 
 /** The seat fields of the manifest's `limits` block. */
 export const seatLimitFields = {

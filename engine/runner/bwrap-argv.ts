@@ -35,6 +35,7 @@ export function bwrapArgv(input: BwrapInput): string[] {
   for (const { source, target } of view.readOnly) args.push('--ro-bind', source, target);
   for (const file of ['hosts', 'passwd', 'group']) args.push('--ro-bind', `${input.launchDir}/${file}`, `/etc/${file}`);
   for (const hidden of view.hidden) args.push('--tmpfs', hidden);
+  for (const file of view.hiddenFiles ?? []) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', view.workspace, view.workspace, '--ro-bind', input.launchDir, SANDBOX_RUN_DIR);
   // The sandbox's own root (where the parents of the mounts live) is read-only too: the workspace and /tmp are the
   // only places an agent writes.

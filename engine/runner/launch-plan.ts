@@ -67,19 +67,23 @@ export function processPlan(
     seat = planned;
     isolation.seat = planned.record;
     // The sandbox resolves the program again on the PATH it shows (a pyenv shim in $HOME is not there; /usr/bin is).
-    const sandboxed = withSeatCleanup(planned, () => sandboxCommand({
-      argv: named,
-      env,
-      agentDir: options.manifestDir,
-      workspace,
-      endpoints,
-      shareNet: network === 'loopback',
-      privatePaths: options.privatePaths ?? [],
-      ...(options.runAs ? { runAs: options.runAs } : {}),
-      support,
-      tmpBytes: limits.seat.tmpMb * MIB,
-      ...(planned.innerProcesses !== null && support.prlimit ? { innerPrefix: [support.prlimit, `--nproc=${planned.innerProcesses}`, '--'] } : {}),
-    }));
+    const sandboxed = withSeatCleanup(planned, () =>
+      sandboxCommand({
+        argv: named,
+        env,
+        agentDir: options.manifestDir,
+        workspace,
+        endpoints,
+        shareNet: network === 'loopback',
+        privatePaths: options.privatePaths ?? [],
+        ...(options.runAs ? { runAs: options.runAs } : {}),
+        support,
+        tmpBytes: limits.seat.tmpMb * MIB,
+        ...(planned.innerProcesses !== null && support.prlimit
+          ? { innerPrefix: [support.prlimit, `--nproc=${planned.innerProcesses}`, '--'] }
+          : {}),
+      }),
+    );
     if (!support.bwrapTmpfsSize) planned.record.tmpMb = null;
     argv = sandboxed.argv;
     Object.assign(env, sandboxed.env);

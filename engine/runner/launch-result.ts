@@ -62,7 +62,13 @@ export function isolationOf(record: IsolationRecord): Isolation {
   const { method, filesystem, pid, network, endpoints, trusted, seat } = record;
   const recorded: Isolation = { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
   if (seat)
-    recorded.seat = { accounting: seat.accounting, processes: seat.processes, memory_mb: seat.memoryMb, tmp_mb: seat.tmpMb, file_mb: seat.fileMb };
+    recorded.seat = {
+      accounting: seat.accounting,
+      processes: seat.processes,
+      memory_mb: seat.memoryMb,
+      tmp_mb: seat.tmpMb,
+      file_mb: seat.fileMb,
+    };
   return recorded;
 }
 

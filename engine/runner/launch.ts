@@ -23,6 +23,8 @@ import { pyRepr } from './shlex.js';
 export { type LaunchOptions, type NetworkMode, RUNNER_DEFAULTS, type RunLimits } from './launch-options.js';
 export { type IsolationRecord, isolationOf, type LaunchHandle, type LaunchResult, type Termination } from './launch-result.js';
 
+const OUT_OF_RESOURCES = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
+
 export function launchAgent(options: LaunchOptions): LaunchHandle {
   const t0 = performance.now();
   const startedAt = Date.now();
@@ -128,8 +130,12 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       windowsHide: true,
     }) as ChildProcessByStdio<null, Readable, Readable>;
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-    if (child.pid === undefined)
-      return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${(await spawnError).message}` });
+    if (child.pid === undefined) {
+      const error = (await spawnError) as NodeJS.ErrnoException;
+      // The engine itself could not fork (out of processes, memory or file descriptors): the harness's failure.
+      const harnessError = OUT_OF_RESOURCES.has(error.code ?? '');
+      return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${error.message}`, harnessError });
+    }
     const leader = child.pid;
     pid = leader;
     const teardown = namespaced

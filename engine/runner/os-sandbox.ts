@@ -10,6 +10,7 @@ import { findExecutable } from './executable.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
+import { secretLookingPaths } from './secret-files.js';
 
 export type SandboxMethod = 'bubblewrap' | 'seatbelt' | 'docker' | 'none';
 
@@ -69,7 +70,8 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     agentDir: req.agentDir,
     workspace: req.workspace,
     hostPath: req.env.PATH,
-    privatePaths: req.privatePaths,
+    // Secret-looking files of the agent's own folder stay hidden like the data directory.
+    privatePaths: [...req.privatePaths, ...secretLookingPaths(req.agentDir).map((s) => s.path)],
     tools: linux && endpoints.length > 0 && req.support.socat ? [req.support.socat] : [],
     home: os.homedir(),
   };

@@ -32,8 +32,16 @@ export function planSeat(limits: SeatLimits, effectiveUid: number): SeatPlan {
   const { support } = cgroupSupport();
   const cgroup = support ? createSeatCgroup(support, { processes: limits.processes, memoryBytes: limits.memoryMb * 1024 * 1024 }) : null;
   if (cgroup)
-    return { record: { ...base, accounting: cgroup.kind, processes: limits.processes, memoryMb: limits.memoryMb }, cgroup, innerProcesses: null };
+    return {
+      record: { ...base, accounting: cgroup.kind, processes: limits.processes, memoryMb: limits.memoryMb },
+      cgroup,
+      innerProcesses: null,
+    };
   if (effectiveUid !== 0)
-    return { record: { ...base, accounting: 'user-namespace', processes: limits.processes }, cgroup: null, innerProcesses: limits.processes };
+    return {
+      record: { ...base, accounting: 'user-namespace', processes: limits.processes },
+      cgroup: null,
+      innerProcesses: limits.processes,
+    };
   return { record: { ...base, accounting: 'shared-uid', processes: null }, cgroup: null, innerProcesses: null };
 }

@@ -52,7 +52,8 @@ export function createSeatCgroup(support: CgroupSupport, limits: { processes: nu
       if (h.limits.pids) fs.writeFileSync(path.join(dir, h.limits.pids), String(limits.processes));
       if (h.limits.memory) fs.writeFileSync(path.join(dir, h.limits.memory), String(limits.memoryBytes));
       // No swap to spill into past the limit (v1 memsw must be at least the limit; absent without swap accounting).
-      if (h.limits.swap) writeIfPresent(path.join(dir, h.limits.swap), h.limits.swap.startsWith('memory.memsw') ? String(limits.memoryBytes) : '0');
+      if (h.limits.swap)
+        writeIfPresent(path.join(dir, h.limits.swap), h.limits.swap.startsWith('memory.memsw') ? String(limits.memoryBytes) : '0');
     }
     return { kind: support.kind, dirs };
   } catch {
@@ -159,8 +160,7 @@ function probeV1(mounts: Mount[], memberships: Map<string, string>): CgroupSuppo
     removeStaleSeats(dir);
     hierarchies.push({
       parent: dir,
-      limits:
-        controller === 'pids' ? { pids: 'pids.max' } : { memory: 'memory.limit_in_bytes', swap: 'memory.memsw.limit_in_bytes' },
+      limits: controller === 'pids' ? { pids: 'pids.max' } : { memory: 'memory.limit_in_bytes', swap: 'memory.memsw.limit_in_bytes' },
     });
   }
   return { kind: 'cgroup-v1', hierarchies };
@@ -169,7 +169,8 @@ function probeV1(mounts: Mount[], memberships: Map<string, string>): CgroupSuppo
 /** The folder of a cgroup path in a mount whose root may be a sub-cgroup (a cgroup namespace); null when outside it. */
 function cgroupDir(mount: Mount, cgroupPath: string): string | null {
   if (mount.root === '/') return path.join(mount.point, cgroupPath);
-  if (cgroupPath === mount.root || cgroupPath.startsWith(`${mount.root}/`)) return path.join(mount.point, cgroupPath.slice(mount.root.length));
+  if (cgroupPath === mount.root || cgroupPath.startsWith(`${mount.root}/`))
+    return path.join(mount.point, cgroupPath.slice(mount.root.length));
   return null;
 }
 
@@ -214,7 +215,12 @@ export function parseMountInfo(text: string): Mount[] {
     const fields = left.split(' ');
     const [type, , superOptions] = right.split(' ');
     if (type !== 'cgroup' && type !== 'cgroup2') continue;
-    mounts.push({ root: unescape(fields[3] ?? '/'), point: unescape(fields[4] ?? ''), type, options: (superOptions ?? '').split(',') });
+    mounts.push({
+      root: unescapeOctal(fields[3] ?? '/'),
+      point: unescapeOctal(fields[4] ?? ''),
+      type,
+      options: (superOptions ?? '').split(','),
+    });
   }
   return mounts;
 }
@@ -229,6 +235,6 @@ export function parseCgroupFile(text: string): Map<string, string> {
   return map;
 }
 
-function unescape(field: string): string {
+function unescapeOctal(field: string): string {
   return field.replace(/\\([0-7]{3})/g, (_, octal: string) => String.fromCharCode(Number.parseInt(octal, 8)));
 }

@@ -137,7 +137,7 @@ describe.runIf(linuxWithSandbox)('per-seat accounting against hostile seats', ()
       expect(Number(/EXHAUSTED memory (\d+)/.exec(run.stderr)?.[1])).toBeLessThan(3);
     });
 
-    it('a sandbox that cannot start for want of processes is a harness error, not the seat\'s', async () => {
+    it("a sandbox that cannot start for want of processes is a harness error, not the seat's", async () => {
       // One task for the whole seat: bubblewrap's own clone of the namespace fails with EAGAIN, before any agent code.
       const run = await launch({ manifest: manifest(VICTIM), limits: { timeoutMs: 60_000, seat: { processes: 1 } } }).result;
       expect(run.termination).toBe('spawn_error');
@@ -147,7 +147,7 @@ describe.runIf(linuxWithSandbox)('per-seat accounting against hostile seats', ()
     });
   });
 
-  describe('without cgroups (the fallback: RLIMIT_NPROC in the seat\'s own user namespace)', () => {
+  describe("without cgroups (the fallback: RLIMIT_NPROC in the seat's own user namespace)", () => {
     it.runIf(root)('a thread hog run as nobody does not stop the next seat of the same user', async () => {
       setCgroupSupportForTests({ support: null, why: 'forced by the test' });
       const { report, victim, hogIsolation } = await hogThenVictim('threads', NOBODY);
