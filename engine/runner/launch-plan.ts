@@ -85,6 +85,7 @@ export function processPlan(
       }),
     );
     if (!support.bwrapTmpfsSize) planned.record.tmpMb = null;
+    if (planned.innerProcesses !== null && !support.prlimit) Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
     argv = sandboxed.argv;
     Object.assign(env, sandboxed.env);
     Object.assign(isolation, sandboxed.isolation);
@@ -122,7 +123,8 @@ export function processPlan(
   if (wrapped) {
     argv = wrapped.argv;
     isolation.rlimits = wrapped.applied;
-  } else if (seat) seat.record.fileMb = null;
+  }
+  if (seat && wrapped?.applied.method !== 'prlimit') seat.record.fileMb = null;
   if (seat?.cgroup) {
     // Outermost: the seat's cgroup is joined before prlimit, setpriv or bubblewrap start anything.
     argv = [...joinPrefix(support.shell ?? '/bin/sh', seat.cgroup), ...argv];

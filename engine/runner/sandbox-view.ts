@@ -156,7 +156,8 @@ function finish(input: ViewInput, symlinks: SandboxView['symlinks'], readOnly: R
     const file = lstatOrNull(real)?.isFile() === true;
     for (const r of readOnly) {
       // A folder inside the data directory (an agent kept there) shows only itself, so only the reverse needs hiding.
-      if (contains(r.source, real) && real !== r.source) (file ? hiddenFiles : hidden).push(path.join(r.target, path.relative(r.source, real)));
+      if (contains(r.source, real) && real !== r.source)
+        (file ? hiddenFiles : hidden).push(path.join(r.target, path.relative(r.source, real)));
     }
   }
   // Plain prefix tests on resolved paths: this runs for every PATH folder against every mount, on every launch.
@@ -167,7 +168,14 @@ function finish(input: ViewInput, symlinks: SandboxView['symlinks'], readOnly: R
     return symlinks.some((s) => within(s.link, at)) || readOnly.some((r) => within(r.target, at) || within(r.source, at));
   };
   const searchPath = [...new Set((input.hostPath ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d) && visible(d)))];
-  return { symlinks, readOnly, hidden, ...(hiddenFiles.length > 0 ? { hiddenFiles } : {}), workspace: path.resolve(input.workspace), searchPath: searchPath.join(path.delimiter) };
+  return {
+    symlinks,
+    readOnly,
+    hidden,
+    ...(hiddenFiles.length > 0 ? { hiddenFiles } : {}),
+    workspace: path.resolve(input.workspace),
+    searchPath: searchPath.join(path.delimiter),
+  };
 }
 
 /** `/opt/node/bin/node` → `/opt/node`; a binary outside a `bin` folder → its own folder. */

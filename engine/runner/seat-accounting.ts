@@ -37,7 +37,8 @@ export function planSeat(limits: SeatLimits, effectiveUid: number): SeatPlan {
       cgroup,
       innerProcesses: null,
     };
-  if (effectiveUid !== 0)
+  // User namespaces are Linux's (macOS keeps the user's count + headroom).
+  if (effectiveUid !== 0 && process.platform === 'linux')
     return {
       record: { ...base, accounting: 'user-namespace', processes: limits.processes },
       cgroup: null,

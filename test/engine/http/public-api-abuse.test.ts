@@ -72,7 +72,11 @@ describe("a seat-key agent's profile", () => {
     expect(rename.body.code).toBe('SEAT_KEY_REQUIRED');
     expect(rename.body.error).toMatch(/honest-agent.*only that seat's key/);
     // The other seat's key is not this profile's.
-    const withOthersKey = await c.post('/api/users', { userId: 'honest-agent', username: 'pwned', challengeId: res.body.session.id }, bearer(keyB));
+    const withOthersKey = await c.post(
+      '/api/users',
+      { userId: 'honest-agent', username: 'pwned', challengeId: res.body.session.id },
+      bearer(keyB),
+    );
     expect(withOthersKey.status).not.toBe(200);
     expect((await c.get<{ username?: string }>('/api/users/honest-agent')).body).toEqual(before);
 

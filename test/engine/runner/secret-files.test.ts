@@ -12,7 +12,15 @@ import { sandboxSupport } from '../../../engine/runner/sandbox.js';
 import { secretLookingPaths } from '../../../engine/runner/secret-files.js';
 
 const linuxWithSandbox = process.platform === 'linux' && sandboxSupport().bwrap != null;
-const SECRETS = ['.env', '.env.local', 'config/.env.production', '.arena-old/secrets/rng.key', '.arena-old/arena.sqlite', 'arena.sqlite', 'secrets/rng.key'];
+const SECRETS = [
+  '.env',
+  '.env.local',
+  'config/.env.production',
+  '.arena-old/secrets/rng.key',
+  '.arena-old/arena.sqlite',
+  'arena.sqlite',
+  'secrets/rng.key',
+];
 
 let dir: string;
 let agentDir: string;
@@ -59,8 +67,13 @@ async function readAll(runAs?: { uid: number; gid: number }) {
   });
   const workspaceRoot = path.join(dir, 'work');
   fs.mkdirSync(workspaceRoot, { recursive: true, mode: 0o755 });
-  const run = await launchAgent({ manifest, manifestDir: agentDir, workspaceRoot, hostEnv: { PATH: '/usr/bin:/bin' }, ...(runAs ? { runAs } : {}) })
-    .result;
+  const run = await launchAgent({
+    manifest,
+    manifestDir: agentDir,
+    workspaceRoot,
+    hostEnv: { PATH: '/usr/bin:/bin' },
+    ...(runAs ? { runAs } : {}),
+  }).result;
   const line = /READ (.*)/.exec(run.stdout)?.[1];
   if (!line) throw new Error(`no report: ${run.termination} ${run.detail} ${run.stderr}`);
   return JSON.parse(line) as Record<string, string>;
