@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentManifestSchema } from '../../../engine/contract/manifest.js';
+import { formatIssues } from '../../../engine/contract/schema-issues.js';
 import { type LaunchOptions, type LaunchResult, launchAgent } from '../../../engine/runner/launch.js';
 import { sandboxSupport } from '../../../engine/runner/sandbox.js';
 import { cgroupSupport, setCgroupSupportForTests } from '../../../engine/runner/seat-cgroup.js';
@@ -100,6 +101,23 @@ function expectVictimPlayed(victim: LaunchResult): void {
   expect(victim.stdout).toContain('VICTIM OK');
   expect(exitVerdict(1, victim)).toBe('clean');
 }
+
+describe('seat limits in a manifest', () => {
+  it('refuses a value past the ceiling, naming the field; takes one within it', () => {
+    const base = { id: 'greedy', name: 'Greedy', framework: 'python', protocol: 'specarena', entrypoint: { command: ['x'] } };
+    const refused = AgentManifestSchema.safeParse({
+      ...base,
+      limits: { processes: 1e9, seat_memory_mb: 1e14, tmp_mb: 0, workspace_mb: 65_537 },
+    });
+    expect(refused.success).toBe(false);
+    const problems = refused.success ? [] : formatIssues(refused.error);
+    expect(problems.join('\n')).toMatch(/limits\.processes: .*at most 16384/);
+    expect(problems.join('\n')).toMatch(/limits\.seat_memory_mb: .*at most 65536/);
+    expect(problems.join('\n')).toMatch(/limits\.tmp_mb/);
+    expect(problems.join('\n')).toMatch(/limits\.workspace_mb: .*at most 65536/);
+    expect(AgentManifestSchema.parse({ ...base, limits: { processes: 64, tmp_mb: 16 } }).limits).toMatchObject({ processes: 64, tmp_mb: 16 });
+  });
+});
 
 describe.runIf(linuxWithSandbox)('per-seat accounting against hostile seats', () => {
   describe.runIf(cgroupSupport().support !== null)('with a cgroup per seat', () => {
