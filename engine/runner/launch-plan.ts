@@ -85,7 +85,8 @@ export function processPlan(
       }),
     );
     if (!support.bwrapTmpfsSize) planned.record.tmpMb = null;
-    if (planned.innerProcesses !== null && !support.prlimit) Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
+    if (planned.innerProcesses !== null && !sandboxed.innerPrefixApplied)
+      Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
     argv = sandboxed.argv;
     Object.assign(env, sandboxed.env);
     Object.assign(isolation, sandboxed.isolation);

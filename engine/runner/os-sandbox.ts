@@ -57,6 +57,8 @@ export interface SandboxedCommand {
   /** Per-launch folder (generated /etc files, forwarder sockets); removed after the run. */
   launchDir: string;
   forwards: Forward[];
+  /** The request's innerPrefix runs inside (Linux, and its program is in the sandbox's view). */
+  innerPrefixApplied?: boolean;
 }
 
 export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
@@ -141,7 +143,14 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     const command =
       forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
     const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
-    return { argv: [...sandboxed, ...inner, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
+    return {
+      argv: [...sandboxed, ...inner, ...command],
+      env: { ...env, TMPDIR: '/tmp' },
+      isolation,
+      launchDir,
+      forwards,
+      innerPrefixApplied: inner.length > 0,
+    };
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
     throw error;
