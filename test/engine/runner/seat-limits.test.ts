@@ -115,7 +115,10 @@ describe('seat limits in a manifest', () => {
     expect(problems.join('\n')).toMatch(/limits\.seat_memory_mb: .*at most 65536/);
     expect(problems.join('\n')).toMatch(/limits\.tmp_mb/);
     expect(problems.join('\n')).toMatch(/limits\.workspace_mb: .*at most 65536/);
-    expect(AgentManifestSchema.parse({ ...base, limits: { processes: 64, tmp_mb: 16 } }).limits).toMatchObject({ processes: 64, tmp_mb: 16 });
+    expect(AgentManifestSchema.parse({ ...base, limits: { processes: 64, tmp_mb: 16 } }).limits).toMatchObject({
+      processes: 64,
+      tmp_mb: 16,
+    });
   });
 });
 
