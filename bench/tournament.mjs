@@ -14,7 +14,7 @@
 // printed as a multiple of their mean. The warm tournament gets the same warm-up as its yardstick: it plays --warmup
 // games (default bench:api's) before its --games measured ones, in the same run, and the target (at most 2×) is read
 // on the measured games. The per-game lifecycle plays no warm-up (its launches dominate; 2,000 games take ~20 min).
-// Needs `npm run build`. Quick run: npm run bench:tournament -- --games=200 --warmup=0 --launches=10 (--only=warm|per-game)
+// Needs `npm run build`. Launch cost only: --launches-only. Quick run: npm run bench:tournament -- --games=200 --warmup=0 --launches=10 (--only=warm|per-game)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -207,6 +207,8 @@ const launches = await (async () => {
   }
 })();
 process.stderr.write(`  sandbox per launch: ${JSON.stringify(launches)}\n`);
+// --launches-only: the sandbox's cost per launch alone (a runner change measured without the tournaments).
+if (args.has('launches-only')) process.exit(0);
 
 // The API-only game's engine CPU (bench:api's game, at this run's concurrency), on a fresh warmed-up server before the
 // tournaments and on another after them: the VM's speed drifts over a run, and the yardstick is their mean.

@@ -14,6 +14,7 @@ import { openStore, type Store } from './db/store.js';
 import { createAdminSessions } from './http/admin-sessions.js';
 import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
+import { sessionCapFromEnv } from './http/session-cap.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
 import { clawArenaPlayables } from './protocols/clawarena/playables.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
@@ -61,6 +62,8 @@ export interface EngineOptions {
   tlsPort?: number;
   /** Continue tournaments left 'running' by a previous process (default true). */
   resumeTournaments?: boolean;
+  /** Sessions a client may open per minute on the public API (default: ARENA_SESSIONS_PER_MINUTE, else 600; 0 = no cap). */
+  sessionsPerMinute?: number;
   /** Agent folders the user marked trusted: their agents run without the OS sandbox (`--trust-agent-dir`). */
   trustedAgentDirs?: readonly string[];
   /** Lobby game of agents created by the legacy `POST /agents/provision/` (`--clawarena-default-game`). */
@@ -166,6 +169,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       version: APP_VERSION,
       pingIntervalMs: options.pingIntervalMs,
       logLevel: options.logLevel,
+      sessionsPerMinute: options.sessionsPerMinute ?? sessionCapFromEnv(),
       rendererDir: options.rendererDir === null ? undefined : (options.rendererDir ?? defaultRendererDir()),
       admin: {
         token,

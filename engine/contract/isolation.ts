@@ -1,6 +1,13 @@
 // The isolation an agent process actually got, as games, trials and reports record it (engine/runner/os-sandbox.ts).
 import { z } from 'zod';
 
+/**
+ * 'cgroup-v2' / 'cgroup-v1': a cgroup per seat; 'user-namespace': RLIMIT_NPROC counted in the seat's own user
+ * namespace (no memory total); 'shared-uid': nothing per seat (root without cgroups, trusted folders, Docker's own).
+ */
+export const SeatAccountingSchema = z.enum(['cgroup-v2', 'cgroup-v1', 'user-namespace', 'shared-uid']);
+export type SeatAccounting = z.infer<typeof SeatAccountingSchema>;
+
 export const IsolationSchema = z.object({
   /** 'bubblewrap' (Linux), 'seatbelt' (macOS), 'docker', or 'none' (a trusted folder, unsandboxed). */
   method: z.enum(['bubblewrap', 'seatbelt', 'docker', 'none']),
@@ -13,6 +20,19 @@ export const IsolationSchema = z.object({
   endpoints: z.array(z.string()),
   /** Ran without the OS sandbox because the user marked its folder trusted. */
   trusted: z.boolean(),
+  /** What kept this seat's processes and memory apart from other seats' (absent in records made before it was). */
+  seat: z
+    .object({
+      accounting: SeatAccountingSchema,
+      /** Tasks (processes + threads) of the seat; null: not enforced per seat. */
+      processes: z.number().nullable(),
+      /** Memory of all its processes together; null: not enforced (no cgroup). */
+      memory_mb: z.number().nullable(),
+      tmp_mb: z.number().nullable(),
+      /** Largest file it may write. */
+      file_mb: z.number().nullable(),
+    })
+    .optional(),
 });
 export type Isolation = z.infer<typeof IsolationSchema>;
 

@@ -3,6 +3,7 @@
 // (`entrypoint: {command: [argv…]}` without a type, `author` as a plain string).
 import { z } from 'zod';
 import { duplicates, KEBAB_CASE } from './governance.js';
+import { seatLimitFields } from './seat-limits.js';
 import { limitSeconds } from './timer-limits.js';
 
 export const REFERENCE_FRAMEWORKS = ['raw-python', 'langgraph', 'crewai', 'pydantic-ai', 'autogen', 'other'] as const;
@@ -67,6 +68,7 @@ const AuthorSchema = z.union([
 const BehaviorSchema = z.strictObject({ id: AgentIdSchema, description: z.string().min(1) });
 
 const LimitsSchema = z.strictObject({
+  ...seatLimitFields,
   /** Per-move deadline for challenge games. */
   move_seconds: limitSeconds().optional(),
   /** Whole-run deadline: a challenge game, or one governance trial. */

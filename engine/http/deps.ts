@@ -21,6 +21,8 @@ export interface HttpDeps {
   pingIntervalMs?: number;
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'silent';
   version: string;
+  /** Sessions a client may open per minute through the public API (session-cap.ts); 0 = no cap. */
+  sessionsPerMinute?: number;
 }
 
 /** Who a SpecArena request comes from is resolved against the protocol engine and the identity settings. */
@@ -30,5 +32,5 @@ export type ChatRouteDeps = IdentityDeps & Pick<HttpDeps, 'pingIntervalMs'>;
 export type McpRouteDeps = IdentityDeps & Pick<HttpDeps, 'version'>;
 export type MiscRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;
 /** Invite lookups resolve a seat key, so a seat-key session's invites are shown to their holders only. */
-export type SessionRouteDeps = IdentityDeps;
+export type SessionRouteDeps = IdentityDeps & Pick<HttpDeps, 'sessionsPerMinute'>;
 export type UserRouteDeps = Pick<HttpDeps, 'engine' | 'scoring' | 'identity'>;

@@ -12,6 +12,8 @@ export interface BwrapInput {
   launchDir: string;
   /** Share the host network (the operator asked for it); otherwise only the sandbox's own loopback exists. */
   shareNet: boolean;
+  /** Size of the private /tmp (tmpfs), when bubblewrap takes `--size`. */
+  tmpBytes?: number;
 }
 
 /** The hostname every agent sandbox gets; it also tells an agent sandbox from anyone else's (orphan-sandboxes.ts). */
@@ -27,10 +29,13 @@ export function bwrapArgv(input: BwrapInput): string[] {
   if (input.shareNet) args.push('--share-net');
   args.push('--hostname', SANDBOX_HOSTNAME);
   for (const { link, target } of view.symlinks) args.push('--symlink', target, link);
-  args.push('--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  args.push('--proc', '/proc', '--dev', '/dev');
+  if (input.tmpBytes !== undefined) args.push('--size', String(input.tmpBytes));
+  args.push('--tmpfs', '/tmp');
   for (const { source, target } of view.readOnly) args.push('--ro-bind', source, target);
   for (const file of ['hosts', 'passwd', 'group']) args.push('--ro-bind', `${input.launchDir}/${file}`, `/etc/${file}`);
   for (const hidden of view.hidden) args.push('--tmpfs', hidden);
+  for (const file of view.hiddenFiles ?? []) args.push('--ro-bind', '/dev/null', file);
   args.push('--bind', view.workspace, view.workspace, '--ro-bind', input.launchDir, SANDBOX_RUN_DIR);
   // The sandbox's own root (where the parents of the mounts live) is read-only too: the workspace and /tmp are the
   // only places an agent writes.

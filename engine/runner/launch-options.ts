@@ -1,6 +1,7 @@
 // What a caller asks of one agent launch (launch.ts): the agent, its runner variables, limits, network and trust;
 // and the runner's defaults for the limits it does not give.
 import type { AgentManifest } from '../contract/manifest.js';
+import { SEAT_LIMITS } from '../contract/seat-limits.js';
 import type { LocalEndpoints } from './endpoint-forward.js';
 
 export type NetworkMode = 'none' | 'loopback';
@@ -20,8 +21,18 @@ export interface RunLimits {
   memoryMb?: number;
   cpuSeconds?: number;
   openFiles?: number;
-  /** Processes the user may have: a number, or 'auto' = the user's current count + 256 (default). */
+  /** Processes the user may have: a number, or 'auto' = the user's current count + 256 (default). Trusted launches only. */
   processes?: number | 'auto';
+  /** What the whole seat may use (default: the manifest's `limits.*`, else SEAT_LIMITS' defaults). */
+  seat?: Partial<SeatLimits>;
+}
+
+/** Totals for all processes of one seat (seat-accounting.ts): tasks, memory, /tmp size, largest file. */
+export interface SeatLimits {
+  processes: number;
+  memoryMb: number;
+  tmpMb: number;
+  fileMb: number;
 }
 
 export const RUNNER_DEFAULTS = {
@@ -93,6 +104,7 @@ export interface ResolvedLimits {
   cpuSeconds: number;
   openFiles: number;
   processes: number | 'auto';
+  seat: SeatLimits;
 }
 
 export function resolveLimits(options: LaunchOptions, docker: boolean): ResolvedLimits {
@@ -110,5 +122,11 @@ export function resolveLimits(options: LaunchOptions, docker: boolean): Resolved
     cpuSeconds: given.cpuSeconds ?? RUNNER_DEFAULTS.cpuSeconds,
     openFiles: given.openFiles ?? RUNNER_DEFAULTS.openFiles,
     processes: given.processes ?? 'auto',
+    seat: {
+      processes: given.seat?.processes ?? manifestLimits?.processes ?? SEAT_LIMITS.processes.default,
+      memoryMb: given.seat?.memoryMb ?? manifestLimits?.seat_memory_mb ?? SEAT_LIMITS.seat_memory_mb.default,
+      tmpMb: given.seat?.tmpMb ?? manifestLimits?.tmp_mb ?? SEAT_LIMITS.tmp_mb.default,
+      fileMb: given.seat?.fileMb ?? manifestLimits?.workspace_mb ?? SEAT_LIMITS.workspace_mb.default,
+    },
   };
 }

@@ -10,7 +10,11 @@ import type { IsolationRecord } from './launch-result.js';
 import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
 import { sandboxCommand } from './os-sandbox.js';
 import { sandboxSupport, userProcessCount, withRlimits } from './sandbox.js';
+import { planSeat, type SeatPlan } from './seat-accounting.js';
+import { joinPrefix, removeSeatCgroup, type SeatCgroup } from './seat-cgroup.js';
 import { pyRepr } from './shlex.js';
+
+const MIB = 1024 * 1024;
 
 export interface LaunchPlan {
   argv: string[];
@@ -19,6 +23,8 @@ export interface LaunchPlan {
   /** The OS sandbox's per-launch folder and forwarded endpoints, when sandboxed. */
   launchDir?: string;
   forwards?: Forward[];
+  /** The seat's cgroup, removed after the run. */
+  seatCgroup?: SeatCgroup;
 }
 
 /** The agent's own command cannot be started: the agent's fault, not the harness's. */
@@ -55,19 +61,32 @@ export function processPlan(
   const support = sandboxSupport();
   const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};
+  let seat: SeatPlan | null = null;
   if (!options.trusted) {
+    const planned = planSeat(limits.seat, options.runAs?.uid ?? process.getuid?.() ?? 0);
+    seat = planned;
+    isolation.seat = planned.record;
     // The sandbox resolves the program again on the PATH it shows (a pyenv shim in $HOME is not there; /usr/bin is).
-    const sandboxed = sandboxCommand({
-      argv: named,
-      env,
-      agentDir: options.manifestDir,
-      workspace,
-      endpoints,
-      shareNet: network === 'loopback',
-      privatePaths: options.privatePaths ?? [],
-      ...(options.runAs ? { runAs: options.runAs } : {}),
-      support,
-    });
+    const sandboxed = withSeatCleanup(planned, () =>
+      sandboxCommand({
+        argv: named,
+        env,
+        agentDir: options.manifestDir,
+        workspace,
+        endpoints,
+        shareNet: network === 'loopback',
+        privatePaths: options.privatePaths ?? [],
+        ...(options.runAs ? { runAs: options.runAs } : {}),
+        support,
+        tmpBytes: limits.seat.tmpMb * MIB,
+        ...(planned.innerProcesses !== null && support.prlimit
+          ? { innerPrefix: [support.prlimit, `--nproc=${planned.innerProcesses}`, '--'] }
+          : {}),
+      }),
+    );
+    if (!support.bwrapTmpfsSize) planned.record.tmpMb = null;
+    if (planned.innerProcesses !== null && !sandboxed.innerPrefixApplied)
+      Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
     argv = sandboxed.argv;
     Object.assign(env, sandboxed.env);
     Object.assign(isolation, sandboxed.isolation);
@@ -88,17 +107,41 @@ export function processPlan(
       }
     }
   }
-  const processes = limits.processes === 'auto' ? autoProcessLimit() : limits.processes;
+  // A seat counted on its own (cgroup, user namespace) needs no share of the user's count, which another seat can fill.
+  const perSeat = seat !== null && seat.record.accounting !== 'shared-uid';
+  const processes = perSeat ? null : limits.processes === 'auto' ? autoProcessLimit() : limits.processes;
   const wrapped = withRlimits(
     argv,
-    { cpuSeconds: limits.cpuSeconds, addressSpaceBytes: limits.memoryMb * 1024 * 1024, openFiles: limits.openFiles, processes },
+    {
+      cpuSeconds: limits.cpuSeconds,
+      addressSpaceBytes: limits.memoryMb * MIB,
+      openFiles: limits.openFiles,
+      processes,
+      ...(seat ? { fileBytes: limits.seat.fileMb * MIB } : {}),
+    },
     support,
   );
   if (wrapped) {
     argv = wrapped.argv;
     isolation.rlimits = wrapped.applied;
   }
+  if (seat && wrapped?.applied.method !== 'prlimit') seat.record.fileMb = null;
+  if (seat?.cgroup) {
+    // Outermost: the seat's cgroup is joined before prlimit, setpriv or bubblewrap start anything.
+    argv = [...joinPrefix(support.shell ?? '/bin/sh', seat.cgroup), ...argv];
+    return { argv, env, containerName: null, ...sandbox, seatCgroup: seat.cgroup };
+  }
   return { argv, env, containerName: null, ...sandbox };
+}
+
+/** A sandbox that cannot be built for this launch leaves no seat cgroup behind. */
+function withSeatCleanup<T>(seat: SeatPlan, build: () => T): T {
+  try {
+    return build();
+  } catch (error) {
+    if (seat.cgroup) void removeSeatCgroup(seat.cgroup);
+    throw error;
+  }
 }
 
 function autoProcessLimit(): number | null {

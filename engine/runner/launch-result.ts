@@ -3,6 +3,7 @@ import type { Isolation } from '../contract/isolation.js';
 import type { NetworkMode } from './launch-options.js';
 import type { AppliedIsolation } from './os-sandbox.js';
 import type { AppliedRlimits } from './sandbox.js';
+import type { SeatRecord } from './seat-accounting.js';
 
 export type Termination = 'exited' | 'timeout' | 'cancelled' | 'output_limit' | 'spawn_error';
 
@@ -14,6 +15,8 @@ export interface IsolationRecord extends AppliedIsolation {
    */
   network: NetworkMode | 'endpoints' | 'unavailable';
   rlimits: AppliedRlimits | null;
+  /** The seat's own accounting (seat-accounting.ts); null for trusted and Docker launches. */
+  seat?: SeatRecord | null;
 }
 
 export interface LaunchResult {
@@ -56,8 +59,17 @@ export interface LaunchResult {
 
 /** The recorded part of a launch's isolation (contract/isolation.ts), without the rlimits. */
 export function isolationOf(record: IsolationRecord): Isolation {
-  const { method, filesystem, pid, network, endpoints, trusted } = record;
-  return { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
+  const { method, filesystem, pid, network, endpoints, trusted, seat } = record;
+  const recorded: Isolation = { method, filesystem, pid, network, endpoints: [...endpoints], trusted };
+  if (seat)
+    recorded.seat = {
+      accounting: seat.accounting,
+      processes: seat.processes,
+      memory_mb: seat.memoryMb,
+      tmp_mb: seat.tmpMb,
+      file_mb: seat.fileMb,
+    };
+  return recorded;
 }
 
 export interface LaunchHandle {

@@ -17,10 +17,13 @@ import type { IsolationRecord, LaunchHandle, LaunchResult, Termination } from '.
 import { SandboxCommandError } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
 import { namespaceTeardown, settlesWithin, sweepTeardown } from './process-teardown.js';
+import { removeSeatCgroup } from './seat-cgroup.js';
 import { pyRepr } from './shlex.js';
 
 export { type LaunchOptions, type NetworkMode, RUNNER_DEFAULTS, type RunLimits } from './launch-options.js';
 export { type IsolationRecord, isolationOf, type LaunchHandle, type LaunchResult, type Termination } from './launch-result.js';
+
+const OUT_OF_RESOURCES = new Set(['EAGAIN', 'ENOMEM', 'EMFILE', 'ENFILE']);
 
 export function launchAgent(options: LaunchOptions): LaunchHandle {
   const t0 = performance.now();
@@ -109,6 +112,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       await forwarders?.close();
       // Off the event loop: a directory removal can take milliseconds of journal work on a busy disk.
       if (plan.launchDir) await fs.promises.rm(plan.launchDir, { recursive: true, force: true });
+      if (plan.seatCgroup) await removeSeatCgroup(plan.seatCgroup);
     }
   };
 
@@ -126,8 +130,12 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       windowsHide: true,
     }) as ChildProcessByStdio<null, Readable, Readable>;
     const spawnError = new Promise<Error>((resolve) => child.once('error', resolve));
-    if (child.pid === undefined)
-      return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${(await spawnError).message}` });
+    if (child.pid === undefined) {
+      const error = (await spawnError) as NodeJS.ErrnoException;
+      // The engine itself could not fork (out of processes, memory or file descriptors): the harness's failure.
+      const harnessError = OUT_OF_RESOURCES.has(error.code ?? '');
+      return finish('spawn_error', { detail: `failed to launch command ${pyRepr(plan.argv)}: ${error.message}`, harnessError });
+    }
     const leader = child.pid;
     pid = leader;
     const teardown = namespaced
@@ -182,6 +190,17 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       child.stderr.destroy();
     }
     const killedExternally = namespaced && termination === 'exited' && signal !== null;
+    if (namespaced && termination === 'exited' && exitCode !== 0 && !teardown.sandboxStarted) {
+      // The sandbox never came to be (bubblewrap, or a wrapper before it, failed before the agent's program could
+      // start: out of processes or memory on this machine, its cgroup unjoinable): the harness's failure, never the seat's.
+      const why = err.tailText().trim().split('\n').at(-1) ?? '';
+      return finish('spawn_error', {
+        exitCode,
+        durationMs,
+        harnessError: true,
+        detail: `the sandbox could not start (exit ${exitCode}${why ? `: ${why.slice(0, 300)}` : ''})`,
+      });
+    }
     return finish(termination, { exitCode, signal, durationMs, peakRssKb: teardown.peakRssKb, killedExternally });
   };
 

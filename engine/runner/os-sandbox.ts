@@ -11,6 +11,7 @@ import { findExecutable } from './executable.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
+import { secretLookingPaths } from './secret-files.js';
 
 export type SandboxMethod = 'bubblewrap' | 'seatbelt' | 'docker' | 'none';
 
@@ -43,6 +44,10 @@ export interface SandboxRequest {
   privatePaths: readonly string[];
   runAs?: { uid: number; gid: number };
   support: SandboxSupport;
+  /** Size of the private /tmp (Linux, when bubblewrap can size it). */
+  tmpBytes?: number;
+  /** Runs first inside the sandbox, before the forwarders and the agent (the seat's own RLIMIT_NPROC). */
+  innerPrefix?: string[];
   platform?: NodeJS.Platform;
 }
 
@@ -53,6 +58,8 @@ export interface SandboxedCommand {
   /** Per-launch folder (generated /etc files, forwarder sockets); removed after the run. */
   launchDir: string;
   forwards: Forward[];
+  /** The request's innerPrefix runs inside (Linux, and its program is in the sandbox's view). */
+  innerPrefixApplied?: boolean;
 }
 
 export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
@@ -66,7 +73,8 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     agentDir: req.agentDir,
     workspace: req.workspace,
     hostPath: req.env.PATH,
-    privatePaths: req.privatePaths,
+    // Secret-looking files of the agent's own folder stay hidden like the data directory.
+    privatePaths: [...req.privatePaths, ...secretLookingPaths(req.agentDir).map((s) => s.path)],
     tools: linux && endpoints.length > 0 && req.support.socat ? [req.support.socat] : [],
     home: os.homedir(),
   };
@@ -122,7 +130,10 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     fs.writeFileSync(path.join(launchDir, 'hosts'), hosts);
     fs.writeFileSync(path.join(launchDir, 'passwd'), ids.passwd);
     fs.writeFileSync(path.join(launchDir, 'group'), ids.group);
-    let sandboxed = [...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet })];
+    const tmpBytes = req.support.bwrapTmpfsSize ? req.tmpBytes : undefined;
+    let sandboxed = [
+      ...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet, ...(tmpBytes ? { tmpBytes } : {}) }),
+    ];
     if (req.runAs) {
       const setpriv = findExecutable('setpriv', '/usr/bin:/bin', launchDir);
       if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');
@@ -130,7 +141,15 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     }
     const command =
       forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
-    return { argv: [...sandboxed, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
+    const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
+    return {
+      argv: [...sandboxed, ...inner, ...command],
+      env: { ...env, TMPDIR: '/tmp' },
+      isolation,
+      launchDir,
+      forwards,
+      innerPrefixApplied: inner.length > 0,
+    };
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
     throw error;

@@ -19,6 +19,11 @@ const SANDBOX_AGENT_DEPTH = 2;
 
 export interface Teardown {
   readonly peakRssKb: number | undefined;
+  /**
+   * After finish(): the sandbox's init was named, so bubblewrap got as far as creating it (before the agent's program
+   * could run); false means the launch failed before anything of the agent ran. Always true without a namespace.
+   */
+  readonly sandboxStarted: boolean;
   /** Timeout or cancellation: SIGTERM to the agent's processes, SIGKILL after the grace to what is left. */
   terminate(graceMs: number, leaderExited: Promise<unknown>): Promise<void>;
   /** The leader has exited: whatever the agent left behind dies now; resolves once none runs (at most ~10 s). */
@@ -33,6 +38,7 @@ export function sweepTeardown(leader: number): Teardown {
     get peakRssKb() {
       return watcher.peakRssKb;
     },
+    sandboxStarted: true,
     async terminate(graceMs) {
       signalGroup(leader, 'SIGTERM');
       if (!(await waitUntil(() => !groupRunning(leader), graceMs))) signalGroup(leader, 'SIGKILL');
@@ -59,9 +65,13 @@ export function namespaceTeardown(leader: number, info: Readable, memoryInterval
   });
   watcher.start();
   const init = sandboxInit(info);
+  let started = true;
   return {
     get peakRssKb() {
       return watcher.peakRssKb;
+    },
+    get sandboxStarted() {
+      return started;
     },
     async terminate(graceMs, leaderExited) {
       // The supervisor would die on SIGTERM and take everything with it at once: the agent's own processes (below the
@@ -71,7 +81,8 @@ export function namespaceTeardown(leader: number, info: Readable, memoryInterval
     },
     async finish() {
       watcher.stop();
-      const pid1 = await init;
+      const { announced, init: pid1 } = await init;
+      started = announced;
       if (pid1 === null) {
         // No init was named (bubblewrap failed early, or its info was unreadable): fall back to the group.
         if (groupRunning(leader)) signalGroup(leader, 'SIGKILL');
@@ -93,14 +104,17 @@ export function namespaceTeardown(leader: number, info: Readable, memoryInterval
 }
 
 /** The sandbox's init from bubblewrap's info JSON, with its start time (so a recycled pid is never mistaken for it). */
-async function sandboxInit(info: Readable): Promise<{ pid: number; startTime: string } | null> {
+async function sandboxInit(info: Readable): Promise<{ announced: boolean; init: { pid: number; startTime: string } | null }> {
   let text = '';
   let found: { pid: number; startTime: string } | null = null;
+  let announced = false;
   info.setEncoding('utf8');
   const ended = new Promise<void>((resolve) => {
     info.on('data', (chunk: string) => {
       text += chunk;
       const pid = Number(/"child-pid":\s*(\d+)\D/.exec(text)?.[1]);
+      // Named = created, even when it has already ended by the time it is looked at.
+      if (pid > 0) announced = true;
       const stat = found === null && pid > 0 ? readStat(pid) : null;
       if (stat) found = { pid, startTime: stat.startTime };
     });
@@ -109,7 +123,7 @@ async function sandboxInit(info: Readable): Promise<{ pid: number; startTime: st
   });
   // bubblewrap closes the pipe right after writing; an init that was never started has nothing to wait for.
   if (!(await settlesWithin(ended, 2_000))) info.destroy();
-  return found;
+  return { announced, init: found };
 }
 
 /** Polls `predicate` every `everyMs` (starting at `firstMs`, doubling) until true or `timeoutMs` has passed. */

@@ -24,6 +24,8 @@ export interface SandboxView {
   readOnly: ReadOnlyPath[];
   /** Paths inside a visible folder that must stay hidden (the data directory): an empty folder is mounted over them. */
   hidden: string[];
+  /** Files inside a visible folder that must stay unread (an agent's `.env`): an empty file is mounted over them. */
+  hiddenFiles?: string[];
   workspace: string;
   /** The agent's PATH inside: the host PATH's folders that are visible, the app's launchers first. */
   searchPath: string;
@@ -149,12 +151,15 @@ function addOwn(input: ViewInput, home: string, add: (target: string) => void): 
 
 function finish(input: ViewInput, symlinks: SandboxView['symlinks'], readOnly: ReadOnlyPath[]): SandboxView {
   const hidden: string[] = [];
+  const hiddenFiles: string[] = [];
   for (const p of input.privatePaths ?? []) {
     const resolved = path.resolve(p);
     const real = realOrNull(resolved) ?? resolved;
+    const file = lstatOrNull(real)?.isFile() === true;
     for (const r of readOnly) {
       // A folder inside the data directory (an agent kept there) shows only itself, so only the reverse needs hiding.
-      if (contains(r.source, real) && real !== r.source) hidden.push(path.join(r.target, path.relative(r.source, real)));
+      if (contains(r.source, real) && real !== r.source)
+        (file ? hiddenFiles : hidden).push(path.join(r.target, path.relative(r.source, real)));
     }
   }
   // Plain prefix tests on resolved paths: this runs for every PATH folder against every mount, on every launch.
@@ -165,7 +170,14 @@ function finish(input: ViewInput, symlinks: SandboxView['symlinks'], readOnly: R
     return symlinks.some((s) => within(s.link, at)) || readOnly.some((r) => within(r.target, at) || within(r.source, at));
   };
   const searchPath = [...new Set((input.hostPath ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d) && visible(d)))];
-  return { symlinks, readOnly, hidden, workspace: path.resolve(input.workspace), searchPath: searchPath.join(path.delimiter) };
+  return {
+    symlinks,
+    readOnly,
+    hidden,
+    ...(hiddenFiles.length > 0 ? { hiddenFiles } : {}),
+    workspace: path.resolve(input.workspace),
+    searchPath: searchPath.join(path.delimiter),
+  };
 }
 
 /** `/opt/node/bin/node` → `/opt/node`; a binary outside a `bin` folder → its own folder. */

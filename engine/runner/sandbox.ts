@@ -13,6 +13,8 @@ export interface SandboxSupport {
   shell: string | null;
   /** bubblewrap when it can create a sandbox here (Linux). */
   bwrap?: string | null;
+  /** bubblewrap takes `--size` for a tmpfs (0.9, or a distribution's backport): the seat's /tmp gets a size. */
+  bwrapTmpfsSize?: boolean;
   /** Why the OS sandbox cannot start here, naming the fix; null when it can. */
   sandboxProblem?: string | null;
   /** socat, which serves the forwarded endpoints inside a Linux sandbox. */
@@ -73,18 +75,25 @@ function probe(): SandboxSupport {
 }
 
 /** Whether `bwrap` (null: not installed) can create a sandbox here, with the fix when not (exported for tests). */
-export function probeBwrap(bwrap: string | null, trueBin: string | null): Pick<SandboxSupport, 'bwrap' | 'sandboxProblem'> {
+export function probeBwrap(
+  bwrap: string | null,
+  trueBin: string | null,
+): Pick<SandboxSupport, 'bwrap' | 'sandboxProblem' | 'bwrapTmpfsSize'> {
   if (bwrap === null)
     return {
       bwrap: null,
       sandboxProblem: `bubblewrap (bwrap), the OS sandbox for agents, is not installed: install it (Debian/Ubuntu: sudo apt-get install bubblewrap; Fedora: sudo dnf install bubblewrap), ${TRUST_HINT}`,
     };
   const flags = ['--unshare-all', '--die-with-parent', '--new-session', '--cap-drop', 'ALL', '--ro-bind', '/', '/'];
-  const r = spawnSync(bwrap, [...flags, '--proc', '/proc', '--dev', '/dev', '--', trueBin ?? '/bin/true'], {
-    encoding: 'utf8',
-    timeout: 5000,
-  });
-  if (r.status === 0) return { bwrap, sandboxProblem: null };
+  const tryRun = (extra: string[]) =>
+    spawnSync(bwrap, [...flags, '--proc', '/proc', '--dev', '/dev', ...extra, '--', trueBin ?? '/bin/true'], {
+      encoding: 'utf8',
+      timeout: 5000,
+    });
+  // One probe when --size works (the usual case); the second only tells an older bubblewrap from a broken one.
+  if (tryRun(['--size', '1048576', '--tmpfs', '/tmp']).status === 0) return { bwrap, sandboxProblem: null, bwrapTmpfsSize: true };
+  const r = tryRun([]);
+  if (r.status === 0) return { bwrap, sandboxProblem: null, bwrapTmpfsSize: false };
   const why = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0];
   return {
     bwrap: null,
@@ -107,6 +116,8 @@ export interface RlimitRequest {
   openFiles: number;
   /** Counts every process of the real user, so it is the user's current count plus headroom. */
   processes: number | null;
+  /** Largest file a process may write (RLIMIT_FSIZE; prlimit only); absent: unlimited. */
+  fileBytes?: number;
 }
 
 export interface AppliedRlimits extends RlimitRequest {
@@ -122,6 +133,7 @@ export function withRlimits(
   if (support.prlimit) {
     const flags = [`--cpu=${req.cpuSeconds}`, `--as=${req.addressSpaceBytes}`, `--nofile=${req.openFiles}`];
     if (req.processes !== null) flags.push(`--nproc=${req.processes}`);
+    if (req.fileBytes !== undefined) flags.push(`--fsize=${req.fileBytes}`);
     return { argv: [support.prlimit, ...flags, '--', ...argv], applied: { method: 'prlimit', ...req } };
   }
   if (support.shell) {
@@ -129,7 +141,8 @@ export function withRlimits(
     const lines = [`ulimit -t ${req.cpuSeconds}`, `ulimit -v ${Math.floor(req.addressSpaceBytes / 1024)}`, `ulimit -n ${req.openFiles}`];
     if (req.processes !== null) lines.push(`ulimit -u ${req.processes}`);
     const script = `${lines.map((l) => `${l} 2>/dev/null`).join('; ')}; exec "$@"`;
-    return { argv: [support.shell, '-c', script, 'arena-agent', ...argv], applied: { method: 'ulimit', ...req } };
+    const { fileBytes: _unsized, ...applied } = req;
+    return { argv: [support.shell, '-c', script, 'arena-agent', ...argv], applied: { method: 'ulimit', ...applied } };
   }
   return null;
 }

@@ -35,6 +35,7 @@ export function seatbeltProfile(input: SeatbeltInput): string {
     '(allow file-read* (literal "/dev/random") (literal "/dev/urandom"))',
   ];
   for (const hidden of view.hidden) lines.push(`(deny file-read* file-write* ${subpath(hidden)})`);
+  for (const file of view.hiddenFiles ?? []) lines.push(`(deny file-read* file-write* ${literal(file)})`);
   if (input.shareNet) lines.push('(allow network*)');
   else if (input.endpoints.length > 0) {
     const remotes = [...new Set(input.endpoints.map(remoteOf))];

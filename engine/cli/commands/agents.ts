@@ -9,6 +9,7 @@ import {
   ManifestLoadError,
   validateAgentDir,
 } from '../../agents/manifest-loader.js';
+import { secretLookingPaths } from '../../runner/secret-files.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const AGENTS_HELP = `Usage: arena agents validate <dir> [--json]
@@ -39,20 +40,28 @@ function validate(argv: readonly string[]): number {
   const results = dirs.map((dir) => {
     try {
       const agent = validateAgentDir(dir);
-      return { dir, id: agent.manifest.id, ok: true, problems: [] as readonly string[] };
+      return { dir, id: agent.manifest.id, ok: true, problems: [] as readonly string[], warnings: secretWarnings(dir) };
     } catch (error) {
       if (!(error instanceof ManifestLoadError)) throw error;
-      return { dir, id: null, ok: false, problems: error.problems };
+      return { dir, id: null, ok: false, problems: error.problems, warnings: secretWarnings(dir) };
     }
   });
   if (flags.json) process.stdout.write(`${JSON.stringify({ agents: results })}\n`);
   else {
     for (const r of results) {
+      for (const w of r.warnings) process.stderr.write(`warning  ${w}\n`);
       if (r.ok) process.stdout.write(`ok       ${r.id}  ${r.dir}\n`);
       else process.stdout.write(`invalid  ${path.join(r.dir, MANIFEST_FILE)}\n${r.problems.map((p) => `  ${p}\n`).join('')}`);
     }
   }
   return results.every((r) => r.ok) ? 0 : 1;
+}
+
+/** Secret-looking files in the agent's folder: the sandbox hides them, but they should not be there. */
+function secretWarnings(dir: string): string[] {
+  return secretLookingPaths(dir).map(
+    (s) => `${s.path}: ${s.why} in the agent's folder; hidden from the agent in its sandbox, but move it out of the folder`,
+  );
 }
 
 function list(argv: readonly string[]): number {

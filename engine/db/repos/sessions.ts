@@ -94,6 +94,12 @@ export function createSessionsRepo(db: Database.Database) {
     'SELECT s.seat_keys_required AS required FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.invite = ?',
   );
   const seatKeysById = db.prepare('SELECT seat_keys_required FROM sessions WHERE id = ?').pluck();
+  const seatKeyPlayer = db
+    .prepare(
+      'SELECT 1 FROM session_invites i JOIN sessions s ON s.id = i.session_id WHERE i.user_id = ? AND s.seat_keys_required = 1 LIMIT 1',
+    )
+    .pluck();
+  const userOfInvite = db.prepare('SELECT user_id FROM session_invites WHERE invite = ?').pluck();
   const byInvite = db.prepare(`SELECT ${COLUMNS} FROM sessions s WHERE s.id = (SELECT session_id FROM session_invites WHERE invite = ?)`);
   const updateSession = db.prepare(`UPDATE sessions SET completed_at = @completedAt, last_activity_at = @lastActivityAt,
     status = @status, game_category = @gameCategory, game_state = @gameState, state = @state WHERE id = @id`);
@@ -180,6 +186,14 @@ export function createSessionsRepo(db: Database.Database) {
     },
     seatKeysRequiredForSession(id: string): boolean {
       return seatKeysById.get(id) === 1;
+    },
+    /** True when `userId` has held a seat in a session only seat keys may play (a runner-launched agent's profile). */
+    isSeatKeyPlayer(userId: string): boolean {
+      return seatKeyPlayer.get(userId) === 1;
+    },
+    /** The profile id the seat of `invite` joined as, or null. */
+    userOfInvite(invite: string): string | null {
+      return (userOfInvite.get(invite) as string | null | undefined) ?? null;
     },
     /**
      * Writes the mutable parts of a session. `lifecycle`: its status, category or completion time changed (otherwise

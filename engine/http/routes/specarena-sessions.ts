@@ -6,6 +6,7 @@ import { ArenaError } from '../../protocols/specarena/arena-error.js';
 import { resolveIdentity } from '../../protocols/specarena/identity.js';
 import { INVALID_JSON } from '../body.js';
 import type { SessionRouteDeps } from '../deps.js';
+import { clientOf, createSessionCap, DEFAULT_SESSIONS_PER_MINUTE } from '../session-cap.js';
 
 interface ListQuery {
   limit?: string;
@@ -70,7 +71,19 @@ export function registerSessionRoutes(app: FastifyInstance, deps: SessionRouteDe
   });
 
   // The body is ignored, as in the reference: anyone may open a session with the challenge's default options.
-  app.post<{ Params: { name: string } }>('/api/challenges/:name', (req) => publicSession(engine.createSession(req.params.name)));
+  const cap = createSessionCap(deps.sessionsPerMinute ?? DEFAULT_SESSIONS_PER_MINUTE);
+  app.post<{ Params: { name: string } }>('/api/challenges/:name', (req, reply) => {
+    const taken = cap.take(clientOf(req), Date.now());
+    if (!taken.ok)
+      return reply
+        .code(429)
+        .header('Retry-After', String(taken.retryAfterSeconds))
+        .send({
+          error: `Too many sessions opened from this client: at most ${deps.sessionsPerMinute ?? DEFAULT_SESSIONS_PER_MINUTE} a minute; retry after ${taken.retryAfterSeconds} s`,
+          code: 'TOO_MANY_SESSIONS',
+        });
+    return publicSession(engine.createSession(req.params.name));
+  });
 
   app.get<{ Params: { inviteId: string } }>('/api/invites/:inviteId', async (req) =>
     publicSession(unusedInviteFor(req, deps, req.params.inviteId)),

@@ -8,6 +8,12 @@ import type { UserRouteDeps } from '../deps.js';
 import { identityOf } from './request-identity.js';
 import { parseLimit, parseOffset } from './specarena-sessions.js';
 
+/** The request carries a seat or session key (its identity came from the key, never from `from`). */
+function keyed(req: { headers: { authorization?: string | undefined }; query: unknown }): boolean {
+  const query = optionalObject(req.query);
+  return req.headers.authorization?.startsWith('Bearer ') === true || typeof query.key === 'string';
+}
+
 export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDeps): void {
   const { engine, scoring, identity } = deps;
 
@@ -43,8 +49,16 @@ export function registerUserRoutes(app: FastifyInstance, deps: UserRouteDeps): v
       const { userId } = verifySignedBody(optionalObject(req.body), identity.now(), userUpdateMessage);
       return engine.users.merge({ userId, username: body.username, model: body.model });
     }
-    const target = body.userId ?? identityOf(req, deps);
+    const caller = identityOf(req, deps);
+    const target = body.userId ?? caller;
     if (!target) throw new ArenaError(400, 'userId is required');
+    // Keyed callers resolve to their seat's invite; a keyless `from` or `userId` never owns a seat-key agent's profile.
+    if (!engine.users.writableBy(target, keyed(req) ? caller : null))
+      throw new ArenaError(
+        403,
+        `userId ${JSON.stringify(target)} is the profile of an agent in a seat-key session: only that seat's key may change it`,
+        'SEAT_KEY_REQUIRED',
+      );
     return engine.users.merge({ userId: target, username: body.username, model: body.model });
   });
 }

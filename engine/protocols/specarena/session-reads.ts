@@ -121,6 +121,9 @@ export function createSessionReads(
       get: (id: string) => store.users.get(id),
       getMany: (ids: readonly string[]) => store.users.getMany(ids),
       merge: (update: { userId: string; username?: string; model?: string }) => store.transaction(() => store.users.merge(update)),
+      /** A profile that played in a seat-key session changes only through that seat's key (`seat`: the caller's invite). */
+      writableBy: (userId: string, seat: string | null) =>
+        !store.sessions.isSeatKeyPlayer(userId) || (seat !== null && store.sessions.userOfInvite(seat) === userId),
     },
   };
 }

@@ -91,6 +91,7 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
           network: 'endpoints',
           endpoints: [endpoint],
           trusted: false,
+          seat: expect.objectContaining({ accounting: expect.any(String) }),
         })),
       );
     }

@@ -259,7 +259,15 @@ describe('governance match with misbehaving agents', () => {
 
     const sandboxed = await runFixtureMatch(match);
     const file = isolationFile(sandboxed.result.reportDir);
-    const inSandbox = { method: 'bubblewrap', filesystem: 'sandbox', pid: 'namespace', network: 'none', endpoints: [], trusted: false };
+    const inSandbox = {
+      method: 'bubblewrap',
+      filesystem: 'sandbox',
+      pid: 'namespace',
+      network: 'none',
+      endpoints: [],
+      trusted: false,
+      seat: expect.objectContaining({ accounting: expect.any(String) }),
+    };
     expect(file).toEqual({
       schema_version: '1',
       match_id: sandboxed.result.matchId,
