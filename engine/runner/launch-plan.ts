@@ -4,6 +4,7 @@ import { withAgentBins } from './agent-bins.js';
 import { commandArgv } from './agent-command.js';
 import { buildAgentEnv } from './agent-env.js';
 import type { Forward } from './endpoint-forward.js';
+import { handoff } from './env-handoff.js';
 import { findExecutable } from './executable.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
@@ -55,6 +56,7 @@ export function processPlan(
   const support = sandboxSupport();
   const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};
+  let spawnEnv: Record<string, string>;
   if (!options.trusted) {
     // The sandbox resolves the program again on the PATH it shows (a pyenv shim in $HOME is not there; /usr/bin is).
     const sandboxed = sandboxCommand({
@@ -69,7 +71,7 @@ export function processPlan(
       support,
     });
     argv = sandboxed.argv;
-    Object.assign(env, sandboxed.env);
+    spawnEnv = sandboxed.env;
     Object.assign(isolation, sandboxed.isolation);
     if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
     sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
@@ -77,6 +79,10 @@ export function processPlan(
     // No PID namespace ends a trusted agent with its engine: the next engine start does (orphan-host-agents.ts).
     const mark = supervisorMark();
     if (mark !== null) env[SUPERVISOR_ENV] = mark;
+    // Windows has no helper in front of the agent; elsewhere the agent's variables are set only by the last step.
+    const host = process.platform === 'win32' ? null : handoff(env, mark === null ? {} : { [SUPERVISOR_ENV]: mark });
+    spawnEnv = host?.helperEnv ?? env;
+    if (host) argv = [...host.shim, ...argv];
     if (network === 'none' && endpoints.length > 0) {
       // A trusted agent that must reach its arena gets the host network.
       isolation.network = 'loopback';
@@ -98,7 +104,7 @@ export function processPlan(
     argv = wrapped.argv;
     isolation.rlimits = wrapped.applied;
   }
-  return { argv, env, containerName: null, ...sandbox };
+  return { argv, env: spawnEnv, containerName: null, ...sandbox };
 }
 
 function autoProcessLimit(): number | null {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bwrapArgv, identityFiles } from './bwrap-argv.js';
 import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
+import { handoff } from './env-handoff.js';
 import { findExecutable } from './executable.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
@@ -33,7 +34,10 @@ export class SandboxCommandError extends Error {}
 
 export interface SandboxRequest {
   argv: string[];
+  /** The agent's environment: set only inside the sandbox. */
   env: Record<string, string>;
+  /** The engine's own variables for the helpers' environment (never the agent's). */
+  helperEnv?: Record<string, string>;
   agentDir: string;
   workspace: string;
   /** Forwarded endpoints (the arena's, the manifest's network.allow); ignored with shareNet. */
@@ -47,6 +51,7 @@ export interface SandboxRequest {
 
 export interface SandboxedCommand {
   argv: string[];
+  /** The helpers' environment (env-handoff.ts): the agent's variables only as inert carriers. */
   env: Record<string, string>;
   isolation: AppliedIsolation;
   /** Per-launch folder (generated /etc files, forwarder sockets); removed after the run. */
@@ -110,9 +115,10 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       const tmpDir = path.join(launchDir, 'tmp');
       fs.mkdirSync(tmpDir);
       const profile = seatbeltProfile({ view, tmpDir, endpoints, shareNet: req.shareNet });
+      const inside = handoff({ ...env, TMPDIR: tmpDir }, req.helperEnv);
       return {
-        argv: [req.support.sandboxExec as string, '-p', profile, ...argv],
-        env: { ...env, TMPDIR: tmpDir },
+        argv: [req.support.sandboxExec as string, '-p', profile, ...inside.shim, ...argv],
+        env: inside.helperEnv,
         isolation,
         launchDir,
         forwards: [],
@@ -129,9 +135,11 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');
       sandboxed = [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...sandboxed];
     }
+    const inside = handoff({ ...env, TMPDIR: '/tmp' }, req.helperEnv);
+    const agent = [...inside.shim, ...argv];
     const command =
-      forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
-    return { argv: [...sandboxed, ...command], env: { ...env, TMPDIR: '/tmp' }, isolation, launchDir, forwards };
+      forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...agent] : agent;
+    return { argv: [...sandboxed, ...command], env: inside.helperEnv, isolation, launchDir, forwards };
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
     throw error;
