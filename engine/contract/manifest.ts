@@ -46,7 +46,7 @@ const utf8 = new TextEncoder();
 
 const envName = z
   .string()
-  .regex(ENV_NAME, 'must be an environment variable name (letters, digits and _, not starting with a digit)')
+  .regex(ENV_NAME, 'must be an environment variable name')
   .refine((s) => !LOADER_VARIABLE.test(s), LOADER_MESSAGE);
 
 const EntrypointSchema = z
