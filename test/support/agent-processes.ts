@@ -24,14 +24,12 @@ function stat(pid: number): { state: string; startTime: string } | null {
  * form the sandbox's host-side helpers hold it in (`ARENA_ENV_ARENA_WORKSPACE=…`, engine/runner/env-handoff.ts).
  */
 export function processesWith(marker: string): SeenProcess[] {
-  const carried = `${HANDOFF_PREFIX}${marker}`;
   const out: SeenProcess[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     try {
-      const environ = fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0');
-      if (!environ.includes(marker) && !environ.includes(carried)) continue;
+      if (!environHas(fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0'), marker)) continue;
     } catch {
       continue;
     }
@@ -39,6 +37,11 @@ export function processesWith(marker: string): SeenProcess[] {
     if (s && s.state !== 'Z' && s.state !== 'X') out.push({ pid, startTime: s.startTime });
   }
   return out;
+}
+
+/** `environ` (entries of /proc/PID/environ) holds `marker`, as the agent has it or as the sandbox's helpers carry it. */
+export function environHas(environ: readonly string[], marker: string): boolean {
+  return environ.includes(marker) || environ.includes(`${HANDOFF_PREFIX}${marker}`);
 }
 
 /** The pids of a process's direct children (every thread's, from /proc): far cheaper than a scan of all of /proc. */
