@@ -62,7 +62,9 @@ function leakedForms(text: string): string[] {
 
 /** Raw control characters and bidi overrides (what a terminal or a text renderer would act on). */
 function liveControls(text: string): string[] {
-  return [...text].filter((c) => /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(c) && c !== '\n' && c !== '\t').map((c) => c.codePointAt(0)?.toString(16) ?? '');
+  return [...text]
+    .filter((c) => /[\p{Cc}\u202a-\u202e\u2066-\u2069]/u.test(c) && c !== '\n' && c !== '\t')
+    .map((c) => c.codePointAt(0)?.toString(16) ?? '');
 }
 
 describe.runIf(linuxWithSandbox)('hostile output in tournament games', () => {
