@@ -42,7 +42,15 @@ export const MAX_ENTRYPOINT_ENV_BYTES = 64 * 1024;
 /** `limits.memory_mb` ceiling: 1 TiB of address space. */
 export const MAX_MEMORY_MB = 1024 * 1024;
 
-const utf8 = new TextEncoder();
+/** UTF-8 length of a string (the contract layer has no TextEncoder/Buffer in every build). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const c of text) {
+    const code = c.codePointAt(0) as number;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
 
 const envName = z
   .string()
@@ -68,7 +76,7 @@ const EntrypointSchema = z
   .superRefine((entry, ctx) => {
     let bytes = 0;
     for (const [name, value] of Object.entries(entry.env)) {
-      bytes += utf8.encode(name).length + utf8.encode(value).length + 2;
+      bytes += utf8Length(name) + utf8Length(value) + 2;
       const checked = envName.safeParse(name);
       if (!checked.success) ctx.addIssue({ code: 'custom', path: ['env', name], message: checked.error.issues[0]?.message ?? 'invalid' });
     }

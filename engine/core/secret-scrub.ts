@@ -38,7 +38,31 @@ const label = (name: string) => (name === '' ? '<secret>' : `<secret:${name}>`);
 const SEAT_KEY = /a_\d{1,6}\.\d{1,12}\.[a-f0-9]{64}/g;
 const SEAT_KEY_TAG = '<secret:seat-key>';
 
-const utf8 = new TextEncoder();
+/** UTF-8 bytes of a string (engine/core runs without Node or DOM globals). */
+function utf8Bytes(text: string): number[] {
+  const out: number[] = [];
+  for (const c of text) {
+    const code = c.codePointAt(0) as number;
+    if (code < 0x80) out.push(code);
+    else if (code < 0x800) out.push(0xc0 | (code >> 6), 0x80 | (code & 63));
+    else if (code < 0x10000) out.push(0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+    else out.push(0xf0 | (code >> 18), 0x80 | ((code >> 12) & 63), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63));
+  }
+  return out;
+}
+
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** Standard base64 without padding. */
+function base64(bytes: readonly number[]): string {
+  let out = '';
+  for (let i = 0; i < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
+    const chars = Math.min(4, Math.ceil(((bytes.length - i) * 8) / 6));
+    for (let k = 0; k < chars; k++) out += BASE64[(n >> (18 - 6 * k)) & 63];
+  }
+  return out;
+}
 
 /**
  * The forms a value takes when an agent encodes it: hex (lower, upper), URL-encoding, and base64 (standard and
@@ -46,13 +70,11 @@ const utf8 = new TextEncoder();
  * characters that depend on the value alone.
  */
 export function encodings(value: string): string[] {
-  const bytes = utf8.encode(value);
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  const bytes = utf8Bytes(value);
+  const hex = bytes.map((b) => b.toString(16).padStart(2, '0')).join('');
   const out = [hex, hex.toUpperCase(), encodeURIComponent(value), encodeURIComponent(value).replaceAll('%20', '+')];
   for (let k = 0; k < 3; k++) {
-    const padded = new Uint8Array(k + bytes.length);
-    padded.set(bytes, k);
-    const b64 = btoa(String.fromCharCode(...padded));
+    const b64 = base64([...new Array<number>(k).fill(0), ...bytes]);
     const core = b64.slice(Math.ceil((8 * k) / 6), Math.floor((8 * (k + bytes.length)) / 6));
     out.push(core, core.replaceAll('+', '-').replaceAll('/', '_'));
   }
