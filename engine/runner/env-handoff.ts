@@ -13,15 +13,18 @@ export const HELPER_PATH = '/usr/bin:/bin';
 
 const PORTABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Sets the handed-off variables under their own names, removes the carriers, then execs the agent's argv. */
 // The loop variable is the list's own name (the list is expanded before the loop starts), so no agent variable collides.
 const N = HANDOFF_NAMES;
-// The shell exports PWD (the working directory, as bubblewrap's --chdir does too).
-const SHIM = [
+/**
+ * Shell lines that set the handed-off variables under their own names and remove the carriers; a script that already
+ * runs in the sandbox (the endpoint forwarder) includes them before its own `exec "$@"`, saving an exec.
+ */
+export const SET_AGENT_ENV = [
   `for ${N} in $${N}; do eval "export $${N}=\\"\\\${${HANDOFF_PREFIX}$${N}}\\""; unset ${HANDOFF_PREFIX}$${N}; done`,
   `unset ${N}`,
-  'exec "$@"',
 ].join('; ');
+// Sets them, then execs the agent's argv. The shell exports PWD (the working directory, as bubblewrap's --chdir does).
+const SHIM = `${SET_AGENT_ENV}; exec "$@"`;
 
 export interface Handoff {
   /** The helpers' whole environment: fixed PATH, `extra` (the engine's own values), the carried variables. */

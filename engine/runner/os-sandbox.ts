@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { bwrapArgv, identityFiles } from './bwrap-argv.js';
 import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
-import { handoff } from './env-handoff.js';
+import { handoff, SET_AGENT_ENV } from './env-handoff.js';
 import { findExecutable } from './executable.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
@@ -136,9 +136,11 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       sandboxed = [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...sandboxed];
     }
     const inside = handoff({ ...env, TMPDIR: '/tmp' }, req.helperEnv);
-    const agent = [...inside.shim, ...argv];
+    // The forwarder's shell sets the agent's environment itself (after starting socat, which keeps the fixed one).
     const command =
-      forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...agent] : agent;
+      forwards.length > 0
+        ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string, SET_AGENT_ENV), 'arena-sandbox', ...argv]
+        : [...inside.shim, ...argv];
     return { argv: [...sandboxed, ...command], env: inside.helperEnv, isolation, launchDir, forwards };
   } catch (error) {
     fs.rmSync(launchDir, { recursive: true, force: true });
