@@ -29,6 +29,35 @@ export const AgentIdSchema = z
 const notBlank = z.string().refine((s) => s.trim().length > 0, 'must not be blank');
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/**
+ * Variables that change how a host program (its dynamic loader or libc) loads code or reads files: the loader's
+ * `LD_*`, macOS `DYLD_*`, and glibc's path hooks. A manifest may not set or grant them. The runner never lets an
+ * agent's variable reach a host-side helper anyway (engine/runner/env-handoff.ts); this is the second line. Runtime
+ * options (NODE_OPTIONS, PYTHONPATH…) stay allowed: they configure only the agent's own runtime, inside its sandbox.
+ */
+export const LOADER_VARIABLE = /^(LD_|DYLD_)|^(GCONV_PATH|GLIBC_TUNABLES|LOCPATH|NLSPATH|HOSTALIASES|RESOLV_HOST_CONF)$/;
+const LOADER_MESSAGE =
+  'is a loader variable (LD_*, DYLD_*, GCONV_PATH, GLIBC_TUNABLES, LOCPATH, NLSPATH, HOSTALIASES, RESOLV_HOST_CONF): a manifest may not set it';
+/** Total size of `entrypoint.env` (names, values, `=` and terminator): far below any exec limit (E2BIG). */
+export const MAX_ENTRYPOINT_ENV_BYTES = 64 * 1024;
+/** `limits.memory_mb` ceiling: 1 TiB of address space. */
+export const MAX_MEMORY_MB = 1024 * 1024;
+
+/** UTF-8 length of a string (the contract layer has no TextEncoder/Buffer in every build). */
+function utf8Length(text: string): number {
+  let bytes = 0;
+  for (const c of text) {
+    const code = c.codePointAt(0) as number;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
+const envName = z
+  .string()
+  .regex(ENV_NAME, 'must be an environment variable name')
+  .refine((s) => !LOADER_VARIABLE.test(s), LOADER_MESSAGE);
+
 const EntrypointSchema = z
   .strictObject({
     type: z.enum(['command', 'docker']).optional(),
@@ -38,9 +67,26 @@ const EntrypointSchema = z
       .nullable()
       .optional(),
     image: z.string().nullable().optional(),
-    env: z.record(z.string().regex(/^[^=\0]+$/, 'must be a non-empty name without "="'), z.string()).default({}),
+    env: z
+      .record(
+        z.string(),
+        z.string().refine((v) => !v.includes('\0'), 'must not contain a NUL character'),
+      )
+      .default({}),
   })
   .superRefine((entry, ctx) => {
+    let bytes = 0;
+    for (const [name, value] of Object.entries(entry.env)) {
+      bytes += utf8Length(name) + utf8Length(value) + 2;
+      const checked = envName.safeParse(name);
+      if (!checked.success) ctx.addIssue({ code: 'custom', path: ['env', name], message: checked.error.issues[0]?.message ?? 'invalid' });
+    }
+    if (bytes > MAX_ENTRYPOINT_ENV_BYTES)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['env'],
+        message: `is ${bytes} bytes in total; at most ${MAX_ENTRYPOINT_ENV_BYTES} (64 KiB) are allowed`,
+      });
     const type = entry.type ?? (entry.image ? 'docker' : 'command');
     const emptyCommand =
       entry.command === undefined || entry.command === null || (typeof entry.command === 'string' && entry.command.trim() === '');
@@ -74,7 +120,7 @@ const LimitsSchema = z.strictObject({
   /** Whole-run deadline: a challenge game, or one governance trial. */
   game_seconds: limitSeconds().optional(),
   /** Address-space limit for a process, memory limit for a container. */
-  memory_mb: z.int().min(16).optional(),
+  memory_mb: z.int().min(16).max(MAX_MEMORY_MB, `must be at most ${MAX_MEMORY_MB} (1 TiB)`).optional(),
 });
 
 const HOST_NAME = /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -127,14 +173,7 @@ export const AgentManifestSchema = z
     max_concurrent_games: z.int().min(1).max(64).optional(),
     network: NetworkSchema.optional(),
     /** Names of host environment variables the user grants to this agent; nothing else of the host reaches it. */
-    secrets: z
-      .array(
-        z
-          .string()
-          .regex(ENV_NAME, 'must be an environment variable name')
-          .refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved'),
-      )
-      .default([]),
+    secrets: z.array(envName.refine((s) => !s.startsWith('ARENA_'), 'ARENA_* variables are reserved')).default([]),
   })
   .superRefine((m, ctx) => {
     // Absent protocol means a reference manifest, i.e. a governance agent with the reference's required fields.

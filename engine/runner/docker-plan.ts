@@ -1,11 +1,12 @@
 // The launch plan of a docker entrypoint: the container sees only the manifest env, granted secrets and runner
 // variables, passed by name through the docker client's environment; and the kill that ends a container early.
 import { execFile } from 'node:child_process';
+import { LOADER_VARIABLE } from '../contract/manifest.js';
 import { grantedSecrets, hostAllowList } from './agent-env.js';
 import { buildDockerArgv, CONTAINER_WORKSPACE, containerName } from './docker-argv.js';
 import { findExecutable } from './executable.js';
 import type { LaunchOptions, NetworkMode, ResolvedLimits } from './launch-options.js';
-import type { LaunchPlan } from './launch-plan.js';
+import { AgentCommandError, type LaunchPlan } from './launch-plan.js';
 
 const DOCKER_CLIENT_ENV = ['DOCKER_HOST', 'DOCKER_CONFIG', 'DOCKER_CONTEXT', 'DOCKER_CERT_PATH', 'DOCKER_TLS_VERIFY'];
 
@@ -26,6 +27,9 @@ export function dockerPlan(
     ...options.env,
     ARENA_WORKSPACE: CONTAINER_WORKSPACE,
   };
+  // The docker client is a host program: a loader variable must not reach it (the manifest schema refuses them too).
+  const loader = Object.keys(containerEnv).filter((name) => LOADER_VARIABLE.test(name));
+  if (loader.length > 0) throw new AgentCommandError(`loader variables are not allowed in an agent's environment: ${loader.join(', ')}`);
   const clientEnv: Record<string, string> = {};
   for (const name of [...hostAllowList(), ...DOCKER_CLIENT_ENV]) {
     const value = hostEnv[name];

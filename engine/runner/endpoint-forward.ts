@@ -138,7 +138,8 @@ export async function startForwarders(
  * have TCP sockets there. (/proc/net/tcp would name each listener, but the shell reads it a byte at a time and each
  * read walks the host's socket tables: 15–20 ms per check on a busy host.)
  */
-export function forwarderScript(forwards: readonly Forward[], socat: string): string {
+/** `beforeExec`: shell lines run once the forwarders listen, right before the agent (its environment, env-handoff.ts). */
+export function forwarderScript(forwards: readonly Forward[], socat: string, beforeExec = ''): string {
   const lines: string[] = [];
   for (const f of forwards) {
     // nodelay (inherited by each accepted connection): without it Nagle holds a small write back until the agent
@@ -151,8 +152,9 @@ export function forwarderScript(forwards: readonly Forward[], socat: string): st
     `up() { while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge ${forwards.length} ] && return 0; done < /proc/net/sockstat; return 1; }`,
     // Fast polls first (socat listens within a few milliseconds), then 10 ms naps for up to about 30 s on a loaded machine.
     'n=0; until up; do n=$((n+1)); [ $n -gt 3100 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 100 ] && sleep 0.01; done',
-    'exec "$@"',
   );
+  if (beforeExec) lines.push(beforeExec);
+  lines.push('exec "$@"');
   return lines.join('\n');
 }
 

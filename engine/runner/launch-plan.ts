@@ -5,6 +5,7 @@ import { commandArgv } from './agent-command.js';
 import { buildAgentEnv } from './agent-env.js';
 import { resolveAgentCommand } from './agent-program.js';
 import type { Forward } from './endpoint-forward.js';
+import { handoff } from './env-handoff.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
 import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
@@ -62,6 +63,7 @@ export function processPlan(
   const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};
   let seat: SeatPlan | null = null;
+  let spawnEnv: Record<string, string>;
   if (!options.trusted) {
     const planned = planSeat(limits.seat, options.runAs?.uid ?? process.getuid?.() ?? 0);
     seat = planned;
@@ -88,7 +90,7 @@ export function processPlan(
     if (planned.innerProcesses !== null && !sandboxed.innerPrefixApplied)
       Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
     argv = sandboxed.argv;
-    Object.assign(env, sandboxed.env);
+    spawnEnv = sandboxed.env;
     Object.assign(isolation, sandboxed.isolation);
     if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
     sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
@@ -96,6 +98,10 @@ export function processPlan(
     // No PID namespace ends a trusted agent with its engine: the next engine start does (orphan-host-agents.ts).
     const mark = supervisorMark();
     if (mark !== null) env[SUPERVISOR_ENV] = mark;
+    // Windows has no helper in front of the agent; elsewhere the agent's variables are set only by the last step.
+    const host = process.platform === 'win32' ? null : handoff(env, mark === null ? {} : { [SUPERVISOR_ENV]: mark });
+    spawnEnv = host?.helperEnv ?? env;
+    if (host) argv = [...host.shim, ...argv];
     if (network === 'none' && endpoints.length > 0) {
       // A trusted agent that must reach its arena gets the host network.
       isolation.network = 'loopback';
@@ -129,9 +135,9 @@ export function processPlan(
   if (seat?.cgroup) {
     // Outermost: the seat's cgroup is joined before prlimit, setpriv or bubblewrap start anything.
     argv = [...joinPrefix(support.shell ?? '/bin/sh', seat.cgroup), ...argv];
-    return { argv, env, containerName: null, ...sandbox, seatCgroup: seat.cgroup };
+    return { argv, env: spawnEnv, containerName: null, ...sandbox, seatCgroup: seat.cgroup };
   }
-  return { argv, env, containerName: null, ...sandbox };
+  return { argv, env: spawnEnv, containerName: null, ...sandbox };
 }
 
 /** A sandbox that cannot be built for this launch leaves no seat cgroup behind. */

@@ -7,6 +7,7 @@ import path from 'node:path';
 import { resolveAgentCommand } from './agent-program.js';
 import { bwrapArgv, identityFiles } from './bwrap-argv.js';
 import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
+import { handoff, SET_AGENT_ENV } from './env-handoff.js';
 import { findExecutable } from './executable.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
@@ -35,7 +36,10 @@ export class SandboxCommandError extends Error {}
 
 export interface SandboxRequest {
   argv: string[];
+  /** The agent's environment: set only inside the sandbox. */
   env: Record<string, string>;
+  /** The engine's own variables for the helpers' environment (never the agent's). */
+  helperEnv?: Record<string, string>;
   agentDir: string;
   workspace: string;
   /** Forwarded endpoints (the arena's, the manifest's network.allow); ignored with shareNet. */
@@ -53,6 +57,7 @@ export interface SandboxRequest {
 
 export interface SandboxedCommand {
   argv: string[];
+  /** The helpers' environment (env-handoff.ts): the agent's variables only as inert carriers. */
   env: Record<string, string>;
   isolation: AppliedIsolation;
   /** Per-launch folder (generated /etc files, forwarder sockets); removed after the run. */
@@ -117,9 +122,10 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       const tmpDir = path.join(launchDir, 'tmp');
       fs.mkdirSync(tmpDir);
       const profile = seatbeltProfile({ view, tmpDir, endpoints, shareNet: req.shareNet });
+      const inside = handoff({ ...env, TMPDIR: tmpDir }, req.helperEnv);
       return {
-        argv: [req.support.sandboxExec as string, '-p', profile, ...argv],
-        env: { ...env, TMPDIR: tmpDir },
+        argv: [req.support.sandboxExec as string, '-p', profile, ...inside.shim, ...argv],
+        env: inside.helperEnv,
         isolation,
         launchDir,
         forwards: [],
@@ -139,12 +145,16 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');
       sandboxed = [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...sandboxed];
     }
+    const inside = handoff({ ...env, TMPDIR: '/tmp' }, req.helperEnv);
+    // The forwarder's shell sets the agent's environment itself (after starting socat, which keeps the fixed one).
     const command =
-      forwards.length > 0 ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string), 'arena-sandbox', ...argv] : argv;
+      forwards.length > 0
+        ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string, SET_AGENT_ENV), 'arena-sandbox', ...argv]
+        : [...inside.shim, ...argv];
     const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
     return {
       argv: [...sandboxed, ...inner, ...command],
-      env: { ...env, TMPDIR: '/tmp' },
+      env: inside.helperEnv,
       isolation,
       launchDir,
       forwards,

@@ -7,7 +7,6 @@ import type { LaunchResult } from './launch.js';
 /** A head may end and a tail may begin inside a secret: those edges lose the fragment too. */
 export function scrubLaunchResult(result: LaunchResult): LaunchResult {
   const scrub = secretScrubber();
-  if (scrub.size === 0) return result;
   const tail = (text: string, bytes: number) => scrub(text, { start: Buffer.byteLength(text) < bytes });
   return {
     ...result,

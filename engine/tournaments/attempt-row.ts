@@ -1,6 +1,7 @@
 // The two shapes of one game attempt the executor handles: the row it commits, and the little it keeps in memory
 // of each game's latest attempt to schedule the rest (a 100,000-game run keeps 100,000 of these).
 
+import { inertText } from '../core/inert-text.js';
 import { TERMINATION_FAULT } from '../core/ratings/index.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
 import type { NewTournamentGame, StoredTournamentGame } from '../db/store.js';
@@ -38,7 +39,8 @@ export function gameRow(
     faultedSeats: outcome.faultedSeats,
     placements: outcome.placements,
     scores: outcome.scores,
-    detail: outcome.detail,
+    // Often an agent's last stderr line: stored inert (no terminal escapes, no bidi overrides).
+    detail: inertText(outcome.detail),
     agentMs: outcome.agentMs,
     startedAt: outcome.startedAt,
     endedAt: outcome.endedAt,

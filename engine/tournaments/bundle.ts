@@ -96,6 +96,19 @@ export function readTarGz(archive: Buffer): Map<string, Buffer> {
   return out;
 }
 
+// ---- member names -------------------------------------------------------------------------------------------
+
+/**
+ * A member name as the bundle writes it: relative POSIX segments (backslashes read as separators), `.` and empty
+ * segments dropped; null when it is absolute or any segment is `..`, so nothing extracted lands outside the folder.
+ */
+export function bundleMemberName(name: string): string | null {
+  if (name.startsWith('/') || name.startsWith('\\') || /^[A-Za-z]:/.test(name) || name.includes('\0')) return null;
+  const segments = name.split(/[\\/]/).filter((s) => s !== '' && s !== '.');
+  if (segments.length === 0 || segments.includes('..')) return null;
+  return segments.join('/');
+}
+
 // ---- building -----------------------------------------------------------------------------------------------
 
 export interface BundleInput {
@@ -115,6 +128,7 @@ export function buildBundle(input: BundleInput): Buffer {
     ...input.reports.map((r) => ({ path: `reports/${r.name}`, data: r.data })),
     ...(input.agentFiles ?? []).map((f) => ({ path: `agents/${f.agent}/${f.name}`, data: f.data })),
   ];
+  for (const f of files) if (bundleMemberName(f.path) !== f.path) throw new RangeError(`bundle member name not allowed: ${f.path}`);
   const index: BundleIndex = {
     format: BUNDLE_FORMAT,
     version: BUNDLE_VERSION,
@@ -222,6 +236,13 @@ export function verifyBundle(archive: Buffer): Verification {
     files = readTarGz(archive);
   } catch (error) {
     problems.push(`bundle: ${(error as Error).message}`);
+    return done();
+  }
+  // Refused outright: whoever unpacks the bundle would write outside its folder.
+  const climbing = [...files.keys()].filter((name) => bundleMemberName(name) !== name);
+  if (climbing.length > 0) {
+    for (const name of climbing)
+      problems.push(`${name}: member name is not a plain relative path (absolute, '..' or unnormalised); the bundle is refused`);
     return done();
   }
   const indexData = files.get('bundle.json');

@@ -1,17 +1,20 @@
 // standings.csv and games.csv: plain CSVs (header row first, no comment lines) that Python's csv, pandas, R and
 // spreadsheets read unchanged.
 
+import { csvText } from '../core/inert-text.js';
 import type { ExportInput } from './export-input.js';
 import { streamFile } from './export-stream.js';
 import type { SeatUsage } from './model-usage.js';
 import { countedResult, type StandingRow, seatPoints } from './stats.js';
 
-/** Three decimals, except USD columns, where a local-model cent fraction must not round to 0. */
+/**
+ * Three decimals, except USD columns, where a local-model cent fraction must not round to 0. Text is made inert and
+ * cannot start a spreadsheet formula (core/inert-text.ts).
+ */
 const csvCell = (value: unknown, digits = 3): string => {
   const scale = 10 ** digits;
-  const text =
-    value === null || value === undefined ? '' : typeof value === 'number' ? String(Math.round(value * scale) / scale) : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (value === null || value === undefined) return '';
+  return typeof value === 'number' ? String(Math.round(value * scale) / scale) : csvText(String(value));
 };
 
 const STANDING_COLUMNS = [

@@ -3,6 +3,7 @@
 // CSVs start with their header row (the manifest is in manifest.json beside them). No file names a local folder.
 // The per-game parts are streamed from a cursor, a game at a time, so a 100,000-game run exports in bounded memory.
 import path from 'node:path';
+import { inertJson, inertText } from '../core/inert-text.js';
 import type { StoredTournamentGame } from '../db/store.js';
 import { ensurePrivateDir, writePrivateFile } from '../runtime/private-files.js';
 import { standingsCsv, writeGamesCsv } from './export-csv.js';
@@ -114,12 +115,14 @@ export async function writeExports(dataDir: string, input: ExportInput): Promise
   ensurePrivateDir(dir);
   sweepStalePartials(dir);
   const redact = pathRedactor(input.roots ?? []);
-  const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), redact(text));
-  const widest = await writeReportJson(path.join(dir, 'report.json'), input, redact);
-  await writeEventsJsonl(path.join(dir, 'events.jsonl'), input, redact);
-  write('report.md', await reportMarkdown(input));
-  write('standings.csv', standingsCsv(input));
+  // Output is inert (core/inert-text.ts): JSON keeps its values, escaped; markdown shows escapes; CSV does it per cell.
+  const json = (text: string) => inertJson(redact(text));
+  const write = (name: string, text: string) => writePrivateFile(path.join(dir, name), text);
+  const widest = await writeReportJson(path.join(dir, 'report.json'), input, json);
+  await writeEventsJsonl(path.join(dir, 'events.jsonl'), input, json);
+  write('report.md', inertText(redact(await reportMarkdown(input))));
+  write('standings.csv', redact(standingsCsv(input)));
   await writeGamesCsv(path.join(dir, 'games.csv'), input, redact, widest);
-  write('manifest.json', manifestJson(input));
+  write('manifest.json', json(manifestJson(input)));
   return dir;
 }

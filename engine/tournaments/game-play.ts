@@ -2,13 +2,13 @@
 // their workspaces, the cleanups of its watchers, the first verdict that ends it, the operator's stop, and the
 // GameOutcome built from all that. The runners keep only their protocol: how seats join, what counts as progress,
 // and where scores, placements and the transcript come from.
-import fs from 'node:fs';
 import type { Isolation } from '../contract/isolation.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { Clock } from '../core/clock.js';
 import type { SeatScore, Termination } from '../core/ratings/index.js';
 import { isolationOf, type LaunchHandle, type LaunchResult } from '../runner/launch.js';
 import type { SandboxPolicy } from '../runner/sandbox-policy.js';
+import { removeWorkspace } from '../runner/workspace-removal.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
@@ -184,12 +184,12 @@ export class GamePlay {
 
   /** Removes the workspaces now unless the teardown of a finished game will. */
   release(): void {
-    if (this.teardown === undefined) this.removeWorkspaces();
+    if (this.teardown === undefined) void this.removeWorkspaces();
   }
 
-  private removeWorkspaces(): void {
+  private async removeWorkspaces(): Promise<void> {
     // Warm seats have no workspace of the game's (their process keeps its own).
-    for (const handle of this.handles) if (handle.workspace) fs.rm(handle.workspace, { recursive: true, force: true }, () => {});
+    await Promise.all(this.handles.filter((h) => h.workspace).map((h) => removeWorkspace(h.workspace)));
   }
 }
 

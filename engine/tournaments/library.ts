@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { DomainError } from '../contract/errors.js';
 import type { RunEstimate, TournamentSummary } from '../contract/tournament.js';
+import { inertJson } from '../core/inert-text.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
 import { estimateDuration } from '../core/tournament/run-estimate.js';
 import type { TournamentStatus } from '../db/store.js';
@@ -79,7 +80,11 @@ export function exportGame(
   const stem = `${id}-game-${index}`;
   if (format === 'jsonl') {
     const lines = [{ event: 'manifest', tournament_id: id, manifest: tournament.manifest }, ...gameEvents(game, ids, transcript)];
-    return { filename: `${stem}.jsonl`, type: 'application/x-ndjson', body: redact(lines.map((l) => `${JSON.stringify(l)}\n`).join('')) };
+    return {
+      filename: `${stem}.jsonl`,
+      type: 'application/x-ndjson',
+      body: inertJson(redact(lines.map((l) => `${JSON.stringify(l)}\n`).join(''))),
+    };
   }
   const doc = {
     tournament_id: id,
@@ -88,7 +93,7 @@ export function exportGame(
     game: gameEntry(game, ids),
     transcript,
   };
-  return { filename: `${stem}.json`, type: 'application/json', body: redact(`${JSON.stringify(doc, null, 2)}\n`) };
+  return { filename: `${stem}.json`, type: 'application/json', body: inertJson(redact(`${JSON.stringify(doc, null, 2)}\n`)) };
 }
 
 /**

@@ -6,7 +6,7 @@ import path from 'node:path';
 import type { AgentHostRecord } from '../runner/node-runtime.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
-import { entryFileOf, type LoadedSpec } from './spec-file.js';
+import { type LoadedSpec, resolveEntryFile } from './spec-file.js';
 
 /** 2: agents named by manifest id (never a path), their names, and the definition's manifest paths made portable. */
 export const RUN_MANIFEST_VERSION = 2;
@@ -25,6 +25,8 @@ export interface RunManifest {
     manifest_sha256: string;
     entry_file: string | null;
     entry_sha256: string | null;
+    /** Why no entry file is recorded though the command names one (outside the agent's folder); absent otherwise. */
+    entry_file_skipped?: string;
     /** Present for warm agents only, so the hash of runs with per-game agents stays what it was. */
     lifecycle?: 'persistent';
     max_concurrent_games?: number;
@@ -77,7 +79,7 @@ export function buildRunManifest(
     seed_rule: 'opening seed = deriveSeed(run seed, "opening:<challenge>:<round>:<pairing>:<opening>") (engine/core/tournament/seeds.ts)',
     placement_rule: claw ? `${PLACEMENT_RULE}; ${CLAW_PLACEMENT_RULE}` : PLACEMENT_RULE,
     agents: loaded.agents.map((a) => {
-      const entry = entryFileOf(a);
+      const { file: entry, skipped } = resolveEntryFile(a);
       return {
         id: a.id,
         manifest_id: a.manifest.id,
@@ -85,6 +87,7 @@ export function buildRunManifest(
         manifest_sha256: fileSha256(a.manifestFile),
         entry_file: entry === null ? null : path.relative(a.dir, entry) || path.basename(entry),
         entry_sha256: entry === null ? null : fileSha256(entry),
+        ...(skipped === null ? {} : { entry_file_skipped: skipped }),
         ...(a.manifest.lifecycle === 'persistent'
           ? { lifecycle: 'persistent' as const, max_concurrent_games: a.manifest.max_concurrent_games }
           : {}),

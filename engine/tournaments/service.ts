@@ -21,7 +21,7 @@ import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
 import { agentHostRecord } from '../runner/node-runtime.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
-import { buildBundle } from './bundle.js';
+import { buildBundle, bundleMemberName } from './bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
 import { comparableReport } from './compare-input.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
@@ -33,7 +33,7 @@ import { plannedGames } from './game-source.js';
 import { localRoots, pathRedactor } from './path-redaction.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
-import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
+import { type ChallengeLookup, insideFolder, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
 
@@ -454,8 +454,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         ? loadStored(t).agents.flatMap((a) => {
             const entry = recorded.find((r) => r.id === a.id)?.entry_file ?? null;
             const out = [{ agent: a.id, name: 'agent.yaml', data: fs.readFileSync(a.manifestFile) }];
+            // A manifest recorded by an older engine may name a file outside the folder: such a file is never copied.
             const file = entry === null ? null : path.join(a.dir, entry);
-            if (file && fs.existsSync(file)) out.push({ agent: a.id, name: entry as string, data: fs.readFileSync(file) });
+            if (file && bundleMemberName(entry as string) && insideFolder(a.dir, file))
+              out.push({ agent: a.id, name: bundleMemberName(entry as string) as string, data: fs.readFileSync(file) });
             return out;
           })
         : undefined;

@@ -175,17 +175,46 @@ export function agentContentHash(agent: Pick<TournamentAgent, 'manifestFile' | '
   return hash.digest('hex');
 }
 
-/** The first argument of the command that names an existing file (`node agent.mjs` → agent.mjs). */
+/** The first argument of the command that names an existing file inside the agent's folder (`node agent.mjs`). */
 export function entryFileOf(agent: Pick<TournamentAgent, 'manifest' | 'dir'>): string | null {
+  return resolveEntryFile(agent).file;
+}
+
+export const ENTRY_OUTSIDE =
+  "the command names a file outside the agent's folder (a '..' path, an absolute path or a symlink leaving it): not recorded, hashed or bundled";
+
+/**
+ * The entry file the run manifest records, hashes and an audit bundle carries: the first argument of the command
+ * naming an existing file (else the program itself, when it is a file of the folder), and only when it stays inside
+ * the agent's folder, also after symlinks. A file argument outside it gives no entry file and the reason
+ * (`/proc/self/environ` or another data directory's key must never be copied into a bundle).
+ */
+export function resolveEntryFile(agent: Pick<TournamentAgent, 'manifest' | 'dir'>): { file: string | null; skipped: string | null } {
+  const isFile = (p: string | undefined): p is string =>
+    p !== undefined && path.isAbsolute(p) && fs.existsSync(p) && fs.statSync(p).isFile();
   try {
     const argv = commandArgv(agent.manifest.entrypoint, agent.dir);
-    for (const arg of argv.slice(1)) if (path.isAbsolute(arg) && fs.existsSync(arg) && fs.statSync(arg).isFile()) return arg;
-    const first = argv[0];
-    if (first && path.isAbsolute(first) && fs.existsSync(first) && fs.statSync(first).isFile()) return first;
+    const arg = argv.slice(1).find(isFile);
+    if (arg !== undefined) return insideFolder(agent.dir, arg) ? { file: arg, skipped: null } : { file: null, skipped: ENTRY_OUTSIDE };
+    // A program outside the folder (/usr/bin/python3) is the runtime, not the agent's file: nothing to say.
+    if (isFile(argv[0]) && insideFolder(agent.dir, argv[0])) return { file: argv[0], skipped: null };
   } catch {
     // A broken command is reported when the agent is launched.
   }
-  return null;
+  return { file: null, skipped: null };
+}
+
+/** `file` lies under `dir` both as written and once every symlink is resolved. */
+export function insideFolder(dir: string, file: string): boolean {
+  const under = (base: string, target: string) => {
+    const rel = path.relative(base, target);
+    return rel !== '' && !rel.startsWith('..') && !path.isAbsolute(rel);
+  };
+  try {
+    return under(path.resolve(dir), path.resolve(file)) && under(fs.realpathSync(dir), fs.realpathSync(file));
+  } catch {
+    return false;
+  }
 }
 
 export function loadSpecFile(file: string, challenges: ChallengeLookup): LoadedSpec {

@@ -1,10 +1,10 @@
 // One warm agent's processes: which slot takes a seat, handing seats to a polling process, and the restart policy
 // (see warm-pool.ts) applied as its seats' games end and its processes exit.
 
-import fs from 'node:fs';
 import type { WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import { scrubLaunchResult } from '../runner/scrub-output.js';
+import { removeWorkspace } from '../runner/workspace-removal.js';
 import type { Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import type { NextSeatReply } from './warm-desk.js';
@@ -247,7 +247,7 @@ export class WarmAgent {
     const before = slot.state;
     slot.state = 'dead';
     // The slot's workspace lived as long as its process.
-    if (result.workspace) fs.rm(result.workspace, { recursive: true, force: true }, () => {});
+    if (result.workspace) void removeWorkspace(result.workspace);
     if (slot.key) this.options.desk.close(slot.key);
     this.slots.splice(this.slots.indexOf(slot), 1);
     const closing = this.poolClosed();

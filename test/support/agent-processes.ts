@@ -2,6 +2,7 @@
 // process; inside a PID namespace the agent's own pid numbers mean nothing here), so tests can check by host pid that
 // nothing an agent started is left running.
 import fs from 'node:fs';
+import { HANDOFF_PREFIX } from '../../engine/runner/env-handoff.js';
 
 export interface SeenProcess {
   pid: number;
@@ -18,14 +19,17 @@ function stat(pid: number): { state: string; startTime: string } | null {
   }
 }
 
-/** Every live process whose environment holds `marker` (e.g. `ARENA_WORKSPACE=<its workspace>`). */
+/**
+ * Every live process whose environment holds `marker` (e.g. `ARENA_WORKSPACE=<its workspace>`), also in the carried
+ * form the sandbox's host-side helpers hold it in (`ARENA_ENV_ARENA_WORKSPACE=…`, engine/runner/env-handoff.ts).
+ */
 export function processesWith(marker: string): SeenProcess[] {
   const out: SeenProcess[] = [];
   for (const name of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     const pid = Number(name);
     try {
-      if (!fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(marker)) continue;
+      if (!environHas(fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0'), marker)) continue;
     } catch {
       continue;
     }
@@ -33,6 +37,11 @@ export function processesWith(marker: string): SeenProcess[] {
     if (s && s.state !== 'Z' && s.state !== 'X') out.push({ pid, startTime: s.startTime });
   }
   return out;
+}
+
+/** `environ` (entries of /proc/PID/environ) holds `marker`, as the agent has it or as the sandbox's helpers carry it. */
+export function environHas(environ: readonly string[], marker: string): boolean {
+  return environ.includes(marker) || environ.includes(`${HANDOFF_PREFIX}${marker}`);
 }
 
 /** The pids of a process's direct children (every thread's, from /proc): far cheaper than a scan of all of /proc. */

@@ -1,4 +1,5 @@
 // A finished match as the store keeps it for the report browser.
+import { inertText } from '../../core/inert-text.js';
 import type { GovernanceMatchRecord } from '../../db/store.js';
 import { eventJson } from './audit-log.js';
 import type { MatchResult } from './match.js';
@@ -42,7 +43,7 @@ export function toMatchRecord(result: MatchResult, client: string): GovernanceMa
       isolation: run.isolation,
       stdoutBytes: run.launch.stdoutBytes,
       stderrBytes: run.launch.stderrBytes,
-      stderrTail: run.stderrLog,
+      stderrTail: inertText(run.stderrLog),
     })),
     events: result.events.map((event, seq) => ({
       seq,

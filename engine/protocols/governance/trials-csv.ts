@@ -1,5 +1,6 @@
 // trials.csv of the report browser: one row per (agent, trial) run of a stored match, RFC 4180 quoting.
 import type { MatchReport } from '../../contract/governance.js';
+import { csvText } from '../../core/inert-text.js';
 import type { GovernanceEventRow, GovernanceRunRow } from '../../db/store.js';
 
 export const TRIALS_CSV_HEADER = [
@@ -14,10 +15,9 @@ export const TRIALS_CSV_HEADER = [
   'audit_events',
 ] as const;
 
-/** Quotes a field when it holds a comma, a quote or a line break; quotes inside are doubled. */
+/** Quotes a field when it holds a comma, a quote or a line break; text made inert, never a formula (csvText). */
 export function csvField(value: string | number | boolean | null): string {
-  const text = value === null ? '' : String(value);
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  return value === null ? '' : typeof value === 'string' ? csvText(value) : String(value);
 }
 
 export function trialsCsv(report: MatchReport, runs: readonly GovernanceRunRow[], events: readonly GovernanceEventRow[]): string {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningEngine, startEngine } from '../../../engine/app.js';
 import { probeBwrap, sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
-import { childrenOf, stillRunning, watchProcesses } from '../../support/agent-processes.js';
+import { childrenOf, environHas, stillRunning, watchProcesses } from '../../support/agent-processes.js';
 import { MILLIONAIRE, play, ROOT, tempDir } from '../tournaments/helpers.js';
 
 const SPY = path.join(ROOT, 'test/fixtures/agents/hostile/agent.yaml');
@@ -140,7 +140,7 @@ describe.runIf(linuxWithSandbox)('hostile seats in tournament games', () => {
           } catch {
             continue;
           }
-          if (!environ.includes('ARENA_AGENT_ID=truthful') || !environ.includes(`ARENA_AGENT_KEY=${key}`)) continue;
+          if (!environHas(environ, 'ARENA_AGENT_ID=truthful') || !environHas(environ, `ARENA_AGENT_KEY=${key}`)) continue;
           process.kill(pid, 'SIGKILL');
           killed++;
           return;
