@@ -152,7 +152,14 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
     at: z.number(),
   }),
-  z.object({ event: z.literal('paused'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
+  z.object({
+    event: z.literal('paused'),
+    tournament_id: z.string(),
+    games_done: z.number().int(),
+    /** Set when the run paused by itself: the set-up fault that kept voiding games, and its fix. */
+    reason: z.string().optional(),
+    at: z.number(),
+  }),
   z.object({ event: z.literal('cancelled'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
   z.object({ event: z.literal('failed'), tournament_id: z.string(), error: z.string(), at: z.number() }),
   z.object({

@@ -29,7 +29,14 @@ export interface AppliedIsolation {
 /** The sandbox could not start here (or not for this agent); the message names the fix. */
 export class SandboxRefusedError extends Error {}
 /** The agent's command cannot run inside the sandbox (it names a program the sandbox does not show). */
-export class SandboxCommandError extends Error {}
+export class SandboxCommandError extends Error {
+  constructor(
+    message: string,
+    readonly program: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface SandboxRequest {
   argv: string[];
@@ -88,6 +95,7 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   if (program === null || !shows(view, program))
     throw new SandboxCommandError(
       `${argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
+      argv[0] as string,
     );
   argv[0] = program;
   // Named for the engine's pid, so a later engine can remove what a killed one left behind.

@@ -148,7 +148,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       id: t.id,
       name: t.name,
       status: t.status,
-      stop_reason: t.stopReason,
+      stop_reason: t.stopReason || null,
       planned_games: t.plannedGames,
       planned_exact: t.plannedExact,
       // Kept on the tournament row by every commit: listing tournaments reads no game.
