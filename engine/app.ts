@@ -21,6 +21,7 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
+import { modelServerProblems } from './model-agent/server-check.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
@@ -250,6 +251,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       clock,
       warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
       sandbox,
+      modelServers: modelServerProblems,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

@@ -1,6 +1,7 @@
 // Tournament admin API and event feed (issue 5): request bodies, list queries and the events the executor emits —
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
+import { PreflightProblemSchema } from './preflight.js';
 import { IsolationSchema } from './isolation.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
@@ -204,6 +205,8 @@ export const TournamentValidateResponseSchema = z.object({
   planned_exact: z.boolean(),
   /** How long it will take, from measured game times. */
   estimate: RunEstimateSchema.optional(),
+  /** What would stop it starting on this machine (a model server down, a program missing); Start refuses these. */
+  preflight: z.array(PreflightProblemSchema).optional(),
 });
 export type TournamentValidateResponse = z.infer<typeof TournamentValidateResponseSchema>;
 
