@@ -33,7 +33,7 @@ export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
  * `models`: what `GET …/models` lists (the engine's preflight asks it before a run); those requests are answered
  * apart from the script and counted in `listings`, so scripts index chat requests only.
  */
-export async function startFakeModelServer(script: Script, models: readonly string[] = ['fake-model']): Promise<FakeModelServer> {
+export async function startFakeModelServer(script: Script, models: readonly string[] = ['fake-model'], port = 0): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
   let listings = 0;
   const server = http.createServer((req, res) => {
@@ -65,10 +65,10 @@ export async function startFakeModelServer(script: Script, models: readonly stri
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     get listings() {
       return listings;
