@@ -203,6 +203,11 @@ export const TrialReportSchema = z.strictObject({
   duration_seconds: z.number(),
   behavior_id: z.string().nullable(),
   audit_events: z.array(ArenaAuditEventSchema),
+  /**
+   * Local Arena extension: for a run that exited non-zero or failed to start, the end of its stderr (secrets scrubbed,
+   * control characters shown as `\xNN`), so a failing agent says why. Absent for clean runs.
+   */
+  stderr_tail: z.string().optional(),
 });
 export type TrialReport = z.infer<typeof TrialReportSchema>;
 

@@ -5,7 +5,7 @@ import { discoverAgents, ManifestLoadError } from '../../agents/manifest-loader.
 import { openStore } from '../../db/store.js';
 import type { ClientFactory } from '../../protocols/governance/decision-client.js';
 import { createExpectedClient } from '../../protocols/governance/expected-client.js';
-import { createHttpClient } from '../../protocols/governance/http-client.js';
+import { createHttpClient, decisionServiceProblem } from '../../protocols/governance/http-client.js';
 import { ISOLATION_JSON } from '../../protocols/governance/isolation-file.js';
 import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
@@ -94,6 +94,13 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     throw error;
   }
 
+  // Preflight: a decision service that does not answer would turn every attempt into a missing decision.
+  const client = typeof flags.client === 'string' ? flags.client : 'expected';
+  if (client.startsWith('http:')) {
+    const problem = await decisionServiceProblem(client.slice('http:'.length));
+    if (problem !== null) throw new UsageError(problem);
+  }
+
   // Ctrl-C reaches only the CLI (agents lead their own process groups), so the match stops them itself.
   const controller = new AbortController();
   const interrupt = () => controller.abort();
@@ -126,6 +133,7 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
           process.stdout.write(
             `  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`,
           );
+          if (event.stderr_tail) process.stdout.write(`${event.stderr_tail.replace(/\n+$/, '').replace(/^/gm, '      stderr| ')}\n`);
         }
       },
     });

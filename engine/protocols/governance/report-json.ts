@@ -23,6 +23,18 @@ export interface RunOutcome {
   error: string | null;
   exitCode: number;
   durationSeconds: number;
+  /** The run's stderr tail, reported when it exited non-zero or failed to start (inertTail). */
+  stderrTail?: string;
+}
+
+/** Characters kept of a failing run's stderr in the report. */
+export const REPORT_STDERR_CHARS = 2000;
+
+/** The end of an agent's (already scrubbed) stderr with control characters made visible, so no terminal obeys them. */
+export function inertTail(text: string, max = REPORT_STDERR_CHARS): string {
+  const tail = text.length > max ? `…${text.slice(-max)}` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters made inert
+  return tail.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 export interface ReportInput {
@@ -53,6 +65,7 @@ export function buildMatchReport(input: ReportInput): MatchReport {
     audit_events: input.events.filter(
       (e) => e.attempt !== null && e.attempt.agent_id === run.agentId && e.attempt.trial_id === run.trial.id,
     ),
+    ...((run.exitCode !== 0 || run.error !== null) && run.stderrTail ? { stderr_tail: run.stderrTail } : {}),
   }));
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -107,6 +120,7 @@ function reportJson(r: MatchReport): unknown {
       duration_seconds: new PyFloat(t.duration_seconds),
       behavior_id: t.behavior_id,
       audit_events: t.audit_events.map(eventJson),
+      ...(t.stderr_tail !== undefined ? { stderr_tail: t.stderr_tail } : {}),
     })),
     unattributed_audit_events: r.unattributed_audit_events.map(eventJson),
     execution: {
