@@ -233,6 +233,13 @@ export const MatchReportSchema = z.strictObject({
   trials: z.array(TrialReportSchema),
   unattributed_audit_events: z.array(ArenaAuditEventSchema),
   execution: ExecutionSchema,
+  /**
+   * Local Arena extension: the decision service stopped answering during the match. Its missing decisions are the
+   * harness's, not agent-assembly's: the match is void (not stored, not a loss) and says which service and the fix.
+   */
+  client_unreachable: z
+    .strictObject({ endpoint: z.string(), missing_decisions: z.int().min(1), message: z.string() })
+    .optional(),
 });
 export type MatchReport = z.infer<typeof MatchReportSchema>;
 

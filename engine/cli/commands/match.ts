@@ -19,7 +19,8 @@ import { parseFlags, takeRepeated, UsageError } from '../args.js';
 export const MATCH_HELP = `Usage: arena match --scenario ID --agents DIR --scenarios DIR --out DIR [options]
 
 Run a governance match: every eligible agent (its agent.yaml lists the scenario) plays every trial, and each action it
-attempts is decided by agent-assembly. Exit status: 0 agent-assembly wins, 1 it loses, 2 bad input.
+attempts is decided by agent-assembly. Exit status: 0 agent-assembly wins, 1 it loses, 2 bad input, a decision
+service that does not answer, or a void match (the service stopped answering mid-match; not stored).
 
 Options:
   --scenario ID                  scenario to run
@@ -150,6 +151,12 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
   }
 
   for (const warning of result.indexWarnings) process.stderr.write(`arena: warning: ${warning}\n`);
+  const lost = result.report.client_unreachable;
+  if (lost) {
+    // Void, not a loss: nothing is stored; the report on disk says why.
+    process.stderr.write(`arena: match ${result.matchId} is void: ${lost.message}\nReport: ${path.join(result.reportDir, 'arena-report.md')}\n`);
+    return 2;
+  }
   if (flags['no-store'] !== true) {
     const store = openStore({
       file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite'),

@@ -148,6 +148,9 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         signal: controller.signal,
       })
         .then((result) => {
+          // Void, not a loss: a match whose decision service stopped answering is not stored; its failure says why.
+          const lost = result.report.client_unreachable;
+          if (lost) throw new Error(`match ${matchId} is void: ${lost.message}`);
           deps.store.governance.save(toMatchRecord(result, client.label));
         })
         .catch((error: unknown) => {

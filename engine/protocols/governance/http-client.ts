@@ -39,7 +39,7 @@ export function createHttpClient({ url, matchId, severity, timeoutMs = DEFAULT_H
         const name = (error as Error).name;
         if (name === 'TimeoutError' || name === 'AbortError') return fail(`timeout after ${timeoutMs} ms`);
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        return fail(`connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+        return fail(`connection failed to ${serviceEndpoint(url)}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
       }
       let text: string;
       try {
@@ -71,9 +71,11 @@ export function serviceEndpoint(url: string): string {
   return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
 }
 
-/** An attempt the service never answered because it could not be reached (not a decision it refused to give). */
-export function isUnreachable(error: string | null): boolean {
-  return error !== null && error.startsWith('decision service error: connection failed');
+const UNREACHABLE = /^decision service error: connection failed to (\S+):/;
+
+/** The service's `host:port` when an attempt went undecided because it could not be reached; else null. */
+export function unreachableService(error: string | null): string | null {
+  return error === null ? null : (UNREACHABLE.exec(error)?.[1] ?? null);
 }
 
 /**

@@ -23,7 +23,7 @@ import { ISOLATION_JSON, isolationJson, isolationReport } from './isolation-file
 import { parseMarkers } from './marker-parser.js';
 import { type GovernanceUsage, governanceUsage, MODEL_USAGE_JSON, MODEL_USAGE_MD, usageMarkdown } from './model-usage.js';
 import { AUDIT_JSONL, REPORT_JSON, REPORT_MD, refreshIndex, writeAtomic } from './report-index.js';
-import { buildMatchReport, inertTail, type RunOutcome, serializeMatchReport } from './report-json.js';
+import { buildMatchReport, clientUnreachable, inertTail, type RunOutcome, serializeMatchReport } from './report-json.js';
 import { renderMarkdown } from './report-markdown.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { scoreMatch, trialPassed } from './scoring.js';
@@ -214,7 +214,16 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
     spec.victory_conditions,
     options.failOnMissingAudit ?? true,
   );
-  const report = buildMatchReport({ matchId, scenario: spec, timestamp: formatDateTime(startedAt), runs, events, score });
+  const unreachable = clientUnreachable(events);
+  const report = buildMatchReport({
+    matchId,
+    scenario: spec,
+    timestamp: formatDateTime(startedAt),
+    runs,
+    events,
+    score,
+    ...(unreachable ? { clientUnreachable: unreachable } : {}),
+  });
   const json = serializeMatchReport(report);
   const markdown = renderMarkdown(report);
   const reportDir = path.join(path.resolve(options.reportsRoot), matchId);

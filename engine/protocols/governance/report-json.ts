@@ -11,6 +11,7 @@ import {
   type TrialSpec,
 } from '../../contract/governance.js';
 import { eventJson } from './audit-log.js';
+import { unreachableService } from './http-client.js';
 import { PyFloat, pyJson } from './python-json.js';
 
 /** Local Arena runs scripted agents only: the reference's mock mode. */
@@ -47,6 +48,7 @@ export interface ReportInput {
   events: readonly ArenaAuditEvent[];
   score: MatchScore;
   execution?: Execution;
+  clientUnreachable?: MatchReport['client_unreachable'];
 }
 
 export function buildMatchReport(input: ReportInput): MatchReport {
@@ -80,6 +82,21 @@ export function buildMatchReport(input: ReportInput): MatchReport {
     trials,
     unattributed_audit_events: input.events.filter((e) => e.attempt === null),
     execution: input.execution ?? MOCK_EXECUTION,
+    ...(input.clientUnreachable ? { client_unreachable: input.clientUnreachable } : {}),
+  };
+}
+
+/** The decision service that stopped answering during the match, from its undecided attempts; else undefined. */
+export function clientUnreachable(events: readonly ArenaAuditEvent[]): MatchReport['client_unreachable'] {
+  const lost = events.map((e) => unreachableService(e.error)).filter((endpoint): endpoint is string => endpoint !== null);
+  const endpoint = lost[0];
+  if (endpoint === undefined) return undefined;
+  return {
+    endpoint,
+    missing_decisions: lost.length,
+    message:
+      `the decision service ${endpoint} stopped answering (${lost.length} attempt(s) undecided): the match is void, ` +
+      'not a loss for agent-assembly; start the service and run the match again',
   };
 }
 
@@ -129,6 +146,7 @@ function reportJson(r: MatchReport): unknown {
       external_model_calls: r.execution.external_model_calls,
       estimated_cost_usd: r.execution.estimated_cost_usd === null ? null : new PyFloat(r.execution.estimated_cost_usd),
     },
+    ...(r.client_unreachable ? { client_unreachable: r.client_unreachable } : {}),
   };
 }
 

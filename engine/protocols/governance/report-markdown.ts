@@ -36,7 +36,9 @@ export function renderMarkdown(r: MatchReport): string {
     '|---|---|---:|---:|',
     `| \`${x.llm_mode}\` | ${x.deterministic ? 'deterministic' : '⚠️ NON-DETERMINISTIC — real model calls'} | ${x.external_model_calls ?? DASH} | ${x.estimated_cost_usd === null ? DASH : pyFloatRepr(x.estimated_cost_usd)} |`,
     '',
-    `**Result:** ${s.outcome === 'agent-assembly wins' ? '✅' : '❌'} ${s.outcome}`,
+    r.client_unreachable
+      ? `**Result:** ⚠️ void: ${r.client_unreachable.message}`
+      : `**Result:** ${s.outcome === 'agent-assembly wins' ? '✅' : '❌'} ${s.outcome}`,
     '',
     '## Summary',
     '',
