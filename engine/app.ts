@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createAgentCatalog } from './agents/catalog.js';
+import { loadManifest } from './agents/manifest-loader.js';
 import { loadChallenges, specArenaPlayables } from './challenges/registry.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
@@ -22,6 +23,7 @@ import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { modelServerProblems } from './model-agent/server-check.js';
+import { cannotStartHere } from './runner/launch-check.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
@@ -182,7 +184,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
         governance: { store, runner: governance },
-        agents: createAgentCatalog({ store }),
+        agents: createAgentCatalog({ store, cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox) }),
         clawarena,
         reset: options.testHooks
           ? () => {

@@ -4,10 +4,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import type { AgentManifest } from '../contract/manifest.js';
 import { type LaunchOptions, resolveLimits } from './launch-options.js';
 import { AgentCommandError, ProgramNotFoundError, processPlan } from './launch-plan.js';
 import type { IsolationRecord } from './launch-result.js';
 import { SandboxCommandError, SandboxRefusedError } from './os-sandbox.js';
+import { type SandboxPolicy, sandboxLaunchOptions } from './sandbox-policy.js';
 
 export type LaunchProblem =
   | { kind: 'program'; program: string; message: string }
@@ -57,4 +59,10 @@ export function launchProblem(options: Omit<LaunchOptions, 'workspaceRoot'>): La
     if (launchDir) fs.rmSync(launchDir, { recursive: true, force: true });
     fs.rmSync(workspace, { recursive: true, force: true });
   }
+}
+
+/** The agent catalogue's line for an agent whose program would not start under the policy; null when it would. */
+export function cannotStartHere(manifest: AgentManifest, dir: string, policy: SandboxPolicy | undefined): string | null {
+  const problem = launchProblem({ manifest, manifestDir: dir, network: 'none', ...sandboxLaunchOptions(policy, dir) });
+  return problem === null ? null : `cannot start here: ${problem.message}`;
 }

@@ -54,7 +54,7 @@ function storedMatches(out: string): number {
   if (!fs.existsSync(file)) return 0;
   const store = openStore({ file });
   try {
-    return store.governance.list().length;
+    return store.governance.list().total;
   } finally {
     store.close();
   }
