@@ -237,9 +237,7 @@ export const MatchReportSchema = z.strictObject({
    * Local Arena extension: the decision service stopped answering during the match. Its missing decisions are the
    * harness's, not agent-assembly's: the match is void (not stored, not a loss) and says which service and the fix.
    */
-  client_unreachable: z
-    .strictObject({ endpoint: z.string(), missing_decisions: z.int().min(1), message: z.string() })
-    .optional(),
+  client_unreachable: z.strictObject({ endpoint: z.string(), missing_decisions: z.int().min(1), message: z.string() }).optional(),
 });
 export type MatchReport = z.infer<typeof MatchReportSchema>;
 

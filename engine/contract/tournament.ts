@@ -1,8 +1,8 @@
 // Tournament admin API and event feed (issue 5): request bodies, list queries and the events the executor emits —
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
-import { PreflightProblemSchema } from './preflight.js';
 import { IsolationSchema } from './isolation.js';
+import { PreflightProblemSchema } from './preflight.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;

@@ -17,7 +17,6 @@ import { grantedSecrets } from '../runner/agent-env.js';
 import { type SandboxPolicy, sandboxPolicy } from '../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import { type GameAccounting, gameRow, type LatestAttempt, latestOf } from './attempt-row.js';
-import { blameByCause, VoidStreak } from './void-cause.js';
 import { commitGame, runTally } from './game-commit.js';
 import type { GameOutcome } from './game-play.js';
 import { type GameContext, type GameRunner, type GameRunners, runnerFor } from './game-runner.js';
@@ -27,6 +26,7 @@ import { RunStandings } from './run-standings.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
+import { blameByCause, VoidStreak } from './void-cause.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
 
 export type { RunOutcome } from './run-outcome.js';

@@ -10,7 +10,7 @@ import { type LaunchHandle, type LaunchOptions, type LaunchResult, launchAgent }
 import { type SandboxPolicy, sandboxLaunchOptions } from '../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { TournamentAgent } from './spec-file.js';
-import { type VoidCause, missingProgram } from './void-cause.js';
+import { missingProgram, type VoidCause } from './void-cause.js';
 
 /** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */
 export const EXIT_GRACE_MS = 2_000;

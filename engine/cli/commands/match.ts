@@ -154,7 +154,9 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
   const lost = result.report.client_unreachable;
   if (lost) {
     // Void, not a loss: nothing is stored; the report on disk says why.
-    process.stderr.write(`arena: match ${result.matchId} is void: ${lost.message}\nReport: ${path.join(result.reportDir, 'arena-report.md')}\n`);
+    process.stderr.write(
+      `arena: match ${result.matchId} is void: ${lost.message}\nReport: ${path.join(result.reportDir, 'arena-report.md')}\n`,
+    );
     return 2;
   }
   if (flags['no-store'] !== true) {

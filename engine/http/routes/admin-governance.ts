@@ -11,9 +11,9 @@ import {
 } from '../../contract/governance-admin.js';
 import type { Store } from '../../db/store.js';
 import { auditLine } from '../../protocols/governance/audit-log.js';
+import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import { checkServiceUrl } from '../../protocols/governance/client-choice.js';
 import { decisionServiceProblem } from '../../protocols/governance/http-client.js';
-import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
 import { isolationJson, isolationReport } from '../../protocols/governance/isolation-file.js';
 import { trialsCsv } from '../../protocols/governance/trials-csv.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
@@ -80,7 +80,8 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
     // Preflight: a decision service that does not answer is refused now, not scored as agent-assembly losing.
     if (body.client?.kind === 'http') {
       const problem = await decisionServiceProblem(checkServiceUrl(body.client.url));
-      if (problem !== null) throw new DomainError('invalid', `client.url: ${problem}`, { issues: [{ path: 'client.url', message: problem }] });
+      if (problem !== null)
+        throw new DomainError('invalid', `client.url: ${problem}`, { issues: [{ path: 'client.url', message: problem }] });
     }
     return { match_id: runner.start(body), status: 'running' as const };
   });

@@ -90,7 +90,8 @@ export async function decisionServiceProblem(url: string, timeoutMs = DEFAULT_HT
   } catch (error) {
     const name = (error as Error).name;
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why = name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    const why =
+      name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
     return `the decision service ${serviceEndpoint(url)} (${url}) did not answer (${why}); start it, or choose another client (expected or a policy file)`;
   }
 }

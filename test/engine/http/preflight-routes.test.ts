@@ -32,7 +32,10 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   const agent = (id: string, manifest: Record<string, unknown>, files: Record<string, string> = {}) => {
     fs.mkdirSync(path.join(userDir, id));
-    fs.writeFileSync(path.join(userDir, id, 'agent.yaml'), YAML.stringify({ id, name: id, framework: 'other', protocol: 'specarena', ...manifest }));
+    fs.writeFileSync(
+      path.join(userDir, id, 'agent.yaml'),
+      YAML.stringify({ id, name: id, framework: 'other', protocol: 'specarena', ...manifest }),
+    );
     for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(userDir, id, name), text);
   };
   agent('rubyist', { entrypoint: { command: [MISSING, 'agent.rb'] } }, { 'agent.rb': 'puts 1\n' });

@@ -144,7 +144,13 @@ describe('preflight before a run', () => {
     fs.writeFileSync(path.join(dir, 'agent.rb'), 'puts "hi"\n');
     fs.writeFileSync(
       path.join(dir, 'agent.yaml'),
-      YAML.stringify({ id: 'rubyist', name: 'Ruby agent', framework: 'other', protocol: 'specarena', entrypoint: { command: ['ruby', 'agent.rb'] } }),
+      YAML.stringify({
+        id: 'rubyist',
+        name: 'Ruby agent',
+        framework: 'other',
+        protocol: 'specarena',
+        entrypoint: { command: ['ruby', 'agent.rb'] },
+      }),
     );
     const dataDir = tempDir('arena-preflight-data-');
     const spec = specFile([
@@ -214,12 +220,17 @@ describe('blame by cause during a run', () => {
 
     const id = String(events[0]?.tournament_id);
     const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
-    const rows = db.prepare('SELECT termination, fault, detail FROM tournament_games WHERE tournament_id = ? ORDER BY seq').all(id) as Array<{
+    const rows = db
+      .prepare('SELECT termination, fault, detail FROM tournament_games WHERE tournament_id = ? ORDER BY seq')
+      .all(id) as Array<{
       termination: string;
       fault: string;
       detail: string;
     }>;
-    const status = db.prepare('SELECT status, stop_reason FROM tournaments WHERE id = ?').get(id) as { status: string; stop_reason: string };
+    const status = db.prepare('SELECT status, stop_reason FROM tournaments WHERE id = ?').get(id) as {
+      status: string;
+      stop_reason: string;
+    };
     db.close();
     expect(status.status).toBe('paused');
     expect(status.stop_reason).toContain(`127.0.0.1:${port}`);

@@ -138,7 +138,9 @@ describe('arena match blame by cause', () => {
     );
     expect(posts).toBe(1);
     expect(code).toBe(2);
-    expect(stderr).toMatch(new RegExp(`is void: the decision service 127\\.0\\.0\\.1:${port} stopped answering \\(10 attempt\\(s\\) undecided\\)`));
+    expect(stderr).toMatch(
+      new RegExp(`is void: the decision service 127\\.0\\.0\\.1:${port} stopped answering \\(10 attempt\\(s\\) undecided\\)`),
+    );
     const [matchId] = fs.readdirSync(path.join(out, 'matches')).filter((f) => !f.endsWith('.json') && !f.endsWith('.md'));
     const dir = path.join(out, 'matches', matchId as string);
     const report = JSON.parse(fs.readFileSync(path.join(dir, 'arena-report.json'), 'utf8'));
