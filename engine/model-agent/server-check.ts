@@ -94,9 +94,11 @@ async function probeModels(config: ModelConfig, apiKey: string | undefined): Pro
     return { kind: 'answered' };
   }
   try {
-    const body = (await res.json()) as { data?: Array<{ id?: unknown }>; models?: Array<{ name?: unknown }> };
-    const ids = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === 'string');
-    return Array.isArray(body.data) ? { kind: 'listed', models: ids } : { kind: 'answered' };
+    const body = (await res.json()) as { data?: Array<{ id?: unknown; owned_by?: unknown }> };
+    if (!Array.isArray(body.data)) return { kind: 'answered' };
+    // llama.cpp's server plays its one loaded model whatever name a request gives: its listing decides nothing.
+    if (body.data.length > 0 && body.data.every((m) => m.owned_by === 'llamacpp')) return { kind: 'answered' };
+    return { kind: 'listed', models: body.data.map((m) => m.id).filter((id): id is string => typeof id === 'string') };
   } catch {
     return { kind: 'answered' };
   }
