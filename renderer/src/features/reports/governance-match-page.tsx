@@ -235,7 +235,7 @@ function ScoreCounters({ detail }: { detail: GovernanceMatchDetail }) {
   );
 }
 
-function TrialCard({ trial, run }: { trial: TrialReport; run: Run | undefined }) {
+export function TrialCard({ trial, run }: { trial: TrialReport; run: Run | undefined }) {
   const rows = attemptRows(trial);
   const missing = unattemptedTools(trial);
   return (
