@@ -390,7 +390,7 @@ async function runTrial(
 
 /** The reference's exit codes: 127 launch failure (1 for docker), 124 timeout, −N killed by signal N. */
 function exitCodeOf(launch: LaunchResult, docker: boolean): number {
-  if (launch.termination === 'spawn_error') return docker || launch.harnessError ? 1 : 127;
+  if (launch.termination === 'spawn_error') return launch.missingProgram !== undefined ? 127 : docker || launch.harnessError ? 1 : 127;
   if (launch.termination === 'timeout') return 124;
   if (launch.exitCode !== null) return launch.exitCode;
   const signal = launch.signal === null ? undefined : os.constants.signals[launch.signal];
