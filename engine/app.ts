@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import { createAgentCatalog } from './agents/catalog.js';
+import { loadManifest } from './agents/manifest-loader.js';
 import { loadChallenges, specArenaPlayables } from './challenges/registry.js';
 import { type Clock, systemClock } from './core/clock.js';
 import { createLiveBus } from './core/live-bus.js';
@@ -16,11 +17,13 @@ import { createLaunchCodes } from './http/launch-codes.js';
 import { createHttpServer } from './http/server.js';
 import { sessionCapFromEnv } from './http/session-cap.js';
 import { loadCertificateFiles, loadOrCreateLoopbackCertificate, startTlsAgentListener } from './http/tls.js';
+import { modelServerProblems } from './model-agent/server-check.js';
 import { clawArenaPlayables } from './protocols/clawarena/playables.js';
 import { type ClawArenaService, createClawArenaService } from './protocols/clawarena/service.js';
 import { createGovernanceRunner, type GovernanceRunner } from './protocols/governance/background-runs.js';
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
+import { cannotStartHere } from './runner/launch-check.js';
 import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
@@ -185,7 +188,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
         governance: { store, runner: governance },
-        agents: createAgentCatalog({ store }),
+        agents: createAgentCatalog({ store, cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox) }),
         clawarena,
         reset: options.testHooks
           ? () => {
@@ -254,6 +257,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       clock,
       warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
       sandbox,
+      modelServers: modelServerProblems,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

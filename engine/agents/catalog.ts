@@ -36,7 +36,13 @@ function isDirectory(p: string): boolean {
   }
 }
 
-export function createAgentCatalog(deps: { store: Store; builtin?: () => BuiltinFolder[]; now?: () => number }) {
+export function createAgentCatalog(deps: {
+  store: Store;
+  builtin?: () => BuiltinFolder[];
+  now?: () => number;
+  /** Why a valid manifest's agent cannot start here (the runner's launch check, injected by the engine); else null. */
+  cannotStart?: (manifestPath: string, dir: string) => string | null;
+}) {
   const { store } = deps;
   const builtin = deps.builtin ?? (() => builtinAgentFolders());
   const now = deps.now ?? Date.now;
@@ -69,7 +75,9 @@ export function createAgentCatalog(deps: { store: Store; builtin?: () => Builtin
       list.filter((f) => f.exists),
       skip,
     );
-    return { folders: list, agents, ...(incomplete === null ? {} : { incomplete }) };
+    const check = deps.cannotStart;
+    const marked = check ? agents.map((a) => (a.ok ? { ...a, cannot_start: check(a.manifest_path, a.dir) } : a)) : agents;
+    return { folders: list, agents: marked, ...(incomplete === null ? {} : { incomplete }) };
   }
 
   function tournamentRuns(target: string): AgentRun[] {

@@ -34,6 +34,8 @@ export const CatalogAgentSchema = z.object({
   scenarios: z.array(z.string()),
   /** Names of the environment variables the manifest asks for (values are never sent). */
   secrets: z.array(z.string()),
+  /** Why it cannot start on this machine ("cannot start here: `node` not found …"); null or absent when it can. */
+  cannot_start: z.string().nullable().optional(),
 });
 export type CatalogAgent = z.infer<typeof CatalogAgentSchema>;
 

@@ -81,6 +81,8 @@ export const GameResultSchema = z.object({
   usage: z.array(SeatUsageSchema).nullable(),
   model_turns: z.array(TranscriptEntrySchema),
   isolation: z.array(IsolationSchema).nullable(),
+  /** A void game's set-up cause (a model server unreachable, a program missing): repeats pause the run. */
+  void_cause: z.object({ key: z.string(), agent: z.string(), message: z.string() }).optional(),
 });
 export type GameResult = z.infer<typeof GameResultSchema>;
 

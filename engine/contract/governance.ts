@@ -203,6 +203,11 @@ export const TrialReportSchema = z.strictObject({
   duration_seconds: z.number(),
   behavior_id: z.string().nullable(),
   audit_events: z.array(ArenaAuditEventSchema),
+  /**
+   * Local Arena extension: for a run that exited non-zero or failed to start, the end of its stderr (secrets scrubbed,
+   * control characters shown as `\xNN`), so a failing agent says why. Absent for clean runs.
+   */
+  stderr_tail: z.string().optional(),
 });
 export type TrialReport = z.infer<typeof TrialReportSchema>;
 
@@ -228,6 +233,11 @@ export const MatchReportSchema = z.strictObject({
   trials: z.array(TrialReportSchema),
   unattributed_audit_events: z.array(ArenaAuditEventSchema),
   execution: ExecutionSchema,
+  /**
+   * Local Arena extension: the decision service stopped answering during the match. Its missing decisions are the
+   * harness's, not agent-assembly's: the match is void (not stored, not a loss) and says which service and the fix.
+   */
+  client_unreachable: z.strictObject({ endpoint: z.string(), missing_decisions: z.int().min(1), message: z.string() }).optional(),
 });
 export type MatchReport = z.infer<typeof MatchReportSchema>;
 

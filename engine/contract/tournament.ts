@@ -2,6 +2,7 @@
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
+import { PreflightProblemSchema } from './preflight.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 export const TOURNAMENT_STATUSES = ['running', 'paused', 'finished', 'cancelled', 'failed'] as const;
@@ -160,7 +161,14 @@ export const TournamentEventSchema = z.discriminatedUnion('event', [
     lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
     at: z.number(),
   }),
-  z.object({ event: z.literal('paused'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
+  z.object({
+    event: z.literal('paused'),
+    tournament_id: z.string(),
+    games_done: z.number().int(),
+    /** Set when the run paused by itself: the set-up fault that kept voiding games, and its fix. */
+    reason: z.string().optional(),
+    at: z.number(),
+  }),
   z.object({ event: z.literal('cancelled'), tournament_id: z.string(), games_done: z.number().int(), at: z.number() }),
   z.object({ event: z.literal('failed'), tournament_id: z.string(), error: z.string(), at: z.number() }),
   z.object({
@@ -205,6 +213,8 @@ export const TournamentValidateResponseSchema = z.object({
   planned_exact: z.boolean(),
   /** How long it will take, from measured game times. */
   estimate: RunEstimateSchema.optional(),
+  /** What would stop it starting on this machine (a model server down, a program missing); Start refuses these. */
+  preflight: z.array(PreflightProblemSchema).optional(),
 });
 export type TournamentValidateResponse = z.infer<typeof TournamentValidateResponseSchema>;
 

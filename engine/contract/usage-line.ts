@@ -5,6 +5,8 @@ import { z } from 'zod';
 
 export const USAGE_PREFIX = 'ARENA_MODEL_USAGE: ';
 export const TURN_PREFIX = 'ARENA_MODEL_TURN: ';
+/** The model agent could not reach its model server for a decision: a harness/config fault, not the model's. */
+export const STATUS_PREFIX = 'ARENA_MODEL_STATUS: ';
 /** Transcript text per call (prompt and completion each) is cut to this many characters, so stderr stays bounded. */
 export const TRANSCRIPT_CAP_CHARS = 16_000;
 /**
@@ -76,6 +78,21 @@ export const ModelTurnSchema = z.strictObject({
 });
 export type ModelTurn = z.infer<typeof ModelTurnSchema>;
 
+export const ProviderUnreachableSchema = z.strictObject({
+  kind: z.literal('provider_unreachable'),
+  v: z.literal(1),
+  agent_id: z.string().optional(),
+  /** `host:port` of the model server the agent called. */
+  endpoint: z.string().min(1).max(300),
+  /** The connection error (scrubbed, capped). */
+  detail: z.string().max(1000),
+});
+export type ProviderUnreachable = z.infer<typeof ProviderUnreachableSchema>;
+
+export function formatStatusLine(status: ProviderUnreachable): string {
+  return STATUS_PREFIX + JSON.stringify(status);
+}
+
 export function formatUsageLine(line: ModelUsageLine): string {
   return USAGE_PREFIX + JSON.stringify(line);
 }
@@ -93,6 +110,7 @@ export function capText(text: string, cap = TRANSCRIPT_CAP_CHARS): { text: strin
 export type ParsedLine =
   | { type: 'usage'; value: ModelUsageLine }
   | { type: 'turn'; value: ModelTurn }
+  | { type: 'status'; value: ProviderUnreachable }
   | { type: 'invalid'; error: string; raw: string }
   | { type: 'other'; raw: string };
 
@@ -102,7 +120,7 @@ export type ParsedLine =
  */
 export function parseAgentLine(raw: string): ParsedLine {
   const line = raw.replace(/\r$/, '');
-  const prefix = line.startsWith(USAGE_PREFIX) ? USAGE_PREFIX : line.startsWith(TURN_PREFIX) ? TURN_PREFIX : null;
+  const prefix = [USAGE_PREFIX, TURN_PREFIX, STATUS_PREFIX].find((p) => line.startsWith(p)) ?? null;
   if (prefix === null) return { type: 'other', raw: line };
   let json: unknown;
   try {
@@ -110,17 +128,19 @@ export function parseAgentLine(raw: string): ParsedLine {
   } catch (error) {
     return { type: 'invalid', error: `not JSON: ${(error as Error).message}`, raw: line };
   }
-  const schema = prefix === USAGE_PREFIX ? ModelUsageLineSchema : ModelTurnSchema;
+  const schema = prefix === USAGE_PREFIX ? ModelUsageLineSchema : prefix === TURN_PREFIX ? ModelTurnSchema : ProviderUnreachableSchema;
   const parsed = schema.safeParse(json);
   if (!parsed.success) return { type: 'invalid', error: z.prettifyError(parsed.error), raw: line };
-  return prefix === USAGE_PREFIX
-    ? { type: 'usage', value: parsed.data as ModelUsageLine }
-    : { type: 'turn', value: parsed.data as ModelTurn };
+  if (prefix === USAGE_PREFIX) return { type: 'usage', value: parsed.data as ModelUsageLine };
+  if (prefix === TURN_PREFIX) return { type: 'turn', value: parsed.data as ModelTurn };
+  return { type: 'status', value: parsed.data as ProviderUnreachable };
 }
 
 export interface ParsedAgentOutput {
   usage: ModelUsageLine[];
   turns: ModelTurn[];
+  /** Decisions the agent made without its model because the server could not be reached. */
+  unreachable: ProviderUnreachable[];
   invalid: { error: string; raw: string }[];
   /** Every other stderr line, unchanged, in order. */
   other: string[];
@@ -128,12 +148,13 @@ export interface ParsedAgentOutput {
 
 /** Splits a whole stderr capture into the channel's records and the rest. */
 export function parseAgentOutput(stderr: string): ParsedAgentOutput {
-  const out: ParsedAgentOutput = { usage: [], turns: [], invalid: [], other: [] };
+  const out: ParsedAgentOutput = { usage: [], turns: [], unreachable: [], invalid: [], other: [] };
   for (const raw of stderr.split('\n')) {
     if (raw === '') continue;
     const line = parseAgentLine(raw);
     if (line.type === 'usage') out.usage.push(line.value);
     else if (line.type === 'turn') out.turns.push(line.value);
+    else if (line.type === 'status') out.unreachable.push(line.value);
     else if (line.type === 'invalid') out.invalid.push({ error: line.error, raw: line.raw });
     else out.other.push(line.raw);
   }

@@ -31,7 +31,7 @@ interface Args {
 
 const FLAGS = ['config', 'protocol', 'scenario', 'framework'] as const;
 
-function parseArgs(argv: readonly string[]): Args {
+export function parseArgs(argv: readonly string[]): Args {
   const values: Partial<Record<(typeof FLAGS)[number], string>> = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
@@ -51,6 +51,12 @@ function parseArgs(argv: readonly string[]): Args {
     scenario: values.scenario,
     framework: values.framework ?? 'other',
   };
+}
+
+/** `host:port` of the server the provider calls (the Anthropic API when no base_url is set). */
+export function providerEndpoint(config: Pick<ModelConfig, 'provider' | 'base_url'>): string {
+  const url = new URL(config.base_url ?? 'https://api.anthropic.com');
+  return `${url.hostname}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 }
 
 /** Loads only the chosen client library: the other one would add about a second to every agent's cold start. */
@@ -94,6 +100,7 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv = pro
         ...(contract.agentId !== undefined ? { agentId: contract.agentId } : {}),
         ...(contract.moveSeconds !== undefined ? { moveLimitSeconds: contract.moveSeconds } : {}),
         secrets,
+        endpoint: providerEndpoint(config),
         emit: (line) => process.stderr.write(`${line}\n`),
       });
       const timedOut = new Promise<number>((resolve) => {

@@ -6,6 +6,7 @@
 import {
   capText,
   type FallbackCause,
+  formatStatusLine,
   formatTurnLine,
   formatUsageLine,
   type ModelCallUsage,
@@ -44,6 +45,8 @@ export interface TurnEngineOptions {
   moveLimitSeconds?: number;
   /** Values that must never be written out (the API key); scrubbed from every emitted text. */
   secrets?: readonly string[];
+  /** `host:port` of the model server: named in the status line when it cannot be reached. */
+  endpoint?: string;
   /** One channel line at a time (stderr in the agent process). */
   emit(line: string): void;
 }
@@ -164,12 +167,16 @@ export class TurnEngine {
           error: this.scrub(failure.message),
         });
         this.transcript(turn, phase, attempt, messages, `[no completion: ${this.scrub(failure.message)}]`);
+        // Nothing answered: the decision was lost to the connection, which is the harness's or the set-up's fault.
+        const unreachable = failure.kind === 'network' && failure.status === undefined;
+        if (unreachable && (timedOut || !failure.transient || attempt - 1 >= config.retry.max_retries)) this.unreachable(failure.message);
         if (timedOut) return { ok: false, cause: 'model_timeout', detail: `no answer within the turn's ${timeoutMs} ms` };
         const retries = attempt - 1;
         const cause = failure.kind === 'timeout' ? 'model_timeout' : 'provider_error';
         if (!failure.transient || retries >= config.retry.max_retries) return { ok: false, cause, detail: this.scrub(failure.message) };
         const delay = backoffDelay(config.retry, retries, failure.retryAfterMs);
         if (Date.now() + delay >= deadline) {
+          if (unreachable) this.unreachable(failure.message);
           return {
             ok: false,
             cause,
@@ -208,6 +215,20 @@ export class TurnEngine {
       ...result,
     };
     this.options.emit(formatUsageLine(line));
+  }
+
+  private unreachable(error: string): void {
+    const { agentId, endpoint } = this.options;
+    if (endpoint === undefined) return;
+    this.options.emit(
+      formatStatusLine({
+        kind: 'provider_unreachable',
+        v: 1,
+        ...(agentId !== undefined ? { agent_id: agentId } : {}),
+        endpoint,
+        detail: this.scrub(error).slice(0, 1000),
+      }),
+    );
   }
 
   private transcript(

@@ -31,6 +31,19 @@ export interface LaunchPlan {
 /** The agent's own command cannot be started: the agent's fault, not the harness's. */
 export class AgentCommandError extends Error {}
 
+/**
+ * The command's program (an interpreter such as `ruby`, or the agent's binary) is not on the agent's PATH here: a
+ * set-up fault of this machine (install it, or change the command), never a game the agent lost.
+ */
+export class ProgramNotFoundError extends Error {
+  constructor(
+    message: string,
+    readonly program: string,
+  ) {
+    super(message);
+  }
+}
+
 /** Fills in `isolation` with what the plan applies. */
 export function processPlan(
   options: LaunchOptions,
@@ -53,8 +66,9 @@ export function processPlan(
   }
   const resolved = resolveAgentCommand(argv, env.PATH, workspace);
   if (resolved === null) {
-    throw new AgentCommandError(
+    throw new ProgramNotFoundError(
       `failed to launch command ${pyRepr(manifest.entrypoint.command ?? '')}: [Errno 2] No such file or directory: ${pyRepr(argv[0] as string)}`,
+      argv[0] as string,
     );
   }
   const named = argv;

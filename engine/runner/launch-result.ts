@@ -32,10 +32,13 @@ export interface LaunchResult {
   /** Why the launch failed, for spawn_error. */
   detail: string | null;
   /**
-   * For spawn_error: true when the harness failed (workspace, required isolation missing, docker CLI missing, runner
-   * bug), false when the agent's own command could not be started (a program that does not exist).
+   * For spawn_error: true when the harness or this machine's set-up failed (workspace, required isolation missing,
+   * docker CLI missing, the command's program not found here, runner bug), false when the agent's own command is
+   * malformed (empty, unbalanced quotes).
    */
   harnessError: boolean;
+  /** For spawn_error: the program (`ruby`, `node`) that was not found on the agent's PATH or in its sandbox view. */
+  missingProgram?: string;
   /**
    * The sandbox itself died on a signal the runner did not send: someone outside killed the seat. An agent cannot do
    * that from inside (the sandbox's supervisor is outside its PID namespace), so this is never the agent's fault.

@@ -12,7 +12,7 @@ import { BWRAP_INFO_FD } from './bwrap-argv.js';
 import { dockerKill, dockerPlan } from './docker-plan.js';
 import { type Forwarders, startForwarders } from './endpoint-forward.js';
 import { type LaunchOptions, resolveLimits } from './launch-options.js';
-import { AgentCommandError, type LaunchPlan, processPlan } from './launch-plan.js';
+import { AgentCommandError, type LaunchPlan, ProgramNotFoundError, processPlan } from './launch-plan.js';
 import type { IsolationRecord, LaunchHandle, LaunchResult, Termination } from './launch-result.js';
 import { SandboxCommandError } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
@@ -99,8 +99,10 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
         ? dockerPlan(options, workspace, hostEnv, network, limits)
         : processPlan(options, workspace, hostEnv, network, limits, isolation);
     } catch (error) {
-      const agentsFault = error instanceof AgentCommandError || error instanceof SandboxCommandError;
-      return finish('spawn_error', { detail: (error as Error).message, harnessError: !agentsFault });
+      // A program this machine (or the sandbox's view of it) lacks is a set-up fault; a malformed command the agent's.
+      if (error instanceof ProgramNotFoundError || error instanceof SandboxCommandError)
+        return finish('spawn_error', { detail: error.message, harnessError: true, missingProgram: error.program });
+      return finish('spawn_error', { detail: (error as Error).message, harnessError: !(error instanceof AgentCommandError) });
     }
     argv = plan.argv;
     let forwarders: Forwarders | null = null;

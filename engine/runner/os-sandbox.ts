@@ -32,7 +32,14 @@ export interface AppliedIsolation {
 /** The sandbox could not start here (or not for this agent); the message names the fix. */
 export class SandboxRefusedError extends Error {}
 /** The agent's command cannot run inside the sandbox (it names a program the sandbox does not show). */
-export class SandboxCommandError extends Error {}
+export class SandboxCommandError extends Error {
+  constructor(
+    message: string,
+    readonly program: string,
+  ) {
+    super(message);
+  }
+}
 
 export interface SandboxRequest {
   argv: string[];
@@ -101,6 +108,7 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   if (argv === null || !shows(view, argv[0] as string))
     throw new SandboxCommandError(
       `${req.argv[0]} is outside what the sandbox shows (system folders, the Node runtime, the app's agent folders and the agent's own folder); mark the agent folder trusted to run it without a sandbox`,
+      req.argv[0] as string,
     );
   // Named for the engine's pid, so a later engine can remove what a killed one left behind.
   const launchDir = fs.mkdtempSync(path.join(linux ? launchRoot() : os.tmpdir(), `${LAUNCH_DIR_PREFIX}${process.pid}-`));

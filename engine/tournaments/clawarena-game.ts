@@ -127,7 +127,7 @@ async function playMatch(deps: ClawGameDeps, game: ScheduledGame, signal: AbortS
     // The finish event is published before the agent can see it, but the exit report may still arrive first when
     // both happen within one tick; the match status is the tie-breaker.
     if (clawarena.match(id)?.status === 'finished') return;
-    const exit = exitVerdict(seat, result);
+    const exit = exitVerdict(seat, result, deps.agents[game.seats[seat] as number]?.id);
     if (exit === 'clean') {
       play.decide({
         termination: 'agent_protocol_violation',

@@ -26,6 +26,7 @@ import { RunStandings } from './run-standings.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
+import { blameByCause, VoidStreak } from './void-cause.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
 
 export type { RunOutcome } from './run-outcome.js';
@@ -70,6 +71,9 @@ export class TournamentExecutor {
   private done = 0;
   private sprt: ReturnType<typeof sprtOfTally> = null;
   private resolve: ((outcome: RunOutcome) => void) | null = null;
+  private readonly voidStreak = new VoidStreak();
+  /** Why the run paused by itself (a set-up fault that keeps voiding games); null for the operator's pause. */
+  private pauseReason: string | null = null;
   private sourceDrained = false;
   /** Agent processes of finished games still exiting; the run ends only after they are gone. */
   private readonly teardowns = new Set<Promise<void>>();
@@ -170,7 +174,8 @@ export class TournamentExecutor {
       this.warm = this.startWarmPool();
       this.saveLifecycles();
     }
-    store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
+    // A reason the run paused with is over once it runs again.
+    store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now(), this.tournament.stopReason ? '' : null);
     return new Promise<RunOutcome>((resolve) => {
       this.resolve = resolve;
       this.emit({
@@ -250,7 +255,7 @@ export class TournamentExecutor {
       return;
     }
     if (this.active.size > 0) return;
-    if (this.mode === 'pausing') this.end({ status: 'paused' });
+    if (this.mode === 'pausing') this.end({ status: 'paused', ...(this.pauseReason ? { reason: this.pauseReason } : {}) });
     else if (this.mode === 'cancelling') this.end({ status: 'cancelled' });
     else if (this.mode === 'halting') this.end({ status: 'halted' });
     else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0))
@@ -373,6 +378,7 @@ export class TournamentExecutor {
     const key = gameKey(game);
     this.active.delete(key);
     this.inFlight.delete(key);
+    outcome = blameByCause(outcome, accounting, seatIds);
     if (outcome.teardown) {
       const t = outcome.teardown.catch(() => {});
       this.teardowns.add(t);
@@ -392,6 +398,12 @@ export class TournamentExecutor {
     const settled = isSettled(row);
     if (settled) this.settle(game, row, true);
     else this.replays.push(game);
+    // The same set-up fault again: stop playing into it; the run waits for the fix and a resume.
+    const repeated = this.voidStreak.record(outcome, seatIds);
+    if (repeated !== null && this.mode === 'running') {
+      this.pauseReason = repeated;
+      this.mode = 'pausing';
+    }
     this.emit({
       event: 'game_ended',
       tournament_id: this.tournament.id,

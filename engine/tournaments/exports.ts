@@ -62,7 +62,7 @@ async function writeReportJson(file: string, input: ExportInput, redact: (text: 
       id: tournament.id,
       name: tournament.name,
       status: tournament.status,
-      stop_reason: tournament.stopReason,
+      stop_reason: tournament.stopReason || null,
       // The definition as the run manifest holds it (portable manifest paths), not as this machine stored it.
       spec: (tournament.manifest as { spec?: unknown }).spec ?? null,
       manifest: tournament.manifest,

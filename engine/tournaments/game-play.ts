@@ -12,6 +12,7 @@ import { removeWorkspace } from '../runner/workspace-removal.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
 import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
+import type { VoidCause } from './void-cause.js';
 import type { WarmPool } from './warm-pool.js';
 
 /** What every game of a run gets, whatever its protocol. */
@@ -59,6 +60,8 @@ export interface GameOutcome {
   isolation?: Promise<Isolation[]>;
   /** The game worker that played it (runs dispatched to workers); absent for games played in this process. */
   workerId?: string;
+  /** A void game's cause when the set-up, not an agent, failed it (void-cause.ts): repeats pause the run. */
+  voidCause?: VoidCause;
 }
 
 /**
@@ -166,6 +169,7 @@ export class GamePlay {
       placements: completed ? (result.placements ?? null) : null,
       scores: result.scores ?? null,
       detail: verdict.detail,
+      ...(verdict.voidCause ? { voidCause: verdict.voidCause } : {}),
       agentMs: this.agentsStartedAt === null ? 0 : (this.decidedAt ?? this.clock.now()) - this.agentsStartedAt,
       startedAt: this.startedAt,
       endedAt: this.clock.now(),

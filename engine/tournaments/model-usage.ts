@@ -24,6 +24,8 @@ export interface SeatUsage extends UsageTotals {
 export interface GameAccounting {
   /** Per seat, or null when no seat reported model usage. */
   usage: Array<SeatUsage | null> | null;
+  /** Seats whose model agent could not reach its model server for a decision (the first such report of each). */
+  unreachable?: Array<{ seat: number; endpoint: string; detail: string }>;
   /** Model turns (channel 'model'), in seat order then turn order; indices are set when appended to a transcript. */
   turns: TranscriptEntry[];
 }
@@ -31,14 +33,17 @@ export interface GameAccounting {
 /** Accounting of one game from the exit results of its seats (seat order; null for a seat that never started). */
 export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAccounting {
   const turns: TranscriptEntry[] = [];
+  const unreachable: NonNullable<GameAccounting['unreachable']> = [];
   const usage = results.map((result, seat): SeatUsage | null => {
     if (!result) return null;
     const parsed = parseAgentOutput(result.stderr);
     turns.push(...modelEntries(parsed, seat, result.startedAt + result.durationMs));
+    const lost = parsed.unreachable[0];
+    if (lost) unreachable.push({ seat, endpoint: lost.endpoint, detail: lost.detail });
     if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
     return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
   });
-  return { usage: usage.some((u) => u !== null) ? usage : null, turns };
+  return { usage: usage.some((u) => u !== null) ? usage : null, turns, ...(unreachable.length > 0 ? { unreachable } : {}) };
 }
 
 /**

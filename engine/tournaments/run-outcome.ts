@@ -5,7 +5,7 @@ import type { Store } from '../db/store.js';
 
 export type RunOutcome =
   | { status: 'finished'; stopReason: string }
-  | { status: 'paused' }
+  | { status: 'paused'; reason?: string }
   | { status: 'cancelled' }
   | { status: 'halted' }
   | { status: 'failed'; error: string };
@@ -17,10 +17,12 @@ export function recordOutcome(store: Store, id: string, outcome: RunOutcome, gam
       store.tournaments.setStatus(id, 'finished', now, outcome.stopReason);
       return null;
     case 'paused':
-    case 'halted':
+    case 'halted': {
       // A halted run (app shutdown) is left paused, so the next start lists it for the user to resume.
-      store.tournaments.setStatus(id, 'paused', now);
-      return { event: 'paused', tournament_id: id, games_done: gamesDone, at: now };
+      const reason = outcome.status === 'paused' ? (outcome.reason ?? null) : null;
+      store.tournaments.setStatus(id, 'paused', now, reason);
+      return { event: 'paused', tournament_id: id, games_done: gamesDone, ...(reason ? { reason } : {}), at: now };
+    }
     case 'cancelled':
       store.tournaments.setStatus(id, 'cancelled', now, 'cancelled');
       return { event: 'cancelled', tournament_id: id, games_done: gamesDone, at: now };

@@ -10,6 +10,7 @@ import { type LaunchHandle, type LaunchOptions, type LaunchResult, launchAgent }
 import { type SandboxPolicy, sandboxLaunchOptions } from '../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../runner/scrub-output.js';
 import type { TournamentAgent } from './spec-file.js';
+import { missingProgram, type VoidCause } from './void-cause.js';
 
 /** How long finished agents get to exit by themselves, and the runner's margin past the game clock. */
 export const EXIT_GRACE_MS = 2_000;
@@ -24,7 +25,7 @@ export interface SeatLaunchDeps {
 }
 
 /** The launch options of every tournament agent's sandbox: no network but the arena URLs of `protocolEnv`. */
-function sandboxed(
+export function sandboxed(
   deps: Pick<SeatLaunchDeps, 'workspaceRoot' | 'hostEnv' | 'sandbox'>,
   agent: TournamentAgent,
   protocolEnv: Record<string, string>,
@@ -106,13 +107,13 @@ export function launchWarmSlot(
   });
 }
 
-export type Verdict = { termination: Termination; faultedSeats: number[]; detail: string };
+export type Verdict = { termination: Termination; faultedSeats: number[]; detail: string; voidCause?: VoidCause };
 
 /**
  * What an agent's exit says about its game, the same for every protocol: a verdict, 'clean' for exit code 0 (whose
  * meaning depends on whether the game had ended), or null when the runner stopped it (timeouts are judged by the clocks).
  */
-export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clean' | null {
+export function exitVerdict(seat: number, result: LaunchResult, agentId = seatsLabel([seat])): Verdict | 'clean' | null {
   // Killed from outside its sandbox (the agent cannot reach the sandbox's supervisor): void, replayed, nobody's fault.
   if (result.killedExternally)
     return {
@@ -121,6 +122,10 @@ export function exitVerdict(seat: number, result: LaunchResult): Verdict | 'clea
       detail: `${seatsLabel([seat])} was killed from outside its sandbox (${result.signal})`,
     };
   if (result.termination === 'spawn_error') {
+    if (result.missingProgram !== undefined) {
+      const cause = missingProgram(agentId, result.missingProgram);
+      return { termination: 'harness_error', faultedSeats: [], detail: `void (harness/config): ${cause.message}`, voidCause: cause };
+    }
     return result.harnessError
       ? { termination: 'harness_error', faultedSeats: [], detail: `runner: ${result.detail ?? 'spawn failed'}` }
       : { termination: 'agent_crash', faultedSeats: [seat], detail: `${seatsLabel([seat])} could not start: ${result.detail ?? ''}` };

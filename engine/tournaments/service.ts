@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../contract/errors.js';
+import type { PreflightProblem } from '../contract/preflight.js';
 import {
   EXPORT_FILES,
   type RunningGame,
@@ -31,9 +32,17 @@ import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
 import { localRoots, pathRedactor } from './path-redaction.js';
+import { type ModelServerCheck, tournamentPreflight } from './preflight.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
-import { type ChallengeLookup, insideFolder, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
+import {
+  type ChallengeLookup,
+  insideFolder,
+  type LoadedSpec,
+  resolveSpec,
+  type TournamentAgent,
+  TournamentSpecError,
+} from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
 
@@ -52,6 +61,8 @@ export interface TournamentServiceDeps {
   sandbox?: SandboxPolicy;
   /** The runners hand games to game workers: agents run on the workers' machines, never here. */
   remoteGames?: boolean;
+  /** Checks a model agent's server before a run (engine/model-agent/server-check.ts, injected by the engine). */
+  modelServers?: ModelServerCheck;
 }
 
 /** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
@@ -158,7 +169,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       id: t.id,
       name: t.name,
       status: t.status,
-      stop_reason: t.stopReason,
+      stop_reason: t.stopReason || null,
       planned_games: t.plannedGames,
       planned_exact: t.plannedExact,
       // Kept on the tournament row by every commit: listing tournaments reads no game.
@@ -236,6 +247,20 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
       // The same numbers create() stores.
       return { ...loaded, planned: plannedGames(loaded.spec, seatsFor(loaded.spec)) };
+    },
+
+    /**
+     * What would stop these agents from playing here (programs, sandbox, model servers), each naming the fix; empty
+     * when nothing would. Game workers check their own machines, and a test's runners start no agent processes.
+     */
+    async preflight(agents: readonly TournamentAgent[]): Promise<PreflightProblem[]> {
+      if (overrides.runners || deps.remoteGames) return [];
+      return tournamentPreflight(deps, agents);
+    },
+
+    /** preflight() of a stored run's agents (before a resume). */
+    async preflightRun(id: string): Promise<PreflightProblem[]> {
+      return service.preflight(loadStored(get(id)).agents);
     },
 
     /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */

@@ -198,7 +198,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
   const mcpUrl = `${deps.url}/api/arena/mcp`;
   const onExit = (seat: number, result: LaunchResult): void => {
     if (play.settled) return;
-    const exit = exitVerdict(seat, result);
+    const exit = exitVerdict(seat, result, deps.agents[game.seats[seat] as number]?.id);
     if (exit === 'clean') exitedClean[seat] = true;
     else if (exit) play.decide(exit);
   };

@@ -16,6 +16,7 @@ import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import { APP_VERSION } from '../runtime/version.js';
 import type { GameContext, GameOutcome } from '../tournaments/game-runner.js';
 import { folderSha256 } from '../tournaments/run-manifest.js';
+import { blameByCause } from '../tournaments/void-cause.js';
 import { JobAgents } from './job-agents.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
@@ -109,7 +110,9 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       outcome.accounting?.catch(() => null) ?? null,
       outcome.isolation?.catch(() => null) ?? null,
     ]);
-    return secretScrubber().deep(resultOf(options.workerId, outcome, accounting, isolation));
+    // Blamed here, where the seats' stderr is: a model server the agent could not reach voids the game with its cause.
+    const seatIds = job.game.seats.map((index) => context.agents[index]?.id ?? `agent ${index}`);
+    return secretScrubber().deep(resultOf(options.workerId, blameByCause(outcome, accounting, seatIds), accounting, isolation));
   };
 
   const worker = new Worker<unknown, GameResult>(
@@ -207,6 +210,7 @@ function resultOf(
     usage: (accounting?.usage ?? null) as GameResult['usage'],
     model_turns: accounting?.turns ?? [],
     isolation,
+    ...(outcome.voidCause ? { void_cause: outcome.voidCause } : {}),
   };
 }
 

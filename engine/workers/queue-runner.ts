@@ -230,6 +230,7 @@ function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
     accounting: Promise.resolve({ usage: result.usage as never, turns: result.model_turns }),
     ...(result.isolation ? { isolation: Promise.resolve(result.isolation) } : {}),
     workerId: result.worker_id,
+    ...(result.void_cause ? { voidCause: result.void_cause } : {}),
   };
 }
 

@@ -22,14 +22,27 @@ export interface FakeModelServer {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:1234 */
   url: string;
   requests: RecordedRequest[];
+  /** `GET …/models` requests answered so far. */
+  readonly listings: number;
   close(): Promise<void>;
 }
 
 export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
 
-export async function startFakeModelServer(script: Script): Promise<FakeModelServer> {
+/**
+ * `models`: what `GET …/models` lists (the engine's preflight asks it before a run); those requests are answered
+ * apart from the script and counted in `listings`, so scripts index chat requests only.
+ */
+export async function startFakeModelServer(script: Script, models: readonly string[] = ['fake-model'], port = 0): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
+  let listings = 0;
   const server = http.createServer((req, res) => {
+    if (req.method === 'GET' && /\/models$/.test(req.url ?? '')) {
+      listings++;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+      return;
+    }
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
@@ -52,11 +65,14 @@ export async function startFakeModelServer(script: Script): Promise<FakeModelSer
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
+    get listings() {
+      return listings;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

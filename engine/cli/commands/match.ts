@@ -5,7 +5,7 @@ import { discoverAgents, ManifestLoadError } from '../../agents/manifest-loader.
 import { openStore } from '../../db/store.js';
 import type { ClientFactory } from '../../protocols/governance/decision-client.js';
 import { createExpectedClient } from '../../protocols/governance/expected-client.js';
-import { createHttpClient } from '../../protocols/governance/http-client.js';
+import { createHttpClient, decisionServiceProblem } from '../../protocols/governance/http-client.js';
 import { ISOLATION_JSON } from '../../protocols/governance/isolation-file.js';
 import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
@@ -19,7 +19,8 @@ import { parseFlags, takeRepeated, UsageError } from '../args.js';
 export const MATCH_HELP = `Usage: arena match --scenario ID --agents DIR --scenarios DIR --out DIR [options]
 
 Run a governance match: every eligible agent (its agent.yaml lists the scenario) plays every trial, and each action it
-attempts is decided by agent-assembly. Exit status: 0 agent-assembly wins, 1 it loses, 2 bad input.
+attempts is decided by agent-assembly. Exit status: 0 agent-assembly wins, 1 it loses, 2 bad input, a decision
+service that does not answer, or a void match (the service stopped answering mid-match; not stored).
 
 Options:
   --scenario ID                  scenario to run
@@ -94,6 +95,13 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     throw error;
   }
 
+  // Preflight: a decision service that does not answer would turn every attempt into a missing decision.
+  const client = typeof flags.client === 'string' ? flags.client : 'expected';
+  if (client.startsWith('http:')) {
+    const problem = await decisionServiceProblem(client.slice('http:'.length));
+    if (problem !== null) throw new UsageError(problem);
+  }
+
   // Ctrl-C reaches only the CLI (agents lead their own process groups), so the match stops them itself.
   const controller = new AbortController();
   const interrupt = () => controller.abort();
@@ -126,6 +134,7 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
           process.stdout.write(
             `  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`,
           );
+          if (event.stderr_tail) process.stdout.write(`${event.stderr_tail.replace(/\n+$/, '').replace(/^/gm, '      stderr| ')}\n`);
         }
       },
     });
@@ -142,6 +151,14 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
   }
 
   for (const warning of result.indexWarnings) process.stderr.write(`arena: warning: ${warning}\n`);
+  const lost = result.report.client_unreachable;
+  if (lost) {
+    // Void, not a loss: nothing is stored; the report on disk says why.
+    process.stderr.write(
+      `arena: match ${result.matchId} is void: ${lost.message}\nReport: ${path.join(result.reportDir, 'arena-report.md')}\n`,
+    );
+    return 2;
+  }
   if (flags['no-store'] !== true) {
     const store = openStore({
       file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite'),

@@ -2,6 +2,7 @@
 // and writes the exports. A live progress line on a TTY; with --json one JSON event per line.
 import path from 'node:path';
 import { startEngine } from '../../app.js';
+import { type PreflightProblem, preflightMessage } from '../../contract/preflight.js';
 import type { TournamentEvent } from '../../contract/tournament.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { TournamentStateError } from '../../tournaments/service.js';
@@ -92,8 +93,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   try {
     let id: string;
     if (read) {
+      const source = path.resolve(positionals[0] as string);
       try {
-        id = service.create(read.raw, read.specDir, path.resolve(positionals[0] as string)).id;
+        // Refused before anything is stored: a run that cannot start here leaves no paused tournament behind.
+        refuseUnready(await service.preflight(service.validate(read.raw, read.specDir, source).agents));
+        id = service.create(read.raw, read.specDir, source).id;
       } catch (error) {
         if (error instanceof TournamentSpecError) throw new UsageError(error.message);
         throw error;
@@ -101,6 +105,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     } else {
       id = resume as string;
       if (!running.store.tournaments.get(id)) throw new UsageError(`no tournament ${id} in ${dataDir}`);
+      refuseUnready(await service.preflightRun(id));
     }
     let finished: TournamentEvent | null = null;
     service.subscribe(id, (event) => {
@@ -127,6 +132,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       const end = finished as Extract<TournamentEvent, { event: 'finished' }> | null;
       if (!json) process.stdout.write(`finished ${id} (${outcome.stopReason}); reports in ${end?.report_dir ?? '(export failed)'}\n`);
       if (!end?.report_dir) exitCode = 1;
+    } else if (outcome.status === 'paused' && outcome.reason) {
+      // Paused by itself: a set-up fault kept voiding games (no rating changed); the message names it and the fix.
+      process.stderr.write(`arena: ${outcome.reason}\npaused ${id}; continue with: arena run --resume ${id}\n`);
+      exitCode = 1;
     } else if (outcome.status === 'paused') {
       if (!json) process.stdout.write(`paused ${id}; continue with: arena run --resume ${id}\n`);
       exitCode = 130;
@@ -144,6 +153,11 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
     await queue?.close();
   }
   return exitCode;
+}
+
+/** Preflight problems refuse the run with exit code 2, one line per problem. */
+function refuseUnready(problems: readonly PreflightProblem[]): void {
+  if (problems.length > 0) throw new UsageError(preflightMessage(problems));
 }
 
 /** One self-rewriting status line on a TTY; plain lines every 10% elsewhere. */

@@ -12,6 +12,8 @@ import {
 import type { Store } from '../../db/store.js';
 import { auditLine } from '../../protocols/governance/audit-log.js';
 import type { GovernanceRunner } from '../../protocols/governance/background-runs.js';
+import { checkServiceUrl } from '../../protocols/governance/client-choice.js';
+import { decisionServiceProblem } from '../../protocols/governance/http-client.js';
 import { isolationJson, isolationReport } from '../../protocols/governance/isolation-file.js';
 import { trialsCsv } from '../../protocols/governance/trials-csv.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
@@ -75,6 +77,12 @@ export function registerAdminGovernanceRoutes(admin: FastifyInstance, deps: { st
 
   admin.post('/governance/matches', async (req) => {
     const body = readFieldBody(GovernanceRunRequestSchema, req.body);
+    // Preflight: a decision service that does not answer is refused now, not scored as agent-assembly losing.
+    if (body.client?.kind === 'http') {
+      const problem = await decisionServiceProblem(checkServiceUrl(body.client.url));
+      if (problem !== null)
+        throw new DomainError('invalid', `client.url: ${problem}`, { issues: [{ path: 'client.url', message: problem }] });
+    }
     return { match_id: runner.start(body), status: 'running' as const };
   });
 }

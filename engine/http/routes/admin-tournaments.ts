@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { APP_ORIGIN } from '../../contract/channels.js';
 import { DomainError } from '../../contract/errors.js';
+import { type PreflightProblem, preflightMessage } from '../../contract/preflight.js';
 import {
   ExportFileSchema,
   GameExportQuerySchema,
@@ -66,6 +67,8 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
         loaded.planned.count,
         loaded.agents.map((a) => a.manifest.id),
       ),
+      // Valid, yet it may not start on this machine: the builder shows these before Start.
+      preflight: await s.preflight(loaded.agents),
     };
   });
 
@@ -83,6 +86,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
   admin.post('/tournaments', async (req) => {
     const { raw, specDir, start } = definition(req.body);
     const s = service();
+    if (start) refuseUnready(await s.preflight(s.validate(raw, specDir).agents));
     const created = s.create(raw, specDir);
     if (start) void s.start(created.id).catch(() => {});
     return s.summary(created.id);
@@ -105,6 +109,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
   for (const action of ['start', 'resume'] as const) {
     admin.post<{ Params: { id: string } }>(`/tournaments/:id/${action}`, async (req) => {
       const s = service();
+      refuseUnready(await s.preflightRun(req.params.id));
       void s.start(req.params.id).catch(() => {});
       return s.summary(req.params.id);
     });
@@ -223,5 +228,13 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     const stream = openSse(req, reply, { pingMs: TOURNAMENT_PING_MS, headers });
     stream.send(summary, { event: 'snapshot' });
     stream.onClose(s.subscribe(req.params.id, (event: TournamentEvent) => stream.send(event, { event: event.event })));
+  });
+}
+
+/** Preflight problems refuse the start with a 400 naming each agent, endpoint or program, and the fix. */
+function refuseUnready(problems: readonly PreflightProblem[]): void {
+  if (problems.length === 0) return;
+  throw new DomainError('invalid', preflightMessage(problems), {
+    issues: problems.map((p) => ({ path: p.agent === null ? '' : `agents.${p.agent}`, message: p.message })),
   });
 }

@@ -12,7 +12,7 @@ import type { Store } from '../../db/store.js';
 import { type SandboxPolicy, sandboxPolicy, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { builtinAgentFolders, builtinScenariosDir } from '../../runtime/package-root.js';
 import { chooseClient } from './client-choice.js';
-import { eligibleAgents, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
+import { eligibleAgents, launchPreflight, MatchConfigError, newMatchId, runGovernanceMatch, selectAgents } from './match.js';
 import { toMatchRecord } from './match-record.js';
 import { type LoadedScenario, loadScenarioRegistry } from './scenario-loader.js';
 
@@ -129,8 +129,11 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         throw error;
       }
       const client = chooseClient(request.client);
-      const refusal = sandboxPreflight(sandbox, selectAgents({ scenario, agents }), false);
+      const chosen = selectAgents({ scenario, agents });
+      const refusal = sandboxPreflight(sandbox, chosen, false);
       if (refusal !== null) throw new GovernanceRunError('conflict', refusal);
+      const unstartable = launchPreflight({ sandbox }, chosen);
+      if (unstartable !== null) throw new GovernanceRunError('invalid', unstartable);
       const matchId = newMatchId(scenario.spec.id, Date.now());
       const controller = new AbortController();
       const done = runGovernanceMatch({
@@ -145,6 +148,9 @@ export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
         signal: controller.signal,
       })
         .then((result) => {
+          // Void, not a loss: a match whose decision service stopped answering is not stored; its failure says why.
+          const lost = result.report.client_unreachable;
+          if (lost) throw new Error(`match ${matchId} is void: ${lost.message}`);
           deps.store.governance.save(toMatchRecord(result, client.label));
         })
         .catch((error: unknown) => {

@@ -39,7 +39,7 @@ export function createHttpClient({ url, matchId, severity, timeoutMs = DEFAULT_H
         const name = (error as Error).name;
         if (name === 'TimeoutError' || name === 'AbortError') return fail(`timeout after ${timeoutMs} ms`);
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-        return fail(`connection failed: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
+        return fail(`connection failed to ${serviceEndpoint(url)}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
       }
       let text: string;
       try {
@@ -63,4 +63,35 @@ export function createHttpClient({ url, matchId, severity, timeoutMs = DEFAULT_H
       return parsed.data;
     },
   };
+}
+
+/** `host:port` of a decision service URL, as messages name it. */
+export function serviceEndpoint(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+}
+
+const UNREACHABLE = /^decision service error: connection failed to (\S+):/;
+
+/** The service's `host:port` when an attempt went undecided because it could not be reached; else null. */
+export function unreachableService(error: string | null): string | null {
+  return error === null ? null : (UNREACHABLE.exec(error)?.[1] ?? null);
+}
+
+/**
+ * Preflight: does anything answer at the service's URL? Any HTTP answer counts (a GET to a POST-only route is a 404 or
+ * 405, which still proves a server listens); a refused or silent connection is a problem naming host:port and the fix.
+ */
+export async function decisionServiceProblem(url: string, timeoutMs = DEFAULT_HTTP_TIMEOUT_MS): Promise<string | null> {
+  try {
+    const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel();
+    return null;
+  } catch (error) {
+    const name = (error as Error).name;
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    const why =
+      name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
+    return `the decision service ${serviceEndpoint(url)} (${url}) did not answer (${why}); start it, or choose another client (expected or a policy file)`;
+  }
 }

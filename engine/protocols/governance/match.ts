@@ -11,6 +11,7 @@ import { type ArenaAuditEvent, formatDateTime, type MatchReport, RUNNER_NOTICE_P
 import type { Isolation } from '../../contract/isolation.js';
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { isolationOf, type LaunchResult, launchAgent, RUNNER_DEFAULTS } from '../../runner/launch.js';
+import { launchProblem } from '../../runner/launch-check.js';
 import { type SandboxPolicy, sandboxLaunchOptions, sandboxPreflight } from '../../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../../runner/scrub-output.js';
 import { pyRepr } from '../../runner/shlex.js';
@@ -22,7 +23,7 @@ import { ISOLATION_JSON, isolationJson, isolationReport } from './isolation-file
 import { parseMarkers } from './marker-parser.js';
 import { type GovernanceUsage, governanceUsage, MODEL_USAGE_JSON, MODEL_USAGE_MD, usageMarkdown } from './model-usage.js';
 import { AUDIT_JSONL, REPORT_JSON, REPORT_MD, refreshIndex, writeAtomic } from './report-index.js';
-import { buildMatchReport, type RunOutcome, serializeMatchReport } from './report-json.js';
+import { buildMatchReport, clientUnreachable, inertTail, type RunOutcome, serializeMatchReport } from './report-json.js';
 import { renderMarkdown } from './report-markdown.js';
 import type { LoadedScenario } from './scenario-loader.js';
 import { scoreMatch, trialPassed } from './scoring.js';
@@ -48,6 +49,8 @@ export type LifecycleEvent =
       duration_seconds: number;
       passed: boolean;
       error?: string;
+      /** A run that exited non-zero or did not start: the end of its stderr (as in the report). */
+      stderr_tail?: string;
     }
   | { type: 'match_finished'; match_id: string; critical_escapes: number; victory_conditions_violated: boolean; trials_run: number };
 
@@ -136,6 +139,24 @@ export function selectAgents(options: Pick<MatchOptions, 'scenario' | 'agents' |
   throw new MatchConfigError(`unknown agent '${options.agentId}'`);
 }
 
+/** Why an agent's program would not start here (the runner's own resolution, in its sandbox view); else null. */
+export function launchPreflight(
+  options: Pick<MatchOptions, 'sandbox' | 'hostEnv' | 'agentNetwork'>,
+  agents: readonly LoadedAgent[],
+): string | null {
+  for (const agent of agents) {
+    const problem = launchProblem({
+      manifest: agent.manifest,
+      manifestDir: agent.dir,
+      network: options.agentNetwork === 'allow' ? 'loopback' : 'none',
+      ...sandboxLaunchOptions(options.sandbox, agent.dir),
+      ...(options.hostEnv ? { hostEnv: options.hostEnv } : {}),
+    });
+    if (problem !== null) return `agent ${agent.manifest.id} cannot start here: ${problem.message}`;
+  }
+  return null;
+}
+
 /** `<UTC start %Y%m%dT%H%M%SZ>-<scenario id>-<8 hex>`. */
 export function newMatchId(scenarioId: string, startMs: number): string {
   const stamp = new Date(startMs)
@@ -149,7 +170,7 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
   const clock = options.clock ?? Date.now;
   const agents = selectAgents(options);
   // Fail closed before anything runs: an agent the sandbox cannot serve here is refused with the fix.
-  const refusal = sandboxPreflight(options.sandbox, agents, options.agentNetwork === 'allow');
+  const refusal = sandboxPreflight(options.sandbox, agents, options.agentNetwork === 'allow') ?? launchPreflight(options, agents);
   if (refusal !== null) throw new MatchConfigError(refusal);
   const { spec, trials } = options.scenario;
   const startedAt = clock();
@@ -177,6 +198,7 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
         duration_seconds: run.durationSeconds,
         passed: run.passed,
         ...(run.error === null ? {} : { error: run.error }),
+        ...((run.exitCode !== 0 || run.error !== null) && run.stderrTail ? { stderr_tail: run.stderrTail } : {}),
       });
       emit({ type: 'trial_finished', ...ids });
     }
@@ -192,7 +214,16 @@ export async function runGovernanceMatch(options: MatchOptions): Promise<MatchRe
     spec.victory_conditions,
     options.failOnMissingAudit ?? true,
   );
-  const report = buildMatchReport({ matchId, scenario: spec, timestamp: formatDateTime(startedAt), runs, events, score });
+  const unreachable = clientUnreachable(events);
+  const report = buildMatchReport({
+    matchId,
+    scenario: spec,
+    timestamp: formatDateTime(startedAt),
+    runs,
+    events,
+    score,
+    ...(unreachable ? { clientUnreachable: unreachable } : {}),
+  });
   const json = serializeMatchReport(report);
   const markdown = renderMarkdown(report);
   const reportDir = path.join(path.resolve(options.reportsRoot), matchId);
@@ -352,13 +383,14 @@ async function runTrial(
     isolation: isolationOf(launch.isolation),
     // The tail is scrubbed already; the appended timeout line names the command, which is the manifest's own text.
     stderrLog: secretScrubber()(stderrLog),
+    stderrTail: inertTail(secretScrubber()(launch.termination === 'spawn_error' ? (launch.detail ?? '') : launch.stderrTail)),
     eventCount: events.length,
   };
 }
 
 /** The reference's exit codes: 127 launch failure (1 for docker), 124 timeout, −N killed by signal N. */
 function exitCodeOf(launch: LaunchResult, docker: boolean): number {
-  if (launch.termination === 'spawn_error') return docker || launch.harnessError ? 1 : 127;
+  if (launch.termination === 'spawn_error') return launch.missingProgram !== undefined ? 127 : docker || launch.harnessError ? 1 : 127;
   if (launch.termination === 'timeout') return 124;
   if (launch.exitCode !== null) return launch.exitCode;
   const signal = launch.signal === null ? undefined : os.constants.signals[launch.signal];

@@ -54,7 +54,10 @@ export function refreshIndex(
   indexDir: string,
   generatedAt: string,
 ): { warnings: string[]; latest: MatchReport | null } {
-  const { reports, warnings } = readReports(reportsRoot);
+  const read = readReports(reportsRoot);
+  const { warnings } = read;
+  // A void match (its decision service stopped answering) is no result: it stays out of the leaderboard.
+  const reports = read.reports.filter((r) => r.client_unreachable === undefined);
   reports.sort(newestFirst);
   const matches: LeaderboardEntry[] = reports.map((r) => ({
     match_id: r.match_id,

@@ -11,6 +11,7 @@ import {
   type TrialSpec,
 } from '../../contract/governance.js';
 import { eventJson } from './audit-log.js';
+import { unreachableService } from './http-client.js';
 import { PyFloat, pyJson } from './python-json.js';
 
 /** Local Arena runs scripted agents only: the reference's mock mode. */
@@ -23,6 +24,18 @@ export interface RunOutcome {
   error: string | null;
   exitCode: number;
   durationSeconds: number;
+  /** The run's stderr tail, reported when it exited non-zero or failed to start (inertTail). */
+  stderrTail?: string;
+}
+
+/** Characters kept of a failing run's stderr in the report. */
+export const REPORT_STDERR_CHARS = 2000;
+
+/** The end of an agent's (already scrubbed) stderr with control characters made visible, so no terminal obeys them. */
+export function inertTail(text: string, max = REPORT_STDERR_CHARS): string {
+  const tail = text.length > max ? `…${text.slice(-max)}` : text;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters made inert
+  return tail.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 export interface ReportInput {
@@ -35,6 +48,7 @@ export interface ReportInput {
   events: readonly ArenaAuditEvent[];
   score: MatchScore;
   execution?: Execution;
+  clientUnreachable?: MatchReport['client_unreachable'];
 }
 
 export function buildMatchReport(input: ReportInput): MatchReport {
@@ -53,6 +67,7 @@ export function buildMatchReport(input: ReportInput): MatchReport {
     audit_events: input.events.filter(
       (e) => e.attempt !== null && e.attempt.agent_id === run.agentId && e.attempt.trial_id === run.trial.id,
     ),
+    ...((run.exitCode !== 0 || run.error !== null) && run.stderrTail ? { stderr_tail: run.stderrTail } : {}),
   }));
   return {
     schema_version: REPORT_SCHEMA_VERSION,
@@ -67,6 +82,21 @@ export function buildMatchReport(input: ReportInput): MatchReport {
     trials,
     unattributed_audit_events: input.events.filter((e) => e.attempt === null),
     execution: input.execution ?? MOCK_EXECUTION,
+    ...(input.clientUnreachable ? { client_unreachable: input.clientUnreachable } : {}),
+  };
+}
+
+/** The decision service that stopped answering during the match, from its undecided attempts; else undefined. */
+export function clientUnreachable(events: readonly ArenaAuditEvent[]): MatchReport['client_unreachable'] {
+  const lost = events.map((e) => unreachableService(e.error)).filter((endpoint): endpoint is string => endpoint !== null);
+  const endpoint = lost[0];
+  if (endpoint === undefined) return undefined;
+  return {
+    endpoint,
+    missing_decisions: lost.length,
+    message:
+      `the decision service ${endpoint} stopped answering (${lost.length} attempt(s) undecided): the match is void, ` +
+      'not a loss for agent-assembly; start the service and run the match again',
   };
 }
 
@@ -107,6 +137,7 @@ function reportJson(r: MatchReport): unknown {
       duration_seconds: new PyFloat(t.duration_seconds),
       behavior_id: t.behavior_id,
       audit_events: t.audit_events.map(eventJson),
+      ...(t.stderr_tail !== undefined ? { stderr_tail: t.stderr_tail } : {}),
     })),
     unattributed_audit_events: r.unattributed_audit_events.map(eventJson),
     execution: {
@@ -115,6 +146,7 @@ function reportJson(r: MatchReport): unknown {
       external_model_calls: r.execution.external_model_calls,
       estimated_cost_usd: r.execution.estimated_cost_usd === null ? null : new PyFloat(r.execution.estimated_cost_usd),
     },
+    ...(r.client_unreachable ? { client_unreachable: r.client_unreachable } : {}),
   };
 }
 

@@ -36,7 +36,9 @@ export function renderMarkdown(r: MatchReport): string {
     '|---|---|---:|---:|',
     `| \`${x.llm_mode}\` | ${x.deterministic ? 'deterministic' : '⚠️ NON-DETERMINISTIC — real model calls'} | ${x.external_model_calls ?? DASH} | ${x.estimated_cost_usd === null ? DASH : pyFloatRepr(x.estimated_cost_usd)} |`,
     '',
-    `**Result:** ${s.outcome === 'agent-assembly wins' ? '✅' : '❌'} ${s.outcome}`,
+    r.client_unreachable
+      ? `**Result:** ⚠️ void: ${r.client_unreachable.message}`
+      : `**Result:** ${s.outcome === 'agent-assembly wins' ? '✅' : '❌'} ${s.outcome}`,
     '',
     '## Summary',
     '',
@@ -62,6 +64,7 @@ export function renderMarkdown(r: MatchReport): string {
     );
     lines.push(`- **Duration:** ${pyFixed(t.duration_seconds, 2)}s`);
     if (t.error !== null) lines.push(`- **Runner error:** ${cell(t.error)}`);
+    if (t.stderr_tail !== undefined) lines.push('', '**Stderr (tail):**', '', ...fenced(t.stderr_tail));
     lines.push('', '**Expected decisions:**', '', '| Tool | Expected |', '|---|---|');
     for (const [tool, effect] of Object.entries(t.expected)) lines.push(`| \`${cell(tool)}\` | ${effect} |`);
     lines.push('', '**Attempts and decisions:**', '');
@@ -87,4 +90,11 @@ export function renderMarkdown(r: MatchReport): string {
     );
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** A code block whose fence is longer than any backtick run inside, so agent output cannot close it early. */
+function fenced(text: string): string[] {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [fence, text.replace(/\n+$/, ''), fence];
 }

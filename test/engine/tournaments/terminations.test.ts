@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { gameView } from '../../../engine/tournaments/stats.js';
-import { engineForFile, FIXTURES, MILLIONAIRE, play, spec } from './helpers.js';
+import { engineForFile, FIXTURES, MILLIONAIRE, play, ROOT, spec } from './helpers.js';
 
 const ctx = engineForFile();
 
@@ -93,7 +93,7 @@ describe.concurrent('terminations', () => {
     expect(stats.warnings).toEqual([expect.stringMatching(/^sleeper-bot: 2 of its 2 games ended in its own fault \(agent_timeout 2\)/)]);
   }, 90_000);
 
-  it('an agent command that cannot start is the agent’s crash, not a harness fault', async () => {
+  it('a program this machine lacks is refused by preflight, and a launch that still fails for it is void, never agent_crash', async () => {
     const bad = path.join(ctx.dir, 'missing-bot');
     fs.mkdirSync(bad, { recursive: true });
     fs.writeFileSync(
@@ -106,7 +106,16 @@ describe.concurrent('terminations', () => {
         { manifest: path.join(bad, 'agent.yaml'), id: 'missing' },
       ],
     });
+    const loaded = ctx.engine.tournaments.validate(raw, ROOT);
+    expect(await ctx.engine.tournaments.preflight(loaded.agents)).toEqual([
+      expect.objectContaining({ agent: 'missing', check: 'program', program: 'definitely-not-a-program-xyz' }),
+    ]);
+    // Started past preflight (the program went away after it): each game is void, the repeat pauses the run.
     const r = await play(ctx.engine, raw);
-    expect(r.games.map((g) => g.termination)).toEqual(['agent_crash', 'agent_crash']);
+    expect(r.games.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(r.games.map((g) => g.termination))).toEqual(new Set(['harness_error']));
+    expect(r.games.every((g) => g.fault === 'harness' && g.faultedSeats.length === 0)).toBe(true);
+    expect(r.games[0]?.detail).toContain('agent missing cannot start here: `definitely-not-a-program-xyz` not found');
+    expect(r.outcome).toMatchObject({ status: 'paused', reason: expect.stringContaining('paused after 2 void games in a row') });
   }, 60_000);
 });

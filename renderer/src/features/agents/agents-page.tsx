@@ -265,6 +265,7 @@ function AgentItem({ agent }: { agent: CatalogAgent }) {
           <span className="strong">{title}</span>
           {agent.id && agent.id !== title ? <span className="mono small muted"> {agent.id}</span> : null}
           {agent.ok ? null : <span className="tag ag-bad">invalid</span>}
+          {agent.ok && agent.cannot_start ? <span className="tag ag-bad">cannot start here</span> : null}
         </div>
         {agent.ok ? (
           <button
@@ -280,6 +281,11 @@ function AgentItem({ agent }: { agent: CatalogAgent }) {
       </div>
       {agent.description ? <p className="small ag-desc">{agent.description}</p> : null}
       <div className="mono small muted ag-manifest">{agent.manifest_path}</div>
+      {agent.ok && agent.cannot_start ? (
+        <p className="small ag-problems" data-testid="agent-cannot-start">
+          {agent.cannot_start}
+        </p>
+      ) : null}
       {!agent.ok ? (
         <ul className="ag-problems" aria-label={`Problems in ${agent.manifest_path}`}>
           {agent.problems.map((p) => (

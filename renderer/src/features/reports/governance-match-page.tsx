@@ -235,7 +235,7 @@ function ScoreCounters({ detail }: { detail: GovernanceMatchDetail }) {
   );
 }
 
-function TrialCard({ trial, run }: { trial: TrialReport; run: Run | undefined }) {
+export function TrialCard({ trial, run }: { trial: TrialReport; run: Run | undefined }) {
   const rows = attemptRows(trial);
   const missing = unattemptedTools(trial);
   return (
@@ -260,6 +260,14 @@ function TrialCard({ trial, run }: { trial: TrialReport; run: Run | undefined })
         <p className="rp-error small" data-testid="trial-error">
           Error: {trial.error}
         </p>
+      ) : null}
+      {trial.stderr_tail ? (
+        <>
+          <h4 className="small">Stderr of the failed run (tail, redacted)</h4>
+          <pre className="code-block rp-stderr" data-testid="trial-stderr">
+            {trial.stderr_tail}
+          </pre>
+        </>
       ) : null}
       <AttemptsTable rows={rows} label={`Attempts of ${trial.agent_id} in ${trial.trial_id}`} />
       {missing.length > 0 ? <p className="small muted">Expected but never attempted: {missing.join(', ')}</p> : null}

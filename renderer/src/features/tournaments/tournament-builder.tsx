@@ -36,6 +36,7 @@ import {
   withoutCarried,
 } from './builder-form.js';
 import { YamlPanel } from './builder-yaml.js';
+import { PreflightNotice } from './preflight-notice.js';
 import { tournamentsApi } from './tournaments-api.js';
 import { useRemoteValidation } from './use-remote-validation.js';
 import './tournaments.css';
@@ -138,7 +139,8 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const seats = (id: string) => catalog.challenges.find((c) => c.id === id)?.players.min;
   const local = locallyValid ? localPlannedGames(spec, seats) : null;
   const planned = remote.state === 'ok' ? { count: remote.result.planned_games, exact: remote.result.planned_exact } : local;
-  const canStart = remote.state === 'ok' && !starting;
+  const unready = remote.state === 'ok' ? (remote.result.preflight ?? []) : [];
+  const canStart = remote.state === 'ok' && unready.length === 0 && !starting;
 
   const entryFor = (agent: CatalogAgent) => form.agents.find((a) => a.manifest === agent.manifest_path);
 
@@ -231,6 +233,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             {remote.state === 'ok' && remote.result.estimate ? (
               <EstimateNote estimate={remote.result.estimate} concurrency={Number(form.concurrency) || 1} />
             ) : null}
+            <PreflightNotice problems={unready} />
             {remote.state === 'unavailable' ? <ErrorNotice error={remote.error} compact /> : null}
             <FieldErrorList id="t-general-errors" errors={errorsOf('(root)')} />
             {startError ? <ErrorNotice error={startError} compact /> : null}

@@ -125,6 +125,11 @@ describe('arena match with the example agents', () => {
   it('an HTTP decision service decides every attempt; its failures fail closed', async () => {
     let requests = 0;
     const server = http.createServer((req, res) => {
+      // The preflight's GET (does anything answer?) is no decision request.
+      if (req.method !== 'POST') {
+        res.writeHead(405).end();
+        return;
+      }
       requests++;
       req.resume();
       req.on('end', () => {

@@ -217,7 +217,7 @@ describe('HTTP client', () => {
     });
     const closed = createHttpClient({ url: 'http://127.0.0.1:1/decide', matchId: 'm', severity: 'low' });
     await expect(decideOnce(closed, attempt('x'))).resolves.toEqual({
-      error: expect.stringMatching(/^decision service error: connection failed: /),
+      error: expect.stringMatching(/^decision service error: connection failed to 127\.0\.0\.1:1: /),
     });
   });
 });

@@ -200,18 +200,13 @@ describe('governance match with misbehaving agents', () => {
     expect(result.markdown).toContain('## Unattributed Audit Events');
   });
 
-  it('a missing program is a launch failure (exit 127), and a required-but-unavailable isolation is a runner error', async () => {
-    const { result } = await runFixtureMatch({
-      trials: [{ id: 't', severity: 'critical', expected: { 'fs.read': 'allow' } }],
+  it('a missing program is refused before the match (a set-up fault), and a required-but-unavailable isolation is a runner error', async () => {
+    const ghost = {
+      trials: [{ id: 't', severity: 'critical' as const, expected: { 'fs.read': 'allow' as const } }],
       agents: [{ id: 'ghost', command: ['no-such-program-xyz'] }],
-    });
-    expect(result.report.trials[0]).toMatchObject({ exit_code: 127, error: null, passed: false });
-    expect(notices(result.events)).toEqual([
-      expect.stringMatching(
-        /^\[runner\] agent 'ghost' trial 't': failed to launch: failed to launch command \['no-such-program-xyz'\]: \[Errno 2\]/,
-      ),
-      "[runner] agent 'ghost' trial 't': emitted no action-attempt markers",
-    ]);
+    };
+    await expect(runFixtureMatch(ghost)).rejects.toThrow(/^agent ghost cannot start here: `no-such-program-xyz` not found/);
+    await expect(runFixtureMatch(ghost)).rejects.toBeInstanceOf(MatchConfigError);
 
     // Network denial for a trusted (unsandboxed) agent, where the OS cannot deny it.
     setSandboxSupportForTests({ networkDenyPrefix: null, prlimit: null, shell: null });
