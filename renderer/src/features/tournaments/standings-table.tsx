@@ -38,7 +38,7 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
           <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
           <thead>
             <tr>
-              <th className="num" title="best rank the games allow (range of ranks allowed at 95%)">
+              <th className="num" title="place by rating (range: every place the games allow at 95%)">
                 Rank
               </th>
               <th>Agent</th>
