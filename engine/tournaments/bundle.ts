@@ -255,12 +255,15 @@ function ratedGameProblems(
     const at = cols.indexOf('rated');
     const why = cols.indexOf('unrated_reason');
     if (at >= 0) {
-      if (lines.length !== reasons.length) problems.push(`reports/games.csv: ${lines.length} rows, report.json has ${reasons.length} game records`);
+      if (lines.length !== reasons.length)
+        problems.push(`reports/games.csv: ${lines.length} rows, report.json has ${reasons.length} game records`);
       else
         lines.forEach((cells, i) => {
           const reason = reasons[i] ?? null;
           if (cells[at] !== String(reason === null) || (cells[why] ?? '') !== (reason ?? ''))
-            problems.push(`reports/games.csv: row ${i + 1} says rated=${cells[at]}, the game records give ${reason === null ? 'rated' : `unrated (${reason})`}`);
+            problems.push(
+              `reports/games.csv: row ${i + 1} says rated=${cells[at]}, the game records give ${reason === null ? 'rated' : `unrated (${reason})`}`,
+            );
         });
     }
   }

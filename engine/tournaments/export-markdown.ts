@@ -2,7 +2,15 @@
 
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD, isRated, RANK_LEGEND, RATED_GAMES_RULE, rankText, type Termination } from '../core/ratings/index.js';
+import {
+  eloIntervalText,
+  INTERVAL_METHOD,
+  isRated,
+  RANK_LEGEND,
+  RATED_GAMES_RULE,
+  rankText,
+  type Termination,
+} from '../core/ratings/index.js';
 import { gameNumber } from '../core/seat-label.js';
 import type { ExportGames, ExportInput } from './export-input.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';

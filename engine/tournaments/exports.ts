@@ -88,10 +88,11 @@ async function writeReportJson(file: string, input: ExportInput, redact: (text: 
     for (const row of input.games.each()) {
       widest = Math.max(widest, row.seats.length);
       const unrated = judge(row);
-      const entry = JSON.stringify({ ...gameEntry(row, agentIds), counts: row.counts, rated: unrated === null, unrated_reason: unrated }, null, 2).replaceAll(
-        '\n',
-        '\n    ',
-      );
+      const entry = JSON.stringify(
+        { ...gameEntry(row, agentIds), counts: row.counts, rated: unrated === null, unrated_reason: unrated },
+        null,
+        2,
+      ).replaceAll('\n', '\n    ');
       write(first ? `${head.slice(0, -EMPTY_TAIL.length)}[\n    ${entry}` : `,\n    ${entry}`);
       first = false;
       await input.games.pace();

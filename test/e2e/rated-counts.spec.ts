@@ -33,7 +33,10 @@ test('the header and the standings show the same rated count and say why a finis
     ],
     limits: { move_seconds: 5, game_seconds: 20 },
   };
-  const { id } = await admin<{ id: string }>('/tournaments', { method: 'POST', body: JSON.stringify({ spec, base_dir: ROOT, start: true }) });
+  const { id } = await admin<{ id: string }>('/tournaments', {
+    method: 'POST',
+    body: JSON.stringify({ spec, base_dir: ROOT, start: true }),
+  });
   type Summary = { status: string; games_done: number; active: boolean };
   const summary = () => admin<Summary>(`/tournaments/${id}`);
 

@@ -28,7 +28,8 @@ const arena = (...args: string[]) =>
 function agentsWithBroken(): string {
   const root = fs.mkdtempSync(path.join(dir, 'agents-'));
   for (const name of fs.readdirSync(PSI_AGENTS)) {
-    if (fs.existsSync(path.join(PSI_AGENTS, name, 'agent.yaml'))) fs.cpSync(path.join(PSI_AGENTS, name), path.join(root, name), { recursive: true });
+    if (fs.existsSync(path.join(PSI_AGENTS, name, 'agent.yaml')))
+      fs.cpSync(path.join(PSI_AGENTS, name), path.join(root, name), { recursive: true });
   }
   fs.mkdirSync(path.join(root, 'aaa-broken'));
   fs.writeFileSync(path.join(root, 'aaa-broken', 'agent.yaml'), 'id: aaa-broken\nname: Broken\nframework: django\n');

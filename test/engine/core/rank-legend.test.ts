@@ -14,8 +14,7 @@ import {
 import { standingRows } from '../../../engine/tournaments/stats.js';
 
 const win = (a: number, b: number, times = 1): WeightedComparison[] => Array.from({ length: times }, () => ({ a, b, y: 1, weight: 1 }));
-const draw = (a: number, b: number, times = 1): WeightedComparison[] =>
-  Array.from({ length: times }, () => ({ a, b, y: 0.5, weight: 1 }));
+const draw = (a: number, b: number, times = 1): WeightedComparison[] => Array.from({ length: times }, () => ({ a, b, y: 0.5, weight: 1 }));
 const texts = (comparisons: WeightedComparison[], agents = 3) =>
   ratingIntervals(agents, [{ comparisons }]).agents.map((a) => rankText(a.rank, a.rankRange));
 
@@ -30,7 +29,14 @@ function loserStandings(pairs: number) {
         [x, y],
         [y, x],
       ]) {
-        const game: GameRecord = { gameIndex: index++, challenge: 'psi', seats, setSize: 2, termination: 'completed', placements: placements(seats) };
+        const game: GameRecord = {
+          gameIndex: index++,
+          challenge: 'psi',
+          seats,
+          setSize: 2,
+          termination: 'completed',
+          placements: placements(seats),
+        };
         if (seats[0] === y) game.swapOf = first;
         addRatedGame(t, game);
       }

@@ -85,7 +85,8 @@ function unratedReasons(rows: readonly StoredTournamentGame[]): Map<number, stri
         ? 'void'
         : ratedSeqs.has(r.seq)
           ? null
-          : incomplete.has(unitKey(r)) && !records.some((o) => o.seq < r.seq && unitKey(o) === unitKey(r) && o.seats.join() === r.seats.join())
+          : incomplete.has(unitKey(r)) &&
+              !records.some((o) => o.seq < r.seq && unitKey(o) === unitKey(r) && o.seats.join() === r.seats.join())
             ? 'incomplete_set'
             : 'repeated_seat_order',
     ]),

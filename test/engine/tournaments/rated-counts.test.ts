@@ -31,7 +31,12 @@ const api = async <T>(route: string, init: RequestInit = {}): Promise<T> => {
   return (res.headers.get('content-type') ?? '').includes('json') ? ((await res.json()) as T) : ((await res.text()) as T);
 };
 const arena = (...args: string[]) =>
-  spawnSync(process.execPath, [BIN, ...args], { cwd: ctx.dir, encoding: 'utf8', timeout: 120_000, env: { ...process.env, ARENA_DATA_DIR: '' } });
+  spawnSync(process.execPath, [BIN, ...args], {
+    cwd: ctx.dir,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, ARENA_DATA_DIR: '' },
+  });
 
 interface Rated {
   finished: number;
@@ -58,9 +63,10 @@ function expected(done: number): Rated {
 async function liveCounts(id: string, done: number) {
   const summary = await api<{ games_done: number; status: string }>(`/tournaments/${id}`);
   expect(summary.games_done).toBe(done);
-  const standings = await api<{ rated_games: Rated; standings: { combined: Array<{ games: number; wins: number; draws: number; losses: number }> } }>(
-    `/tournaments/${id}/standings`,
-  );
+  const standings = await api<{
+    rated_games: Rated;
+    standings: { combined: Array<{ games: number; wins: number; draws: number; losses: number }> };
+  }>(`/tournaments/${id}/standings`);
   expect(standings.rated_games).toEqual(expected(done));
   // Two agents, each in every game: each agent's standing counts the rated games, no more.
   for (const row of standings.standings.combined) {
@@ -109,7 +115,14 @@ it('a paused, resumed and cancelled seat-swapped run reports the same rated coun
   // report.json: the same counts, and each game marked; the one game left out is the first of the last pair.
   const report = await api<{
     rated_games: Rated;
-    games: Array<{ game_index: number; swap_of: number | null; seats: string[]; rated: boolean; unrated_reason: string | null; counts: boolean }>;
+    games: Array<{
+      game_index: number;
+      swap_of: number | null;
+      seats: string[];
+      rated: boolean;
+      unrated_reason: string | null;
+      counts: boolean;
+    }>;
   }>(`/tournaments/${t.id}/exports/report.json`);
   expect(report.rated_games).toEqual(expected(5));
   expect(report.games.map((g) => [g.game_index, g.rated, g.unrated_reason])).toEqual([
@@ -173,7 +186,9 @@ it('a paused, resumed and cancelled seat-swapped run reports the same rated coun
     return JSON.stringify(r, null, 2);
   });
   expect(json.status).toBe(1);
-  expect(json.stdout).toMatch(/^FAIL {2}reports\/report\.json: game 4 attempt 1 is marked rated, the game records give unrated \(incomplete_set\)$/m);
+  expect(json.stdout).toMatch(
+    /^FAIL {2}reports\/report\.json: game 4 attempt 1 is marked rated, the game records give unrated \(incomplete_set\)$/m,
+  );
   const counted = forge('reports/report.json', (text) => {
     const r = JSON.parse(text);
     r.rated_games.rated = 5;

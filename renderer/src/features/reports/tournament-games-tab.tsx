@@ -1,7 +1,8 @@
 // A tournament's games: filters by agent, termination reason and result, free-text search; each row opens the
 // match viewer; exports of the tournament's reports and of the filtered rows.
-import { gameNumber } from '../../../../engine/core/seat-label.js';
+
 import { useMemo, useState } from 'react';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
 import { FilterSelect } from '../../ui/filter-select.js';

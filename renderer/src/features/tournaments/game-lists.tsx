@@ -1,6 +1,7 @@
 // Games in flight (each opens the match viewer) and the latest finished ones with how they ended.
-import { gameNumber } from '../../../../engine/core/seat-label.js';
+
 import type { RunningGame } from '../../../../engine/contract/tournament.js';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { routeHref } from '../../routes.js';
 import { formatClock, relativeTime } from '../../ui/format.js';
 import { resultText, winnerSeats } from '../../ui/game-result.js';
