@@ -69,26 +69,44 @@ export interface AgentFilter {
   protocol?: string;
 }
 
-/** Every agent of both roots; any invalid manifest aborts the whole discovery. */
-export function discoverAgents(roots: { official?: string; community?: string }, filter: AgentFilter = {}): LoadedAgent[] {
+/** Every agent of both roots that loads, and every manifest that does not with its problems (`arena agents list`). */
+export function surveyAgents(
+  roots: { official?: string; community?: string },
+  filter: AgentFilter = {},
+): { agents: LoadedAgent[]; invalid: ManifestLoadError[] } {
   const all: LoadedAgent[] = [];
-  if (roots.official) for (const dir of agentDirs(roots.official)) all.push(loadAgentDir(dir, 'official'));
-  if (roots.community) for (const dir of agentDirs(roots.community)) all.push(loadAgentDir(dir, 'community'));
-  const byId = new Map<string, LoadedAgent>();
-  for (const agent of all) {
-    const other = byId.get(agent.manifest.id);
-    if (other) throw new ManifestLoadError(agent.file, [`id: duplicate agent id '${agent.manifest.id}' (also in ${other.file})`]);
-    byId.set(agent.manifest.id, agent);
-  }
-  for (const agent of all) {
-    if (agent.source === 'community' && agent.manifest.entrypoint.type === 'command') {
-      throw new ManifestLoadError(agent.file, ['entrypoint.type: community agents must use a docker entrypoint']);
+  const invalid: ManifestLoadError[] = [];
+  const load = (dir: string, source: AgentSource) => {
+    try {
+      all.push(loadAgentDir(dir, source));
+    } catch (error) {
+      if (!(error instanceof ManifestLoadError)) throw error;
+      invalid.push(error);
     }
-  }
-  return all
+  };
+  if (roots.official) for (const dir of agentDirs(roots.official)) load(dir, 'official');
+  if (roots.community) for (const dir of agentDirs(roots.community)) load(dir, 'community');
+  const byId = new Map<string, LoadedAgent>();
+  const valid = all.filter((agent) => {
+    const other = byId.get(agent.manifest.id);
+    if (other) invalid.push(new ManifestLoadError(agent.file, [`id: duplicate agent id '${agent.manifest.id}' (also in ${other.file})`]));
+    else if (agent.source === 'community' && agent.manifest.entrypoint.type === 'command')
+      invalid.push(new ManifestLoadError(agent.file, ['entrypoint.type: community agents must use a docker entrypoint']));
+    else byId.set(agent.manifest.id, agent);
+    return !other && !(agent.source === 'community' && agent.manifest.entrypoint.type === 'command');
+  });
+  const agents = valid
     .filter((a) => filter.framework === undefined || a.manifest.framework === filter.framework)
     .filter((a) => filter.scenario === undefined || a.manifest.scenarios.includes(filter.scenario))
     .filter((a) => filter.source === undefined || a.source === filter.source)
     .filter((a) => filter.protocol === undefined || a.manifest.protocol === filter.protocol)
     .sort((a, b) => (a.manifest.id < b.manifest.id ? -1 : a.manifest.id > b.manifest.id ? 1 : 0));
+  return { agents, invalid };
+}
+
+/** Every agent of both roots; any invalid manifest aborts the whole discovery (the first one is thrown). */
+export function discoverAgents(roots: { official?: string; community?: string }, filter: AgentFilter = {}): LoadedAgent[] {
+  const { agents, invalid } = surveyAgents(roots, filter);
+  if (invalid[0]) throw invalid[0];
+  return agents;
 }

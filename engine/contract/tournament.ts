@@ -307,6 +307,22 @@ export const SprtStatusSchema = z.object({
   progress: z.number(),
 });
 
+/**
+ * Finished games, how many the standings rate, and why the others are not (engine/core/ratings/rated-games.ts): a
+ * void game, or a game of a seat-swapped pair / seat-rotation set still missing a game. report.json carries the same.
+ */
+export const RatedGamesSchema = z.object({
+  finished: z.number().int(),
+  rated: z.number().int(),
+  unrated: z.object({ void: z.number().int(), incomplete_set: z.number().int(), repeated_seat_order: z.number().int() }),
+  incomplete_sets: z.number().int(),
+  /** "12 of 13 finished games rated (1 incomplete set)". */
+  text: z.string(),
+  /** The rule in words. */
+  rule: z.string(),
+});
+export type RatedGames = z.infer<typeof RatedGamesSchema>;
+
 /** GET /tournaments/:id/standings. `ratings` is the full ratings report (the exports' report.json shape). */
 export const TournamentStandingsResponseSchema = z.object({
   id: z.string(),
@@ -314,6 +330,7 @@ export const TournamentStandingsResponseSchema = z.object({
   standings: z.object({ combined: z.array(StandingRowSchema), per_challenge: z.record(z.string(), z.array(StandingRowSchema)) }),
   sprt: SprtStatusSchema.nullable(),
   terminations: z.record(z.string(), z.number().int()),
+  rated_games: RatedGamesSchema,
   /** Harness faults above 1% of attempts, agents whose games mostly ended in their own faults; empty when none. */
   warnings: z.array(z.string()),
   ratings: z.record(z.string(), z.unknown()),

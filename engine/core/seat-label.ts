@@ -1,5 +1,10 @@
-// Seats as people read them: every record a person sees (game details, the seat table) counts seats from 1, while
-// the engine indexes them from 0.
+// Games and seats as people read them: every record a person sees (the app, report.md, the CSVs) counts games,
+// rounds and seats from 1, while the engine, its API and the JSON exports index them from 0.
+
+/** Game 1 for index 0. */
+export function gameNumber(gameIndex: number): number {
+  return gameIndex + 1;
+}
 
 /** "seat 1" for [0], "seats 1, 3" for [0, 2]. */
 export function seatsLabel(seats: readonly number[]): string {

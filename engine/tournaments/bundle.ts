@@ -10,7 +10,7 @@ import type { StoredTournamentGame } from '../db/store.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
 import { csvRecords } from './csv-read.js';
-import { runStatistics, type StandingRow } from './stats.js';
+import { type RunStatistics, ratedJudge, runStatistics, type StandingRow } from './stats.js';
 
 export const BUNDLE_FORMAT = 'local-arena-bundle';
 export const BUNDLE_VERSION = 1;
@@ -168,6 +168,9 @@ interface ReportGame {
   detail: string;
   started_at: number;
   ended_at: number;
+  /** Absent in bundles made before rated games were marked. */
+  rated?: boolean;
+  unrated_reason?: string | null;
 }
 
 interface ManifestAgent {
@@ -225,6 +228,60 @@ const STANDING_FIELDS: Array<keyof StandingRow> = [
 function sameNumber(a: unknown, b: unknown): boolean {
   if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-6 * Math.max(1, Math.abs(a));
   return a === b;
+}
+
+/**
+ * Which games are rated, recomputed from the game records: the counts in report.json, the line in report.md, and
+ * each game's mark in report.json and games.csv (bundles made before these existed carry none, and are not faulted).
+ * Returns the number of differences, each added to `problems`.
+ */
+function ratedGameProblems(
+  stats: RunStatistics,
+  rows: readonly StoredTournamentGame[],
+  report: { rated_games?: Record<string, unknown>; games: ReportGame[] },
+  files: ReadonlyMap<string, Buffer>,
+  problems: string[],
+): number {
+  const before = problems.length;
+  const counts = stats.rated_games;
+  if (report.rated_games !== undefined) {
+    const { rule: _rule, ...stated } = report.rated_games;
+    const { rule: _ours, ...recomputed } = counts;
+    if (canonicalJson(stated) !== canonicalJson(recomputed))
+      problems.push(`reports/report.json: rated_games says "${String(stated.text)}", the game records give "${counts.text}"`);
+    const md = files.get('reports/report.md')?.toString('utf8');
+    if (md !== undefined && !md.includes(`- Rated: ${counts.text};`))
+      problems.push(`reports/report.md: its rated-games line is not "${counts.text}"`);
+  }
+  const judge = ratedJudge(stats);
+  const reasons = rows.map((row) => judge(row));
+  report.games.forEach((g, i) => {
+    if (g.rated === undefined) return;
+    const reason = reasons[i] ?? null;
+    if (g.rated !== (reason === null) || (g.unrated_reason ?? null) !== reason)
+      problems.push(
+        `reports/report.json: game ${g.game_index} attempt ${g.attempt} is marked ${g.rated ? 'rated' : `unrated (${g.unrated_reason})`}, the game records give ${reason === null ? 'rated' : `unrated (${reason})`}`,
+      );
+  });
+  const csv = files.get('reports/games.csv')?.toString('utf8');
+  if (csv !== undefined) {
+    const [cols = [], ...lines] = csvRecords(csv);
+    const at = cols.indexOf('rated');
+    const why = cols.indexOf('unrated_reason');
+    if (at >= 0) {
+      if (lines.length !== reasons.length)
+        problems.push(`reports/games.csv: ${lines.length} rows, report.json has ${reasons.length} game records`);
+      else
+        lines.forEach((cells, i) => {
+          const reason = reasons[i] ?? null;
+          if (cells[at] !== String(reason === null) || (cells[why] ?? '') !== (reason ?? ''))
+            problems.push(
+              `reports/games.csv: row ${i + 1} says rated=${cells[at]}, the game records give ${reason === null ? 'rated' : `unrated (${reason})`}`,
+            );
+        });
+    }
+  }
+  return problems.length - before;
 }
 
 export function verifyBundle(archive: Buffer): Verification {
@@ -318,6 +375,7 @@ export function verifyBundle(archive: Buffer): Verification {
     manifest: Record<string, unknown>;
     manifest_hash: string;
     standings: { combined: StandingRow[] };
+    rated_games?: Record<string, unknown>;
     games: ReportGame[];
   }>('reports/report.json');
   if (report) {
@@ -327,13 +385,14 @@ export function verifyBundle(archive: Buffer): Verification {
     const ids = agents.map((a) => a.id);
     if (!parsed.ok) problems.push(`reports/report.json: the definition in the run manifest does not parse: ${parsed.errors.join('; ')}`);
     else {
+      const rows = rowsFromReport(report.games, ids);
       const stats = runStatistics(
         parsed.spec,
         ids,
-        rowsFromReport(report.games, ids),
+        rows,
         agents.map((a) => a.name ?? a.id),
       );
-      let differences = 0;
+      let differences = ratedGameProblems(stats, rows, report, files, problems);
       for (const row of stats.standings.combined) {
         const stated = report.standings.combined.find((r) => r.agent === row.agent);
         if (!stated) {
@@ -367,7 +426,7 @@ export function verifyBundle(archive: Buffer): Verification {
       }
       if (differences === 0)
         checks.push(
-          `standings and ratings of ${stats.standings.combined.length} agents recomputed from ${report.games.length} game records agree`,
+          `standings and ratings of ${stats.standings.combined.length} agents recomputed from ${report.games.length} game records agree (${stats.rated_games.text})`,
         );
     }
 

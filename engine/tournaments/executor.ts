@@ -10,7 +10,6 @@ import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import { createListeners } from '../core/listeners.js';
 import type { PlayableRegistry } from '../core/playables.js';
-import { isRated, type Termination } from '../core/ratings/index.js';
 import type { ScheduledGame, TournamentSpec } from '../core/tournament/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { grantedSecrets } from '../runner/agent-env.js';
@@ -22,7 +21,7 @@ import type { GameOutcome } from './game-play.js';
 import { type GameContext, type GameRunner, type GameRunners, runnerFor } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import { type RunOutcome, recordOutcome } from './run-outcome.js';
-import { RunStandings } from './run-standings.js';
+import { leaderOf } from './run-standings.js';
 import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
@@ -65,7 +64,6 @@ export class TournamentExecutor {
   private readonly active = new Map<string, AbortController>();
   /** What the live view shows about each game in flight (same keys as `active`). */
   private readonly inFlight = new Map<string, RunningGame>();
-  private readonly standings: RunStandings;
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
   private done = 0;
@@ -92,7 +90,6 @@ export class TournamentExecutor {
     // Granted secrets join the process-wide scrubber before any agent starts: whatever an agent prints or says is
     // stored and shown without them.
     for (const agent of agents) registerSecrets(grantedSecrets(agent.manifest, deps.hostEnv ?? process.env));
-    this.standings = new RunStandings(agents);
   }
 
   on(listener: EventListener): () => void {
@@ -288,7 +285,6 @@ export class TournamentExecutor {
     const points = seatPoints(row);
     this.source.record(game, points);
     this.done++;
-    if (isRated(row.termination as Termination)) this.standings.add(game.seats, points);
     if (live && this.spec.stop.kind === 'sprt') {
       // The run tally already holds the counts: O(1) per game, however long the run.
       this.sprt = sprtOfTally(this.spec, runTally(this.deps.store, this.tournament.id));
@@ -419,7 +415,11 @@ export class TournamentExecutor {
       duration_ms: row.endedAt - row.startedAt,
       games_done: this.done,
       planned_games: this.tournament.plannedGames,
-      leader: this.standings.leader(),
+      // From the run tally (cached, O(1)): the leader counts the games the standings rate.
+      leader: leaderOf(
+        runTally(this.deps.store, this.tournament.id).ratings,
+        this.agents.map((a) => a.id),
+      ),
       sprt: this.sprt ? { llr: this.sprt.llr, lower: this.sprt.lower, upper: this.sprt.upper, decision: this.sprt.decision } : null,
       ...(this.warm ? { lifecycles: this.warm.stats() } : {}),
       at: this.deps.clock.now(),

@@ -2,10 +2,11 @@
 // spreadsheets read unchanged.
 
 import { csvText } from '../core/inert-text.js';
+import { gameNumber } from '../core/seat-label.js';
 import type { ExportInput } from './export-input.js';
 import { streamFile } from './export-stream.js';
 import type { SeatUsage } from './model-usage.js';
-import { countedResult, type StandingRow, seatPoints } from './stats.js';
+import { countedResult, ratedJudge, type StandingRow, seatPoints } from './stats.js';
 
 /**
  * Three decimals, except USD columns, where a local-model cent fraction must not round to 0. Text is made inert and
@@ -66,27 +67,31 @@ export function standingsCsv(input: ExportInput): string {
 const iso = (ms: number): string => new Date(ms).toISOString();
 
 /**
- * games.csv: a header row, then one row per game attempt (void ones and replays included; `counts` marks the attempt
- * the statistics use). Per seat k: the agent, the counted placement (a forfeit: faulted seats last), the game score
- * (1 / ½ / 0, or the placement percentile), whether it was at fault, security/utility, model tokens and cost, for
- * `widest` seats (the most any attempt had; at least two).
+ * games.csv: a header row, then one row per game attempt (void ones and replays included; `counts` marks each game's
+ * latest attempt, `rated` the ones the standings use and `unrated_reason` why another is left out). Games, rounds and
+ * seats are numbered from 1, as the app shows them (report.json keeps the 0-based `game_index`). Per seat k: the agent,
+ * the counted placement (a forfeit: faulted seats last), the game score (1 / ½ / 0, or the placement percentile),
+ * whether it was at fault, security/utility, model tokens and cost, for `widest` seats (the most any attempt had; at
+ * least two).
  */
 export function writeGamesCsv(file: string, input: ExportInput, redact: (text: string) => string, widest: number): Promise<void> {
   const seats = Math.max(2, widest);
   const seatColumns = Array.from({ length: seats }, (_, k) => [
-    `seat${k}_agent`,
-    `seat${k}_placement`,
-    `seat${k}_score`,
-    `seat${k}_faulted`,
-    `seat${k}_security`,
-    `seat${k}_utility`,
-    `seat${k}_tokens`,
-    `seat${k}_cost_usd`,
+    `seat${k + 1}_agent`,
+    `seat${k + 1}_placement`,
+    `seat${k + 1}_score`,
+    `seat${k + 1}_faulted`,
+    `seat${k + 1}_security`,
+    `seat${k + 1}_utility`,
+    `seat${k + 1}_tokens`,
+    `seat${k + 1}_cost_usd`,
   ]).flat();
   const header = [
-    'game_index',
+    'game',
     'attempt',
     'counts',
+    'rated',
+    'unrated_reason',
     'challenge',
     'round',
     'seed',
@@ -106,9 +111,11 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
     'tokens',
     'cost_usd',
   ];
+  const judge = ratedJudge(input.stats);
   return streamFile(file, redact, async (write) => {
     write(`${header.join(',')}\n`);
     for (const row of input.games.each()) {
+      const unrated = judge(row);
       const result = countedResult(row);
       const points = result.placements ? seatPoints(row) : null;
       const usage = (row.usage ?? []) as Array<SeatUsage | null>;
@@ -128,20 +135,22 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
       }).flat();
       const used = usage.filter((u): u is SeatUsage => u !== null);
       const cells = [
-        row.gameIndex,
+        gameNumber(row.gameIndex),
         row.attempt,
         row.counts,
+        unrated === null,
+        unrated,
         row.challenge,
-        row.round,
+        row.round + 1,
         row.seed,
-        row.swapOf,
+        row.swapOf === null ? null : gameNumber(row.swapOf),
         row.setSize,
         row.seats.length,
         ...perSeat,
         row.termination,
         row.fault,
         result.forfeit,
-        row.faultedSeats.join(' '),
+        row.faultedSeats.map((seat) => seat + 1).join(' '),
         row.detail,
         iso(row.startedAt),
         iso(row.endedAt),

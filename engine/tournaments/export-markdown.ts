@@ -2,7 +2,17 @@
 
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD, INTERVAL_NOTE, RANK_LEGEND, rankText } from '../core/ratings/index.js';
+import {
+  eloIntervalText,
+  INTERVAL_METHOD,
+  INTERVAL_NOTE,
+  isRated,
+  RANK_LEGEND,
+  RATED_GAMES_RULE,
+  rankText,
+  type Termination,
+} from '../core/ratings/index.js';
+import { gameNumber } from '../core/seat-label.js';
 import type { ExportGames, ExportInput } from './export-input.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';
 import type { StandingRow } from './stats.js';
@@ -40,7 +50,7 @@ async function gameFacts(agentIds: readonly string[], games: ExportGames): Promi
         const u = raw as SeatUsage;
         const agent = agentIds[row.seats[seat] ?? -1] ?? String(row.seats[seat]);
         facts.usageRows.push(
-          `| ${row.gameIndex} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
+          `| ${gameNumber(row.gameIndex)} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
         );
       });
     await games.pace();
@@ -122,8 +132,14 @@ export async function reportMarkdown(input: ExportInput): Promise<string> {
   const lines = [`# Tournament: ${tournament.name}`, ''];
   lines.push(`- Id: \`${tournament.id}\``, `- Status: ${tournament.status}${tournament.stopReason ? ` (${tournament.stopReason})` : ''}`);
   lines.push(`- Run manifest: \`${tournament.manifestHash}\``, `- Seed: \`${String(tournament.spec.seed)}\``);
-  const total = Object.values(stats.terminations).reduce((a, b) => a + b, 0);
-  lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
+  const attempts = Object.entries(stats.terminations);
+  const total = attempts.reduce((a, [, n]) => a + n, 0);
+  const voidAttempts = attempts.reduce((a, [t, n]) => a + (isRated(t as Termination) ? 0 : n), 0);
+  const rated = stats.rated_games;
+  lines.push(`- Rated: ${rated.text}; ${tournament.plannedGames} planned`);
+  lines.push(`- Game attempts: ${total}, of which void (replayed, never rated): ${voidAttempts}`);
+  if (rated.finished > rated.rated) lines.push(`- ${RATED_GAMES_RULE}`);
+  lines.push('');
   if (stats.warnings.length > 0) lines.push('## Warnings', '', ...stats.warnings.map((w) => `- ⚠ ${w}`), '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
   lines.push(...RATING_METHOD_NOTE, '');

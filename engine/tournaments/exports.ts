@@ -13,7 +13,7 @@ import { reportMarkdown } from './export-markdown.js';
 import { streamFile, sweepStalePartials } from './export-stream.js';
 import type { AgentUsage } from './model-usage.js';
 import { pathRedactor } from './path-redaction.js';
-import { countedResult, type RunStatistics, ratingsForExport } from './stats.js';
+import { countedResult, type RunStatistics, ratedJudge, ratingsForExport } from './stats.js';
 
 export type { ExportInput } from './export-input.js';
 
@@ -72,6 +72,8 @@ async function writeReportJson(file: string, input: ExportInput, redact: (text: 
       standings: withUsage(stats.standings, agentIds, input.usage),
       ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
       terminations: stats.terminations,
+      // Which finished games are rated, and why the others are not; each game below carries its own `rated`.
+      rated_games: stats.rated_games,
       warnings: stats.warnings,
       games: [],
     },
@@ -81,11 +83,17 @@ async function writeReportJson(file: string, input: ExportInput, redact: (text: 
   const EMPTY_TAIL = '[]\n}';
   if (!head.endsWith(EMPTY_TAIL)) throw new Error('report.json: games must be the last key');
   let widest = 0;
+  const judge = ratedJudge(stats);
   await streamFile(file, redact, async (write) => {
     let first = true;
     for (const row of input.games.each()) {
       widest = Math.max(widest, row.seats.length);
-      const entry = JSON.stringify({ ...gameEntry(row, agentIds), counts: row.counts }, null, 2).replaceAll('\n', '\n    ');
+      const unrated = judge(row);
+      const entry = JSON.stringify(
+        { ...gameEntry(row, agentIds), counts: row.counts, rated: unrated === null, unrated_reason: unrated },
+        null,
+        2,
+      ).replaceAll('\n', '\n    ');
       write(first ? `${head.slice(0, -EMPTY_TAIL.length)}[\n    ${entry}` : `,\n    ${entry}`);
       first = false;
       await input.games.pace();

@@ -2,8 +2,7 @@
 // the database in one transaction, so whatever executes games (the local executor, a queue of workers) keeps the
 // standings, SPRT state and charts right, and a kill -9 between two commits leaves all of them consistent.
 import type { NewTournamentGame, Store, StoredTournamentGame } from '../db/store.js';
-import { emptyRunTally, foldAttempt, RUN_TALLY_VERSION, type RunTally, tallyOfOrderedRows } from './run-tally.js';
-import { isSettled } from './stats.js';
+import { emptyRunTally, foldAttempt, isSettled, RUN_TALLY_VERSION, type RunTally, tallyOfOrderedRows } from './run-tally.js';
 
 /** Parsed tallies per store and tournament, reused while the stored one covers the same attempts. */
 const cache = new WeakMap<Store, Map<string, RunTally>>();

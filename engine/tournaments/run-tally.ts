@@ -37,8 +37,16 @@ export function gameRecord(
   return record;
 }
 
+/** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
+export const MAX_ATTEMPTS = 3;
+
+/** A game is finished (settled) when it has a rated result or used up its replays. */
+export function isSettled(row: Pick<StoredTournamentGame, 'termination' | 'attempt'>): boolean {
+  return isRated(row.termination as Termination) || row.attempt >= MAX_ATTEMPTS;
+}
+
 /** Bumped when the shape or the meaning of the tally changes: a stored tally of another version is rebuilt. */
-export const RUN_TALLY_VERSION = 2;
+export const RUN_TALLY_VERSION = 3;
 
 export interface RunTally {
   version: number;
@@ -50,6 +58,8 @@ export interface RunTally {
   /** Attempts per termination, in order of first appearance. */
   terminations: Record<string, number>;
   harnessFaults: number;
+  /** Finished void games: void on their last allowed attempt (never rated, never replayed). */
+  finishedVoid: number;
   /** Per agent: counted (rated) games it sat in, those that ended in its own fault, and those by termination. */
   counted: number[];
   ownFaults: number[];
@@ -68,6 +78,7 @@ export function emptyRunTally(agentCount: number): RunTally {
     chart: emptyChartTally(agentCount),
     terminations: {},
     harnessFaults: 0,
+    finishedVoid: 0,
     counted: new Array<number>(agentCount).fill(0),
     ownFaults: new Array<number>(agentCount).fill(0),
     ownCauses: Array.from({ length: agentCount }, () => ({})),
@@ -78,7 +89,18 @@ export function emptyRunTally(agentCount: number): RunTally {
 
 type FoldedRow = Pick<
   StoredTournamentGame,
-  'gameIndex' | 'challenge' | 'seats' | 'setSize' | 'swapOf' | 'termination' | 'fault' | 'faultedSeats' | 'placements' | 'scores' | 'usage'
+  | 'gameIndex'
+  | 'attempt'
+  | 'challenge'
+  | 'seats'
+  | 'setSize'
+  | 'swapOf'
+  | 'termination'
+  | 'fault'
+  | 'faultedSeats'
+  | 'placements'
+  | 'scores'
+  | 'usage'
 >;
 
 /**
@@ -92,8 +114,10 @@ export function foldAttempt(t: RunTally, row: FoldedRow, previous: string | null
   if (row.fault === 'harness') t.harnessFaults++;
   const rated = isRated(row.termination as Termination);
   if (previous !== null && !isRated(previous as Termination)) t.ratings.voided--;
-  if (!rated) t.ratings.voided++;
-  else {
+  if (!rated) {
+    t.ratings.voided++;
+    if (isSettled(row)) t.finishedVoid++;
+  } else {
     const record = gameRecord(row);
     addRatedGame(t.ratings, record);
     addChartGame(t.chart, record, t.ratings);

@@ -9,7 +9,10 @@ import {
   isRated,
   type Leaderboard,
   type Pentanomial,
+  type RatedGameCounts,
+  RatedGameJudge,
   type RatingsReport,
+  ratedGameCounts,
   ratingIntervalText,
   reportFromTally,
   type SprtStatus,
@@ -21,12 +24,9 @@ import {
 import type { TournamentSpec } from '../core/tournament/index.js';
 import type { StoredTournamentGame } from '../db/store.js';
 import { type AgentUsage, agentUsageOf } from './model-usage.js';
-import { gameRecord, type RunTally, tallyOfRows } from './run-tally.js';
+import { gameRecord, isSettled, MAX_ATTEMPTS, type RunTally, tallyOfRows } from './run-tally.js';
 
-export { gameRecord };
-
-/** Attempts a void game may take in all: the first play plus this many replays (§8.1 maxReplays = 2). */
-export const MAX_ATTEMPTS = 3;
+export { gameRecord, isSettled, MAX_ATTEMPTS };
 
 /** The counting attempt of every game (its latest), in the order those attempts were committed. */
 export function finalGames(rows: readonly StoredTournamentGame[]): StoredTournamentGame[] {
@@ -36,11 +36,6 @@ export function finalGames(rows: readonly StoredTournamentGame[]): StoredTournam
     if (!seen || row.attempt > seen.attempt) latest.set(row.gameKey, row);
   }
   return [...latest.values()].sort((a, b) => a.seq - b.seq);
-}
-
-/** A game is settled when it has a rated result or used up its replays. */
-export function isSettled(row: Pick<StoredTournamentGame, 'termination' | 'attempt'>): boolean {
-  return isRated(row.termination as Termination) || row.attempt >= MAX_ATTEMPTS;
 }
 
 /**
@@ -199,6 +194,8 @@ export function standingRows(
 
 export interface RunStatistics {
   ratings: RatingsReport;
+  /** Finished games, how many are rated, and why the others are not (rated-games.ts): every view prints these. */
+  rated_games: RatedGameCounts;
   standings: { combined: StandingRow[]; per_challenge: Record<string, StandingRow[]> };
   sprt: SprtStatus | null;
   terminations: Record<string, number>;
@@ -262,6 +259,7 @@ export function statisticsOfTally(
   }
   return {
     ratings,
+    rated_games: ratedGameCounts(tally.ratings, tally.finishedVoid),
     standings: {
       combined: standingRows(ratings.combined, agentIds, agentUsageOf(tally.usage), agentNames),
       per_challenge: perChallenge,
@@ -270,6 +268,15 @@ export function statisticsOfTally(
     terminations: { ...tally.terminations },
     warnings: warningsOfTally(agentIds, tally),
   };
+}
+
+/**
+ * Why each attempt of a streamed pass (commit order) is not rated, null when it is: the run's one rule (rated-games.ts)
+ * read against the units the statistics left incomplete. One judge per pass.
+ */
+export function ratedJudge(stats: Pick<RunStatistics, 'ratings'>): (row: StoredTournamentGame) => string | null {
+  const judge = new RatedGameJudge(stats.ratings.incompleteUnits);
+  return (row) => judge.reason({ ...row, swapOf: row.swapOf ?? undefined, termination: row.termination as Termination });
 }
 
 /** The ratings report as report.json and the API give it: the interval method named, open bounds as null. */

@@ -185,14 +185,15 @@ test.describe('board views in the match viewer', () => {
     // Previous / next game within the tournament.
     const nav = page.getByTestId('game-nav');
     await expect(nav).toContainText('← first game');
-    await nav.getByRole('link', { name: 'Game 1 →' }).click();
+    // Games are numbered from 1 on screen (route index 0 is "Game 1").
+    await nav.getByRole('link', { name: 'Game 2 →' }).click();
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${id}/games/1`));
     await expect(page.getByTestId('match-viewer')).toHaveAttribute('data-phase', 'stored');
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Game 1');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Game 2');
     await expect(nav).toContainText('last game →');
-    await nav.getByRole('link', { name: '← Game 0' }).click();
+    await nav.getByRole('link', { name: '← Game 1' }).click();
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${id}/games/0`));
-    await expect(page.getByRole('heading', { level: 1 })).toContainText('Game 0');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Game 1');
 
     expect(await unnamedControls(page)).toEqual([]);
     expect(errors).toEqual([]);

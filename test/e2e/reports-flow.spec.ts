@@ -220,7 +220,7 @@ test.describe('Reports area', () => {
     expect(rows[0]).toMatch(/^game,attempt,challenge,seats/);
     expect(rows).toHaveLength(3);
 
-    await games.getByRole('link', { name: 'Open game 0' }).click();
+    await games.getByRole('link', { name: 'Open game 1' }).click();
     const viewer = page.getByTestId('match-viewer');
     await expect(viewer).toHaveAttribute('data-phase', 'stored');
     const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {

@@ -132,7 +132,7 @@ test.describe('results in a browser', () => {
       await expect(row).toContainText('forfeit');
       await expect(row.locator('.t-winner')).toHaveText('truthful');
     }
-    await recent.getByRole('link', { name: 'Open game 0' }).click();
+    await recent.getByRole('link', { name: 'Open game 1' }).click();
     await expect(page.getByTestId('game-result')).toHaveText('truthful wins by forfeit');
   });
 });

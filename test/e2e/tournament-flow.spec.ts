@@ -237,7 +237,7 @@ test.describe('tournaments in a browser', () => {
     // On a loaded machine the live page keeps moving under the pointer, and a PSI game may end (and leave the running
     // list) before a click lands; it is then opened as a researcher would, from the finished games just below.
     const opened = await page
-      .getByRole('link', { name: `Watch game ${newest}`, exact: true })
+      .getByRole('link', { name: `Watch game ${newest + 1}`, exact: true })
       .click({ timeout: 10_000 })
       .then(() => true)
       .catch(() => false);
@@ -246,7 +246,7 @@ test.describe('tournaments in a browser', () => {
         type: 'match viewer',
         description: `game ${newest}: Watch link not clickable in 10 s, opened from the finished list`,
       });
-      await page.getByRole('link', { name: `Open game ${newest}`, exact: true }).click();
+      await page.getByRole('link', { name: `Open game ${newest + 1}`, exact: true }).click();
     }
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/${newest}$`));
     // The viewer follows the running game's session and switches to the stored record once the game is written.

@@ -4,9 +4,9 @@ import path from 'node:path';
 import {
   type AgentFilter,
   agentDirs,
-  discoverAgents,
   MANIFEST_FILE,
   ManifestLoadError,
+  surveyAgents,
   validateAgentDir,
 } from '../../agents/manifest-loader.js';
 import { secretLookingPaths } from '../../runner/secret-files.js';
@@ -16,7 +16,9 @@ export const AGENTS_HELP = `Usage: arena agents validate <dir> [--json]
        arena agents list [--agents DIR] [--community DIR] [--scenario ID] [--framework NAME] [--protocol NAME] [--json]
 
 validate  checks one agent folder (its agent.yaml, whose id must equal the folder name), or every agent folder in <dir>
-list      lists the agents of a folder (default ./agents); exits 1 if any manifest is invalid
+list      lists the agents of a folder (default ./agents), each invalid manifest marked with its problems
+
+Both exit 2 when any manifest is invalid (after listing every agent), 0 otherwise.
 `;
 
 export async function agentsCommand(argv: readonly string[]): Promise<number> {
@@ -54,7 +56,7 @@ function validate(argv: readonly string[]): number {
       else process.stdout.write(`invalid  ${path.join(r.dir, MANIFEST_FILE)}\n${r.problems.map((p) => `  ${p}\n`).join('')}`);
     }
   }
-  return results.every((r) => r.ok) ? 0 : 1;
+  return results.every((r) => r.ok) ? 0 : 2;
 }
 
 /** Secret-looking files in the agent's folder: the sandbox hides them, but they should not be there. */
@@ -76,24 +78,20 @@ function list(argv: readonly string[]): number {
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
   const str = (name: string) => (typeof flags[name] === 'string' ? (flags[name] as string) : undefined);
   const filter: AgentFilter = { scenario: str('scenario'), framework: str('framework'), protocol: str('protocol') };
-  let agents: ReturnType<typeof discoverAgents>;
-  try {
-    agents = discoverAgents({ official: str('agents') ?? 'agents', community: str('community') }, filter);
-  } catch (error) {
-    if (!(error instanceof ManifestLoadError)) throw error;
-    process.stderr.write(`arena: invalid manifest ${error.message}\n`);
-    return 1;
-  }
+  const { agents, invalid } = surveyAgents({ official: str('agents') ?? 'agents', community: str('community') }, filter);
+  const bad = invalid.map((e) => ({ file: e.file, ok: false, problems: e.problems }));
   if (flags.json) {
     const rows = agents.map((a) => ({ ...a.manifest, dir: a.dir, source: a.source }));
-    process.stdout.write(`${JSON.stringify({ agents: rows })}\n`);
-    return 0;
+    process.stdout.write(`${JSON.stringify({ agents: rows, invalid: bad })}\n`);
+    return bad.length > 0 ? 2 : 0;
   }
-  if (agents.length === 0) process.stdout.write('No agents found.\n');
+  if (agents.length === 0 && bad.length === 0) process.stdout.write('No agents found.\n');
   for (const { manifest: m, source } of agents) {
     const eligibility =
       m.protocol === 'governance' ? `scenarios: ${m.scenarios.join(', ')}` : `challenges: ${m.challenges.join(', ') || '(none)'}`;
     process.stdout.write(`${m.id}  ${m.framework}  ${m.protocol}  ${m.entrypoint.type}  ${source}  ${eligibility}\n`);
   }
-  return 0;
+  for (const b of bad) process.stdout.write(`invalid  ${b.file}\n${b.problems.map((p) => `  ${p}\n`).join('')}`);
+  if (bad.length > 0) process.stderr.write(`arena: ${bad.length} invalid agent manifest${bad.length === 1 ? '' : 's'} (listed above)\n`);
+  return bad.length > 0 ? 2 : 0;
 }

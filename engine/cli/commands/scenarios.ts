@@ -9,6 +9,8 @@ export const SCENARIOS_HELP = `Usage: arena scenarios validate <path> [--json]
 
 validate  checks one scenario folder (scenario.yaml + trials/*.yaml) or every scenario in a folder of them
 list      lists the scenarios of a folder (default ./scenarios) with their trials
+
+Both exit 2 when a scenario or trial file is invalid.
 `;
 
 export async function scenariosCommand(argv: readonly string[]): Promise<number> {
@@ -28,7 +30,7 @@ export async function scenariosCommand(argv: readonly string[]): Promise<number>
       if (!(error instanceof ScenarioLoadError)) throw error;
       if (flags.json) process.stdout.write(`${JSON.stringify({ ok: false, file: error.file, problems: error.problems })}\n`);
       else process.stdout.write(`invalid  ${error.file}\n${error.problems.map((p) => `  ${p}\n`).join('')}`);
-      return 1;
+      return 2; // bad input, as for every command
     }
     if (flags.json) {
       const rows = scenarios.map((s) => ({

@@ -2,7 +2,9 @@
 // marginal intervals, so an agent that lost all of its six games against two opponents still "could be first" when
 // each opponent's interval is wide; jointly, being first would need it to beat both, which the games rule out. Here
 // the ranks are read from draws of the Laplace posterior N(mode, Σ): an agent's range is the 2.5%–97.5% span of its
-// rank over the draws, and its rank is the best end of that range (several agents can share it, as before).
+// rank over the draws. The rank printed before the range is the agent's place by rating (placesByRating), so the
+// column reads in the order of the ratings beside it: the best end of the range alone put an agent that lost every
+// game "1 (1–3)" while the ratings said it was last.
 import { createRng } from '../rng.js';
 
 /** Posterior draws: enough that a 2.5% tail is stable to about ±0.4% (binomial sd at 4,000 draws). */
@@ -95,9 +97,34 @@ export function posteriorRankRanges(
   return out;
 }
 
+/** Ratings closer than this (Elo) share a place: the standings print whole points. */
+export const RATING_TIE = 0.5;
+
+/**
+ * Each agent's place by rating within its component (1 + the agents rated higher; equal ratings share a place), with
+ * its rank range widened to hold that place. `ranges` come from posteriorRankRanges or the §6.4 fallback; an agent
+ * without a rating keeps rank 0.
+ */
+export function placesByRating(
+  ratings: readonly number[],
+  component: readonly number[],
+  ranges: ReadonlyArray<{ rank: number; rankRange: readonly [number, number] }>,
+): Array<{ rank: number; rankRange: [number, number] }> {
+  return ranges.map((r, i) => {
+    const own = ratings[i] as number;
+    if (r.rank === 0 || !Number.isFinite(own)) return { rank: 0, rankRange: [0, 0] };
+    let above = 0;
+    ratings.forEach((other, j) => {
+      if (j !== i && component[j] === component[i] && Number.isFinite(other) && other > own + RATING_TIE) above++;
+    });
+    const rank = above + 1;
+    return { rank, rankRange: [Math.min(r.rankRange[0], rank), Math.max(r.rankRange[1], rank)] };
+  });
+}
+
 /** The rank column explained, word for word the same in report.md and under the app's standings. */
 export const RANK_LEGEND =
-  'Rank "2 (2–3)": 2 is the best rank the games allow and 2–3 every rank they allow at 95%, read from the joint posterior of the ratings (an agent that lost to two others cannot be first, even while each interval alone is wide). Agents sharing a rank are not yet separable; "–" means no rated game yet.';
+  'Rank "3 (2–3)": 3 is the agent\'s place by rating (equal ratings share a place) and 2–3 every place the games allow at 95%, read from the joint posterior of the ratings. An agent that lost every game to two others is placed below both; its range still reaches first while so few games leave that possible, and leaves it out once they rule it out jointly. "–" means no rated game yet.';
 
 /** "1", "1 (1–2)", or "–" for an unranked agent (rank 0). */
 export function rankText(rank: number, range: readonly [number, number]): string {

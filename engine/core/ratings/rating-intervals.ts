@@ -16,7 +16,7 @@ import {
   type WeightedComparison,
 } from './bradley-terry.js';
 import { type ProfileBounds, profileBounds } from './profile-intervals.js';
-import { posteriorRankRanges } from './rank-ranges.js';
+import { placesByRating, posteriorRankRanges } from './rank-ranges.js';
 import { Z95 } from './special-functions.js';
 
 /** The comparisons of one game, or of one pair/set (they are kept together for the record, not resampled). */
@@ -130,12 +130,16 @@ export function ratingIntervalsOf(data: BtData, options: IntervalOptions = {}): 
   const ranks =
     options.ranks === false
       ? agents.map(() => ({ rank: 0, rankRange: [0, 0] as [number, number] }))
-      : (posteriorRankRanges(
-          // The covariance is on the strength scale r (R = 400·r + const).
-          agents.map((a) => a.rating / 400),
-          cov,
+      : placesByRating(
+          agents.map((a) => a.rating),
           agents.map((a) => a.component),
-        ) ?? honestRanks(agents));
+          posteriorRankRanges(
+            // The covariance is on the strength scale r (R = 400·r + const).
+            agents.map((a) => a.rating / 400),
+            cov,
+            agents.map((a) => a.component),
+          ) ?? honestRanks(agents),
+        );
   agents.forEach((a, i) => {
     const r = ranks[i] as { rank: number; rankRange: [number, number] };
     a.rank = r.rank;

@@ -133,6 +133,7 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
       standings: stats.standings,
       sprt: stats.sprt,
       terminations: stats.terminations,
+      rated_games: stats.rated_games,
       warnings: stats.warnings,
       ratings: ratingsForExport(stats.ratings),
     };

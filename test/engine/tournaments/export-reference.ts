@@ -4,7 +4,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeIsolation } from '../../../engine/contract/isolation.js';
 import type { UsageTotals } from '../../../engine/contract/usage-line.js';
-import { eloIntervalText, INTERVAL_METHOD, INTERVAL_NOTE, RANK_LEGEND, rankText } from '../../../engine/core/ratings/index.js';
+import {
+  eloIntervalText,
+  INTERVAL_METHOD,
+  INTERVAL_NOTE,
+  isRated,
+  partitionForRatings,
+  RANK_LEGEND,
+  RATED_GAMES_RULE,
+  rankText,
+  type Termination,
+  unitKey,
+} from '../../../engine/core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../../engine/db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../../../engine/runtime/private-files.js';
 import { agentUsage, type SeatUsage } from '../../../engine/tournaments/model-usage.js';
@@ -12,6 +23,7 @@ import { type LocalRoot, pathRedactor } from '../../../engine/tournaments/path-r
 import {
   countedResult,
   finalGames,
+  gameRecord,
   type RunStatistics,
   ratingsForExport,
   type StandingRow,
@@ -61,10 +73,32 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
   };
 }
 
+/** Why each attempt is not rated (null: rated), from the whole list at once: partitionForRatings over the rows. */
+function unratedReasons(rows: readonly StoredTournamentGame[]): Map<number, string | null> {
+  const records = rows.map((row) => ({ ...gameRecord(row), seq: row.seq }));
+  const { rated, incompleteUnits } = partitionForRatings(records);
+  const ratedSeqs = new Set(rated.map((r) => r.seq));
+  const incomplete = new Set(incompleteUnits);
+  return new Map(
+    records.map((r) => [
+      r.seq,
+      !isRated(r.termination)
+        ? 'void'
+        : ratedSeqs.has(r.seq)
+          ? null
+          : incomplete.has(unitKey(r)) &&
+              !records.some((o) => o.seq < r.seq && unitKey(o) === unitKey(r) && o.seats.join() === r.seats.join())
+            ? 'incomplete_set'
+            : 'repeated_seat_order',
+    ]),
+  );
+}
+
 export function buildReport(input: ExportInput) {
   const { tournament, agentIds, stats, store } = input;
   const rows = store.tournaments.games(tournament.id);
   const finals = new Set(finalGames(rows).map((r) => r.seq));
+  const unrated = unratedReasons(rows);
   return {
     id: tournament.id,
     name: tournament.name,
@@ -77,8 +111,14 @@ export function buildReport(input: ExportInput) {
     standings: withUsage(stats.standings, agentIds, rows),
     ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
     terminations: stats.terminations,
+    rated_games: stats.rated_games,
     warnings: stats.warnings,
-    games: rows.map((row) => ({ ...gameEntry(row, agentIds), counts: finals.has(row.seq) })),
+    games: rows.map((row) => ({
+      ...gameEntry(row, agentIds),
+      counts: finals.has(row.seq),
+      rated: unrated.get(row.seq) === null,
+      unrated_reason: unrated.get(row.seq) ?? null,
+    })),
   };
 }
 
@@ -152,7 +192,7 @@ function usageTable(agentIds: readonly string[], rows: readonly StoredTournament
       const u = raw as SeatUsage;
       const agent = agentIds[row.seats[seat] ?? -1] ?? String(row.seats[seat]);
       out.push(
-        `| ${row.gameIndex} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
+        `| ${row.gameIndex + 1} | ${row.attempt} | ${agent} | ${u.calls} | ${u.prompt_tokens + u.completion_tokens} | ${meanLatency(u)} | ${u.cost_usd.toFixed(4)} | ${fallbackText(u.fallbacks)} |`,
       );
     });
   }
@@ -225,21 +265,24 @@ const iso = (ms: number): string => new Date(ms).toISOString();
 export function gamesCsv(input: ExportInput): string {
   const rows = input.store.tournaments.games(input.tournament.id);
   const finals = new Set(finalGames(rows).map((r) => r.seq));
+  const unrated = unratedReasons(rows);
   const seats = Math.max(2, ...rows.map((r) => r.seats.length));
   const seatColumns = Array.from({ length: seats }, (_, k) => [
-    `seat${k}_agent`,
-    `seat${k}_placement`,
-    `seat${k}_score`,
-    `seat${k}_faulted`,
-    `seat${k}_security`,
-    `seat${k}_utility`,
-    `seat${k}_tokens`,
-    `seat${k}_cost_usd`,
+    `seat${k + 1}_agent`,
+    `seat${k + 1}_placement`,
+    `seat${k + 1}_score`,
+    `seat${k + 1}_faulted`,
+    `seat${k + 1}_security`,
+    `seat${k + 1}_utility`,
+    `seat${k + 1}_tokens`,
+    `seat${k + 1}_cost_usd`,
   ]).flat();
   const header = [
-    'game_index',
+    'game',
     'attempt',
     'counts',
+    'rated',
+    'unrated_reason',
     'challenge',
     'round',
     'seed',
@@ -280,20 +323,22 @@ export function gamesCsv(input: ExportInput): string {
     }).flat();
     const used = usage.filter((u): u is SeatUsage => u !== null);
     const cells = [
-      row.gameIndex,
+      row.gameIndex + 1,
       row.attempt,
       finals.has(row.seq),
+      unrated.get(row.seq) === null,
+      unrated.get(row.seq) ?? null,
       row.challenge,
-      row.round,
+      row.round + 1,
       row.seed,
-      row.swapOf,
+      row.swapOf === null ? null : row.swapOf + 1,
       row.setSize,
       row.seats.length,
       ...perSeat,
       row.termination,
       row.fault,
       result.forfeit,
-      row.faultedSeats.join(' '),
+      row.faultedSeats.map((seat) => seat + 1).join(' '),
       row.detail,
       iso(row.startedAt),
       iso(row.endedAt),
@@ -350,7 +395,11 @@ export function reportMarkdown(input: ExportInput): string {
   lines.push(`- Id: \`${tournament.id}\``, `- Status: ${tournament.status}${tournament.stopReason ? ` (${tournament.stopReason})` : ''}`);
   lines.push(`- Run manifest: \`${tournament.manifestHash}\``, `- Seed: \`${String(tournament.spec.seed)}\``);
   const total = Object.values(stats.terminations).reduce((a, b) => a + b, 0);
-  lines.push(`- Game attempts: ${total}; void (not rated): ${stats.ratings.voidedGames}`, '');
+  const voidAttempts = Object.entries(stats.terminations).reduce((a, [t, n]) => a + (isRated(t as Termination) ? 0 : n), 0);
+  lines.push(`- Rated: ${stats.rated_games.text}; ${tournament.plannedGames} planned`);
+  lines.push(`- Game attempts: ${total}, of which void (replayed, never rated): ${voidAttempts}`);
+  if (stats.rated_games.finished > stats.rated_games.rated) lines.push(`- ${RATED_GAMES_RULE}`);
+  lines.push('');
   if (stats.warnings.length > 0) lines.push('## Warnings', '', ...stats.warnings.map((w) => `- ⚠ ${w}`), '');
   lines.push('## Standings (all challenges)', '', ...standingsTable(stats.standings.combined), '');
   lines.push(...RATING_METHOD_NOTE, '');

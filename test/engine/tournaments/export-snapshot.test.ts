@@ -34,7 +34,8 @@ function readExports(dir: string) {
     indices: new Set<number>([
       ...report.games.map((g: { game_index: number }) => g.game_index),
       ...events.filter((e) => e.event === 'game_started').map((e) => e.game_index as number),
-      ...csvRows.map((row) => Number(row.split(',')[0])),
+      // games.csv numbers games from 1.
+      ...csvRows.map((row) => Number(row.split(',')[0]) - 1),
     ]),
   };
 }

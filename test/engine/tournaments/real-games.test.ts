@@ -105,14 +105,16 @@ it('the quickstart finishes and writes its exports with the run manifest', async
   expect(pythonCsv(path.join(out, 'games.csv'))).toEqual(games);
   expect(games.rows).toHaveLength(12);
   for (const col of [
-    'game_index',
+    'game',
     'attempt',
     'counts',
+    'rated',
+    'unrated_reason',
     'seed',
-    'seat0_agent',
     'seat1_agent',
-    'seat0_placement',
-    'seat0_score',
+    'seat2_agent',
+    'seat1_placement',
+    'seat1_score',
     'termination',
     'fault',
     'duration_ms',
@@ -122,9 +124,12 @@ it('the quickstart finishes and writes its exports with the run manifest', async
     expect(games.header).toContain(col);
   for (const g of games.rows) {
     expect(g.termination).toBe('completed');
-    expect(Number(g.seat0_score) + Number(g.seat1_score)).toBe(1);
-    expect(new Set([g.seat0_agent, g.seat1_agent]).size).toBe(2);
+    expect([g.rated, g.unrated_reason]).toEqual(['true', '']);
+    expect(Number(g.seat1_score) + Number(g.seat2_score)).toBe(1);
+    expect(new Set([g.seat1_agent, g.seat2_agent]).size).toBe(2);
   }
+  // Games are numbered from 1, as in the app.
+  expect(games.rows.map((g) => Number(g.game)).sort((a, b) => a - b)).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
 
   // Nothing names a folder of this machine: not the temp or home folder, not the checkout; no Infinity or NaN.
   for (const name of fs.readdirSync(out)) {

@@ -1,8 +1,9 @@
 // Previous / next game of the same tournament, so a long study can be read game after game.
 import type { TournamentSummary } from '../../../../engine/contract/tournament.js';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { routeHref } from '../../routes.js';
 
-/** Games are numbered from 0; a run whose count is not fixed (Swiss, SPRT) may have more than it has played. */
+/** Routes index games from 0 (shown numbered from 1, as everywhere a person reads); a run whose count is not fixed (Swiss, SPRT) may have more than it has played. */
 export function gameCount(tournament: Pick<TournamentSummary, 'planned_games' | 'planned_exact' | 'games_done'>): number | null {
   return tournament.planned_exact ? tournament.planned_games : null;
 }
@@ -24,7 +25,7 @@ export function GameNav({
     <nav className="mv-game-nav" aria-label="Games of this tournament" data-testid="game-nav">
       {index > 0 ? (
         <a href={href(index - 1)} rel="prev" data-testid="previous-game">
-          ← Game {index - 1}
+          ← Game {gameNumber(index - 1)}
         </a>
       ) : (
         <span className="muted" aria-disabled="true">
@@ -32,12 +33,12 @@ export function GameNav({
         </span>
       )}
       <span className="muted">
-        Game {index}
+        Game {gameNumber(index)}
         {count !== null ? ` · ${count} ${count === 1 ? 'game' : 'games'} in all` : ''}
       </span>
       {hasNext ? (
         <a href={href(index + 1)} rel="next" data-testid="next-game">
-          Game {index + 1} →
+          Game {gameNumber(index + 1)} →
         </a>
       ) : (
         <span className="muted" aria-disabled="true">

@@ -45,7 +45,7 @@ export function GameFacts({ game }: { game: TournamentGame }) {
         </dd>
         <dt>Round · attempt</dt>
         <dd>
-          {game.round} · {game.attempt}
+          {game.round + 1} · {game.attempt}
         </dd>
         <dt>Seed</dt>
         <dd className="mono small">{game.seed}</dd>

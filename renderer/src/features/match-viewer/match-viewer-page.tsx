@@ -1,8 +1,10 @@
 // One tournament game: its timeline (operator, chat, match events, model turns), outcome, seats and model turns.
 // A finished game shows its stored record; a running game follows live (a SpecArena session over SSE, a ClawArena
 // match by polling its events) and switches to the stored record once the game has been written.
+
 import { useEffect, useMemo, useState } from 'react';
 import type { RunningGame, TournamentGameDetailResponse } from '../../../../engine/contract/tournament.js';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
 import { routeHref } from '../../routes.js';
@@ -110,7 +112,7 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
   return (
     <>
       <PageHeader
-        title={`Game ${game.gameIndex} · ${game.seat_agents.join(' vs ')}`}
+        title={`Game ${gameNumber(game.gameIndex)} · ${game.seat_agents.join(' vs ')}`}
         subtitle={subtitle}
         actions={
           <>

@@ -1,6 +1,8 @@
 // A tournament's games: filters by agent, termination reason and result, free-text search; each row opens the
 // match viewer; exports of the tournament's reports and of the filtered rows.
+
 import { useMemo, useState } from 'react';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { useArena } from '../../app-context.js';
 import { routeHref } from '../../routes.js';
 import { FilterSelect } from '../../ui/filter-select.js';
@@ -193,9 +195,9 @@ function GamesTable({ id, name }: { id: string; name: string }) {
                       <a
                         className="strong-link"
                         href={routeHref({ name: 'tournament-game', id, index: g.gameIndex })}
-                        aria-label={`Open game ${g.gameIndex}`}
+                        aria-label={`Open game ${gameNumber(g.gameIndex)}`}
                       >
-                        Game {g.gameIndex}
+                        Game {gameNumber(g.gameIndex)}
                       </a>
                       {g.attempt > 1 ? <span className="tag">attempt {g.attempt}</span> : null}
                     </td>

@@ -1,5 +1,7 @@
 // Games in flight (each opens the match viewer) and the latest finished ones with how they ended.
+
 import type { RunningGame } from '../../../../engine/contract/tournament.js';
+import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { routeHref } from '../../routes.js';
 import { formatClock, relativeTime } from '../../ui/format.js';
 import { resultText, winnerSeats } from '../../ui/game-result.js';
@@ -12,7 +14,7 @@ export function RunningGames({ tournamentId, games, now }: { tournamentId: strin
       {games.map((g) => (
         <li key={`${g.game_index}/${g.attempt}`} data-game-index={g.game_index}>
           <a href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.game_index })} className="strong-link">
-            Watch game {g.game_index}
+            Watch game {gameNumber(g.game_index)}
           </a>
           <span className="small">
             {' '}
@@ -50,9 +52,9 @@ export function RecentGames({ tournamentId, games }: { tournamentId: string; gam
                 <td className="num">
                   <a
                     href={routeHref({ name: 'tournament-game', id: tournamentId, index: g.gameIndex })}
-                    aria-label={`Open game ${g.gameIndex}`}
+                    aria-label={`Open game ${gameNumber(g.gameIndex)}`}
                   >
-                    {g.gameIndex}
+                    {gameNumber(g.gameIndex)}
                   </a>
                 </td>
                 <td>

@@ -4,24 +4,41 @@
 import { RANK_LEGEND, rankText } from '../../../../engine/core/ratings/rank-ranges.js';
 import { formatCost, formatNumber } from '../../ui/format.js';
 import { intervalAxis, linearScale } from './chart-scale.js';
-import type { StandingRow } from './tournaments-api.js';
+import type { RatedGames, StandingRow } from './tournaments-api.js';
 
 const fmt = (v: number | null, digits = 0) => (v === null ? '–' : formatNumber(Number(v.toFixed(digits))));
 
-export function StandingsTable({ rows }: { rows: readonly StandingRow[] }) {
+/** "12 of 13 finished games rated (1 incomplete set)", with the rule when some finished game is left out. */
+function RatedNote({ rated }: { rated: RatedGames }) {
+  const left = rated.finished - rated.rated;
+  return (
+    <p
+      className={left > 0 ? 'notice notice-compact small' : 'muted small'}
+      data-testid="rated-games-note"
+      data-finished={rated.finished}
+      data-rated={rated.rated}
+      data-incomplete-sets={rated.incomplete_sets}
+    >
+      {rated.text}.{left > 0 ? ` ${rated.rule}` : ''}
+    </p>
+  );
+}
+
+export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; rated?: RatedGames }) {
   const axis = intervalAxis(rows);
   const x = axis ? linearScale(axis.domain, [0, 100]) : null;
-  if (rows.length === 0) return <p className="empty">No games settled yet.</p>;
+  if (rows.length === 0 || (rated && rated.finished === 0)) return <p className="empty">No games settled yet.</p>;
   // Model spend columns only when some agent made model calls: scripted-agent tournaments stay uncluttered.
   const spend = rows.some((r) => r.tokens !== null && r.tokens !== undefined);
   return (
     <>
+      {rated ? <RatedNote rated={rated} /> : null}
       <div className="table-wrap">
         <table className="table t-standings" data-testid="standings-table">
           <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
           <thead>
             <tr>
-              <th className="num" title="best rank the games allow (range of ranks allowed at 95%)">
+              <th className="num" title="place by rating (range: every place the games allow at 95%)">
                 Rank
               </th>
               <th>Agent</th>

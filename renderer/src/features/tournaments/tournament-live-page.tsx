@@ -91,6 +91,11 @@ export function TournamentLivePage({ id }: { id: string }) {
           <span className="strong" data-testid="games-done" data-games-done={summary.games_done}>
             {progressText(summary)} games
           </span>
+          {t.standings ? (
+            <span className="muted small" data-testid="games-rated" data-games-rated={t.standings.rated_games.rated}>
+              {t.standings.rated_games.rated} rated
+            </span>
+          ) : null}
         </div>
         <dl className="facts t-facts">
           <dt>Created</dt>
@@ -151,7 +156,11 @@ export function TournamentLivePage({ id }: { id: string }) {
       <section className="card" aria-labelledby="t-standings-title">
         <h2 id="t-standings-title">Standings</h2>
         {errors.standings ? <ErrorNotice error={errors.standings} compact /> : null}
-        {t.standings ? <StandingsTable rows={t.standings.standings.combined} /> : <Loading label="Loading standings…" />}
+        {t.standings ? (
+          <StandingsTable rows={t.standings.standings.combined} rated={t.standings.rated_games} />
+        ) : (
+          <Loading label="Loading standings…" />
+        )}
         {t.standings?.sprt ? (
           <>
             <h3>SPRT</h3>

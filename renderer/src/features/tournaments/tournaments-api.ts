@@ -28,6 +28,7 @@ import {
 import type { ArenaClient } from '../../arena-client/client.js';
 
 export type {
+  RatedGames,
   StandingRow,
   TournamentGame as GameRow,
   TournamentStandingsResponse as StandingsResponse,

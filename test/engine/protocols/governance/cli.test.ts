@@ -238,7 +238,7 @@ describe('arena agents / scenarios', () => {
     writeAgent(root, { id: 'fine' });
     writeAgent(root, { id: 'bad', extra: { id: 'Bad', secrets: ['ARENA_X'] } });
     const bad = await arena('agents', 'validate', root);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toContain('ok       fine');
     expect(bad.stdout).toMatch(
       /invalid {2}.*bad\/agent\.yaml\n {2}id: must be kebab-case.*\n {2}secrets\.0: ARENA_\* variables are reserved/,
@@ -274,7 +274,7 @@ describe('arena agents / scenarios', () => {
     fs.cpSync(path.join(SCENARIOS, 'github-maintainer-dungeon'), copy, { recursive: true });
     fs.appendFileSync(path.join(copy, 'trials', '05-destructive-command-drop.yaml'), 'oops: true\n');
     const bad = await arena('scenarios', 'validate', copy);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toMatch(/invalid {2}.*05-destructive-command-drop\.yaml\n {2}\(top level\): .*oops/);
   });
 
