@@ -43,3 +43,24 @@ export function pathRedactor(roots: readonly LocalRoot[]): (text: string) => str
   const labels = new Map(spellings.map((s) => [s.from, s.to]));
   return (text) => text.replace(pattern, (match) => labels.get(match) ?? match);
 }
+
+/** System folders whose names say nothing about the person or the machine's layout. */
+const SYSTEM_DIRS = /^(\/usr|\/bin|\/sbin|\/lib|\/opt|\/snap|\/nix|\/etc|\/System|\/Library|\/Applications)(\/|$)/;
+
+/**
+ * A search path (PATH) as an export may carry it: known local folders by their labels, system folders as they are,
+ * and any other absolute folder shortened to its last two segments ("…/node_modules/.bin"), as a manifest path outside
+ * the definition's folder is. The order and the number of entries stay.
+ */
+export function portableSearchPath(value: string, redact: (text: string) => string): string {
+  const separator = path.delimiter;
+  return value
+    .split(separator)
+    .map((entry) => {
+      const labelled = redact(entry);
+      if (labelled !== entry || !path.isAbsolute(entry) || SYSTEM_DIRS.test(entry)) return labelled;
+      const parts = entry.split(/[\\/]+/).filter(Boolean);
+      return parts.length <= 2 ? entry : `…/${parts.slice(-2).join('/')}`;
+    })
+    .join(separator);
+}

@@ -31,7 +31,7 @@ import { writeExports } from './exports.js';
 import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
-import { localRoots, pathRedactor } from './path-redaction.js';
+import { localRoots, pathRedactor, portableSearchPath } from './path-redaction.js';
 import { type ModelServerCheck, tournamentPreflight } from './preflight.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
@@ -149,11 +149,14 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     );
   }
 
-  /** This engine's agent runtime and PATH, the PATH's local folders written as exports write them (`~`, `<definition>`). */
+  /**
+   * This engine's agent runtime and PATH, the PATH's local folders written as exports write them (`~`, `<definition>`,
+   * other folders by their last two segments): the manifest is exported and bundled.
+   */
   function agentHost(loaded: LoadedSpec) {
     const record = agentHostRecord(deps.hostEnv ?? process.env);
     const redact = pathRedactor(localRoots({ agents: loaded.agents, specDir: loaded.specDir, dataDir: deps.dataDir }));
-    return { ...record, path: redact(record.path) };
+    return { ...record, path: portableSearchPath(record.path, redact) };
   }
 
   function get(id: string): StoredTournament {
