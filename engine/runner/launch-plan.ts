@@ -7,6 +7,7 @@ import type { Forward } from './endpoint-forward.js';
 import { findExecutable } from './executable.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
+import { modelEndpoints, modelServerOf } from './model-server.js';
 import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
 import { sandboxCommand } from './os-sandbox.js';
 import { sandboxSupport, userProcessCount, withRlimits } from './sandbox.js';
@@ -53,7 +54,9 @@ export function processPlan(
   const named = [...argv];
   argv[0] = program;
   const support = sandboxSupport();
-  const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
+  // A model agent reaches its model server without a hand-written network.allow: its model.yaml names it.
+  const model = modelServerOf(manifest, options.manifestDir);
+  const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? []), ...modelEndpoints(manifest, model)];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};
   if (!options.trusted) {
     // The sandbox resolves the program again on the PATH it shows (a pyenv shim in $HOME is not there; /usr/bin is).
@@ -72,6 +75,11 @@ export function processPlan(
     Object.assign(env, sandboxed.env);
     Object.assign(isolation, sandboxed.isolation);
     if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
+    // The engine schedules the model server's capacity on its forward (endpoint-forward.ts).
+    if (model?.plain) {
+      const gated = sandboxed.forwards.find((f) => `${f.targetHost}:${f.port}` === loopbackName(model.endpoint));
+      if (gated) gated.model = model;
+    }
     sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
   } else {
     // No PID namespace ends a trusted agent with its engine: the next engine start does (orphan-host-agents.ts).
@@ -99,6 +107,11 @@ export function processPlan(
     isolation.rlimits = wrapped.applied;
   }
   return { argv, env, containerName: null, ...sandbox };
+}
+
+/** `localhost:N` is forwarded to 127.0.0.1:N (planForwards). */
+function loopbackName(endpoint: string): string {
+  return endpoint.startsWith('localhost:') ? `127.0.0.1:${endpoint.slice('localhost:'.length)}` : endpoint;
 }
 
 function autoProcessLimit(): number | null {

@@ -22,14 +22,38 @@ export interface FakeModelServer {
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:1234 */
   url: string;
   requests: RecordedRequest[];
+  /** Scripted requests being answered right now, and the most there ever were at once. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
   close(): Promise<void>;
+}
+
+/** GET routes answered as JSON before the script sees anything (e.g. llama.cpp's `/props`, `/v1/models`). */
+export interface FakeServerOptions {
+  get?: Record<string, unknown>;
 }
 
 export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
 
-export async function startFakeModelServer(script: Script): Promise<FakeModelServer> {
+export async function startFakeModelServer(script: Script, options: FakeServerOptions = {}): Promise<FakeModelServer> {
   const requests: RecordedRequest[] = [];
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((req, res) => {
+    const fixed = req.method === 'GET' ? options.get?.[req.url ?? ''] : undefined;
+    if (fixed !== undefined) {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(fixed));
+      return;
+    }
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let counted = true;
+    const done = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    res.on('close', done);
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
@@ -57,6 +81,12 @@ export async function startFakeModelServer(script: Script): Promise<FakeModelSer
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
