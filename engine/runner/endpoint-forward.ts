@@ -10,7 +10,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { modelGate } from './model-gate.js';
-import { modelProxyServer } from './model-proxy.js';
+import { type ModelCallHooks, modelProxyServer } from './model-proxy.js';
 import type { ModelServer } from './model-server.js';
 
 export interface Forward {
@@ -90,6 +90,7 @@ export async function startForwarders(
   forwards: readonly Forward[],
   owner?: { uid: number; gid: number },
   local?: LocalEndpoints,
+  modelHooks?: ModelCallHooks,
 ): Promise<Forwarders> {
   const servers: net.Server[] = [];
   const sockets = new Set<net.Socket>();
@@ -104,7 +105,7 @@ export async function startForwarders(
       const target = { host: forward.targetHost, port: forward.port };
       const server =
         forward.model && !serve
-          ? modelProxyServer(target, modelGate(target.host, target.port, forward.model.capacity))
+          ? modelProxyServer(target, modelGate(target.host, target.port, forward.model.capacity), modelHooks)
           : pipeServer(target, serve, sockets);
       server.maxConnections = MAX_CONNECTIONS;
       servers.push(server);

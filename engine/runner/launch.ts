@@ -8,12 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import type { ModelCallRecord } from '../contract/model-call.js';
 import { BWRAP_INFO_FD } from './bwrap-argv.js';
 import { dockerKill, dockerPlan } from './docker-plan.js';
 import { type Forwarders, startForwarders } from './endpoint-forward.js';
 import { type LaunchOptions, resolveLimits } from './launch-options.js';
 import { AgentCommandError, type LaunchPlan, processPlan } from './launch-plan.js';
 import type { IsolationRecord, LaunchHandle, LaunchResult, Termination } from './launch-result.js';
+import type { ModelCallHooks } from './model-proxy.js';
 import { SandboxCommandError } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
 import { namespaceTeardown, settlesWithin, sweepTeardown } from './process-teardown.js';
@@ -56,6 +58,14 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   const err = new OutputCapture(limits.stderrBytes, limits.tailBytes);
   let argv: string[] = [];
   let pid: number | undefined;
+  const modelCalls: ModelCallRecord[] = [];
+  const modelHooks: ModelCallHooks = {
+    record: (call) => {
+      modelCalls.push(call);
+      options.onModelCall?.(call);
+    },
+    ...(options.modelReplay ? { replay: options.modelReplay } : {}),
+  };
   let cancel: () => void = () => {
     cancelledEarly = true;
   };
@@ -84,6 +94,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     workspace,
     argv,
     isolation,
+    ...(modelCalls.length > 0 ? { modelCalls: [...modelCalls] } : {}),
     ...fields,
   });
 
@@ -103,7 +114,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     let forwarders: Forwarders | null = null;
     try {
       if (plan.forwards && plan.forwards.length > 0)
-        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs, options.localEndpoints);
+        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs, options.localEndpoints, modelHooks);
       return await spawnPlanned(plan);
     } finally {
       await forwarders?.close();

@@ -196,8 +196,15 @@ export class TournamentExecutor {
     return new WarmPool({
       ...warm,
       agents: this.agents,
-      launch: (agent, slot, env, onStderr) =>
-        launchWarmSlot({ workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
+      launch: (agent, slot, env, onStderr, onModelCall) =>
+        launchWarmSlot(
+          { workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) },
+          agent,
+          slot,
+          env,
+          onStderr,
+          onModelCall,
+        ),
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       clock: this.deps.clock,
       startMs: this.startMs(),

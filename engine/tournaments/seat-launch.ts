@@ -2,6 +2,7 @@
 // the arena URLs of its protocol environment, plus its manifest's network.allow), the game clock plus grace as the
 // hard limit, and the variables every protocol shares.
 
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { Termination } from '../core/ratings/index.js';
 import { seatsLabel } from '../core/seat-label.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
@@ -94,12 +95,14 @@ export function launchWarmSlot(
   slot: number,
   protocolEnv: Record<string, string>,
   onStderr: (chunk: Buffer) => void,
+  onModelCall?: (call: ModelCallRecord) => void,
 ): LaunchHandle {
   // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
   return launchAgent({
     ...sandboxed(deps, agent, protocolEnv),
     label: `${agent.manifest.id}-warm-${slot}`,
     onStderr,
+    ...(onModelCall ? { onModelCall } : {}),
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
     memorySampleMs: WARM_MEMORY_SAMPLE_MS,
     env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },
