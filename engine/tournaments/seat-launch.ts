@@ -22,7 +22,12 @@ export interface SeatLaunchDeps {
   moveMs?: number;
   hostEnv?: NodeJS.ProcessEnv;
   sandbox?: SandboxPolicy;
+  /** `arena replay`: the recorded answers of a seat's model calls, served instead of its model server's. */
+  modelReplay?: ModelReplaySource;
 }
+
+/** The replay of one seat of one game (by the game's index and the seat), or undefined to play it live. */
+export type ModelReplaySource = (gameIndex: number, seat: number) => LaunchOptions['modelReplay'];
 
 /** The launch options of every tournament agent's sandbox: no network but the arena URLs of `protocolEnv`. */
 function sandboxed(
@@ -49,8 +54,10 @@ export function launchSeat(
   seat: number,
   protocolEnv: Record<string, string>,
 ): LaunchHandle {
+  const replay = deps.modelReplay?.(game.gameIndex, seat);
   const handle = launchAgent({
     ...sandboxed(deps, agent, protocolEnv),
+    ...(replay ? { modelReplay: replay } : {}),
     label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
     limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
     env: {

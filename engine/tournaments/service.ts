@@ -32,6 +32,7 @@ import { plannedGames } from './game-source.js';
 import { localRoots } from './path-redaction.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestHash } from './run-manifest.js';
+import type { ModelReplaySource } from './seat-launch.js';
 import { type ChallengeLookup, type LoadedSpec, resolveSpec, TournamentSpecError } from './spec-file.js';
 import { type RunStatistics, statisticsOfTally } from './stats.js';
 import type { WarmHooks } from './warm-pool.js';
@@ -100,7 +101,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return loaded;
   };
   const overrides: TournamentServiceOverrides = {};
-  const executorDeps = (): ExecutorDeps => ({
+  const executorDeps = (modelReplay?: ModelReplaySource): ExecutorDeps => ({
     store,
     dataDir: deps.dataDir,
     clock,
@@ -109,6 +110,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     ...(deps.warm ? { warm: deps.warm } : {}),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    ...(modelReplay ? { modelReplay } : {}),
   });
 
   const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
@@ -299,7 +301,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     get,
     summary: (id: string) => summary(get(id)),
     /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
-    start(id: string): Promise<RunOutcome> {
+    /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */
+    start(id: string, options: { modelReplay?: ModelReplaySource } = {}): Promise<RunOutcome> {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
@@ -333,7 +336,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if ('refusal' in claim) throw new TournamentStateError('conflict', claim.refusal);
       let executor: TournamentExecutor;
       try {
-        executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+        executor = new TournamentExecutor(executorDeps(options.modelReplay), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       } catch (error) {
         releaseRun(store, id, claim.mark);
         throw error;
