@@ -18,6 +18,8 @@ export const ModelCallRecordSchema = z.object({
   /** Time the server took (request sent to response ended) and the time the call waited for a free slot. */
   latency_ms: z.number(),
   queued_ms: z.number(),
+  /** The server's capacity (requests at once) when the call got its slot. */
+  capacity: z.int().optional(),
   started_at: z.number(),
   /** Served from a recorded run (`arena replay`), not by the server. */
   replayed: z.boolean().optional(),

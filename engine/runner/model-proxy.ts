@@ -77,6 +77,7 @@ async function forward(
   }
   const { release, queuedMs } = await gate.acquire();
   call.queued_ms = Math.round(queuedMs);
+  call.capacity = gate.stats.capacity;
   if (res.destroyed) {
     release();
     hooks.record?.(call);

@@ -28,7 +28,7 @@ export interface FakeModelServer {
   close(): Promise<void>;
 }
 
-/** GET routes answered as JSON before the script sees anything (e.g. llama.cpp's `/props`, `/v1/models`). */
+/** GET routes answered as JSON (e.g. llama.cpp's `/props`, `/v1/models`); other GETs get a 404. */
 export interface FakeServerOptions {
   get?: Record<string, unknown>;
 }
@@ -40,10 +40,12 @@ export async function startFakeModelServer(script: Script, options: FakeServerOp
   let inFlight = 0;
   let maxInFlight = 0;
   const server = http.createServer((req, res) => {
-    const fixed = req.method === 'GET' ? options.get?.[req.url ?? ''] : undefined;
-    if (fixed !== undefined) {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(fixed));
+    // GETs are discovery and capacity probes (the engine asks /props once per server), never model calls: answered
+    // from `options.get` or 404, as a server without that route would, and neither scripted nor recorded.
+    if (req.method === 'GET') {
+      const fixed = options.get?.[req.url ?? ''];
+      res.writeHead(fixed === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(fixed ?? { error: 'not found' }));
       return;
     }
     inFlight++;

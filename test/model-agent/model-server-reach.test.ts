@@ -83,8 +83,10 @@ async function play(manifest: string, games: number, concurrency: number, seed: 
     REPO,
   );
   expect((await engine.tournaments.start(t.id)).status).toBe('finished');
+  lastRun = t.id;
   return engine.store.tournaments.games(t.id);
 }
+let lastRun = '';
 
 beforeAll(async () => {
   compiled = compileModelAgent();
@@ -147,5 +149,13 @@ describe('capacity-aware scheduling', () => {
     const gate = modelGateStats().find((g) => g.server === new URL(server.url).host);
     expect(gate).toMatchObject({ capacity: 2, capacity_source: 'server' });
     expect(gate?.requests).toBe(server.requests.length);
+    // The report shows the server's load: every call, at the capacity it was scheduled against, and its queueing.
+    const report = JSON.parse(fs.readFileSync(path.join(dataDir, 'reports', lastRun, 'report.json'), 'utf8'));
+    const use = report.model_servers.find((s: { server: string }) => s.server === new URL(server.url).host);
+    expect(use).toMatchObject({ capacity: 2, calls: server.requests.length });
+    expect(use.utilisation).toBeGreaterThan(0);
+    expect(use.utilisation).toBeLessThanOrEqual(1);
+    expect(use.queued_ms_max).toBeGreaterThanOrEqual(use.queued_ms_mean);
+    expect(fs.readFileSync(path.join(dataDir, 'reports', lastRun, 'report.md'), 'utf8')).toContain('## Model servers');
   }, 240_000);
 });
