@@ -122,6 +122,15 @@ describe('the model server from model.yaml', () => {
       expect(usage?.calls).toBeGreaterThanOrEqual(1);
     }
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    // The run manifest records the model agent's server, model and sampler settings.
+    const manifest = JSON.parse(fs.readFileSync(path.join(dataDir, 'reports', lastRun, 'manifest.json'), 'utf8'));
+    expect(manifest.manifest.agents.find((a: { id: string }) => a.id === 'model').model).toEqual({
+      provider: 'openai-compatible',
+      base_url: `${server.url}/v1`,
+      model: 'fake-model',
+      sampler: { temperature: 0, max_tokens: 512, seed: null, json_mode: false },
+      capacity: null,
+    });
   }, 150_000);
 
   it('is cut off again by network.model_server: false', async () => {
