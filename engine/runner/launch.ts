@@ -94,7 +94,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     workspace,
     argv,
     isolation,
-    ...(modelCalls.length > 0 ? { modelCalls: [...modelCalls] } : {}),
+    // The array itself: a call the agent left in flight ends when the forward closes, after this result is made
+    // but before the launch settles, and still counts (it loaded the server).
+    modelCalls,
     ...fields,
   });
 

@@ -41,7 +41,7 @@ export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAc
     if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
     return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
   });
-  const calls = results.map((r) => r?.modelCalls ?? null);
+  const calls = results.map((r) => (r?.modelCalls?.length ? r.modelCalls : null));
   return { usage: usage.some((u) => u !== null) ? usage : null, turns, calls: calls.some((c) => c !== null) ? calls : null };
 }
 
