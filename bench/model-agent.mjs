@@ -134,6 +134,8 @@ async function run(lifecycle, games = GAMES, concurrency = 1) {
       agent_call_ms_total: played.reduce((n, g) => n + (g.usage ?? []).reduce((m, u) => m + (u?.latency_ms ?? 0), 0), 0),
       agent_calls: played.reduce((n, g) => n + (g.usage ?? []).reduce((m, u) => m + (u?.calls ?? 0), 0), 0),
       queued_ms_total: calls.reduce((n, c) => n + c.queued_ms, 0),
+      forward_ms_total: calls.reduce((n, c) => n + c.latency_ms, 0),
+      forward_calls: calls.length,
       report_dir: path.join(dataDir, 'reports', t.id),
     };
   } finally {
@@ -182,6 +184,9 @@ try {
           agent_call_ms_less_queue: Number(perCall.toFixed(2)),
           server_ms_per_call: Number(serverPerCall.toFixed(2)),
           harness_overhead_ms_per_call: Number((perCall - serverPerCall).toFixed(2)),
+          // The split: the engine's forward (its request to the server and back, less the server's own time), and the
+          // rest (the sandbox's socat hop, the agent's client library, and CPU contention on this machine).
+          forward_overhead_ms_per_call: Number((busy.forward_ms_total / Math.max(1, busy.forward_calls) - serverPerCall).toFixed(2)),
           direct_overhead_ms_per_call: Number((direct - serverPerCall).toFixed(2)),
           slot_utilisation: use?.utilisation ?? null,
           queued_ms_mean: use?.queued_ms_mean ?? null,
