@@ -69,10 +69,3 @@ export const ModelConfigSchema = z
   });
 
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
-
-/** `host:port` of the server a config talks to (the Anthropic API when it names none). */
-export function modelServerEndpoint(config: Pick<ModelConfig, 'provider' | 'base_url'>): string {
-  const url = new URL(config.base_url ?? 'https://api.anthropic.com');
-  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
-  return `${url.hostname.replace(/^\[|\]$/g, '')}:${port}`;
-}

@@ -3,7 +3,7 @@
 import path from 'node:path';
 import YAML from 'yaml';
 import { type AgentManifest, NetworkEndpointSchema } from '../contract/manifest.js';
-import { type ModelConfig, ModelConfigSchema, modelServerEndpoint } from '../contract/model-config.js';
+import { type ModelConfig, ModelConfigSchema } from '../contract/model-config.js';
 import { readDefinitionText } from '../runtime/bounded-read.js';
 import { commandArgv } from './agent-command.js';
 
@@ -59,8 +59,10 @@ export function modelServerOf(manifest: Pick<AgentManifest, 'entrypoint'>, manif
     return null;
   }
   const baseUrl = config.base_url ?? 'https://api.anthropic.com';
+  const url = new URL(baseUrl);
+  const port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
   return {
-    endpoint: modelServerEndpoint(config),
+    endpoint: `${url.hostname.replace(/^\[|\]$/g, '')}:${port}`,
     baseUrl,
     provider: config.provider,
     model: config.model,
