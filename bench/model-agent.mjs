@@ -2,7 +2,12 @@
 // pointed at a local scripted model server that answers at once) plays PSI against the honest-exact baseline, first
 // per-game (a fresh model-agent process, client library and connection per game), then warm (one process for the
 // tournament), at concurrency 1. Prints mean game wall time and agent time per lifecycle; their difference is the
-// cold start a warm agent no longer pays. Needs `npm run build`. Quick run: npm run bench:model-agent -- --games=10
+// cold start a warm agent no longer pays. Then the capacity phase: a server that answers after a fixed latency
+// (--latency=200 ms) and reports --slots=4 parallel slots (llama.cpp's /props) serves a tournament of --busy-games
+// games at concurrency 8; it prints the harness's own overhead per call (what the agent waited, less the time queued
+// for a slot and the server's own time, measured on the server) beside the baseline of a direct call from this
+// process in the same run, the server's slot utilisation and the most requests it ever saw at once.
+// Needs `npm run build`. Quick run: npm run bench:model-agent -- --games=10 --busy-games=16
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -12,6 +17,9 @@ import YAML from 'yaml';
 const root = path.resolve(import.meta.dirname, '..');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const GAMES = Number(args.get('games') ?? 20);
+const BUSY_GAMES = Number(args.get('busy-games') ?? 32);
+const LATENCY_MS = Number(args.get('latency') ?? 200);
+const SLOTS = Number(args.get('slots') ?? 4);
 const app = path.join(root, 'dist/engine/app.js');
 if (!fs.existsSync(app)) {
   process.stderr.write('bench:model-agent: run "npm run build" first\n');
@@ -28,20 +36,35 @@ const reply = (content) => ({
   choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
   usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
 });
+/** The capacity phase's server: every answer after LATENCY_MS; its own handling time and concurrency are measured. */
+const load = { delayMs: 0, serverMs: 0, calls: 0, inFlight: 0, maxInFlight: 0 };
 const server = http.createServer((req, res) => {
+  if (req.method === 'GET') {
+    const props = req.url === '/props';
+    res.writeHead(props ? 200 : 404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(props ? { total_slots: SLOTS, default_generation_settings: { n_ctx: 4096 } } : {}));
+    return;
+  }
+  const arrived = performance.now();
+  load.inFlight++;
+  load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
   let raw = '';
   req.on('data', (c) => (raw += c));
-  req.on('end', () => {
-    const messages = JSON.parse(raw || '{}').messages ?? [];
-    const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-    const set = /Your private set is: \{([^}]*)\}/.exec(user)?.[1];
-    let content = '{"wait": true}';
-    if (set && !user.includes('chat: My set')) content = JSON.stringify({ chat: `My set is ${set}` });
-    else if (set && !user.includes('action guess')) content = JSON.stringify({ method: 'guess', content: set });
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(reply(content)));
-  });
+  req.on('end', () => setTimeout(() => answer(raw, res, arrived), load.delayMs));
 });
+function answer(raw, res, arrived) {
+  const messages = JSON.parse(raw || '{}').messages ?? [];
+  const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+  const set = /Your private set is: \{([^}]*)\}/.exec(user)?.[1];
+  let content = '{"wait": true}';
+  if (set && !user.includes('chat: My set')) content = JSON.stringify({ chat: `My set is ${set}` });
+  else if (set && !user.includes('action guess')) content = JSON.stringify({ method: 'guess', content: set });
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(reply(content)));
+  load.inFlight--;
+  load.calls++;
+  load.serverMs += performance.now() - arrived;
+}
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const modelUrl = `http://127.0.0.1:${server.address().port}/v1`;
 
@@ -70,11 +93,10 @@ fs.writeFileSync(
     challenges: ['psi'],
     lifecycle: 'persistent',
     limits: { memory_mb: 16384 },
-    network: { allow: [new URL(modelUrl).host] },
   }),
 );
 
-async function run(lifecycle) {
+async function run(lifecycle, games = GAMES, concurrency = 1) {
   const dataDir = path.join(work, `data-${lifecycle}`);
   const engine = await startEngine({ dataDir, port: 0, logLevel: 'silent', rendererDir: null, resumeTournaments: false });
   try {
@@ -83,8 +105,8 @@ async function run(lifecycle) {
         name: `model ${lifecycle}`,
         challenge: 'psi',
         format: 'round-robin',
-        games_per_pairing: GAMES,
-        concurrency: 1,
+        games_per_pairing: games,
+        concurrency,
         seed: 'bench-model',
         agents: [
           { manifest: path.join(agentDir, 'agent.yaml'), id: 'model', lifecycle },
@@ -97,27 +119,82 @@ async function run(lifecycle) {
     const started = performance.now();
     const outcome = await engine.tournaments.start(t.id);
     const seconds = (performance.now() - started) / 1000;
-    const games = engine.store.tournaments.games(t.id);
+    const played = engine.store.tournaments.games(t.id);
+    const calls = engine.store.modelCalls.ofRun(t.id).flatMap((r) => r.calls);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     return {
       lifecycle,
       outcome: outcome.status,
-      games: games.length,
-      completed: games.filter((g) => g.termination === 'completed').length,
-      games_per_second: Number((games.length / seconds).toFixed(2)),
-      game_wall_ms_mean: Number(mean(games.map((g) => g.endedAt - g.startedAt)).toFixed(1)),
-      agent_ms_mean: Number(mean(games.map((g) => g.agentMs)).toFixed(1)),
+      games: played.length,
+      completed: played.filter((g) => g.termination === 'completed').length,
+      games_per_second: Number((played.length / seconds).toFixed(2)),
+      game_wall_ms_mean: Number(mean(played.map((g) => g.endedAt - g.startedAt)).toFixed(1)),
+      agent_ms_mean: Number(mean(played.map((g) => g.agentMs)).toFixed(1)),
+      // What the model agents measured per call (usage lines) and what the engine's forward recorded.
+      agent_call_ms_total: played.reduce((n, g) => n + (g.usage ?? []).reduce((m, u) => m + (u?.latency_ms ?? 0), 0), 0),
+      agent_calls: played.reduce((n, g) => n + (g.usage ?? []).reduce((m, u) => m + (u?.calls ?? 0), 0), 0),
+      queued_ms_total: calls.reduce((n, c) => n + c.queued_ms, 0),
+      forward_ms_total: calls.reduce((n, c) => n + c.latency_ms, 0),
+      forward_calls: calls.length,
+      report_dir: path.join(dataDir, 'reports', t.id),
     };
   } finally {
     await engine.close();
   }
 }
 
+/** Mean time of a direct call from this process (no sandbox, no forward): the baseline of the overhead. */
+async function directCallMs(n) {
+  let total = 0;
+  const body = JSON.stringify({ model: 'bench-model', messages: [{ role: 'user', content: 'hi' }] });
+  for (let i = 0; i < n; i++) {
+    const started = performance.now();
+    const res = await fetch(`${modelUrl}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+    await res.text();
+    total += performance.now() - started;
+  }
+  return total / n;
+}
+
 try {
   const cold = await run('per-game');
   const warm = await run('persistent');
+  load.delayMs = LATENCY_MS;
+  const direct = await directCallMs(10);
+  Object.assign(load, { serverMs: 0, calls: 0, maxInFlight: 0 });
+  const busy = await run('persistent', BUSY_GAMES, 8);
+  const use = JSON.parse(fs.readFileSync(path.join(busy.report_dir, 'report.json'), 'utf8')).model_servers?.[0] ?? null;
+  const perCall = (busy.agent_call_ms_total - busy.queued_ms_total) / Math.max(1, busy.agent_calls);
+  const serverPerCall = load.serverMs / Math.max(1, load.calls);
   process.stdout.write(
-    `${JSON.stringify({ cores: os.availableParallelism(), runs: [cold, warm], cold_start_ms_per_game: Number((cold.game_wall_ms_mean - warm.game_wall_ms_mean).toFixed(1)) }, null, 2)}\n`,
+    `${JSON.stringify(
+      {
+        cores: os.availableParallelism(),
+        runs: [cold, warm],
+        cold_start_ms_per_game: Number((cold.game_wall_ms_mean - warm.game_wall_ms_mean).toFixed(1)),
+        capacity: {
+          latency_ms: LATENCY_MS,
+          slots: SLOTS,
+          games: busy.games,
+          completed: busy.completed,
+          calls: busy.agent_calls,
+          server_calls: load.calls,
+          max_in_flight_at_server: load.maxInFlight,
+          direct_call_ms: Number(direct.toFixed(2)),
+          agent_call_ms_less_queue: Number(perCall.toFixed(2)),
+          server_ms_per_call: Number(serverPerCall.toFixed(2)),
+          harness_overhead_ms_per_call: Number((perCall - serverPerCall).toFixed(2)),
+          // The split: the engine's forward (its request to the server and back, less the server's own time), and the
+          // rest (the sandbox's socat hop, the agent's client library, and CPU contention on this machine).
+          forward_overhead_ms_per_call: Number((busy.forward_ms_total / Math.max(1, busy.forward_calls) - serverPerCall).toFixed(2)),
+          direct_overhead_ms_per_call: Number((direct - serverPerCall).toFixed(2)),
+          slot_utilisation: use?.utilisation ?? null,
+          queued_ms_mean: use?.queued_ms_mean ?? null,
+        },
+      },
+      null,
+      2,
+    )}\n`,
   );
 } finally {
   server.close();

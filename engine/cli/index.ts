@@ -7,6 +7,8 @@ import { agentsCommand } from './commands/agents.js';
 import { compareCommand, exportCommand, verifyCommand } from './commands/audit.js';
 import { clawarenaCommand } from './commands/clawarena.js';
 import { matchCommand } from './commands/match.js';
+import { modelsCommand } from './commands/models.js';
+import { replayCommand } from './commands/replay.js';
 import { runCommand } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { scoringCommand } from './commands/scoring.js';
@@ -20,6 +22,8 @@ Usage: arena <command> [options]
 Commands:
   serve                start the arena engine and UI on a loopback port
   run                  play a tournament offline and write its reports (arena run --help)
+  models               list the model servers that answer here and their models (arena models --help)
+  replay ID            play a run again from its recorded model calls, game by game (arena replay --help)
   compare A B          compare two runs: rating deltas and paired games (arena compare --help)
   export --bundle ID   write a run's verifiable audit bundle (arena export --help)
   verify BUNDLE        check an audit bundle's hashes and recompute its standings (arena verify --help)
@@ -42,6 +46,10 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await serveCommand(rest);
       case 'run':
         return await runCommand(rest);
+      case 'models':
+        return await modelsCommand(rest);
+      case 'replay':
+        return await replayCommand(rest);
       case 'compare':
         return await compareCommand(rest);
       case 'export':

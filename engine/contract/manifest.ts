@@ -151,6 +151,8 @@ export const NetworkEndpointSchema = z.string().superRefine((value, ctx) => {
 const NetworkSchema = z.strictObject({
   /** Endpoints beyond the agent's arena; nothing else is reachable from the sandbox. */
   allow: z.array(NetworkEndpointSchema).max(32, 'at most 32 endpoints').default([]),
+  /** A model agent's server (model.yaml's base_url) is reachable unless this is false. */
+  model_server: z.boolean().optional(),
 });
 
 export const AgentManifestSchema = z

@@ -6,8 +6,12 @@
 // An endpoint this very process serves (the engine's own HTTP server) takes the accepted stream directly: a TCP
 // connection back to ourselves would cost a connect, an accept and two extra copies of every byte each way.
 import fs from 'node:fs';
+import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import { modelGate } from './model-gate.js';
+import { type ModelCallHooks, modelProxyServer } from './model-proxy.js';
+import type { ModelServer } from './model-server.js';
 
 export interface Forward {
   /** Address and port the agent connects to inside the sandbox. */
@@ -17,6 +21,8 @@ export interface Forward {
   targetHost: string;
   /** File name of the Unix socket in the launch folder. */
   socket: string;
+  /** Set on a model agent's plain-http model server: its requests are gated by the server's capacity. */
+  model?: ModelServer;
 }
 
 /** Where the launch folder appears inside the sandbox. */
@@ -84,37 +90,23 @@ export async function startForwarders(
   forwards: readonly Forward[],
   owner?: { uid: number; gid: number },
   local?: LocalEndpoints,
+  modelHooks?: ModelCallHooks,
 ): Promise<Forwarders> {
   const servers: net.Server[] = [];
   const sockets = new Set<net.Socket>();
   const close = async (): Promise<void> => {
     for (const socket of sockets) socket.destroy();
+    for (const server of servers) if (server instanceof http.Server) server.closeAllConnections();
     await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
   };
   try {
     for (const forward of forwards) {
       const serve = local?.(`${forward.targetHost}:${forward.port}`) ?? null;
-      const server = net.createServer((inner) => {
-        if (serve) {
-          sockets.add(inner);
-          inner.once('close', () => sockets.delete(inner));
-          serve(inner);
-          return;
-        }
-        const outer = net.connect({ host: forward.targetHost, port: forward.port });
-        sockets.add(inner);
-        sockets.add(outer);
-        const end = (): void => {
-          inner.destroy();
-          outer.destroy();
-          sockets.delete(inner);
-          sockets.delete(outer);
-        };
-        inner.on('error', end).on('close', end);
-        outer.on('error', end).on('close', end);
-        inner.pipe(outer);
-        outer.pipe(inner);
-      });
+      const target = { host: forward.targetHost, port: forward.port };
+      const server =
+        forward.model && !serve
+          ? modelProxyServer(target, modelGate(target.host, target.port, forward.model.capacity), modelHooks)
+          : pipeServer(target, serve, sockets);
       server.maxConnections = MAX_CONNECTIONS;
       servers.push(server);
       const file = path.join(dir, forward.socket);
@@ -129,6 +121,31 @@ export async function startForwarders(
     throw error;
   }
   return { close };
+}
+
+/** Pipes each accepted stream to the target's TCP port, or hands it to the in-process server of the endpoint. */
+function pipeServer(target: { host: string; port: number }, serve: LocalEndpoint | null, sockets: Set<net.Socket>): net.Server {
+  return net.createServer((inner) => {
+    if (serve) {
+      sockets.add(inner);
+      inner.once('close', () => sockets.delete(inner));
+      serve(inner);
+      return;
+    }
+    const outer = net.connect(target);
+    sockets.add(inner);
+    sockets.add(outer);
+    const end = (): void => {
+      inner.destroy();
+      outer.destroy();
+      sockets.delete(inner);
+      sockets.delete(outer);
+    };
+    inner.on('error', end).on('close', end);
+    outer.on('error', end).on('close', end);
+    inner.pipe(outer);
+    outer.pipe(inner);
+  });
 }
 
 /**

@@ -1,8 +1,10 @@
 // What a caller asks of one agent launch (launch.ts): the agent, its runner variables, limits, network and trust;
 // and the runner's defaults for the limits it does not give.
 import type { AgentManifest } from '../contract/manifest.js';
+import type { ModelCallRecord } from '../contract/model-call.js';
 import { SEAT_LIMITS } from '../contract/seat-limits.js';
 import type { LocalEndpoints } from './endpoint-forward.js';
+import type { ModelCallHooks } from './model-proxy.js';
 
 export type NetworkMode = 'none' | 'loopback';
 
@@ -90,6 +92,10 @@ export interface LaunchOptions {
   memorySampleMs?: number;
   /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */
   onStderr?: (chunk: Buffer) => void;
+  /** Sees each model call as it ends (a warm agent's per-game share; LaunchResult.modelCalls has them all). */
+  onModelCall?: (call: ModelCallRecord) => void;
+  /** `arena replay`: answers the model server's calls from a record; the server is never contacted. */
+  modelReplay?: ModelCallHooks['replay'];
   dockerBinary?: string;
 }
 

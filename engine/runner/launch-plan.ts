@@ -8,6 +8,7 @@ import type { Forward } from './endpoint-forward.js';
 import { handoff } from './env-handoff.js';
 import { type LaunchOptions, type NetworkMode, type ResolvedLimits, RUNNER_DEFAULTS } from './launch-options.js';
 import type { IsolationRecord } from './launch-result.js';
+import { modelEndpoints, modelServerOf } from './model-server.js';
 import { SUPERVISOR_ENV, supervisorMark } from './orphan-host-agents.js';
 import { sandboxCommand } from './os-sandbox.js';
 import { sandboxSupport, userProcessCount, withRlimits } from './sandbox.js';
@@ -74,7 +75,9 @@ export function processPlan(
   const named = argv;
   argv = resolved;
   const support = sandboxSupport();
-  const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? [])];
+  // A model agent reaches its model server without a hand-written network.allow: its model.yaml names it.
+  const model = modelServerOf(manifest, options.manifestDir);
+  const endpoints = [...(options.arenaEndpoints ?? []), ...(manifest.network?.allow ?? []), ...modelEndpoints(manifest, model)];
   let sandbox: Pick<LaunchPlan, 'launchDir' | 'forwards'> = {};
   let seat: SeatPlan | null = null;
   let spawnEnv: Record<string, string>;
@@ -107,6 +110,11 @@ export function processPlan(
     spawnEnv = sandboxed.env;
     Object.assign(isolation, sandboxed.isolation);
     if (network !== 'loopback') isolation.network = endpoints.length > 0 ? 'endpoints' : 'none';
+    // The engine schedules the model server's capacity on its forward (endpoint-forward.ts).
+    if (model?.plain) {
+      const gated = sandboxed.forwards.find((f) => `${f.targetHost}:${f.port}` === loopbackName(model.endpoint));
+      if (gated) gated.model = model;
+    }
     sandbox = { launchDir: sandboxed.launchDir, forwards: sandboxed.forwards };
   } else {
     // No PID namespace ends a trusted agent with its engine: the next engine start does (orphan-host-agents.ts).
@@ -162,6 +170,11 @@ function withSeatCleanup<T>(seat: SeatPlan, build: () => T): T {
     if (seat.cgroup) void removeSeatCgroup(seat.cgroup);
     throw error;
   }
+}
+
+/** `localhost:N` is forwarded to 127.0.0.1:N (planForwards). */
+function loopbackName(endpoint: string): string {
+  return endpoint.startsWith('localhost:') ? `127.0.0.1:${endpoint.slice('localhost:'.length)}` : endpoint;
 }
 
 function autoProcessLimit(): number | null {

@@ -1,5 +1,7 @@
 // What one agent launch comes back with (launch.ts): how it ended, its capped output and the isolation it ran under.
+
 import type { Isolation } from '../contract/isolation.js';
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { NetworkMode } from './launch-options.js';
 import type { AppliedIsolation } from './os-sandbox.js';
 import type { AppliedRlimits } from './sandbox.js';
@@ -20,6 +22,8 @@ export interface IsolationRecord extends AppliedIsolation {
 }
 
 export interface LaunchResult {
+  /** Calls through its model server's forward (a model agent's), in order; absent for other agents. */
+  modelCalls?: ModelCallRecord[];
   /** Process id of the agent (its process group id on POSIX); null when it never started. */
   pid: number | null;
   exitCode: number | null;

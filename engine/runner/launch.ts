@@ -8,12 +8,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { Readable } from 'node:stream';
+import type { ModelCallRecord } from '../contract/model-call.js';
 import { BWRAP_INFO_FD } from './bwrap-argv.js';
 import { dockerKill, dockerPlan } from './docker-plan.js';
 import { type Forwarders, startForwarders } from './endpoint-forward.js';
 import { type LaunchOptions, resolveLimits } from './launch-options.js';
 import { AgentCommandError, type LaunchPlan, ProgramNotFoundError, processPlan } from './launch-plan.js';
 import type { IsolationRecord, LaunchHandle, LaunchResult, Termination } from './launch-result.js';
+import type { ModelCallHooks } from './model-proxy.js';
 import { SandboxCommandError } from './os-sandbox.js';
 import { OutputCapture } from './output-capture.js';
 import { namespaceTeardown, settlesWithin, sweepTeardown } from './process-teardown.js';
@@ -59,6 +61,14 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
   const err = new OutputCapture(limits.stderrBytes, limits.tailBytes);
   let argv: string[] = [];
   let pid: number | undefined;
+  const modelCalls: ModelCallRecord[] = [];
+  const modelHooks: ModelCallHooks = {
+    record: (call) => {
+      modelCalls.push(call);
+      options.onModelCall?.(call);
+    },
+    ...(options.modelReplay ? { replay: options.modelReplay } : {}),
+  };
   let cancel: () => void = () => {
     cancelledEarly = true;
   };
@@ -87,6 +97,9 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     workspace,
     argv,
     isolation,
+    // The array itself: a call the agent left in flight ends when the forward closes, after this result is made
+    // but before the launch settles, and still counts (it loaded the server).
+    modelCalls,
     ...fields,
   });
 
@@ -108,7 +121,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
     let forwarders: Forwarders | null = null;
     try {
       if (plan.forwards && plan.forwards.length > 0)
-        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs, options.localEndpoints);
+        forwarders = await startForwarders(plan.launchDir as string, plan.forwards, options.runAs, options.localEndpoints, modelHooks);
       return await spawnPlanned(plan);
     } finally {
       await forwarders?.close();

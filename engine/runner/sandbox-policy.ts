@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { AgentManifest } from '../contract/manifest.js';
 import type { LocalEndpoints } from './endpoint-forward.js';
 import type { LaunchOptions } from './launch.js';
+import { modelEndpoints, modelServerOf } from './model-server.js';
 import { SOCAT_MISSING, sandboxSupport, sandboxUnavailable } from './sandbox.js';
 import { contains } from './sandbox-view.js';
 
@@ -69,7 +70,12 @@ export function sandboxPreflight(
   const ids = (list: typeof untrusted) => [...new Set(list.map((a) => a.manifest.id))].join(', ');
   const problem = sandboxUnavailable();
   if (problem !== null) return `cannot sandbox agent ${ids(untrusted)}: ${problem}`;
-  const forwarded = untrusted.filter((a) => arenaNetwork || (a.manifest.network?.allow.length ?? 0) > 0);
+  const forwarded = untrusted.filter(
+    (a) =>
+      arenaNetwork ||
+      (a.manifest.network?.allow.length ?? 0) > 0 ||
+      modelEndpoints(a.manifest, modelServerOf(a.manifest, a.dir)).length > 0,
+  );
   if (process.platform === 'linux' && forwarded.length > 0 && !sandboxSupport().socat)
     return `cannot sandbox agent ${ids(forwarded)}: ${SOCAT_MISSING}`;
   return null;

@@ -2,15 +2,19 @@
 // and, where the runs share openings (same challenge, same seed, same agents in the same seats), a paired analysis of
 // that agent's game scores: same seed, same seat → one paired difference. Works on report.json, so shared reports can
 // be compared without the database they came from.
+
 import type { PairedResult, RatingDelta, TournamentComparison } from '../contract/tournament.js';
 import { studentTQuantile, Z95 } from '../core/ratings/index.js';
+import { canonicalJson } from '../runtime/canonical-json.js';
 
 /** The parts of a report.json a comparison reads. */
 export interface ComparableReport {
   id: string;
   name: string;
   manifest_hash: string;
-  manifest: { agents: Array<{ id: string; name?: string; manifest_sha256: string; entry_sha256: string | null }> };
+  manifest: {
+    agents: Array<{ id: string; name?: string; manifest_sha256: string; entry_sha256: string | null; model?: unknown }>;
+  };
   standings: { combined: ComparableStanding[] };
   ratings: { combined?: { agents?: Array<{ agent: number; rating: { sd: number | null } }> } };
   games: ComparableGame[];
@@ -88,7 +92,11 @@ export function compareRuns(a: ComparableReport, b: ComparableReport): Compariso
     const sb = b.standings.combined.find((r) => r.agent === agent);
     const ma = a.manifest.agents.find((x) => x.id === agent);
     const mb = b.manifest.agents.find((x) => x.id === agent);
-    const changed = ma?.manifest_sha256 !== mb?.manifest_sha256 || ma?.entry_sha256 !== mb?.entry_sha256;
+    // A model agent's model, server or sampler settings (model.yaml, recorded in the run manifest) count as a change.
+    const changed =
+      ma?.manifest_sha256 !== mb?.manifest_sha256 ||
+      ma?.entry_sha256 !== mb?.entry_sha256 ||
+      canonicalJson(ma?.model ?? null) !== canonicalJson(mb?.model ?? null);
     const ra = sa?.rating ?? null;
     const rb = sb?.rating ?? null;
     const delta = ra === null || rb === null ? null : rb - ra;

@@ -22,7 +22,7 @@ import { type GameContext, type GameRunner, type GameRunners, runnerFor } from '
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
 import { type RunOutcome, recordOutcome } from './run-outcome.js';
 import { leaderOf } from './run-standings.js';
-import { launchWarmSlot } from './seat-launch.js';
+import { launchWarmSlot, type ModelReplaySource } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
 import { blameByCause, VoidStreak } from './void-cause.js';
@@ -47,6 +47,8 @@ export interface ExecutorDeps {
   warm?: WarmHooks;
   /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
   sandbox?: SandboxPolicy;
+  /** `arena replay`: model calls answered from a recorded run. */
+  modelReplay?: ModelReplaySource;
 }
 
 export type EventListener = (event: TournamentEvent) => void;
@@ -198,8 +200,15 @@ export class TournamentExecutor {
     return new WarmPool({
       ...warm,
       agents: this.agents,
-      launch: (agent, slot, env, onStderr) =>
-        launchWarmSlot({ workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) }, agent, slot, env, onStderr),
+      launch: (agent, slot, env, onStderr, onModelCall) =>
+        launchWarmSlot(
+          { workspaceRoot, sandbox: this.sandbox(), ...(hostEnv ? { hostEnv } : {}) },
+          agent,
+          slot,
+          env,
+          onStderr,
+          onModelCall,
+        ),
       maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
       clock: this.deps.clock,
       startMs: this.startMs(),
@@ -321,6 +330,7 @@ export class TournamentExecutor {
       },
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
+      ...(this.deps.modelReplay ? { modelReplay: this.deps.modelReplay } : {}),
       sandbox: this.sandbox(),
     };
   }
@@ -446,8 +456,9 @@ export class TournamentExecutor {
   ): StoredTournamentGame | null {
     try {
       // Stored without any secret an agent printed or said (the record is what reports and the UI show).
-      const record = secretScrubber().deep({ ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation });
-      return commitGame(this.deps.store, record);
+      const scrub = secretScrubber();
+      const record = scrub.deep({ ...gameRow(this.tournament.id, game, attempt, outcome, accounting), isolation });
+      return commitGame(this.deps.store, record, accounting?.calls ? scrub.deep(accounting.calls) : null);
     } catch (error) {
       this.mode = 'cancelling';
       for (const c of this.active.values()) c.abort();

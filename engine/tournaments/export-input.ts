@@ -3,6 +3,7 @@
 
 import type { Store, StoredAgentLifecycle, StoredTournament, StoredTournamentGame } from '../db/store.js';
 import { runTally } from './game-commit.js';
+import { type ModelServerUse, modelServerUse } from './model-server-use.js';
 import { type AgentUsage, agentUsageOf } from './model-usage.js';
 import type { LocalRoot } from './path-redaction.js';
 import type { RunStatistics } from './stats.js';
@@ -27,6 +28,8 @@ export interface ExportInput {
   /** Warm agents' processes, restarts and retirement over the run; null without any. */
   lifecycles: StoredAgentLifecycle[] | null;
   games: ExportGames;
+  /** Each model server's calls, queueing and utilisation over the run (model-server-use.ts); null without any. */
+  modelServers?: ModelServerUse[] | null;
   /** Local folders to keep out of the files (see path-redaction.ts); none: written as they are. */
   roots?: readonly LocalRoot[];
 }
@@ -48,6 +51,7 @@ export function exportInput(
   const id = base.tournament.id;
   const usage = agentUsageOf(runTally(store, id).usage);
   const lifecycles = store.lifecycles.get(id);
+  const servers = modelServerUse(store.modelCalls.ofRun(id).flatMap((r) => r.calls));
   const snapshot = store.readSnapshot();
   const source = snapshot?.tournaments ?? store.tournaments;
   let since = performance.now();
@@ -64,5 +68,8 @@ export function exportInput(
       );
     },
   };
-  return { input: { ...base, usage, lifecycles, games }, close: () => snapshot?.close() };
+  return {
+    input: { ...base, usage, lifecycles, games, modelServers: servers.length > 0 ? servers : null },
+    close: () => snapshot?.close(),
+  };
 }

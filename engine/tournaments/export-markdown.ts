@@ -14,6 +14,7 @@ import {
 } from '../core/ratings/index.js';
 import { gameNumber } from '../core/seat-label.js';
 import type { ExportGames, ExportInput } from './export-input.js';
+import type { ModelServerUse } from './model-server-use.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';
 import type { StandingRow } from './stats.js';
 
@@ -66,6 +67,22 @@ function isolationTable(agentIds: readonly string[], seen: readonly Set<string>[
     for (const line of seen[i] ?? []) lines.push(`| ${id} | ${line} |`);
   });
   return [...lines, ''];
+}
+
+/** Each model server's load: the engine never sent it more than `capacity` requests at once. */
+function modelServerTable(servers: readonly ModelServerUse[] | null): string[] {
+  if (!servers) return [];
+  const out = [
+    '## Model servers',
+    '',
+    '| Server | Capacity | Calls | Utilisation | Queued mean (ms) | Queued max (ms) |',
+    '|---|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of servers)
+    out.push(
+      `| ${s.server} | ${s.capacity} | ${s.calls} | ${(s.utilisation * 100).toFixed(1)}% | ${s.queued_ms_mean} | ${s.queued_ms_max} |`,
+    );
+  return [...out, ''];
 }
 
 function usageTable(agentIds: readonly string[], usage: ReadonlyArray<AgentUsage | null>, facts: GameFacts): string[] {
@@ -173,6 +190,7 @@ export async function reportMarkdown(input: ExportInput): Promise<string> {
     );
   const facts = await gameFacts(input.agentIds, input.games);
   lines.push(...usageTable(input.agentIds, input.usage, facts));
+  lines.push(...modelServerTable(input.modelServers ?? null));
   lines.push(...isolationTable(input.agentIds, facts.isolation));
   lines.push('## Terminations', '', '| Termination | Attempts |', '|---|---:|');
   for (const [t, n] of Object.entries(stats.terminations).sort()) lines.push(`| ${t} | ${n} |`);

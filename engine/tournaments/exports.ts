@@ -69,6 +69,8 @@ async function writeReportJson(file: string, input: ExportInput, redact: (text: 
       manifest_hash: tournament.manifestHash,
       // Warm agents' processes, restarts and retirement over the whole run (resumes included); absent without any.
       ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
+      // Model servers' calls, queueing and utilisation (engine/tournaments/model-server-use.ts); absent without any.
+      ...(input.modelServers ? { model_servers: input.modelServers } : {}),
       standings: withUsage(stats.standings, agentIds, input.usage),
       ratings: { ...ratingsForExport(stats.ratings), sprt: stats.sprt, format: input.summary },
       terminations: stats.terminations,

@@ -1,6 +1,7 @@
 // The one place a finished game attempt is committed: its row, the tournament's counts and the run tally go into
 // the database in one transaction, so whatever executes games (the local executor, a queue of workers) keeps the
 // standings, SPRT state and charts right, and a kill -9 between two commits leaves all of them consistent.
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { NewTournamentGame, Store, StoredTournamentGame } from '../db/store.js';
 import { emptyRunTally, foldAttempt, isSettled, RUN_TALLY_VERSION, type RunTally, tallyOfOrderedRows } from './run-tally.js';
 
@@ -63,12 +64,19 @@ export function runTally(store: Store, tournamentId: string): RunTally {
  * Commits one finished attempt with its counts and its fold into the run tally, in one transaction; a refusal
  * (a duplicate attempt, a full disk) rolls all of it back and is rethrown. Returns the stored row.
  */
-export function commitGame(store: Store, record: NewTournamentGame): StoredTournamentGame {
+export function commitGame(
+  store: Store,
+  record: NewTournamentGame,
+  modelCalls?: ReadonlyArray<readonly ModelCallRecord[] | null> | null,
+): StoredTournamentGame {
   const map = cached(store);
   try {
     return store.transaction(() => {
       const tally = runTally(store, record.tournamentId);
       const { seq, previous } = store.tournaments.insertGame(record, isSettled(record));
+      modelCalls?.forEach((calls, seat) => {
+        if (calls && calls.length > 0) store.modelCalls.add(record.tournamentId, record.gameIndex, record.attempt, seat, calls);
+      });
       const { transcript: _transcript, ...stored } = record;
       const row: StoredTournamentGame = { ...stored, seq };
       const trace = tally.chart.trace;

@@ -10,7 +10,7 @@ import { isolationOf, type LaunchHandle, type LaunchResult } from '../runner/lau
 import type { SandboxPolicy } from '../runner/sandbox-policy.js';
 import { removeWorkspace } from '../runner/workspace-removal.js';
 import { accountGame, type GameAccounting } from './model-usage.js';
-import { EXIT_GRACE_MS, type Verdict } from './seat-launch.js';
+import { EXIT_GRACE_MS, type ModelReplaySource, type Verdict } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import type { VoidCause } from './void-cause.js';
 import type { WarmPool } from './warm-pool.js';
@@ -34,6 +34,8 @@ export interface GameContext {
   onSession(sessionId: string): void;
   /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
   warm?: WarmPool;
+  /** `arena replay`: model calls answered from the recorded run (seat-launch.ts). */
+  modelReplay?: ModelReplaySource;
   /** Which attempt of which run this is: game workers key their jobs by it and check agents against its manifest. */
   run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string };
 }

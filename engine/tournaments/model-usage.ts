@@ -2,6 +2,7 @@
 // the model agent's transcript budget is sized for) is split into ARENA_MODEL_USAGE totals and ARENA_MODEL_TURN
 // transcripts. Seats whose agents print no such lines (scripted agents) have no usage.
 
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import {
   addUsageUnit,
@@ -28,6 +29,8 @@ export interface GameAccounting {
   unreachable?: Array<{ seat: number; endpoint: string; detail: string }>;
   /** Model turns (channel 'model'), in seat order then turn order; indices are set when appended to a transcript. */
   turns: TranscriptEntry[];
+  /** Per seat, the calls through its model server's forward (engine/runner/model-proxy.ts); null when none made any. */
+  calls?: Array<ModelCallRecord[] | null> | null;
 }
 
 /** Accounting of one game from the exit results of its seats (seat order; null for a seat that never started). */
@@ -43,7 +46,13 @@ export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAc
     if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
     return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
   });
-  return { usage: usage.some((u) => u !== null) ? usage : null, turns, ...(unreachable.length > 0 ? { unreachable } : {}) };
+  const calls = results.map((r) => (r?.modelCalls?.length ? r.modelCalls : null));
+  return {
+    usage: usage.some((u) => u !== null) ? usage : null,
+    turns,
+    calls: calls.some((c) => c !== null) ? calls : null,
+    ...(unreachable.length > 0 ? { unreachable } : {}),
+  };
 }
 
 /**

@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { modelServerOf } from '../runner/model-server.js';
 import type { AgentHostRecord } from '../runner/node-runtime.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 import { APP_VERSION } from '../runtime/version.js';
@@ -30,12 +31,35 @@ export interface RunManifest {
     /** Present for warm agents only, so the hash of runs with per-game agents stays what it was. */
     lifecycle?: 'persistent';
     max_concurrent_games?: number;
+    /** Model agents only: the server and model their model.yaml names and the sampler settings they play with. */
+    model?: RunModelRecord;
   }>;
   challenges: Array<{ id: string; module_sha256: string }>;
   /** Agents whose folder the user marked trusted: they ran without the OS sandbox (absent when none did). */
   unsandboxed_agents?: string[];
   /** The Node runtime `node` agents ran on and the PATH their programs were found on (absent for game workers' runs). */
   agent_host?: AgentHostRecord;
+}
+
+export interface RunModelRecord {
+  provider: string;
+  base_url: string;
+  model: string;
+  sampler: { temperature: number; max_tokens: number; seed: number | null; json_mode: boolean };
+  /** model.yaml's capacity, or null (the server's report, else 1: engine/runner/model-gate.ts). */
+  capacity: number | null;
+}
+
+function modelRecord(manifest: LoadedSpec['agents'][number]['manifest'], dir: string): RunModelRecord | null {
+  const server = modelServerOf(manifest, dir);
+  if (server === null) return null;
+  return {
+    provider: server.provider,
+    base_url: server.baseUrl,
+    model: server.model,
+    sampler: server.sampler,
+    capacity: server.capacity ?? null,
+  };
 }
 
 export function fileSha256(file: string): string {
@@ -80,6 +104,7 @@ export function buildRunManifest(
     placement_rule: claw ? `${PLACEMENT_RULE}; ${CLAW_PLACEMENT_RULE}` : PLACEMENT_RULE,
     agents: loaded.agents.map((a) => {
       const { file: entry, skipped } = resolveEntryFile(a);
+      const model = modelRecord(a.manifest, a.dir);
       return {
         id: a.id,
         manifest_id: a.manifest.id,
@@ -91,6 +116,7 @@ export function buildRunManifest(
         ...(a.manifest.lifecycle === 'persistent'
           ? { lifecycle: 'persistent' as const, max_concurrent_games: a.manifest.max_concurrent_games }
           : {}),
+        ...(model ? { model } : {}),
       };
     }),
     challenges: loaded.spec.challenges.map((id) => ({

@@ -2,6 +2,7 @@
 // the arena URLs of its protocol environment, plus its manifest's network.allow), the game clock plus grace as the
 // hard limit, and the variables every protocol shares.
 
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { Termination } from '../core/ratings/index.js';
 import { seatsLabel } from '../core/seat-label.js';
 import { deriveSeed, type ScheduledGame } from '../core/tournament/index.js';
@@ -22,7 +23,12 @@ export interface SeatLaunchDeps {
   moveMs?: number;
   hostEnv?: NodeJS.ProcessEnv;
   sandbox?: SandboxPolicy;
+  /** `arena replay`: the recorded answers of a seat's model calls, served instead of its model server's. */
+  modelReplay?: ModelReplaySource;
 }
+
+/** The replay of one seat of one game (by the game's index and the seat), or undefined to play it live. */
+export type ModelReplaySource = (gameIndex: number, seat: number) => LaunchOptions['modelReplay'];
 
 /** The launch options of every tournament agent's sandbox: no network but the arena URLs of `protocolEnv`. */
 export function sandboxed(
@@ -49,8 +55,10 @@ export function launchSeat(
   seat: number,
   protocolEnv: Record<string, string>,
 ): LaunchHandle {
+  const replay = deps.modelReplay?.(game.gameIndex, seat);
   const handle = launchAgent({
     ...sandboxed(deps, agent, protocolEnv),
+    ...(replay ? { modelReplay: replay } : {}),
     label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
     limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
     env: {
@@ -95,12 +103,14 @@ export function launchWarmSlot(
   slot: number,
   protocolEnv: Record<string, string>,
   onStderr: (chunk: Buffer) => void,
+  onModelCall?: (call: ModelCallRecord) => void,
 ): LaunchHandle {
   // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
   return launchAgent({
     ...sandboxed(deps, agent, protocolEnv),
     label: `${agent.manifest.id}-warm-${slot}`,
     onStderr,
+    ...(onModelCall ? { onModelCall } : {}),
     limits: { timeoutMs: WARM_TIMEOUT_MS, cpuSeconds: WARM_CPU_SECONDS, killGraceMs: 500 },
     memorySampleMs: WARM_MEMORY_SAMPLE_MS,
     env: { ...protocolEnv, ARENA_AGENT_ID: agent.id },

@@ -35,6 +35,7 @@ import { localRoots, pathRedactor, portableSearchPath } from './path-redaction.j
 import { type ModelServerCheck, tournamentPreflight } from './preflight.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
 import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
+import type { ModelReplaySource } from './seat-launch.js';
 import {
   type ChallengeLookup,
   insideFolder,
@@ -112,7 +113,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return loaded;
   };
   const overrides: TournamentServiceOverrides = {};
-  const executorDeps = (): ExecutorDeps => ({
+  const executorDeps = (modelReplay?: ModelReplaySource): ExecutorDeps => ({
     store,
     dataDir: deps.dataDir,
     clock,
@@ -121,6 +122,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     ...(deps.warm ? { warm: deps.warm } : {}),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
+    ...(modelReplay ? { modelReplay } : {}),
   });
 
   const emit = (id: string, event: TournamentEvent): void => feeds.emit(id, event);
@@ -337,7 +339,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     get,
     summary: (id: string) => summary(get(id)),
     /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
-    start(id: string): Promise<RunOutcome> {
+    /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */
+    start(id: string, options: { modelReplay?: ModelReplaySource } = {}): Promise<RunOutcome> {
       const existing = running.get(id);
       if (existing) return existing.done;
       const t = get(id);
@@ -371,7 +374,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       if ('refusal' in claim) throw new TournamentStateError('conflict', claim.refusal);
       let executor: TournamentExecutor;
       try {
-        executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
+        executor = new TournamentExecutor(executorDeps(options.modelReplay), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
       } catch (error) {
         releaseRun(store, id, claim.mark);
         throw error;

@@ -49,7 +49,7 @@ export class WarmAgent {
     const result = new Promise<LaunchResult>((r) => {
       resolve = r;
     });
-    const lease: Lease = { seat, seatNo, slot, taken: seat === null, done: false, resolve, stderr: [], stderrBytes: 0 };
+    const lease: Lease = { seat, seatNo, slot, taken: seat === null, done: false, resolve, stderr: [], stderrBytes: 0, modelCalls: [] };
     this.assign(lease, slot);
     void verdict.then((v) => this.settle(lease, v));
     const handle: LaunchHandle = {
@@ -114,13 +114,25 @@ export class WarmAgent {
       env.ARENA_URL = this.options.url;
       env.ARENA_MCP_URL = `${this.options.url}/api/arena/mcp`;
     }
-    slot.handle = this.options.launch(this.agent, id, env, (chunk) => {
-      for (const lease of slot.leases) {
-        if (!lease.taken || lease.stderrBytes >= SEAT_STDERR_BYTES) continue;
-        lease.stderr.push(chunk);
-        lease.stderrBytes += chunk.length;
-      }
-    });
+    slot.handle = this.options.launch(
+      this.agent,
+      id,
+      env,
+      (chunk) => {
+        for (const lease of slot.leases) {
+          if (!lease.taken || lease.stderrBytes >= SEAT_STDERR_BYTES) continue;
+          lease.stderr.push(chunk);
+          lease.stderrBytes += chunk.length;
+        }
+      },
+      (call) => {
+        // A call belongs to a game only when the process plays one seat at that moment: the forward cannot tell
+        // which of several concurrent games asked.
+        const held = [...slot.leases].filter((l) => l.taken && !l.done);
+        const only = held.length === 1 ? held[0] : undefined;
+        if (only) only.modelCalls.push({ ...call, seq: only.modelCalls.length });
+      },
+    );
     slot.exited = slot.handle.result;
     this.processes++;
     this.slots.push(slot);

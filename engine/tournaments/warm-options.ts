@@ -1,6 +1,7 @@
 // What a tournament's warm pool is given: the engine's hooks (next-seat desk, URL, ClawArena slot identities) and
 // how the run starts and times its processes.
 
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import type { LaunchHandle } from '../runner/launch.js';
@@ -26,7 +27,13 @@ export interface WarmHooks {
 export interface WarmPoolOptions extends WarmHooks {
   agents: readonly TournamentAgent[];
   /** Starts one slot's process (through the runner) with the warm contract's variables. */
-  launch: (agent: TournamentAgent, slot: number, env: Record<string, string>, onStderr: (chunk: Buffer) => void) => LaunchHandle;
+  launch: (
+    agent: TournamentAgent,
+    slot: number,
+    env: Record<string, string>,
+    onStderr: (chunk: Buffer) => void,
+    onModelCall?: (call: ModelCallRecord) => void,
+  ) => LaunchHandle;
   maxRestarts: number;
   /** The tournament's clock: slot start times and seat durations come from it, as every time of the run does. */
   clock: Clock;

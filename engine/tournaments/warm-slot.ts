@@ -1,6 +1,7 @@
 // One warm process (a slot) and the seats (leases) it holds, and what a game sees of a warm seat once its part is
 // over: a stand-in result carrying the seat's share of the process's stderr, or a forfeit when no process plays it.
 
+import type { ModelCallRecord } from '../contract/model-call.js';
 import type { WarmSeat } from '../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../runner/launch.js';
 import type { NextSeatReply } from './warm-desk.js';
@@ -19,6 +20,8 @@ export interface Lease {
   /** The process's stderr while it held this seat: the game's share of its usage lines. */
   stderr: Buffer[];
   stderrBytes: number;
+  /** The model calls the process made while it held only this seat. */
+  modelCalls: ModelCallRecord[];
 }
 
 export interface Parked {
@@ -52,6 +55,7 @@ export function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCod
   return {
     ...emptyResult(now),
     ...seatStderr(lease),
+    ...(lease.modelCalls.length > 0 ? { modelCalls: lease.modelCalls } : {}),
     isolation: slot.handle.isolation,
     pid: slot.handle.pid ?? null,
     termination,

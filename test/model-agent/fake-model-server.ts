@@ -24,25 +24,57 @@ export interface FakeModelServer {
   requests: RecordedRequest[];
   /** `GET …/models` requests answered so far. */
   readonly listings: number;
+  /** Scripted requests being answered right now, and the most there ever were at once. */
+  readonly inFlight: number;
+  readonly maxInFlight: number;
   close(): Promise<void>;
+}
+
+/** GET routes answered as JSON (e.g. llama.cpp's `/props`, `/v1/models`); other GETs get a 404. */
+export interface FakeServerOptions {
+  /** The model ids `GET …/models` lists (default: fake-model). */
+  models?: readonly string[];
+  /** Answers to other GETs by path. */
+  get?: Record<string, unknown>;
+  /** A fixed port, to start a server again where a stopped one was. */
+  port?: number;
 }
 
 export type Script = (request: RecordedRequest, index: number) => ScriptedReply;
 
 /**
- * `models`: what `GET …/models` lists (the engine's preflight asks it before a run); those requests are answered
- * apart from the script and counted in `listings`, so scripts index chat requests only.
+ * `options.models`: what `GET …/models` lists (the engine's preflight asks it before a run); those requests are answered
+ * apart from the script and counted in `listings`, so scripts index chat requests only. Other GETs are discovery and
+ * capacity probes (the engine asks /props once per server), never model calls: answered from `options.get` or 404, as
+ * a server without that route would, and neither scripted nor recorded. `options.port` reuses a port (a restart).
  */
-export async function startFakeModelServer(script: Script, models: readonly string[] = ['fake-model'], port = 0): Promise<FakeModelServer> {
+export async function startFakeModelServer(script: Script, options: FakeServerOptions = {}): Promise<FakeModelServer> {
+  const models = options.models ?? ['fake-model'];
   const requests: RecordedRequest[] = [];
   let listings = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
   const server = http.createServer((req, res) => {
-    if (req.method === 'GET' && /\/models$/.test(req.url ?? '')) {
-      listings++;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+    if (req.method === 'GET') {
+      const fixed = options.get?.[req.url ?? ''];
+      if (fixed === undefined && /\/models$/.test(req.url ?? '')) {
+        listings++;
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model' })) }));
+        return;
+      }
+      res.writeHead(fixed === undefined ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(fixed ?? { error: 'not found' }));
       return;
     }
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    let counted = true;
+    const done = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    res.on('close', done);
     let raw = '';
     req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
     req.on('end', () => {
@@ -65,13 +97,19 @@ export async function startFakeModelServer(script: Script, models: readonly stri
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${bound}`,
     requests,
     get listings() {
       return listings;
+    },
+    get inFlight() {
+      return inFlight;
+    },
+    get maxInFlight() {
+      return maxInFlight;
     },
     close: () =>
       new Promise<void>((resolve) => {

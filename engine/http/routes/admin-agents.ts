@@ -8,6 +8,9 @@ import {
   AgentRunsQuerySchema,
   TrustAgentFolderRequestSchema,
 } from '../../contract/agent-catalog.js';
+import { DomainError, EngineErrorCode } from '../../contract/errors.js';
+import { ModelsQuerySchema } from '../../contract/model-discovery.js';
+import { discoverServers, serverRoot } from '../../runtime/model-discovery.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
 
 export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentCatalog): void {
@@ -26,6 +29,19 @@ export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentC
   admin.post<{ Params: { id: string } }>('/agents/folders/:id/trust', async (req): Promise<AgentCatalogResponse> => {
     const body = readFieldBody(TrustAgentFolderRequestSchema, req.body);
     return catalog.setTrusted(req.params.id, body.trusted);
+  });
+
+  // The model servers answering here (the usual local ports and any ?server=), for "New model agent".
+  admin.get('/models', async (req) => {
+    const q = readAdminQuery(ModelsQuerySchema, req.query, { named: true });
+    for (const url of q.server) {
+      try {
+        serverRoot(url);
+      } catch (error) {
+        throw new DomainError('invalid', `Invalid query: server: ${(error as Error).message}`, { code: EngineErrorCode.ValidationFailed });
+      }
+    }
+    return { servers: await discoverServers(q.server, q.only !== 'true') };
   });
 
   admin.get('/agents/runs', async (req) => {

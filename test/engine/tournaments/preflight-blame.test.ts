@@ -125,7 +125,7 @@ describe('preflight before a run', () => {
   }, 150_000);
 
   it('refuses a model agent whose server does not serve the configured model', async () => {
-    const server = await startFakeModelServer(() => openAiReply('{"wait": true}'), ['other-model:latest']);
+    const server = await startFakeModelServer(() => openAiReply('{"wait": true}'), { models: ['other-model:latest'] });
     servers.push(server);
     const dataDir = tempDir('arena-preflight-data-');
     const spec = specFile([
@@ -244,7 +244,7 @@ describe('blame by cause during a run', () => {
     expect(refused.stderr).toContain(`127.0.0.1:${port}`);
 
     // The server back on the same port: the run finishes, the void games replayed and rated, never the voids.
-    const again = await startFakeModelServer(waiting, ['fake-model'], port);
+    const again = await startFakeModelServer(waiting, { port });
     servers.push(again);
     const resumed = await runNode([app.arena, 'run', '--resume', id, '--data-dir', dataDir], { env: env(), timeoutMs: RUN_TIMEOUT_MS });
     expect(resumed.code, resumed.stderr).toBe(0);
