@@ -23,6 +23,8 @@ export const ModelCallRecordSchema = z.object({
   started_at: z.number(),
   /** Served from a recorded run (`arena replay`), not by the server. */
   replayed: z.boolean().optional(),
+  /** The engine could not reach the server for this call (the connection's error code): evidence for blame by cause. */
+  unreachable: z.string().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
 

@@ -98,11 +98,17 @@ async function forward(
   const headers = { ...req.headers, host: `${target.host}:${target.port}`, 'content-length': String(body.length) };
   delete headers['transfer-encoding'];
   const upstream = http.request({ host: target.host, port: target.port, method: req.method, path: req.url, headers, agent: upstreamAgent });
-  upstream.on('error', () => {
+  let agentGaveUp = false;
+  upstream.on('error', (error: NodeJS.ErrnoException) => {
+    // No answer at all, and not because the agent hung up first: the engine itself saw the server unreachable, which
+    // is what blame by cause trusts (an agent's own word that its server is down could void any game it is losing).
+    if (call.status === null && !agentGaveUp) call.unreachable = error.code ?? error.message;
     end();
     if (!res.headersSent) {
       res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { message: 'the model server closed the connection' } }));
+      res.end(
+        JSON.stringify({ error: { message: `the model server ${call.server} could not be reached (${error.code ?? error.message})` } }),
+      );
     } else res.destroy();
   });
   upstream.on('response', (answer) => {
@@ -121,7 +127,10 @@ async function forward(
   });
   // The agent gave up (its request timeout, or it exited): the server's slot is freed with it.
   res.on('close', () => {
-    if (!res.writableFinished) upstream.destroy();
+    if (!res.writableFinished) {
+      agentGaveUp = true;
+      upstream.destroy();
+    }
     end();
   });
   upstream.end(body);

@@ -25,7 +25,7 @@ export interface SeatUsage extends UsageTotals {
 export interface GameAccounting {
   /** Per seat, or null when no seat reported model usage. */
   usage: Array<SeatUsage | null> | null;
-  /** Seats whose model agent could not reach its model server for a decision (the first such report of each). */
+  /** Seats whose model server the engine's forward could not reach during the game (the first such call of each). */
   unreachable?: Array<{ seat: number; endpoint: string; detail: string }>;
   /** Model turns (channel 'model'), in seat order then turn order; indices are set when appended to a transcript. */
   turns: TranscriptEntry[];
@@ -41,8 +41,13 @@ export function accountGame(results: ReadonlyArray<LaunchResult | null>): GameAc
     if (!result) return null;
     const parsed = parseAgentOutput(result.stderr);
     turns.push(...modelEntries(parsed, seat, result.startedAt + result.durationMs));
-    const lost = parsed.unreachable[0];
-    if (lost) unreachable.push({ seat, endpoint: lost.endpoint, detail: lost.detail });
+    // Only what the engine saw counts: its model-server forward could not connect for one of this seat's calls. The
+    // agent's own ARENA_MODEL_STATUS report adds the detail it saw but is not trusted alone (any agent can print it).
+    const seen = result.modelCalls?.find((call) => call.unreachable !== undefined);
+    if (seen) {
+      const said = parsed.unreachable.find((report) => report.endpoint === seen.server);
+      unreachable.push({ seat, endpoint: seen.server, detail: said?.detail ?? `connection failed: ${seen.unreachable}` });
+    }
     if (parsed.usage.length === 0 && parsed.turns.length === 0 && parsed.invalid.length === 0) return null;
     return { ...totalUsage(parsed.usage), invalid_lines: parsed.invalid.length, stderr_truncated: result.stderrTruncated };
   });
