@@ -151,6 +151,7 @@ export class TournamentExecutor {
       const row = this.latest.get(gameKey(next));
       if (!row || !isSettled(row)) break;
       this.source.record(next, seatPoints(row));
+      this.done++;
     }
     return this.formatSummary();
   }
@@ -161,9 +162,12 @@ export class TournamentExecutor {
     if (summary === null || this.spec.format.kind !== 'adaptive') return summary;
     const budget = this.spec.budget ?? {};
     const used = summary.budget as Record<string, unknown>;
+    const id = (agent: unknown): string => this.agents[agent as number]?.id ?? String(agent);
     return {
       ...summary,
       stop_reason: this.finishedBy ?? summary.stop_reason,
+      ranking: (summary.ranking as unknown[]).map(id),
+      pairs: (summary.pairs as Array<Record<string, unknown>>).map((p) => ({ ...p, upper: id(p.upper), lower: id(p.lower) })),
       budget: { ...budget, ...used, games_done: this.done, tokens_used: this.spent.tokens, usd_used: this.spent.usd },
     };
   }

@@ -3,6 +3,7 @@
 import { describeIsolation } from '../contract/isolation.js';
 import type { UsageTotals } from '../contract/usage-line.js';
 import { eloIntervalText, INTERVAL_METHOD, RANK_LEGEND, rankText } from '../core/ratings/index.js';
+import { adaptiveMarkdown } from './adaptive-report.js';
 import type { ExportGames, ExportInput } from './export-input.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';
 import type { StandingRow } from './stats.js';
@@ -155,6 +156,7 @@ export async function reportMarkdown(input: ExportInput): Promise<string> {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
+  lines.push(...adaptiveMarkdown(input.summary));
   const facts = await gameFacts(input.agentIds, input.games);
   lines.push(...usageTable(input.agentIds, input.usage, facts));
   lines.push(...isolationTable(input.agentIds, facts.isolation));
