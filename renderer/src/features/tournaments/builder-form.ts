@@ -73,6 +73,11 @@ export interface BuilderForm {
   sprtModel: SprtModel;
   maxIllegalActions: string;
   maxRestarts: string;
+  /** Adaptive format: decision confidence (empty = 0.95) and the budget (games required, tokens and usd optional). */
+  confidence: string;
+  budgetGames: string;
+  budgetTokens: string;
+  budgetUsd: string;
   /** The challenge options object as JSON text; empty = none. */
   options: string;
   /** Fields the form has no control for (unknown keys, values of the wrong type), kept so an import round-trips. */
@@ -105,6 +110,10 @@ export function emptyForm(seed: string): BuilderForm {
     sprtModel: 'logistic',
     maxIllegalActions: '',
     maxRestarts: '',
+    confidence: '',
+    budgetGames: '',
+    budgetTokens: '',
+    budgetUsd: '',
     options: '',
     extra: { top: {}, format: {}, stop: {} },
   };
@@ -167,6 +176,7 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
       ...(a.lifecycle === undefined ? {} : { lifecycle: a.lifecycle }),
     })),
     stop: dropUndefined(stop),
+    budget: form.format === 'adaptive' ? dropUndefined(numbers('budget', form.format)) : undefined,
     limits: dropUndefined(numbers('limits')),
     max_illegal_actions: top('maxIllegalActions'),
     max_restarts: top('maxRestarts'),
@@ -213,7 +223,7 @@ function rest(record: Record<string, unknown>, known: readonly string[]): Record
 }
 
 /** Top-level keys the form has controls for besides its numeric fields. */
-const TOP_FIELDS = ['name', 'challenge', 'challenges', 'format', 'seed', 'agents', 'stop', 'limits'] as const;
+const TOP_FIELDS = ['name', 'challenge', 'challenges', 'format', 'seed', 'agents', 'stop', 'budget', 'limits'] as const;
 
 /** A value the form shows as text; anything else (a list, a mapping) stays in `extra` for the schema to report. */
 function isText(value: unknown): value is string | number {
@@ -255,7 +265,8 @@ export function formFromSpec(raw: unknown, seed: string): BuilderForm {
         ...(typeof a.lifecycle === 'string' ? { lifecycle: a.lifecycle } : {}),
       }))
     : [];
-  const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, limits };
+  const budget = isRecord(raw.budget) ? raw.budget : {};
+  const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, budget, limits };
   const numbers = Object.fromEntries(
     NUMBER_FIELDS.map((f) => {
       const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';

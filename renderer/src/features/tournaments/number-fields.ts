@@ -20,7 +20,11 @@ export type NumberKey =
   | 'alpha'
   | 'beta'
   | 'maxIllegalActions'
-  | 'maxRestarts';
+  | 'maxRestarts'
+  | 'confidence'
+  | 'budgetGames'
+  | 'budgetTokens'
+  | 'budgetUsd';
 
 export interface NumberField {
   key: NumberKey;
@@ -47,6 +51,11 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false, missing: 'empty' },
   { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true, missing: 'empty' },
   { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true, missing: 'empty' },
+  { key: 'confidence', path: 'format.confidence', formats: ['adaptive'], optional: true, advanced: false, missing: 'empty' },
+  // The definition refuses a budget on other formats, so the form sends one with adaptive only.
+  { key: 'budgetGames', path: 'budget.games', formats: ['adaptive'], optional: false, advanced: false, missing: 'empty' },
+  { key: 'budgetTokens', path: 'budget.tokens', formats: ['adaptive'], optional: true, advanced: false, missing: 'empty' },
+  { key: 'budgetUsd', path: 'budget.usd', formats: ['adaptive'], optional: true, advanced: false, missing: 'empty' },
   { key: 'gamesPerPairing', path: 'games_per_pairing', optional: false, advanced: false, missing: 'blank' },
   { key: 'concurrency', path: 'concurrency', optional: false, advanced: false, missing: 'blank' },
   { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false, missing: 'empty' },
