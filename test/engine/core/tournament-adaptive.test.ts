@@ -159,7 +159,6 @@ function playThrough(
   const source = createGameSource(s, () => 2);
   const games: string[] = [];
   let pending: ScheduledGame[] = [];
-  let k = 0;
   for (;;) {
     const next = source.next();
     if (next !== 'wait' && next !== null) {
@@ -174,7 +173,6 @@ function playThrough(
       const y = outcome(game.gameIndex);
       source.record(game, [y, 1 - y]);
     }
-    k++;
     pending = [];
   }
 }
