@@ -107,6 +107,8 @@ export const TournamentSummarySchema = z.object({
   archived_at: z.number().nullable().optional(),
   /** While it runs with warm agents: each agent's lifecycle, processes started and restarts. */
   agent_lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
+  /** Format adaptive (only from GET /tournaments/:id): stop reason, adjacent pairs decided or not, budget used. */
+  adaptive: z.record(z.string(), z.unknown()).optional(),
 });
 export type TournamentSummary = z.infer<typeof TournamentSummarySchema>;
 
@@ -231,7 +233,7 @@ export const TournamentCatalogResponseSchema = z.object({
       default_options: z.record(z.string(), z.unknown()).optional(),
     }),
   ),
-  formats: z.array(z.enum(['round-robin', 'gauntlet', 'swiss', 'knockout'])),
+  formats: z.array(z.enum(['round-robin', 'gauntlet', 'swiss', 'knockout', 'adaptive'])),
   /** Folder relative manifest paths resolve against when a definition is created without base_dir. */
   base_dir: z.string(),
 });

@@ -68,6 +68,8 @@ export class TournamentExecutor {
   private readonly inFlight = new Map<string, RunningGame>();
   private mode: 'running' | 'pausing' | 'cancelling' | 'halting' | 'stopping' = 'running';
   private stopReason = 'complete';
+  /** The reason the run finished with, once it has. */
+  private finishedBy: string | null = null;
   private done = 0;
   private sprt: ReturnType<typeof sprtOfTally> = null;
   private resolve: ((outcome: RunOutcome) => void) | null = null;
@@ -80,6 +82,8 @@ export class TournamentExecutor {
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
   private savedLifecycles = '';
+  /** Model usage of every stored attempt (void ones too: they were paid for), for the budget's tokens and usd. */
+  private readonly spent = { tokens: 0, usd: 0 };
 
   constructor(
     private readonly deps: ExecutorDeps,
@@ -150,8 +154,41 @@ export class TournamentExecutor {
       const row = this.latest.get(gameKey(next));
       if (!row || !isSettled(row)) break;
       this.source.record(next, seatPoints(row));
+      this.done++;
     }
-    return this.source.summary();
+    return this.formatSummary();
+  }
+
+  /** The format's table as it stands; an adaptive run's carries the budget used, model usage included. */
+  formatSummary(): Record<string, unknown> | null {
+    const summary = this.source.summary();
+    if (summary === null || this.spec.format.kind !== 'adaptive') return summary;
+    const budget = this.spec.budget ?? {};
+    const used = summary.budget as Record<string, unknown>;
+    const id = (agent: unknown): string => this.agents[agent as number]?.id ?? String(agent);
+    return {
+      ...summary,
+      stop_reason: this.finishedBy ?? summary.stop_reason,
+      ranking: (summary.ranking as unknown[]).map(id),
+      pairs: (summary.pairs as Array<Record<string, unknown>>).map((p) => ({ ...p, upper: id(p.upper), lower: id(p.lower) })),
+      budget: { ...budget, ...used, games_done: this.done, tokens_used: this.spent.tokens, usd_used: this.spent.usd },
+    };
+  }
+
+  /** The budget's tokens or usd limit this run's recorded usage has reached, as a stop reason; null when within. */
+  private overBudget(): string | null {
+    const budget = this.spec.budget;
+    if (budget?.tokens !== undefined && this.spent.tokens >= budget.tokens) return 'budget_tokens';
+    if (budget?.usd !== undefined && this.spent.usd >= budget.usd) return 'budget_usd';
+    return null;
+  }
+
+  private addUsage(usage: ReadonlyArray<{ prompt_tokens?: number; completion_tokens?: number; cost_usd?: number } | null> | null): void {
+    for (const seat of usage ?? []) {
+      if (!seat) continue;
+      this.spent.tokens += (seat.prompt_tokens ?? 0) + (seat.completion_tokens ?? 0);
+      this.spent.usd += seat.cost_usd ?? 0;
+    }
   }
 
   /** Fills `latest` from the committed attempts (a cursor, one row at a time); returns how many there were. */
@@ -159,6 +196,7 @@ export class TournamentExecutor {
     let attempts = 0;
     for (const row of this.deps.store.tournaments.eachGame(this.tournament.id)) {
       attempts++;
+      this.addUsage(row.usage as Parameters<TournamentExecutor['addUsage']>[0]);
       const seen = this.latest.get(row.gameKey);
       if (!seen || row.attempt > seen.attempt) this.latest.set(row.gameKey, latestOf(row));
     }
@@ -252,6 +290,12 @@ export class TournamentExecutor {
     if (this.resolve === null) return;
     try {
       while (this.mode === 'running' && this.active.size < this.spec.concurrency) {
+        // Checked before each new game: games in flight finish, nothing new starts past the budget.
+        const over = this.overBudget();
+        if (over) {
+          this.stop(over);
+          break;
+        }
         const game = this.nextToPlay();
         if (game === null) break;
         this.launch(game.game, game.attempt);
@@ -264,8 +308,10 @@ export class TournamentExecutor {
     if (this.mode === 'pausing') this.end({ status: 'paused', ...(this.pauseReason ? { reason: this.pauseReason } : {}) });
     else if (this.mode === 'cancelling') this.end({ status: 'cancelled' });
     else if (this.mode === 'halting') this.end({ status: 'halted' });
-    else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0))
-      this.end({ status: 'finished', stopReason: this.stopReason });
+    else if (this.mode === 'stopping' || (this.sourceDrained && this.replays.length === 0)) {
+      this.finishedBy = this.mode === 'stopping' ? this.stopReason : (this.source.stopReason?.() ?? this.stopReason);
+      this.end({ status: 'finished', stopReason: this.finishedBy });
+    }
   }
 
   /** The next attempt to start, or null when nothing can start now. Settled games from earlier runs feed the source. */
@@ -398,6 +444,7 @@ export class TournamentExecutor {
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    this.addUsage(row.usage as Parameters<TournamentExecutor['addUsage']>[0]);
     this.saveLifecycles();
     this.closeGame(game, outcome);
     this.latest.set(key, latestOf(row));

@@ -13,6 +13,7 @@ import {
   type Termination,
 } from '../core/ratings/index.js';
 import { gameNumber } from '../core/seat-label.js';
+import { adaptiveMarkdown } from './adaptive-report.js';
 import type { ExportGames, ExportInput } from './export-input.js';
 import type { ModelServerUse } from './model-server-use.js';
 import type { AgentUsage, SeatUsage } from './model-usage.js';
@@ -188,6 +189,7 @@ export async function reportMarkdown(input: ExportInput): Promise<string> {
       `- LLR ${stats.sprt.llr.toFixed(3)} in [${stats.sprt.lower.toFixed(3)}, ${stats.sprt.upper.toFixed(3)}]: ${stats.sprt.decision}`,
       '',
     );
+  lines.push(...adaptiveMarkdown(input.summary));
   const facts = await gameFacts(input.agentIds, input.games);
   lines.push(...usageTable(input.agentIds, input.usage, facts));
   lines.push(...modelServerTable(input.modelServers ?? null));

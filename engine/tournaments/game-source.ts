@@ -2,17 +2,25 @@
 // with the planned count); swiss and knockout produce a round (or a tie-break) at a time from the results recorded so
 // far. Results only enter through record(), in game order per round, so a resumed run regenerates the same games.
 import {
+  type AdaptiveStopReason,
+  type AdjacentPair,
+  adaptivePlan,
+  addAdaptiveUnit,
   decideKnockoutMeeting,
   defaultByePoints,
+  emptyAdaptiveTally,
   expectedGameCount,
   type KnockoutMeeting,
   knockoutFirstRound,
   knockoutMeetingGames,
   knockoutTieBreakGames,
+  meetingGames,
   meetingOptions,
   meetingPoints,
+  nextAdaptiveStep,
   nextKnockoutRound,
   nextSwissRound,
+  runSeed,
   type ScheduledGame,
   type SwissHistoryEntry,
   scheduleGames,
@@ -32,8 +40,10 @@ export interface GameSource {
   next(): NextGame;
   /** The final result of a game: score per seat (1 / ½ / 0; ½ each for a game voided after its replays). */
   record(game: ScheduledGame, seatScores: readonly number[]): void;
-  /** Format-specific state for reports (swiss table, knockout bracket). */
+  /** Format-specific state for reports (swiss table, knockout bracket, adaptive pairs). */
   summary(): Record<string, unknown> | null;
+  /** Why the source ended, when the format decides that itself (adaptive); null while it goes on. */
+  stopReason?(): string | null;
 }
 
 /** Stable identity of a scheduled game (§9): challenge, round, meeting, opening and seat order. */
@@ -44,6 +54,7 @@ export function gameKey(game: ScheduledGame): string {
 export function createGameSource(spec: TournamentSpec, seatsOf: (challenge: string) => number): GameSource {
   if (spec.format.kind === 'swiss') return swissSource(spec, seatsOf);
   if (spec.format.kind === 'knockout') return knockoutSource(spec, seatsOf);
+  if (spec.format.kind === 'adaptive') return adaptiveSource(spec);
   if (spec.format.kind === 'replay') return replaySource(spec.format, spec.challenges[0] as string);
   const stream = scheduleGames(staticScheduleConfig(spec, seatsOf));
   return {
@@ -96,6 +107,92 @@ class RoundQueue {
   get settled(): boolean {
     return this.queue.length === 0 && this.outstanding.size === 0;
   }
+}
+
+/** One adjacent pair as summaries and reports show it (agents by definition index). */
+function pairSummary(p: AdjacentPair) {
+  const [low, high] = p.decision.interval;
+  return {
+    place: p.place,
+    upper: p.upper,
+    lower: p.lower,
+    in_focus: p.inFocus,
+    decided: p.decision.decided,
+    units: p.units,
+    /** The upper agent's mean head-to-head score and its confidence sequence. */
+    mean_score: p.units > 0 ? p.score / p.units : null,
+    score_interval: [low, high],
+  };
+}
+
+/**
+ * Batches of meetings chosen by nextAdaptiveStep from the head-to-head units of the batches before: a batch is
+ * chosen only once every game of the previous one has its final result, so the schedule depends on the seed and the
+ * results alone, never on which game finished first.
+ */
+function adaptiveSource(spec: TournamentSpec): GameSource {
+  const plan = adaptivePlan(spec);
+  const challenge = spec.challenges[0] as string;
+  const seed = runSeed(spec);
+  const tally = emptyAdaptiveTally(spec.agents.length);
+  const queue = new RoundQueue();
+  let batch = 0;
+  let meetings: Array<[number, number]> = [];
+  let pairs: AdjacentPair[] = [];
+  let stopped: AdaptiveStopReason | null = null;
+
+  const closeBatch = (): void => {
+    const units = new Map<number, { table: [number, number]; games: Array<{ seats: readonly number[]; seatScores: readonly number[] }> }>();
+    for (const r of queue.results.values()) {
+      if (r.game.round !== batch) continue;
+      const key = r.game.swapOf ?? r.game.gameIndex;
+      const table = meetings[r.game.pairingIndex] as [number, number];
+      const unit = units.get(key) ?? { table, games: [] };
+      unit.games.push({ seats: r.game.seats, seatScores: r.scores });
+      units.set(key, unit);
+    }
+    for (const key of [...units.keys()].sort((x, y) => x - y)) {
+      const unit = units.get(key) as { table: [number, number]; games: Array<{ seats: readonly number[]; seatScores: readonly number[] }> };
+      const [points] = meetingPoints(unit.table, unit.games);
+      addAdaptiveUnit(tally, unit.table[0], unit.table[1], points / unit.games.length);
+    }
+  };
+
+  return {
+    next() {
+      if (stopped !== null) return null;
+      for (;;) {
+        const game = queue.take();
+        if (game) return game;
+        if (!queue.settled) return 'wait';
+        if (batch > 0) closeBatch();
+        const step = nextAdaptiveStep(tally, queue.nextIndex, batch + 1, plan);
+        pairs = step.pairs;
+        if (step.kind === 'stop') {
+          stopped = step.reason;
+          return null;
+        }
+        batch++;
+        meetings = step.meetings;
+        meetings.forEach((table, pairingIndex) => {
+          const meeting = { challenge, round: batch, pairingIndex, table, gamesPerPairing: spec.games_per_pairing };
+          queue.push([...meetingGames(meeting, seed, queue.nextIndex)]);
+        });
+      }
+    },
+    record: (game, scores) => queue.record(game, scores),
+    stopReason: () => stopped,
+    summary: () => ({
+      format: 'adaptive',
+      confidence: plan.confidence,
+      top_k: plan.topK,
+      stop_reason: stopped,
+      batches: batch,
+      ranking: pairs.length > 0 ? [pairs[0]?.upper, ...pairs.map((p) => p.lower)] : [],
+      pairs: pairs.map(pairSummary),
+      budget: { games: plan.budgetGames, games_scheduled: queue.nextIndex },
+    }),
+  };
 }
 
 function swissSource(spec: TournamentSpec, seatsOf: (challenge: string) => number): GameSource {

@@ -237,9 +237,25 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   /** Replays the committed results through a fresh source to get the format's table (swiss, knockout). */
   function formatSummary(loaded: LoadedSpec, t: StoredTournament): Record<string, unknown> | null {
-    if (loaded.spec.format.kind !== 'swiss' && loaded.spec.format.kind !== 'knockout') return null;
+    const kind = loaded.spec.format.kind;
+    if (kind !== 'swiss' && kind !== 'knockout' && kind !== 'adaptive') return null;
     const executor = new TournamentExecutor(executorDeps(), t, loaded.spec, loaded.agents, seatsFor(loaded.spec));
     return executor.replaySummary();
+  }
+
+  /** An adaptive run's pairs, stop reason and budget used: the running executor's, else replayed from the stored games. */
+  function adaptiveSummary(t: StoredTournament): Record<string, unknown> | null {
+    const format = t.spec.format;
+    const kind = typeof format === 'string' ? format : (format as { kind?: unknown } | undefined)?.kind;
+    if (kind !== 'adaptive') return null;
+    const live = running.get(t.id)?.executor;
+    if (live) return live.formatSummary();
+    try {
+      return formatSummary(viewOf(t), t);
+    } catch {
+      // An agent folder that is gone since: the summary still lists the run, without the pairs.
+      return null;
+    }
   }
 
   const service = {
@@ -337,7 +353,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     },
 
     get,
-    summary: (id: string) => summary(get(id)),
+    summary: (id: string): TournamentSummary => {
+      const t = get(id);
+      const adaptive = adaptiveSummary(t);
+      return { ...summary(t), ...(adaptive ? { adaptive } : {}) };
+    },
     /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
     /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */
     start(id: string, options: { modelReplay?: ModelReplaySource } = {}): Promise<RunOutcome> {

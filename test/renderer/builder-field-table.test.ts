@@ -25,6 +25,8 @@ function schemaFields(): Map<string, string[] | undefined> {
   }
   for (const variant of schema.properties?.stop?.oneOf ?? []) for (const key of numericKeys(variant)) out.set(`stop.${key}`, undefined);
   for (const key of numericKeys(schema.properties?.limits)) out.set(`limits.${key}`, undefined);
+  // The definition accepts a budget with format adaptive only.
+  for (const key of numericKeys(schema.properties?.budget)) out.set(`budget.${key}`, ['adaptive']);
   return out;
 }
 

@@ -57,7 +57,7 @@ describe('tournament API module and live feed against a real engine', () => {
   it('reads the builder catalog, validates with the planned count and says 404 for an unknown id', async () => {
     const catalog = await api.catalog();
     expect(catalog.challenges.find((c) => c.id === 'psi')?.players).toEqual({ min: 2, max: 2 });
-    expect(catalog.formats).toEqual(['round-robin', 'gauntlet', 'swiss', 'knockout']);
+    expect(catalog.formats).toEqual(['round-robin', 'gauntlet', 'swiss', 'knockout', 'adaptive']);
     const agents = await api.agents();
     const baseline = agents.agents.find((a) => a.manifest_path === spec.agents[0]?.manifest);
     expect(baseline).toMatchObject({ ok: true, id: 'honest-exact', challenges: ['psi'] });

@@ -16,7 +16,7 @@ import { meetingGames } from './meeting-games.js';
 import { DEFAULT_MAX_TABLES, roundRobinMeetingsPerCycle, roundRobinRounds } from './round-robin.js';
 import type { ChallengeSeats, ScheduledGame } from './types.js';
 
-export type FormatKind = 'round-robin' | 'gauntlet' | 'swiss' | 'knockout';
+export type FormatKind = 'round-robin' | 'gauntlet' | 'swiss' | 'knockout' | 'adaptive';
 
 export interface StaticScheduleConfig {
   format: 'round-robin' | 'gauntlet';

@@ -2,8 +2,10 @@
 // and the number of games to expect (exact for round-robin, gauntlet and swiss; a minimum for knockout).
 
 import type { Rng } from '../rng.js';
+import type { AdaptivePlan } from './adaptive.js';
 import { plannedGameCount, type StaticScheduleConfig } from './formats.js';
 import { knockoutRoundCount } from './knockout.js';
+import { isPaired } from './meeting-games.js';
 import { derivedRng } from './seeds.js';
 import type { TournamentSpec } from './spec.js';
 import { defaultSwissRounds } from './swiss.js';
@@ -55,6 +57,8 @@ export function expectedGameCount(spec: TournamentSpec, seatsOf: (challenge: str
   const perMeeting = spec.games_per_pairing * spec.challenges.length;
   const n = spec.agents.length;
   if (f.kind === 'replay') return { count: 1, exact: true };
+  // The budget is the most it plays; it stops earlier once the ranking is decided.
+  if (f.kind === 'adaptive') return { count: spec.budget?.games ?? 0, exact: false };
   if (f.kind === 'swiss') return { count: swissRounds(spec) * Math.floor(n / 2) * perMeeting, exact: true };
   if (f.kind === 'knockout') {
     const third = f.third_place && knockoutRoundCount(n) >= 2 ? 1 : 0;
@@ -87,12 +91,31 @@ export function scheduleProblems(
     const table = `'${challenge}' seats ${seats} players per game${range && range.min !== range.max ? ` (it allows ${allowed})` : ''}`;
     if ((f.kind === 'round-robin' || f.kind === 'swiss' || f.kind === 'knockout') && n < seats)
       problems.push(`${table}: ${f.kind} needs at least ${seats} agents, the definition has ${n}`);
+    if (f.kind === 'adaptive' && seats !== 2) problems.push(`${table}: format adaptive pairs two agents per game`);
     if (f.kind === 'replay' && f.seats.length !== seats) problems.push(`${table}: the replayed game had ${f.seats.length} seats`);
     if (f.kind === 'gauntlet' && n - f.challengers < seats - 1)
       problems.push(
         `${table}: a gauntlet game seats 1 challenger and ${seats - 1} field agents, the definition has ${n - f.challengers} field agent${n - f.challengers === 1 ? '' : 's'}`,
       );
   });
+  if (f.kind === 'adaptive' && spec.challenges.length !== 1)
+    problems.push(`format adaptive plays one challenge; the definition lists ${spec.challenges.length}`);
+  if (f.kind === 'adaptive' && !isPaired(spec.games_per_pairing, 2))
+    problems.push(`format adaptive plays seat-swapped pairs: games_per_pairing must be even, got ${spec.games_per_pairing}`);
   if (problems.length === 0 && expectedGameCount(spec, seatsOf).count === 0) problems.push('the definition plans 0 games');
   return problems;
+}
+
+/** The adaptive format's plan from the definition: concurrency in meetings, the budget in games. */
+export function adaptivePlan(spec: TournamentSpec): AdaptivePlan {
+  const f = spec.format;
+  if (f.kind !== 'adaptive') throw new RangeError(`${f.kind} is not the adaptive format`);
+  return {
+    seed: runSeed(spec),
+    confidence: f.confidence,
+    topK: f.focus?.top_k ?? null,
+    gamesPerMeeting: spec.games_per_pairing,
+    batchMeetings: Math.max(1, Math.floor(spec.concurrency / spec.games_per_pairing)),
+    budgetGames: spec.budget?.games ?? 0,
+  };
 }

@@ -1,4 +1,6 @@
 // Tournament scheduling (spec "tournaments and ratings" §2–§3) and the tournament definition schema.
+export * from './adaptive.js';
+export * from './adaptive-decision.js';
 export * from './formats.js';
 export * from './from-spec.js';
 export * from './gauntlet.js';

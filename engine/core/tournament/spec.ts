@@ -35,6 +35,26 @@ const KnockoutFormatSchema = z.strictObject({
   third_place: z.boolean().default(false),
 });
 
+/** Issue 46: meetings go where the ranking is least resolved; the run stops once it is decided or `budget` is spent. */
+const AdaptiveFormatSchema = z.strictObject({
+  kind: z.literal('adaptive'),
+  /** A decided pair is ordered wrongly with probability at most 1 − confidence, however long the run looks. */
+  confidence: z
+    .number()
+    .gt(0.5, 'confidence must be between 0.5 and 1 (exclusive)')
+    .lt(1, 'confidence must be between 0.5 and 1 (exclusive)')
+    .default(0.95),
+  /** Only the order of the top k agents and their separation from the rest must be decided. */
+  focus: z.strictObject({ top_k: positiveInt('top_k') }).optional(),
+});
+
+/** What an adaptive run may spend; games are required, tokens and usd count the model usage recorded per game. */
+const BudgetSchema = z.strictObject({
+  games: positiveInt('games').optional(),
+  tokens: positiveInt('tokens').optional(),
+  usd: z.number().gt(0, 'usd must be above 0').optional(),
+});
+
 /**
  * One recorded game played again (issue 16, "re-run this game"): its opening seed and seat order (agent indices),
  * as a one-game run. Written by the app from a stored game, not offered in the builder.
@@ -46,14 +66,14 @@ const ReplayFormatSchema = z.strictObject({
 });
 
 /** The formats a definition is built with; `replay` exists too but only comes from a recorded game. */
-export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout'] as const;
+export const FORMAT_KINDS = ['round-robin', 'gauntlet', 'swiss', 'knockout', 'adaptive'] as const;
 
 /** `format: swiss` is shorthand for `format: {kind: swiss}`. */
 export const FormatSchema = z.preprocess(
   (value) => (typeof value === 'string' ? { kind: value } : value),
   z.discriminatedUnion(
     'kind',
-    [RoundRobinFormatSchema, GauntletFormatSchema, SwissFormatSchema, KnockoutFormatSchema, ReplayFormatSchema],
+    [RoundRobinFormatSchema, GauntletFormatSchema, SwissFormatSchema, KnockoutFormatSchema, AdaptiveFormatSchema, ReplayFormatSchema],
     {
       error: (issue) => (issue.code === 'invalid_union' ? `must be one of ${FORMAT_KINDS.join(', ')}` : undefined),
     },
@@ -113,6 +133,7 @@ const RawSpecSchema = z.strictObject({
   }),
   agents: z.array(AgentEntrySchema).min(2, 'agents must list at least 2 agents'),
   stop: StopSchema.default({ kind: 'fixed' }),
+  budget: BudgetSchema.optional(),
   limits: LimitsSchema,
   options: z.record(z.string(), z.unknown()).default({}),
   max_illegal_actions: z.number().int('max_illegal_actions must be a whole number').min(0, 'max_illegal_actions must be ≥ 0').optional(),
@@ -161,6 +182,24 @@ export const TournamentSpecSchema = RawSpecSchema.superRefine((spec, ctx) => {
   }
   if (format.kind === 'gauntlet' && format.challengers >= n) {
     ctx.addIssue({ code: 'custom', path: ['format', 'challengers'], message: `challengers must be fewer than the agents (${n})` });
+  }
+  if (format.kind === 'adaptive') {
+    if (spec.budget?.games === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['budget', 'games'],
+        message: 'Required: format adaptive needs budget.games, the most games the run may play (e.g. budget: {games: 60})',
+      });
+    if (format.focus && format.focus.top_k >= n)
+      ctx.addIssue({ code: 'custom', path: ['format', 'focus', 'top_k'], message: `top_k must be fewer than the agents (${n})` });
+    if (spec.stop.kind !== 'fixed')
+      ctx.addIssue({ code: 'custom', path: ['stop'], message: 'format adaptive has its own stop rule: stop must be fixed' });
+  } else if (spec.budget !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['budget'],
+      message: 'budget applies to format adaptive only; remove it or use format: adaptive',
+    });
   }
   if (format.kind === 'replay') {
     format.seats.forEach((agent, i) => {

@@ -70,7 +70,7 @@ describe('tournament spec', () => {
       'format.rnds: unknown field',
       'colour: unknown field',
     ]);
-    expect(errors({ ...base, format: 'ladder' })).toEqual(['format.kind: must be one of round-robin, gauntlet, swiss, knockout']);
+    expect(errors({ ...base, format: 'ladder' })).toEqual(['format.kind: must be one of round-robin, gauntlet, swiss, knockout, adaptive']);
     expect(errors({ ...base, concurrency: 65 })).toEqual(['concurrency: concurrency must be at most 64']);
     expect(errors({ ...base, games_per_pairing: 0 })).toEqual(['games_per_pairing: games_per_pairing must be at least 1']);
     expect(errors({ ...base, games_per_pairing: 1.5 })).toEqual(['games_per_pairing: games_per_pairing must be a whole number']);

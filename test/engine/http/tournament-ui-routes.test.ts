@@ -90,7 +90,7 @@ describe('catalog', () => {
     expect(mafia?.players.min).toBeGreaterThanOrEqual(2);
     expect(mafia?.name.length).toBeGreaterThan(0);
     expect(mafia?.default_options?.players).toBeGreaterThanOrEqual(mafia?.players.min ?? 99);
-    expect(body.formats).toEqual(['round-robin', 'gauntlet', 'swiss', 'knockout']);
+    expect(body.formats).toEqual(['round-robin', 'gauntlet', 'swiss', 'knockout', 'adaptive']);
     expect(path.isAbsolute(body.base_dir)).toBe(true);
   });
 });

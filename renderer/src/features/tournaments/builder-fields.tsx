@@ -299,6 +299,7 @@ const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
   gauntlet: { label: 'Gauntlet', about: 'the first agents (challengers) meet every other agent' },
   swiss: { label: 'Swiss', about: 'rounds of pairings by score' },
   knockout: { label: 'Knockout', about: 'single elimination bracket' },
+  adaptive: { label: 'Adaptive', about: 'each game goes to the least resolved adjacent pair of the ranking (two-seat challenges)' },
 };
 
 export function FormatFields({ available, ...section }: FormSectionProps & { available: readonly FormatKind[] }) {
@@ -339,7 +340,21 @@ export function FormatFields({ available, ...section }: FormSectionProps & { ava
             hint="Empty: ⌈log₂ N⌉ + 1, at most N − 1."
           />
         ) : null}
+        {form.format === 'adaptive' ? (
+          <>
+            <TextField label="Budget: games" inputMode="numeric" {...field('budgetGames')} hint="Required: the most games it plays." />
+            <TextField label="Budget: tokens" inputMode="numeric" {...field('budgetTokens')} placeholder="no limit" />
+            <TextField label="Budget: USD" inputMode="decimal" {...field('budgetUsd')} placeholder="no limit" />
+            <TextField label="Confidence" inputMode="decimal" {...field('confidence')} placeholder="0.95" />
+          </>
+        ) : null}
       </div>
+      {form.format === 'adaptive' ? (
+        <p className="muted small" data-testid="adaptive-stop-rule">
+          Stops once every adjacent pair of the ranking is ordered at the chosen confidence (each decided pair is wrong with probability at
+          most 1 − confidence, however often it looks), or when the budget of games, tokens or USD is spent.
+        </p>
+      ) : null}
     </Section>
   );
 }

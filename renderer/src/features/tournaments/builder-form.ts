@@ -89,6 +89,11 @@ export interface BuilderForm {
   sprtModel: SprtModel;
   maxIllegalActions: string;
   maxRestarts: string;
+  /** Adaptive format: decision confidence (empty = 0.95) and the budget (games required, tokens and usd optional). */
+  confidence: string;
+  budgetGames: string;
+  budgetTokens: string;
+  budgetUsd: string;
   /** The challenge options object as JSON text; empty = none. */
   options: string;
   /**
@@ -125,6 +130,10 @@ export function emptyForm(seed: string): BuilderForm {
     sprtModel: 'logistic',
     maxIllegalActions: '',
     maxRestarts: '',
+    confidence: '',
+    budgetGames: '',
+    budgetTokens: '',
+    budgetUsd: '',
     options: '',
     carried: [],
   };
@@ -188,6 +197,7 @@ export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>
       ),
     ),
     stop: dropUndefined(stop),
+    budget: form.format === 'adaptive' ? dropUndefined(numbers('budget', form.format)) : undefined,
     limits: dropUndefined(numbers('limits')),
     max_illegal_actions: top('maxIllegalActions'),
     max_restarts: top('maxRestarts'),
@@ -275,7 +285,8 @@ function controlsFromSpec(raw: Record<string, unknown>, seed: string): BuilderFo
           : { manifest: '', id: '' },
       )
     : [];
-  const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, limits };
+  const budget = isRecord(raw.budget) ? raw.budget : {};
+  const parts: Record<string, Record<string, unknown>> = { '': raw, format, stop, budget, limits };
   const numbers = Object.fromEntries(
     NUMBER_FIELDS.map((f) => {
       const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';

@@ -20,7 +20,11 @@ export type NumberKey =
   | 'alpha'
   | 'beta'
   | 'maxIllegalActions'
-  | 'maxRestarts';
+  | 'maxRestarts'
+  | 'confidence'
+  | 'budgetGames'
+  | 'budgetTokens'
+  | 'budgetUsd';
 
 export interface NumberField {
   key: NumberKey;
@@ -48,6 +52,11 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'rounds', path: 'format.rounds', formats: ['swiss'], optional: true, advanced: false },
   { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true },
   { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true },
+  { key: 'confidence', path: 'format.confidence', formats: ['adaptive'], optional: true, advanced: false },
+  // The definition refuses a budget on other formats, so the form sends one with adaptive only.
+  { key: 'budgetGames', path: 'budget.games', formats: ['adaptive'], optional: false, advanced: false },
+  { key: 'budgetTokens', path: 'budget.tokens', formats: ['adaptive'], optional: true, advanced: false },
+  { key: 'budgetUsd', path: 'budget.usd', formats: ['adaptive'], optional: true, advanced: false },
   { key: 'gamesPerPairing', path: 'games_per_pairing', optional: true, advanced: false },
   { key: 'concurrency', path: 'concurrency', optional: true, advanced: false },
   { key: 'moveSeconds', path: 'limits.move_seconds', optional: false, advanced: false },

@@ -8,6 +8,7 @@ import { ErrorNotice } from '../../ui/error-notice.js';
 import { formatDateTime } from '../../ui/format.js';
 import { Loading } from '../../ui/loading.js';
 import { PageHeader } from '../../ui/page-header.js';
+import { AdaptivePanel } from './adaptive-panel.js';
 import { RecentGames, RunningGames } from './game-lists.js';
 import { LlrGauge } from './llr-gauge.js';
 import { ProgressBar } from './progress-bar.js';
@@ -139,6 +140,8 @@ export function TournamentLivePage({ id }: { id: string }) {
           </a>
         </div>
       </section>
+
+      {summary.adaptive ? <AdaptivePanel adaptive={summary.adaptive} /> : null}
 
       {t.standings && t.standings.warnings.length > 0 ? (
         <div className="notice notice-warning" role="status" data-testid="run-warnings">
