@@ -47,7 +47,15 @@ const FORMATS: Record<string, Record<string, unknown>> = {
   swiss: { kind: 'swiss', rounds: 1, bye_points: 0.5 },
   knockout: { kind: 'knockout', tie_break_pairs: 2, third_place: true },
   replay: { kind: 'replay', seed: 'ab12', seats: [1, 0] },
+  adaptive: { kind: 'adaptive', confidence: 0.9, focus: { top_k: 1 } },
 };
+
+/** An adaptive run needs a budget and refuses SPRT; the budget belongs to it alone. */
+const adaptiveDefinition = (format: Record<string, unknown>) => ({
+  ...validDefinition(format),
+  stop: { kind: 'fixed' },
+  budget: { games: 20, tokens: 1000, usd: 1 },
+});
 
 interface Field {
   path: Path;
@@ -72,7 +80,11 @@ function fields(): Field[] {
     }
   };
   walk(
-    { properties: Object.fromEntries(Object.entries(schema.properties ?? {}).filter(([k]) => k !== 'format' && k !== 'stop')) },
+    {
+      properties: Object.fromEntries(
+        Object.entries(schema.properties ?? {}).filter(([k]) => k !== 'format' && k !== 'stop' && k !== 'budget'),
+      ),
+    },
     [],
     plain,
   );
@@ -82,8 +94,17 @@ function fields(): Field[] {
     const format = FORMATS[kind];
     if (!format) throw new Error(`no example of format '${kind}': add one to FORMATS`);
     // A replay plays one game, so its stop rule is fixed.
-    const base = kind === 'replay' ? { ...validDefinition(format), stop: { kind: 'fixed' } } : validDefinition(format);
+    const base =
+      kind === 'replay'
+        ? { ...validDefinition(format), stop: { kind: 'fixed' } }
+        : kind === 'adaptive'
+          ? adaptiveDefinition(format)
+          : validDefinition(format);
     walk(variant, ['format'], base);
+    if (kind === 'adaptive') {
+      out.push({ path: ['budget'], schema: schema.properties?.budget as JsonSchema, base });
+      walk(schema.properties?.budget as JsonSchema, ['budget'], base);
+    }
   }
   out.push({ path: ['stop'], schema: schema.properties?.stop as JsonSchema, base: plain });
   for (const variant of schema.properties?.stop?.oneOf ?? []) {
