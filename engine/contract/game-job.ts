@@ -81,6 +81,10 @@ export const GameResultSchema = z.object({
   usage: z.array(SeatUsageSchema).nullable(),
   model_turns: z.array(TranscriptEntrySchema),
   isolation: z.array(IsolationSchema).nullable(),
+  /** The signing worker's public key (`ed25519:<base64>`, engine/workers/worker-keys.ts). */
+  worker_key: z.string().max(200).optional(),
+  /** Ed25519 signature (base64) over the job id, the job's digest and this record without the signature. */
+  signature: z.string().max(200).optional(),
 });
 export type GameResult = z.infer<typeof GameResultSchema>;
 

@@ -19,6 +19,7 @@ import * as tournamentLibrary from './migrations/0140-tournament-library.js';
 import * as leanWrites from './migrations/0150-lean-writes.js';
 import * as tournamentRunner from './migrations/0160-tournament-runner.js';
 import * as tournamentGamesCommitOrder from './migrations/0170-tournament-games-commit-order.js';
+import * as signedWorkerRecords from './migrations/0260-signed-worker-records.js';
 import { beginPatiently } from './patient-begin.js';
 
 interface Migration {
@@ -44,6 +45,7 @@ export const migrations: readonly Migration[] = [
   leanWrites,
   tournamentRunner,
   tournamentGamesCommitOrder,
+  signedWorkerRecords,
 ];
 
 export class MigrationError extends Error {

@@ -59,6 +59,8 @@ export interface GameOutcome {
   isolation?: Promise<Isolation[]>;
   /** The game worker that played it (runs dispatched to workers); absent for games played in this process. */
   workerId?: string;
+  /** The worker's public key and its signature of the record it returned (checked before the record is accepted). */
+  workerSignature?: { key: string; signature: string };
 }
 
 /**

@@ -19,6 +19,7 @@ import { folderSha256 } from '../tournaments/run-manifest.js';
 import { JobAgents } from './job-agents.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
+import { jobDigest, signRecord, type WorkerKey } from './worker-keys.js';
 
 export interface GameWorkerOptions {
   target: QueueTarget;
@@ -32,6 +33,8 @@ export interface GameWorkerOptions {
   trustedAgentDirs?: readonly string[];
   /** A game's lock lasts this long without renewal; a dead worker's game goes to another after about this long. */
   stallMs: number;
+  /** Signs every record this worker returns (arena worker init). */
+  key: WorkerKey;
   log(event: Record<string, unknown>): void;
 }
 
@@ -115,12 +118,18 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
   const worker = new Worker<unknown, GameResult>(
     GAMES_QUEUE,
     async (job, _token, signal) => {
+      const signed = (result: GameResult): GameResult => {
+        const record = { ...result, worker_key: options.key.publicKey };
+        return { ...record, signature: signRecord(options.key.privateKey, String(job.id), jobDigest(job.data), record) };
+      };
       const parsed = GameJobSchema.safeParse(job.data);
       if (!parsed.success)
-        return refusal(
-          options.workerId,
-          systemClock.now(),
-          `harness: worker ${options.workerId} refused a malformed job (${parsed.error.issues[0]?.message})`,
+        return signed(
+          refusal(
+            options.workerId,
+            systemClock.now(),
+            `harness: worker ${options.workerId} refused a malformed job (${parsed.error.issues[0]?.message})`,
+          ),
         );
       const data = parsed.data;
       options.log({
@@ -132,7 +141,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       });
       const result = await play(data, signal ?? new AbortController().signal);
       options.log({ event: 'game_ended', job: job.id, termination: result.termination });
-      return result;
+      return signed(result);
     },
     {
       connection: options.target.connection,
