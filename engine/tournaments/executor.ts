@@ -27,6 +27,7 @@ import { launchWarmSlot } from './seat-launch.js';
 import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
+import { WorkerLifecycles } from './worker-lifecycles.js';
 
 export type { RunOutcome } from './run-outcome.js';
 
@@ -45,6 +46,8 @@ export interface ExecutorDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** Where warm agents' processes get their seats (the engine's next-seat route); needed for persistent agents. */
   warm?: WarmHooks;
+  /** Games play on game workers, which keep the warm agents themselves (no warm pool here). */
+  remoteGames?: boolean;
   /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
   sandbox?: SandboxPolicy;
 }
@@ -75,6 +78,8 @@ export class TournamentExecutor {
   private readonly teardowns = new Set<Promise<void>>();
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
+  /** Runs on game workers with warm agents: each worker's figures. */
+  private workerLifecycles: WorkerLifecycles | null = null;
   private savedLifecycles = '';
 
   constructor(
@@ -101,7 +106,7 @@ export class TournamentExecutor {
 
   /** Each agent's lifecycle and restarts while warm agents run; null for runs of per-game agents only. */
   lifecycles(): AgentLifecycleStats[] | null {
-    return this.warm?.stats() ?? null;
+    return this.warm?.stats() ?? this.workerLifecycles?.stats() ?? null;
   }
 
   /** How many games' latest attempts this run holds in memory (see `latest`). */
@@ -167,7 +172,9 @@ export class TournamentExecutor {
     const resumed = this.readLatest() > 0;
     this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
     if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
-      this.warm = this.startWarmPool();
+      if (this.deps.remoteGames)
+        this.workerLifecycles = new WorkerLifecycles(this.agents, this.deps.store.lifecycles.get(this.tournament.id));
+      else this.warm = this.startWarmPool();
       this.saveLifecycles();
     }
     store.tournaments.setStatus(this.tournament.id, 'running', this.deps.clock.now());
@@ -207,8 +214,8 @@ export class TournamentExecutor {
 
   /** Keeps the warm agents' figures with the tournament when they changed, so a resumed run goes on from them. */
   private saveLifecycles(): void {
-    if (!this.warm) return;
-    const stats = this.warm.stats();
+    const stats = this.lifecycles();
+    if (!stats) return;
     const text = JSON.stringify(stats);
     if (text === this.savedLifecycles) return;
     this.savedLifecycles = text;
@@ -315,6 +322,7 @@ export class TournamentExecutor {
       run: {
         tournamentId: this.tournament.id,
         attempt: running.attempt,
+        maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
         manifest: this.tournament.manifest,
         manifestHash: this.tournament.manifestHash,
       },
@@ -386,6 +394,7 @@ export class TournamentExecutor {
     }
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
+    if (outcome.workerId && outcome.lifecycles) this.workerLifecycles?.update(outcome.workerId, outcome.lifecycles);
     this.saveLifecycles();
     this.closeGame(game, outcome);
     this.latest.set(key, latestOf(row));

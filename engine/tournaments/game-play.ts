@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import type { Isolation } from '../contract/isolation.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
+import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import type { SeatScore, Termination } from '../core/ratings/index.js';
 import { isolationOf, type LaunchHandle, type LaunchResult } from '../runner/launch.js';
@@ -34,7 +35,7 @@ export interface GameContext {
   /** Warm (persistent) agents' processes: their seats are handed to a running process instead of launched. */
   warm?: WarmPool;
   /** Which attempt of which run this is: game workers key their jobs by it and check agents against its manifest. */
-  run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string };
+  run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string; maxRestarts?: number };
 }
 
 export interface GameOutcome {
@@ -61,6 +62,8 @@ export interface GameOutcome {
   workerId?: string;
   /** The worker's public key and its signature of the record it returned (checked before the record is accepted). */
   workerSignature?: { key: string; signature: string };
+  /** The worker's warm-agent figures for this tournament after the game (agents kept warm on workers). */
+  lifecycles?: AgentLifecycleStats[];
 }
 
 /**

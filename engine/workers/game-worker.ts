@@ -14,12 +14,15 @@ import { grantedSecrets } from '../runner/agent-env.js';
 import { sandboxPolicy } from '../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import { APP_VERSION } from '../runtime/version.js';
-import type { GameContext, GameOutcome } from '../tournaments/game-runner.js';
+import type { GameContext, GameOutcome, GameRunner } from '../tournaments/game-runner.js';
 import { folderSha256 } from '../tournaments/run-manifest.js';
+import type { TournamentAgent } from '../tournaments/spec-file.js';
+import type { WarmPool } from '../tournaments/warm-pool.js';
 import { JobAgents } from './job-agents.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
 import { jobDigest, signRecord, type WorkerKey } from './worker-keys.js';
+import { WorkerWarmPools } from './worker-warm-pools.js';
 
 export interface GameWorkerOptions {
   target: QueueTarget;
@@ -74,6 +77,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     return hash;
   };
   const teardowns = new Set<Promise<void>>();
+  const warm = new WorkerWarmPools(engine.warmHooks, sandbox, path.join(options.dataDir, 'worker', 'work'));
 
   const play = async (job: GameJob, signal: AbortSignal): Promise<GameResult> => {
     const startedAt = systemClock.now();
@@ -90,10 +94,25 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     if ('problem' in resolved) return refuse(resolved.problem);
     // Granted secrets come from this machine's environment; they join the scrubber before any agent starts.
     for (const agent of resolved.agents) registerSecrets(grantedSecrets(agent.manifest, process.env));
+    const pool = warm.acquire(job, resolved.agents);
+    try {
+      return await playWith(runner, job, resolved.agents, pool, signal);
+    } finally {
+      if (pool) warm.release(job);
+    }
+  };
+
+  const playWith = async (
+    runner: GameRunner,
+    job: GameJob,
+    agents: TournamentAgent[],
+    pool: WarmPool | null,
+    signal: AbortSignal,
+  ): Promise<GameResult> => {
     const context: GameContext = {
       clock: systemClock,
       workspaceRoot: path.join(options.dataDir, 'worker', 'work', job.tournament_id),
-      agents: resolved.agents,
+      agents,
       options: job.options,
       moveMs: job.move_ms,
       gameMs: job.game_ms,
@@ -101,6 +120,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       maxIllegalActions: job.max_illegal_actions,
       onSession: () => {},
       sandbox,
+      ...(pool ? { warm: pool } : {}),
     };
     const outcome = await runner.play(context, job.game, signal);
     if (outcome.teardown) {
@@ -112,7 +132,8 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       outcome.accounting?.catch(() => null) ?? null,
       outcome.isolation?.catch(() => null) ?? null,
     ]);
-    return secretScrubber().deep(resultOf(options.workerId, outcome, accounting, isolation));
+    const result = resultOf(options.workerId, outcome, accounting, isolation);
+    return secretScrubber().deep(pool ? { ...result, lifecycles: pool.stats() } : result);
   };
 
   const worker = new Worker<unknown, GameResult>(
@@ -186,7 +207,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     close() {
       closing ??= (async () => {
         await worker.close();
-        await Promise.allSettled([stops.quit(), ...teardowns]);
+        await Promise.allSettled([stops.quit(), ...teardowns, warm.close()]);
         await engine.close();
       })();
       return closing;

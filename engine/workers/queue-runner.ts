@@ -222,8 +222,9 @@ function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame
     app_version: manifest.app.version,
     protocol,
     game: { ...game },
-    agents: manifest.agents.map((a) => ({
+    agents: manifest.agents.map((a, i) => ({
       id: a.id,
+      lifecycle: context.agents[i]?.manifest.lifecycle === 'persistent' ? ('persistent' as const) : ('per-game' as const),
       manifest_id: a.manifest_id,
       manifest_sha256: a.manifest_sha256,
       entry_file: a.entry_file,
@@ -235,6 +236,7 @@ function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame
     game_ms: context.gameMs,
     start_ms: context.startMs,
     max_illegal_actions: context.maxIllegalActions,
+    ...(run.maxRestarts !== undefined ? { max_restarts: run.maxRestarts } : {}),
   };
 }
 
@@ -254,6 +256,7 @@ function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
     accounting: Promise.resolve({ usage: result.usage as never, turns: result.model_turns }),
     ...(result.isolation ? { isolation: Promise.resolve(result.isolation) } : {}),
     workerId: result.worker_id,
+    ...(result.lifecycles ? { lifecycles: result.lifecycles } : {}),
     ...(result.worker_key && result.signature ? { workerSignature: { key: result.worker_key, signature: result.signature } } : {}),
   };
 }

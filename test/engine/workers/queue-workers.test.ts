@@ -146,6 +146,41 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(report.games).toHaveLength(rows.length);
   }, 300_000);
 
+  it('the shipped warm baselines, unchanged: 48 games over two workers, one SIGKILLed mid-run, each game once', async () => {
+    const w1 = track(await startWorker(redis.url, path.join(dir, 'm1'), 'm1'));
+    const w2 = track(await startWorker(redis.url, path.join(dir, 'm2'), 'm2'));
+    const data = path.join(dir, 'cwarm');
+    const names = ['honest-exact', 'greedy-overclaim', 'cautious-minimal'];
+    // The definitions as shipped: lifecycle persistent, no override.
+    const spec = { ...psiSpec('cwarm', names, 16, 4), agents: names.map((a) => ({ manifest: path.join(PSI_AGENTS, a, 'agent.yaml'), id: a })) };
+    const run = runQueued([writeSpec('cwarm', spec), '--data-dir', data]);
+    // Killed once its warm processes have played and while it holds a game.
+    await expect
+      .poll(() => w1.events.filter((e) => e.event === 'game_ended').length >= 2 && heldJobs(w1).length > 0, { timeout: 60_000, interval: 5 })
+      .toBe(true);
+    await w1.kill('SIGKILL');
+    const killed = heldJobs(w1);
+    expect(run.stderr()).not.toMatch(/persistent/);
+    expect(await run.exited, run.stderr()).toBe(0);
+    const id = tournamentOf(run);
+    const rows = gameRows(data, id);
+    expectExactlyOnce(rows, 48);
+    // The killed worker's games: the same jobs, started again by the survivor once their locks expired.
+    for (const job of killed) expect(startedJobs(w2)).toContain(job);
+    expect(rows.filter((r) => RATED.test(r.termination)).every((r) => r.worker_id === 'm1' || r.worker_id === 'm2')).toBe(true);
+    // Each worker's warm figures, per agent: processes kept warm (far fewer than games), and their sum for the run.
+    const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8')) as {
+      agent_lifecycles: Array<{ agent: string; lifecycle: string; processes: number; workers: Array<{ worker: string; processes: number }> }>;
+    };
+    expect(report.agent_lifecycles.map((l) => [l.agent, l.lifecycle])).toEqual(names.map((n) => [n, 'persistent']));
+    for (const l of report.agent_lifecycles) {
+      expect(l.workers.map((w) => w.worker).sort()).toEqual(['m1', 'm2']);
+      expect(l.processes).toBe(l.workers.reduce((n, w) => n + w.processes, 0));
+      expect(l.processes).toBeGreaterThan(0);
+      expect(l.processes).toBeLessThan(32);
+    }
+  }, 300_000);
+
   it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {
     const w1 = track(await startWorker(redis.url, path.join(dir, 'k1'), 'k1'));
     const w2 = track(await startWorker(redis.url, path.join(dir, 'k2'), 'k2'));
