@@ -152,11 +152,17 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const data = path.join(dir, 'cwarm');
     const names = ['honest-exact', 'greedy-overclaim', 'cautious-minimal'];
     // The definitions as shipped: lifecycle persistent, no override.
-    const spec = { ...psiSpec('cwarm', names, 16, 4), agents: names.map((a) => ({ manifest: path.join(PSI_AGENTS, a, 'agent.yaml'), id: a })) };
+    const spec = {
+      ...psiSpec('cwarm', names, 16, 4),
+      agents: names.map((a) => ({ manifest: path.join(PSI_AGENTS, a, 'agent.yaml'), id: a })),
+    };
     const run = runQueued([writeSpec('cwarm', spec), '--data-dir', data]);
     // Killed once its warm processes have played and while it holds a game.
     await expect
-      .poll(() => w1.events.filter((e) => e.event === 'game_ended').length >= 2 && heldJobs(w1).length > 0, { timeout: 60_000, interval: 5 })
+      .poll(() => w1.events.filter((e) => e.event === 'game_ended').length >= 2 && heldJobs(w1).length > 0, {
+        timeout: 60_000,
+        interval: 5,
+      })
       .toBe(true);
     await w1.kill('SIGKILL');
     const killed = heldJobs(w1);
@@ -170,7 +176,13 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(rows.filter((r) => RATED.test(r.termination)).every((r) => r.worker_id === 'm1' || r.worker_id === 'm2')).toBe(true);
     // Each worker's warm figures, per agent: processes kept warm (far fewer than games), and their sum for the run.
     const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8')) as {
-      agent_lifecycles: Array<{ agent: string; lifecycle: string; processes: number; workers: Array<{ worker: string; processes: number }> }>;
+      games: Array<{ worker_id: string | null; worker_key: string | null; worker_signature: string | null; termination: string }>;
+      agent_lifecycles: Array<{
+        agent: string;
+        lifecycle: string;
+        processes: number;
+        workers: Array<{ worker: string; processes: number }>;
+      }>;
     };
     expect(report.agent_lifecycles.map((l) => [l.agent, l.lifecycle])).toEqual(names.map((n) => [n, 'persistent']));
     for (const l of report.agent_lifecycles) {
@@ -179,6 +191,21 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
       expect(l.processes).toBeGreaterThan(0);
       expect(l.processes).toBeLessThan(32);
     }
+    // Provenance in the exports: the worker of every game (and its signature) in report.json, its id in games.csv.
+    for (const g of report.games.filter((x) => RATED.test(x.termination))) {
+      expect(['m1', 'm2']).toContain(g.worker_id);
+      expect(g.worker_key).toMatch(/^ed25519:/);
+      expect(g.worker_signature).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+    }
+    const csv = fs
+      .readFileSync(path.join(data, 'reports', id, 'games.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    const column = (csv[0] ?? '').split(',').indexOf('worker_id');
+    expect(column).toBeGreaterThan(0);
+    const workerCells = csv.slice(1).map((line) => line.split(',').at(column - (csv[0] ?? '').split(',').length));
+    expect(new Set(workerCells.filter((c) => c !== ''))).toEqual(new Set(['m1', 'm2']));
+    expect(csv).toHaveLength(rows.length + 1);
   }, 300_000);
 
   it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {

@@ -87,7 +87,10 @@ describe('worker keys and signed records', () => {
     const strangerKey = publicKeyText(createPublicKey(stranger));
     const foreign = { ...record('w1'), worker_key: strangerKey };
     expect(
-      signatureProblem(trusted, 'j.g0.a1', jobDigest(job), { ...foreign, signature: signRecord(stranger, 'j.g0.a1', jobDigest(job), foreign) }),
+      signatureProblem(trusted, 'j.g0.a1', jobDigest(job), {
+        ...foreign,
+        signature: signRecord(stranger, 'j.g0.a1', jobDigest(job), foreign),
+      }),
     ).toMatch(/signed with a key this coordinator does not trust/);
     fs.writeFileSync(file, `${pub} w1 extra\n`);
     expect(() => readTrustedWorkers(file)).toThrow(/line 1: expected "<public key> \[name\]"/);
