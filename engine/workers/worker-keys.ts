@@ -30,7 +30,7 @@ export function publicKeyText(key: KeyObject): string {
 /** The key object of `ed25519:<base64>`, or why the text is no such key. */
 export function parsePublicKey(text: string): KeyObject {
   const raw = text.startsWith(PREFIX) ? Buffer.from(text.slice(PREFIX.length), 'base64') : null;
-  if (!raw || raw.length !== 32 || raw.toString('base64') !== text.slice(PREFIX.length))
+  if (raw?.length !== 32 || raw.toString('base64') !== text.slice(PREFIX.length))
     throw new WorkerKeyError(
       `not a worker public key: ${text.slice(0, 80)} (expected ed25519:<base64 of 32 bytes>, as arena worker init prints)`,
     );
