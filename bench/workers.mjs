@@ -3,7 +3,8 @@
 // redis-server on a free loopback port. Prints games/s of each, the 1 → 2 workers ratio, the coordinator's CPU per
 // game (this process: scheduling, SQLite commits, BullMQ client) against the local engine's, the Redis commands per
 // game sent by the coordinator and by the workers (counted with MONITOR, told apart by client name), and Redis memory
-// per queued job and per finished job kept for resume.
+// per queued job and per finished job kept for resume. Workers sign every record (Ed25519) and the coordinator checks
+// it: the CPU of one signature and one check per game is measured on the 1-worker run's real game records.
 // Needs `npm run build` and redis-server. Quick run: npm run bench:workers -- --games=48 (--concurrency=2 per worker)
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,7 +29,8 @@ try {
   process.exit(1);
 }
 const { startEngine } = await import(dist('app.js'));
-const { connectQueue } = await import(dist('workers/queue-runner.js'));
+const { connectQueue, signatureProblem } = await import(dist('workers/queue-runner.js'));
+const keys = await import(dist('workers/worker-keys.js'));
 const { parseQueueUrl, GAMES_QUEUE } = await import(dist('workers/queue-connection.js'));
 const { Redis } = await import('ioredis');
 
@@ -62,6 +64,19 @@ const specFor = (name, concurrency) => ({
   concurrency,
   agents: raw.agents.map((a) => ({ ...a, lifecycle: 'per-game' })),
 });
+
+/** `arena worker init` in the worker's data folder: its public key, for the coordinator's trusted list. */
+function initKey(id) {
+  const out = execFileSync(process.execPath, [
+    path.join(root, 'bin/arena.js'),
+    'worker',
+    'init',
+    '--data-dir',
+    path.join(scratch, id),
+    '--json',
+  ]);
+  return { publicKey: JSON.parse(String(out)).public_key, id };
+}
 
 function startWorker(id) {
   const child = spawn(
@@ -120,7 +135,9 @@ async function countCommands(fn) {
 
 async function play(label, workers) {
   const dataDir = path.join(scratch, `coordinator-${label}`);
-  const queue = workers > 0 ? await connectQueue({ target: parseQueueUrl(url, 'coordinator') }) : null;
+  const ids = Array.from({ length: workers }, (_, i) => `${label}-w${i + 1}`);
+  const trusted = ids.map(initKey).map((k) => ({ publicKey: k.publicKey, name: k.id, key: keys.parsePublicKey(k.publicKey) }));
+  const queue = workers > 0 ? await connectQueue({ target: parseQueueUrl(url, 'coordinator'), trusted }) : null;
   const engine = await startEngine({
     dataDir,
     port: 0,
@@ -130,7 +147,7 @@ async function play(label, workers) {
     ...(queue ? { remoteRunners: queue.runners } : {}),
   });
   const started = [];
-  for (let i = 0; i < workers; i++) started.push(startWorker(`${label}-w${i + 1}`));
+  for (const id of ids) started.push(startWorker(id));
   await Promise.all(started.map((w) => w.ready));
   try {
     const t = engine.tournaments.create(specFor(`bench ${label}`, CONCURRENCY * Math.max(1, workers)), path.dirname(quickstart));
@@ -166,6 +183,7 @@ async function play(label, workers) {
               workers: Number((sides.workers / n).toFixed(1)),
             },
             redis_bytes_per_finished_job_kept: Math.round((memory1 - memory0) / n),
+            signature_cpu_ms_per_game: signatureCost(engine, t.id, dataDir),
           }
         : {}),
     };
@@ -183,6 +201,55 @@ async function play(label, workers) {
       ),
     );
   }
+}
+
+/**
+ * CPU of signing (worker side) and checking (coordinator side) each stored record of the run, rebuilt with its
+ * transcript the size the worker sent it: canonical JSON of the whole record, sha256 of the job, Ed25519.
+ */
+function signatureCost(engine, tournamentId, dataDir) {
+  const { privateKey, publicKey } = keys.initWorkerKey(path.join(dataDir, 'bench-key')).key;
+  const trusted = [{ publicKey, name: null, key: keys.parsePublicKey(publicKey) }];
+  const job = { tournament_id: tournamentId, game: { seed: 'x' }, agents: [] };
+  const records = [...engine.store.tournaments.eachGameWithTranscript(tournamentId)].map((g) => ({
+    worker_id: 'bench',
+    session_id: g.sessionId,
+    invites: g.invites,
+    termination: g.termination,
+    faulted_seats: g.faultedSeats,
+    placements: g.placements,
+    scores: g.scores,
+    detail: g.detail,
+    agent_ms: g.agentMs,
+    started_at: g.startedAt,
+    ended_at: g.endedAt,
+    transcript: g.transcript,
+    usage: null,
+    model_turns: [],
+    isolation: g.isolation ?? null,
+    worker_key: publicKey,
+  }));
+  const cpu = () => {
+    const u = process.cpuUsage();
+    return (u.user + u.system) / 1000;
+  };
+  const sign = () => records.map((r, i) => ({ ...r, signature: keys.signRecord(privateKey, `j${i}`, keys.jobDigest(job), r) }));
+  const check = (signed) => signed.filter((r, i) => signatureProblem(trusted, `j${i}`, keys.jobDigest(job), r) !== null).length;
+  // One pass to warm the JIT and the key objects, then enough passes for a measurable total on a busy machine.
+  if (check(sign()) > 0) throw new Error('a genuine record was refused');
+  const rounds = Math.max(1, Math.ceil(500 / Math.max(1, records.length)));
+  let signMs = 0;
+  let checkMs = 0;
+  for (let k = 0; k < rounds; k++) {
+    const s0 = cpu();
+    const signed = sign();
+    const s1 = cpu();
+    check(signed);
+    signMs += s1 - s0;
+    checkMs += cpu() - s1;
+  }
+  const n = Math.max(1, records.length) * rounds;
+  return { worker_sign: Number((signMs / n).toFixed(3)), coordinator_check: Number((checkMs / n).toFixed(3)) };
 }
 
 /** Memory of 1,000 waiting jobs shaped like a real one (a PSI game of three agents), in a scratch queue. */

@@ -36,6 +36,7 @@ import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
 import { clawArenaRunner, type GameRunners, specArenaRunner } from './tournaments/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
 import { WarmDesk } from './tournaments/warm-desk.js';
+import type { WarmHooks } from './tournaments/warm-pool.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
 const CLOSE_GRACE_MS = 2000;
@@ -94,6 +95,8 @@ export interface RunningEngine {
   localRunners: GameRunners;
   /** Every challenge and game this engine can play, with its protocol and folder. */
   playables: PlayableRegistry;
+  /** Where warm agents' processes get their seats (a game worker keeps the jobs' warm agents with them). */
+  warmHooks: WarmHooks;
   /** Governance matches started from the admin API. */
   governance: GovernanceRunner;
   /** Present when started with `tls`: the HTTPS agent listener and the certificate clients should trust. */
@@ -248,6 +251,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     };
     const remote = options.remoteRunners;
     const playables = new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]);
+    const warmHooks: WarmHooks = { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) };
     const tournamentService = createTournamentService({
       store,
       playables,
@@ -255,7 +259,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       ...(remote ? { remoteGames: true } : {}),
       dataDir: options.dataDir,
       clock,
-      warm: { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) },
+      warm: warmHooks,
       sandbox,
       modelServers: modelServerProblems,
     });
@@ -276,6 +280,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       clawarena,
       tournaments: tournamentService,
       localRunners,
+      warmHooks,
       playables,
       governance,
       tls,

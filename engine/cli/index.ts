@@ -13,7 +13,7 @@ import { runCommand } from './commands/run.js';
 import { scenariosCommand } from './commands/scenarios.js';
 import { scoringCommand } from './commands/scoring.js';
 import { SERVE_HELP, serveCommand } from './commands/serve.js';
-import { workerCommand } from './commands/worker.js';
+import { workerCommand, workersCommand } from './commands/worker.js';
 
 const HELP = `Local Arena ${APP_VERSION}: private head-to-head evaluations of AI agents.
 
@@ -30,6 +30,7 @@ Commands:
   scoring recompute    rebuild every scoring metric from the stored game results
   clawarena            provision local ClawArena-protocol agents (arena clawarena --help)
   worker               play queued tournament games for coordinators on other machines (arena worker --help)
+  workers trust KEY    trust a game worker's signed records on this coordinator (arena workers --help)
   match                run a governance match (arena match --help)
   agents               validate or list agent manifests (arena agents --help)
   scenarios            validate or list governance scenarios (arena scenarios --help)
@@ -64,6 +65,8 @@ export async function main(argv: readonly string[]): Promise<number> {
         return await matchCommand(rest);
       case 'worker':
         return await workerCommand(rest);
+      case 'workers':
+        return workersCommand(rest);
       case 'agents':
         return await agentsCommand(rest);
       case 'scenarios':

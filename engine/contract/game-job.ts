@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
 import { MAX_LIMIT_SECONDS } from './timer-limits.js';
 import { TranscriptEntrySchema } from './tournament.js';
+import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
 /** 1: the first job format; a worker refuses jobs of another version (the coordinator runs another release). */
 export const GAME_JOB_VERSION = 1;
@@ -28,6 +29,8 @@ const JobAgentSchema = z.object({
   manifest_sha256: z.string(),
   entry_file: z.string().nullable(),
   entry_sha256: z.string().nullable(),
+  /** How the run plays it (the definition may override the manifest); absent: per-game. */
+  lifecycle: z.enum(['per-game', 'persistent']).optional(),
 });
 
 export const GameJobSchema = z.object({
@@ -57,6 +60,8 @@ export const GameJobSchema = z.object({
     .positive()
     .max(MAX_LIMIT_SECONDS * 1000),
   max_illegal_actions: z.number().int().min(0),
+  /** Faults a warm agent may cause on one worker before its remaining games there are forfeits. */
+  max_restarts: z.number().int().min(0).max(1_000_000).optional(),
 });
 export type GameJob = z.infer<typeof GameJobSchema>;
 
@@ -83,6 +88,12 @@ export const GameResultSchema = z.object({
   isolation: z.array(IsolationSchema).nullable(),
   /** A void game's set-up cause (a model server unreachable, a program missing): repeats pause the run. */
   void_cause: z.object({ key: z.string(), agent: z.string(), message: z.string() }).optional(),
+  /** The worker's warm-agent figures for this tournament after the game (absent: no warm agent in the run). */
+  lifecycles: z.array(AgentLifecycleStatsSchema).max(1000).optional(),
+  /** The signing worker's public key (`ed25519:<base64>`, engine/workers/worker-keys.ts). */
+  worker_key: z.string().max(200).optional(),
+  /** Ed25519 signature (base64) over the job id, the job's digest and this record without the signature. */
+  signature: z.string().max(200).optional(),
 });
 export type GameResult = z.infer<typeof GameResultSchema>;
 

@@ -44,5 +44,9 @@ export const AgentLifecycleStatsSchema = z.object({
   restarts: z.number().int(),
   /** Why the agent's remaining games are forfeits (restart cap reached), else null. */
   retired: z.string().nullable(),
+  /** Runs on game workers: each worker's own warm processes and restarts (the figures above are their sum). */
+  workers: z
+    .array(z.object({ worker: z.string(), processes: z.number().int(), restarts: z.number().int(), retired: z.string().nullable() }))
+    .optional(),
 });
 export type AgentLifecycleStats = z.infer<typeof AgentLifecycleStatsSchema>;

@@ -20,6 +20,7 @@ import * as leanWrites from './migrations/0150-lean-writes.js';
 import * as tournamentRunner from './migrations/0160-tournament-runner.js';
 import * as tournamentGamesCommitOrder from './migrations/0170-tournament-games-commit-order.js';
 import * as modelCalls from './migrations/0230-model-calls.js';
+import * as signedWorkerRecords from './migrations/0260-signed-worker-records.js';
 import { beginPatiently } from './patient-begin.js';
 
 interface Migration {
@@ -46,6 +47,7 @@ export const migrations: readonly Migration[] = [
   tournamentRunner,
   tournamentGamesCommitOrder,
   modelCalls,
+  signedWorkerRecords,
 ];
 
 export class MigrationError extends Error {

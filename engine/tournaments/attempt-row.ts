@@ -47,6 +47,8 @@ export function gameRow(
     transcript: [...outcome.transcript, ...(accounting?.turns ?? []).map((t, i) => ({ ...t, index: outcome.transcript.length + i }))],
     usage: accounting?.usage ?? null,
     workerId: outcome.workerId ?? null,
+    workerKey: outcome.workerSignature?.key ?? null,
+    workerSignature: outcome.workerSignature?.signature ?? null,
   };
 }
 

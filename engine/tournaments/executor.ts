@@ -27,6 +27,7 @@ import type { TournamentAgent } from './spec-file.js';
 import { countedResult, isSettled, seatPoints, sprtOfTally } from './stats.js';
 import { blameByCause, VoidStreak } from './void-cause.js';
 import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from './warm-pool.js';
+import { WorkerLifecycles } from './worker-lifecycles.js';
 
 export type { RunOutcome } from './run-outcome.js';
 
@@ -45,6 +46,8 @@ export interface ExecutorDeps {
   hostEnv?: NodeJS.ProcessEnv;
   /** Where warm agents' processes get their seats (the engine's next-seat route); needed for persistent agents. */
   warm?: WarmHooks;
+  /** Games play on game workers, which keep the warm agents themselves (no warm pool here). */
+  remoteGames?: boolean;
   /** How seats are sandboxed (trusted agent folders); default: all sandboxed, the data directory hidden. */
   sandbox?: SandboxPolicy;
   /** `arena replay`: model calls answered from a recorded run. */
@@ -81,6 +84,8 @@ export class TournamentExecutor {
   private readonly teardowns = new Set<Promise<void>>();
   /** Processes of the persistent agents, started with run() and closed when it ends. */
   private warm: WarmPool | null = null;
+  /** Runs on game workers with warm agents: each worker's figures. */
+  private workerLifecycles: WorkerLifecycles | null = null;
   private savedLifecycles = '';
   /** Model usage of every stored attempt (void ones too: they were paid for), for the budget's tokens and usd. */
   private readonly spent = { tokens: 0, usd: 0 };
@@ -108,7 +113,7 @@ export class TournamentExecutor {
 
   /** Each agent's lifecycle and restarts while warm agents run; null for runs of per-game agents only. */
   lifecycles(): AgentLifecycleStats[] | null {
-    return this.warm?.stats() ?? null;
+    return this.warm?.stats() ?? this.workerLifecycles?.stats() ?? null;
   }
 
   /** How many games' latest attempts this run holds in memory (see `latest`). */
@@ -208,7 +213,9 @@ export class TournamentExecutor {
     const resumed = this.readLatest() > 0;
     this.sprt = sprtOfTally(this.spec, runTally(store, this.tournament.id));
     if (this.agents.some((a) => a.manifest.lifecycle === 'persistent')) {
-      this.warm = this.startWarmPool();
+      if (this.deps.remoteGames)
+        this.workerLifecycles = new WorkerLifecycles(this.agents, this.deps.store.lifecycles.get(this.tournament.id));
+      else this.warm = this.startWarmPool();
       this.saveLifecycles();
     }
     // A reason the run paused with is over once it runs again.
@@ -256,8 +263,8 @@ export class TournamentExecutor {
 
   /** Keeps the warm agents' figures with the tournament when they changed, so a resumed run goes on from them. */
   private saveLifecycles(): void {
-    if (!this.warm) return;
-    const stats = this.warm.stats();
+    const stats = this.lifecycles();
+    if (!stats) return;
     const text = JSON.stringify(stats);
     if (text === this.savedLifecycles) return;
     this.savedLifecycles = text;
@@ -371,6 +378,7 @@ export class TournamentExecutor {
       run: {
         tournamentId: this.tournament.id,
         attempt: running.attempt,
+        maxRestarts: this.spec.max_restarts ?? DEFAULT_MAX_RESTARTS,
         manifest: this.tournament.manifest,
         manifestHash: this.tournament.manifestHash,
       },
@@ -445,6 +453,7 @@ export class TournamentExecutor {
     const row = this.commit(game, attempt, outcome, accounting, isolation);
     if (!row) return;
     this.addUsage(row.usage as Parameters<TournamentExecutor['addUsage']>[0]);
+    if (outcome.workerId && outcome.lifecycles) this.workerLifecycles?.update(outcome.workerId, outcome.lifecycles);
     this.saveLifecycles();
     this.closeGame(game, outcome);
     this.latest.set(key, latestOf(row));

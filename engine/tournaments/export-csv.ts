@@ -110,6 +110,7 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
     'agent_ms',
     'tokens',
     'cost_usd',
+    'worker_id',
   ];
   const judge = ratedJudge(input.stats);
   return streamFile(file, redact, async (write) => {
@@ -158,6 +159,7 @@ export function writeGamesCsv(file: string, input: ExportInput, redact: (text: s
         row.agentMs,
         used.length > 0 ? used.reduce((a, u) => a + u.prompt_tokens + u.completion_tokens, 0) : null,
         used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
+        row.workerId ?? '',
       ];
       write(`${cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(',')}\n`);
       await input.games.pace();

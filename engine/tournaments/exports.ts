@@ -47,6 +47,10 @@ export function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]
     detail: row.detail,
     started_at: row.startedAt,
     ended_at: row.endedAt,
+    /** The game worker that played the attempt (null: the coordinator did), its public key and record signature. */
+    worker_id: row.workerId ?? null,
+    worker_key: row.workerKey ?? null,
+    worker_signature: row.workerSignature ?? null,
   };
 }
 

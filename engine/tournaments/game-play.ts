@@ -4,6 +4,7 @@
 // and where scores, placements and the transcript come from.
 import type { Isolation } from '../contract/isolation.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
+import type { AgentLifecycleStats } from '../contract/warm-agent.js';
 import type { Clock } from '../core/clock.js';
 import type { SeatScore, Termination } from '../core/ratings/index.js';
 import { isolationOf, type LaunchHandle, type LaunchResult } from '../runner/launch.js';
@@ -37,7 +38,7 @@ export interface GameContext {
   /** `arena replay`: model calls answered from the recorded run (seat-launch.ts). */
   modelReplay?: ModelReplaySource;
   /** Which attempt of which run this is: game workers key their jobs by it and check agents against its manifest. */
-  run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string };
+  run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string; maxRestarts?: number };
 }
 
 export interface GameOutcome {
@@ -64,6 +65,10 @@ export interface GameOutcome {
   workerId?: string;
   /** A void game's cause when the set-up, not an agent, failed it (void-cause.ts): repeats pause the run. */
   voidCause?: VoidCause;
+  /** The worker's public key and its signature of the record it returned (checked before the record is accepted). */
+  workerSignature?: { key: string; signature: string };
+  /** The worker's warm-agent figures for this tournament after the game (agents kept warm on workers). */
+  lifecycles?: AgentLifecycleStats[];
 }
 
 /**

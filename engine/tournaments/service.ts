@@ -121,6 +121,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     runners: { ...deps.runners, ...overrides.runners },
     ...(deps.hostEnv ? { hostEnv: deps.hostEnv } : {}),
     ...(deps.warm ? { warm: deps.warm } : {}),
+    ...(deps.remoteGames ? { remoteGames: true } : {}),
     ...(deps.sandbox ? { sandbox: deps.sandbox } : {}),
     ...(modelReplay ? { modelReplay } : {}),
   });
@@ -378,13 +379,6 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         throw new TournamentStateError(
           'conflict',
           `tournament ${id}: ${manifestChange(t.manifest, now)} changed since it started (run manifest ${manifestHash(now)} ≠ ${t.manifestHash}); start a new tournament`,
-        );
-      // Game workers start per-game processes on their machines; warm processes would have to live here.
-      const warm = deps.remoteGames ? loaded.agents.find((a) => a.manifest.lifecycle === 'persistent') : undefined;
-      if (warm)
-        throw new TournamentStateError(
-          'conflict',
-          `tournament ${id}: agent ${warm.id} is persistent, and game workers play per-game agents only; set "lifecycle: per-game" on it in the definition`,
         );
       // Fail closed: seats the sandbox cannot serve here (and not trusted) refuse the run, naming the fix. Workers
       // sandbox their own seats.

@@ -14,12 +14,16 @@ import { grantedSecrets } from '../runner/agent-env.js';
 import { sandboxPolicy } from '../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../runtime/known-secrets.js';
 import { APP_VERSION } from '../runtime/version.js';
-import type { GameContext, GameOutcome } from '../tournaments/game-runner.js';
+import type { GameContext, GameOutcome, GameRunner } from '../tournaments/game-runner.js';
 import { folderSha256 } from '../tournaments/run-manifest.js';
+import type { TournamentAgent } from '../tournaments/spec-file.js';
 import { blameByCause } from '../tournaments/void-cause.js';
+import type { WarmPool } from '../tournaments/warm-pool.js';
 import { JobAgents } from './job-agents.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
+import { jobDigest, signRecord, type WorkerKey } from './worker-keys.js';
+import { WorkerWarmPools } from './worker-warm-pools.js';
 
 export interface GameWorkerOptions {
   target: QueueTarget;
@@ -33,6 +37,8 @@ export interface GameWorkerOptions {
   trustedAgentDirs?: readonly string[];
   /** A game's lock lasts this long without renewal; a dead worker's game goes to another after about this long. */
   stallMs: number;
+  /** Signs every record this worker returns (arena worker init). */
+  key: WorkerKey;
   log(event: Record<string, unknown>): void;
 }
 
@@ -72,6 +78,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     return hash;
   };
   const teardowns = new Set<Promise<void>>();
+  const warm = new WorkerWarmPools(engine.warmHooks, sandbox, path.join(options.dataDir, 'worker', 'work'));
 
   const play = async (job: GameJob, signal: AbortSignal): Promise<GameResult> => {
     const startedAt = systemClock.now();
@@ -88,10 +95,25 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     if ('problem' in resolved) return refuse(resolved.problem);
     // Granted secrets come from this machine's environment; they join the scrubber before any agent starts.
     for (const agent of resolved.agents) registerSecrets(grantedSecrets(agent.manifest, process.env));
+    const pool = warm.acquire(job, resolved.agents);
+    try {
+      return await playWith(runner, job, resolved.agents, pool, signal);
+    } finally {
+      if (pool) warm.release(job);
+    }
+  };
+
+  const playWith = async (
+    runner: GameRunner,
+    job: GameJob,
+    agents: TournamentAgent[],
+    pool: WarmPool | null,
+    signal: AbortSignal,
+  ): Promise<GameResult> => {
     const context: GameContext = {
       clock: systemClock,
       workspaceRoot: path.join(options.dataDir, 'worker', 'work', job.tournament_id),
-      agents: resolved.agents,
+      agents,
       options: job.options,
       moveMs: job.move_ms,
       gameMs: job.game_ms,
@@ -99,6 +121,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       maxIllegalActions: job.max_illegal_actions,
       onSession: () => {},
       sandbox,
+      ...(pool ? { warm: pool } : {}),
     };
     const outcome = await runner.play(context, job.game, signal);
     if (outcome.teardown) {
@@ -112,18 +135,25 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     ]);
     // Blamed here, where the seats' stderr is: a model server the agent could not reach voids the game with its cause.
     const seatIds = job.game.seats.map((index) => context.agents[index]?.id ?? `agent ${index}`);
-    return secretScrubber().deep(resultOf(options.workerId, blameByCause(outcome, accounting, seatIds), accounting, isolation));
+    const result = resultOf(options.workerId, blameByCause(outcome, accounting, seatIds), accounting, isolation);
+    return secretScrubber().deep(pool ? { ...result, lifecycles: pool.stats() } : result);
   };
 
   const worker = new Worker<unknown, GameResult>(
     GAMES_QUEUE,
     async (job, _token, signal) => {
+      const signed = (result: GameResult): GameResult => {
+        const record = { ...result, worker_key: options.key.publicKey };
+        return { ...record, signature: signRecord(options.key.privateKey, String(job.id), jobDigest(job.data), record) };
+      };
       const parsed = GameJobSchema.safeParse(job.data);
       if (!parsed.success)
-        return refusal(
-          options.workerId,
-          systemClock.now(),
-          `harness: worker ${options.workerId} refused a malformed job (${parsed.error.issues[0]?.message})`,
+        return signed(
+          refusal(
+            options.workerId,
+            systemClock.now(),
+            `harness: worker ${options.workerId} refused a malformed job (${parsed.error.issues[0]?.message})`,
+          ),
         );
       const data = parsed.data;
       options.log({
@@ -135,7 +165,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
       });
       const result = await play(data, signal ?? new AbortController().signal);
       options.log({ event: 'game_ended', job: job.id, termination: result.termination });
-      return result;
+      return signed(result);
     },
     {
       connection: options.target.connection,
@@ -180,7 +210,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     close() {
       closing ??= (async () => {
         await worker.close();
-        await Promise.allSettled([stops.quit(), ...teardowns]);
+        await Promise.allSettled([stops.quit(), ...teardowns, warm.close()]);
         await engine.close();
       })();
       return closing;

@@ -55,8 +55,8 @@ export class JobAgents {
         why = `its entry file ${wanted.entry_file ?? '(none)'} differs from the run manifest (sha256 ${short(entryHash)} ≠ ${short(wanted.entry_sha256)})`;
         continue;
       }
-      // Workers start a process per game (the coordinator refuses persistent agents for queued runs).
-      const manifest: AgentManifest = { ...c.manifest, lifecycle: 'per-game' };
+      // The run's lifecycle (its definition may override the manifest's): warm agents stay warm on this worker.
+      const manifest: AgentManifest = { ...c.manifest, lifecycle: wanted.lifecycle ?? 'per-game' };
       return { agent: { id: wanted.id, name: manifest.name, manifest, manifestFile: c.manifestFile, dir } };
     }
     return { problem: `agent ${wanted.id} (${wanted.manifest_id}): ${why}` };

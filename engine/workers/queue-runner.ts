@@ -14,6 +14,7 @@ import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tourn
 import type { RunManifest } from '../tournaments/run-manifest.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { type StoredFinish, storedJob } from './stored-finish.js';
+import { jobDigest, recordSignatureValid, type TrustedWorker } from './worker-keys.js';
 
 /** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
@@ -22,6 +23,8 @@ const CLOSE_GRACE_MS = 2_000;
 
 export interface QueueDispatchOptions {
   target: QueueTarget;
+  /** The workers whose signed records are accepted; a record signed by anyone else is refused (harness error). */
+  trusted: readonly TrustedWorker[];
   /** Redis unreachable this long stops the runs (resumable); default 60 s. */
   unreachableMs?: number;
   /**
@@ -97,6 +100,8 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     const id = gameJobId(context.run.tournamentId, game.gameIndex, context.run.attempt);
     const data = jobOf(protocol, context, game);
     if (typeof data === 'string') return fail(`harness: ${data}`);
+    // What the worker sees after Redis's JSON round trip (fields left undefined are dropped).
+    const digest = jobDigest(JSON.parse(JSON.stringify(data)));
     if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
     let watch: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -161,6 +166,11 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
       const termination = TerminationSchema.safeParse(parsed.data?.termination);
       if (!parsed.success || !termination.success)
         return fail(`harness: a worker returned a malformed game record (${parsed.error?.issues[0]?.message ?? 'termination'})`);
+      const refused = signatureProblem(options.trusted, id, digest, parsed.data);
+      if (refused !== null) {
+        options.log?.(`refused the game record of job ${id}: ${refused}; the game is replayed`);
+        return fail(`harness: refused the game record of job ${id}: ${refused}`);
+      }
       return outcomeOf(parsed.data, termination.data);
     } finally {
       clearTimeout(watch);
@@ -182,6 +192,20 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
   };
 }
 
+/** Why a returned record is not accepted (null: signed, for this job, by a trusted worker under its registered name). */
+export function signatureProblem(trusted: readonly TrustedWorker[], jobId: string, jobSha256: string, record: GameResult): string | null {
+  if (!record.worker_key || !record.signature) return `it is unsigned (worker ${JSON.stringify(record.worker_id)})`;
+  const candidates = trusted.filter((t) => t.publicKey === record.worker_key);
+  if (candidates.length === 0)
+    return `worker ${JSON.stringify(record.worker_id)} signed with a key this coordinator does not trust (${record.worker_key.slice(0, 20)}…)`;
+  const named = candidates.find((t) => t.name === null || t.name === record.worker_id);
+  if (!named) return `the key is trusted as worker ${candidates.map((t) => t.name).join(', ')}, not ${JSON.stringify(record.worker_id)}`;
+  const { signature, ...content } = record;
+  if (!recordSignatureValid(named.key, jobId, jobSha256, content, signature))
+    return `its signature does not match the job and the record (worker ${JSON.stringify(record.worker_id)}): altered, or signed for another job`;
+  return null;
+}
+
 /** The job of one attempt from the run manifest: agents by manifest id and hashes, the challenge's module hash. */
 function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame): GameJob | string {
   const run = context.run as NonNullable<GameContext['run']>;
@@ -198,8 +222,9 @@ function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame
     app_version: manifest.app.version,
     protocol,
     game: { ...game },
-    agents: manifest.agents.map((a) => ({
+    agents: manifest.agents.map((a, i) => ({
       id: a.id,
+      lifecycle: context.agents[i]?.manifest.lifecycle === 'persistent' ? ('persistent' as const) : ('per-game' as const),
       manifest_id: a.manifest_id,
       manifest_sha256: a.manifest_sha256,
       entry_file: a.entry_file,
@@ -211,6 +236,7 @@ function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame
     game_ms: context.gameMs,
     start_ms: context.startMs,
     max_illegal_actions: context.maxIllegalActions,
+    ...(run.maxRestarts !== undefined ? { max_restarts: run.maxRestarts } : {}),
   };
 }
 
@@ -231,6 +257,8 @@ function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
     ...(result.isolation ? { isolation: Promise.resolve(result.isolation) } : {}),
     workerId: result.worker_id,
     ...(result.void_cause ? { voidCause: result.void_cause } : {}),
+    ...(result.lifecycles ? { lifecycles: result.lifecycles } : {}),
+    ...(result.worker_key && result.signature ? { workerSignature: { key: result.worker_key, signature: result.signature } } : {}),
   };
 }
 

@@ -43,9 +43,9 @@ describe('tournament games filters', () => {
         { security: 0.25, utility: 1 },
       ],
     }),
-    game(1, ['b', 'a'], [1, 1]),
-    game(2, ['a', 'c'], null, { detail: 'seat 2 did not answer in time' }),
-    game(3, ['c', 'b'], [2, 1]),
+    game(1, ['b', 'a'], [1, 1], { workerId: 'm1' }),
+    game(2, ['a', 'c'], null, { detail: 'seat 2 did not answer in time', workerId: 'm2' }),
+    game(3, ['c', 'b'], [2, 1], { workerId: 'm1' }),
   ];
 
   it('reads results per game and per agent', () => {
@@ -68,6 +68,13 @@ describe('tournament games filters', () => {
     expect(idx({ search: 'TIMEOUT' })).toEqual([2]);
     expect(idx({ search: 'b' })).toEqual([0, 1, 3]);
     expect(idx({ search: 'psi', agent: 'c' })).toEqual([2, 3]);
+  });
+
+  it('filters and searches by the game worker that played the game', () => {
+    const idx = (f: Partial<typeof NO_FILTERS>) => filterGames(games, { ...NO_FILTERS, ...f }).map((g) => g.gameIndex);
+    expect(idx({ worker: 'm1' })).toEqual([1, 3]);
+    expect(idx({ worker: 'm2', agent: 'a' })).toEqual([2]);
+    expect(idx({ search: 'M2' })).toEqual([2]);
   });
 
   it('offers win/loss only when an agent is chosen', () => {

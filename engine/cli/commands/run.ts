@@ -23,12 +23,15 @@ Options:
   --trust-agent-dir DIR   run the agents in DIR without the OS sandbox (repeatable; recorded in the run
                    manifest). Without it every agent runs sandboxed, and a machine that cannot sandbox refuses.
   --queue URL      play the games on game workers (arena worker --queue URL) instead of here:
-                   redis://HOST:PORT or rediss://; "concurrency" is then the games queued at once
+                   redis://HOST:PORT or rediss://; "concurrency" is then the games queued at once.
+                   Only records signed by trusted workers are accepted (arena workers --help)
+  --trusted-workers FILE  more trusted worker keys, one "<public key> [name]" a line (repeatable)
 `;
 
 export async function runCommand(argv: readonly string[]): Promise<number> {
   const trusted = takeRepeated(argv, 'trust-agent-dir');
-  const { flags, positionals } = parseFlags(trusted.rest, {
+  const trustedWorkerFiles = takeRepeated(trusted.rest, 'trusted-workers');
+  const { flags, positionals } = parseFlags(trustedWorkerFiles.rest, {
     'data-dir': 'string',
     json: 'boolean',
     resume: 'string',
@@ -64,7 +67,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   let halt = (): void => {};
   const queue =
     typeof flags.queue === 'string'
-      ? await coordinatorQueue(flags.queue, (message) => {
+      ? await coordinatorQueue(flags.queue, { dataDir, files: trustedWorkerFiles.values.map((f) => path.resolve(f)) }, (message) => {
           lost = message;
           process.stderr.write(`arena: ${message}\n`);
           halt();

@@ -29,7 +29,9 @@ Options:
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
   --queue URL            play tournament games on game workers (arena worker --queue URL) instead of
-                         here: redis://HOST:PORT or rediss://
+                         here: redis://HOST:PORT or rediss://; only records signed by trusted workers
+                         are accepted (arena workers trust, or --trusted-workers)
+  --trusted-workers FILE more trusted worker keys, one "<public key> [name]" a line (repeatable)
   --clawarena-default-game GAME
                          lobby game of agents created by POST /api/v1/agents/provision/
                          (default: the first game the schema lists, liars_dice)
@@ -39,7 +41,8 @@ const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'silent']);
 
 export async function serveCommand(argv: readonly string[]): Promise<number> {
   const trusted = takeRepeated(argv, 'trust-agent-dir');
-  const { flags, positionals } = parseFlags(trusted.rest, {
+  const trustedWorkerFiles = takeRepeated(trusted.rest, 'trusted-workers');
+  const { flags, positionals } = parseFlags(trustedWorkerFiles.rest, {
     host: 'string',
     port: 'string',
     'data-dir': 'string',
@@ -78,10 +81,11 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   if (typeof defaultGame === 'string' && !GAMES.has(defaultGame)) {
     throw new UsageError(`--clawarena-default-game must be one of ${[...GAMES.keys()].join(', ')}; got ${defaultGame}`);
   }
+  const dataDir = resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined);
   let halt = (): void => {};
   const queue =
     typeof flags.queue === 'string'
-      ? await coordinatorQueue(flags.queue, (message) => {
+      ? await coordinatorQueue(flags.queue, { dataDir, files: trustedWorkerFiles.values.map((f) => path.resolve(f)) }, (message) => {
           process.stderr.write(`arena: ${message}\n`);
           halt();
         })
@@ -90,7 +94,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     ...(queue ? { remoteRunners: queue.runners } : {}),
     host,
     port: parsePort(flags.port),
-    dataDir: resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined),
+    dataDir,
     authMode: flags.auth === true,
     staleAfterMs: parseMinutes('stale-after', flags['stale-after'], DEFAULT_STALE_AFTER_MS),
     testHooks: process.env.ARENA_TEST_HOOKS === '1',

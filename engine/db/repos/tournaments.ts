@@ -64,6 +64,9 @@ export interface StoredTournamentGame {
   isolation?: Isolation[] | null;
   /** The game worker that played the attempt; null when this engine played it. */
   workerId?: string | null;
+  /** The worker's public key and signature of the record (games played on workers); null otherwise. */
+  workerKey?: string | null;
+  workerSignature?: string | null;
 }
 
 export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
@@ -126,6 +129,8 @@ interface GameRow {
   usage: string | null;
   isolation: string | null;
   worker_id: string | null;
+  worker_key: string | null;
+  worker_signature: string | null;
 }
 
 export function tournamentOf(row: TournamentRow): StoredTournament {
@@ -178,6 +183,8 @@ function gameOf(row: GameRow): StoredTournamentGame {
     usage: row.usage === null ? null : (JSON.parse(row.usage) as StoredTournamentGame['usage']),
     isolation: row.isolation === null ? null : (JSON.parse(row.isolation) as StoredTournamentGame['isolation']),
     workerId: row.worker_id,
+    workerKey: row.worker_key,
+    workerSignature: row.worker_signature,
   };
 }
 
@@ -193,12 +200,12 @@ export function createTournamentsRepo(db: Database.Database) {
     updated_at = @now, finished_at = @finished_at WHERE id = @id`);
   const insertGame = db.prepare(`INSERT INTO tournament_games
     (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
-     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation, worker_id)
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation, worker_id, worker_key, worker_signature)
     VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
-     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation, @worker_id)`);
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation, @worker_id, @worker_key, @worker_signature)`);
   const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
     set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation,
-    worker_id`;
+    worker_id, worker_key, worker_signature`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const attemptsInOrder = db.prepare(`SELECT ${COLUMNS}, superseded FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const gamesWithTranscripts = db.prepare(`SELECT ${COLUMNS}, transcript FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
@@ -319,6 +326,8 @@ export function createTournamentsRepo(db: Database.Database) {
             usage: game.usage ? JSON.stringify(game.usage) : null,
             isolation: game.isolation ? JSON.stringify(game.isolation) : null,
             worker_id: game.workerId ?? null,
+            worker_key: game.workerKey ?? null,
+            worker_signature: game.workerSignature ?? null,
           });
           if (previous) supersede.run(previous.seq);
           countCommit.run({ id: game.tournamentId, now: game.endedAt, started: previous ? 0 : 1, settled: settled ? 1 : 0 });

@@ -70,6 +70,9 @@ function gameEntry(row: StoredTournamentGame, agentIds: readonly string[]) {
     detail: row.detail,
     started_at: row.startedAt,
     ended_at: row.endedAt,
+    worker_id: row.workerId ?? null,
+    worker_key: row.workerKey ?? null,
+    worker_signature: row.workerSignature ?? null,
   };
 }
 
@@ -301,6 +304,7 @@ export function gamesCsv(input: ExportInput): string {
     'agent_ms',
     'tokens',
     'cost_usd',
+    'worker_id',
   ];
   const lines = [header.join(',')];
   for (const row of rows) {
@@ -346,6 +350,7 @@ export function gamesCsv(input: ExportInput): string {
       row.agentMs,
       used.length > 0 ? used.reduce((a, u) => a + u.prompt_tokens + u.completion_tokens, 0) : null,
       used.length > 0 ? used.reduce((a, u) => a + u.cost_usd, 0) : null,
+      row.workerId ?? '',
     ];
     lines.push(cells.map((c, i) => csvCell(c, header[i]?.endsWith('cost_usd') ? 8 : 3)).join(','));
   }

@@ -161,7 +161,21 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
   };
 }
 
-/** `arena worker` on the queue, ready to take jobs. */
+/** `arena worker init`: the worker's key pair in its data folder; returns the public key it printed. */
+export function initWorkerKey(dataDir: string): string {
+  const out = execFileSync(process.execPath, [BIN, 'worker', 'init', '--data-dir', dataDir, '--json'], { encoding: 'utf8' });
+  return (JSON.parse(out) as { public_key: string }).public_key;
+}
+
+/** The trusted-workers file the tests' coordinators read: next to the workers' data folders. */
+export function trustedFileOf(workerDataDir: string): string {
+  return path.join(path.dirname(workerDataDir), 'trusted-workers.txt');
+}
+
+/**
+ * `arena worker` on the queue, ready to take jobs: its key made with `arena worker init` and trusted (under its id)
+ * in the trusted-workers file next to its data folder (trustedFileOf), which the tests' coordinators are given.
+ */
 export async function startWorker(
   url: string,
   dataDir: string,
@@ -169,6 +183,7 @@ export async function startWorker(
   extra: string[] = ['--agents-root', PSI_AGENTS],
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliProcess> {
+  fs.appendFileSync(trustedFileOf(dataDir), `${initWorkerKey(dataDir)} ${id}\n`);
   const worker = spawnCli(
     ['worker', '--queue', url, '--data-dir', dataDir, '--id', id, '--concurrency', '2', '--stall-seconds', '3', '--json', ...extra],
     env,
@@ -224,4 +239,16 @@ export function startedJobs(worker: CliProcess): string[] {
 /** Job ids a worker started and has not yet ended: the games it holds right now, as far as its event lines tell. */
 export function heldJobs(worker: CliProcess): string[] {
   return startedJobs(worker).filter((job) => !worker.events.some((e) => e.event === 'game_ended' && e.job === job));
+}
+
+/** The worker key and signature kept with each stored attempt. */
+export function signaturesOf(dataDir: string, tournamentId: string): Array<{ worker_key: string | null; worker_signature: string | null }> {
+  const db = new Database(path.join(dataDir, 'arena.sqlite'), { readonly: true });
+  try {
+    return db
+      .prepare('SELECT worker_key, worker_signature FROM tournament_games WHERE tournament_id = ? ORDER BY game_index, attempt')
+      .all(tournamentId) as Array<{ worker_key: string | null; worker_signature: string | null }>;
+  } finally {
+    db.close();
+  }
 }

@@ -9,7 +9,19 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { tempDir } from '../tournaments/helpers.js';
-import { type CliProcess, ensureBuilt, freePort, gameRows, hasRedis, psiSpec, spawnCli, startWorker, untilPort } from './harness.js';
+import {
+  type CliProcess,
+  ensureBuilt,
+  freePort,
+  gameRows,
+  hasRedis,
+  initWorkerKey,
+  psiSpec,
+  spawnCli,
+  startWorker,
+  trustedFileOf,
+  untilPort,
+} from './harness.js';
 
 function hasOpenssl(): boolean {
   return spawnSync('openssl', ['version'], { stdio: 'ignore' }).status === 0;
@@ -157,9 +169,22 @@ describe.skipIf(missing !== null)('rediss:// with a password: a TLS-only redis-s
     fs.writeFileSync(spec, YAML.stringify(psiSpec('tls', ['honest-exact', 'greedy-overclaim'], 4, 2)));
     // The coordinator's password in the URL, the worker's from the environment: both ways reach the same Redis.
     const run = track(
-      spawnCli(['run', spec, '--queue', `rediss://:${PASSWORD}@127.0.0.1:${port}`, '--data-dir', data, '--json'], {
-        NODE_EXTRA_CA_CERTS: trusted.NODE_EXTRA_CA_CERTS,
-      }),
+      spawnCli(
+        [
+          'run',
+          spec,
+          '--queue',
+          `rediss://:${PASSWORD}@127.0.0.1:${port}`,
+          '--trusted-workers',
+          trustedFileOf(path.join(dir, 'w1')),
+          '--data-dir',
+          data,
+          '--json',
+        ],
+        {
+          NODE_EXTRA_CA_CERTS: trusted.NODE_EXTRA_CA_CERTS,
+        },
+      ),
     );
     expect(await run.exited, run.stderr()).toBe(0);
     const id = String(run.events.find((e) => e.event === 'started')?.tournament_id);
@@ -178,10 +203,15 @@ describe.skipIf(missing !== null)('rediss:// with a password: a TLS-only redis-s
 
   it('without the CA (or at an address the certificate does not name) a client is refused at once: exit 1, naming TLS', async () => {
     const env = { NODE_EXTRA_CA_CERTS: '', ARENA_QUEUE_PASSWORD: PASSWORD };
+    // Keys in place, so what refuses them is the queue, not a missing key or trust.
+    const trustFile = path.join(dir, 'tls-trusted.txt');
+    fs.writeFileSync(trustFile, ['untrusted', 'wrong', 'elsewhere'].map((w) => `${initWorkerKey(path.join(dir, w))} ${w}\n`).join(''));
     const worker = track(spawnCli(['worker', '--queue', url, '--data-dir', path.join(dir, 'untrusted')], env));
     const spec = path.join(dir, 'untrusted.tournament.yaml');
     fs.writeFileSync(spec, YAML.stringify(psiSpec('untrusted', ['honest-exact', 'greedy-overclaim'], 1, 1)));
-    const run = track(spawnCli(['run', spec, '--queue', url, '--data-dir', path.join(dir, 'untrusted-run')], env));
+    const run = track(
+      spawnCli(['run', spec, '--queue', url, '--trusted-workers', trustFile, '--data-dir', path.join(dir, 'untrusted-run')], env),
+    );
     const [workerCode, runCode] = await Promise.all([worker.exited, run.exited]);
     for (const [code, p] of [
       [workerCode, worker],

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseQueueUrl, QueueUrlError } from '../../../engine/workers/queue-connection.js';
 import { tempDir } from '../tournaments/helpers.js';
-import { ensureBuilt, hasRedis, spawnCli } from './harness.js';
+import { ensureBuilt, hasRedis, initWorkerKey, spawnCli } from './harness.js';
 
 describe('parseQueueUrl', () => {
   it('reads host, port, database, user and password; rediss turns TLS on', () => {
@@ -84,6 +84,9 @@ describe.skipIf(!hasRedis())('a password-protected Redis', () => {
   });
 
   it('a worker with the password from the environment gets in; a wrong one exits 1 with Redis’s refusal', async () => {
+    // Keys in place, so what decides is the password.
+    initWorkerKey(path.join(dir, 'ok'));
+    initWorkerKey(path.join(dir, 'bad'));
     const good = spawnCli(['worker', '--queue', `redis://127.0.0.1:${port}`, '--data-dir', path.join(dir, 'ok'), '--json'], {
       ARENA_QUEUE_PASSWORD: 'open-sesame',
     });

@@ -3,6 +3,7 @@
 // exactly once: across two workers, when a worker is SIGKILLed mid-game (its job stalls and is replayed on the same
 // seed), when the coordinator is killed -9 and resumed (games finished meanwhile are collected, not replayed), and
 // when Redis restarts empty. A worker whose agent file differs from the run's refuses every job as a harness error.
+import { createPublicKey, generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Queue, Worker } from 'bullmq';
@@ -12,6 +13,7 @@ import YAML from 'yaml';
 import { isSettled } from '../../../engine/tournaments/stats.js';
 import { GAMES_QUEUE } from '../../../engine/workers/queue-connection.js';
 import { storedJob } from '../../../engine/workers/stored-finish.js';
+import { publicKeyText, signRecord } from '../../../engine/workers/worker-keys.js';
 import { FIXTURES, tempDir } from '../tournaments/helpers.js';
 import {
   type CliProcess,
@@ -20,8 +22,10 @@ import {
   gameRows,
   hasRedis,
   heldJobs,
+  initWorkerKey,
   PSI_AGENTS,
   psiSpec,
+  signaturesOf,
   spawnCli,
   startedJobs,
   startRedis,
@@ -101,7 +105,9 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     fs.writeFileSync(file, YAML.stringify(spec));
     return file;
   };
-  const runQueued = (args: string[], env: NodeJS.ProcessEnv = {}) => track(spawnCli(['run', ...args, '--queue', redis.url, '--json'], env));
+  const trustedFile = (): string => path.join(dir, 'trusted-workers.txt');
+  const runQueued = (args: string[], env: NodeJS.ProcessEnv = {}) =>
+    track(spawnCli(['run', ...args, '--queue', redis.url, '--trusted-workers', trustedFile(), '--json'], env));
   const tournamentOf = (run: CliProcess): string => String(run.events.find((e) => e.event === 'started')?.tournament_id);
 
   /** Every planned game index once, each settled by exactly one attempt, and no attempt after it. */
@@ -138,6 +144,68 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8'));
     // The report lists every committed attempt (a loaded machine may void and replay a game).
     expect(report.games).toHaveLength(rows.length);
+  }, 300_000);
+
+  it('the shipped warm baselines, unchanged: 48 games over two workers, one SIGKILLed mid-run, each game once', async () => {
+    const w1 = track(await startWorker(redis.url, path.join(dir, 'm1'), 'm1'));
+    const w2 = track(await startWorker(redis.url, path.join(dir, 'm2'), 'm2'));
+    const data = path.join(dir, 'cwarm');
+    const names = ['honest-exact', 'greedy-overclaim', 'cautious-minimal'];
+    // The definitions as shipped: lifecycle persistent, no override.
+    const spec = {
+      ...psiSpec('cwarm', names, 16, 4),
+      agents: names.map((a) => ({ manifest: path.join(PSI_AGENTS, a, 'agent.yaml'), id: a })),
+    };
+    const run = runQueued([writeSpec('cwarm', spec), '--data-dir', data]);
+    // Killed once its warm processes have played and while it holds a game.
+    await expect
+      .poll(() => w1.events.filter((e) => e.event === 'game_ended').length >= 2 && heldJobs(w1).length > 0, {
+        timeout: 60_000,
+        interval: 5,
+      })
+      .toBe(true);
+    await w1.kill('SIGKILL');
+    const killed = heldJobs(w1);
+    expect(run.stderr()).not.toMatch(/persistent/);
+    expect(await run.exited, run.stderr()).toBe(0);
+    const id = tournamentOf(run);
+    const rows = gameRows(data, id);
+    expectExactlyOnce(rows, 48);
+    // The killed worker's games: the same jobs, started again by the survivor once their locks expired.
+    for (const job of killed) expect(startedJobs(w2)).toContain(job);
+    expect(rows.filter((r) => RATED.test(r.termination)).every((r) => r.worker_id === 'm1' || r.worker_id === 'm2')).toBe(true);
+    // Each worker's warm figures, per agent: processes kept warm (far fewer than games), and their sum for the run.
+    const report = JSON.parse(fs.readFileSync(path.join(data, 'reports', id, 'report.json'), 'utf8')) as {
+      games: Array<{ worker_id: string | null; worker_key: string | null; worker_signature: string | null; termination: string }>;
+      agent_lifecycles: Array<{
+        agent: string;
+        lifecycle: string;
+        processes: number;
+        workers: Array<{ worker: string; processes: number }>;
+      }>;
+    };
+    expect(report.agent_lifecycles.map((l) => [l.agent, l.lifecycle])).toEqual(names.map((n) => [n, 'persistent']));
+    for (const l of report.agent_lifecycles) {
+      expect(l.workers.map((w) => w.worker).sort()).toEqual(['m1', 'm2']);
+      expect(l.processes).toBe(l.workers.reduce((n, w) => n + w.processes, 0));
+      expect(l.processes).toBeGreaterThan(0);
+      expect(l.processes).toBeLessThan(32);
+    }
+    // Provenance in the exports: the worker of every game (and its signature) in report.json, its id in games.csv.
+    for (const g of report.games.filter((x) => RATED.test(x.termination))) {
+      expect(['m1', 'm2']).toContain(g.worker_id);
+      expect(g.worker_key).toMatch(/^ed25519:/);
+      expect(g.worker_signature).toMatch(/^[A-Za-z0-9+/]{86}==$/);
+    }
+    const csv = fs
+      .readFileSync(path.join(data, 'reports', id, 'games.csv'), 'utf8')
+      .trim()
+      .split('\n');
+    const column = (csv[0] ?? '').split(',').indexOf('worker_id');
+    expect(column).toBeGreaterThan(0);
+    const workerCells = csv.slice(1).map((line) => line.split(',').at(column - (csv[0] ?? '').split(',').length));
+    expect(new Set(workerCells.filter((c) => c !== ''))).toEqual(new Set(['m1', 'm2']));
+    expect(csv).toHaveLength(rows.length + 1);
   }, 300_000);
 
   it('a worker SIGKILLed mid-game: its jobs stall, another worker replays them on the same seed, each game once', async () => {
@@ -232,6 +300,88 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     }
   }, 120_000);
 
+  it('forged records from a process with Redis access: none accepted, each game replayed by a real worker, results as a clean run', async () => {
+    // The forger: Redis access and nothing else. It answers the first jobs it takes with well-shaped records in which
+    // seat 0 wins: unsigned, signed with its own (untrusted) key, and claiming a trusted worker's key and id.
+    const connection = { host: '127.0.0.1', port: redis.port };
+    const own = generateKeyPairSync('ed25519').privateKey;
+    const honestKey = initWorkerKey(path.join(dir, 'f1'));
+    fs.appendFileSync(trustedFile(), `${honestKey} f1\n`);
+    const taker = new Worker(GAMES_QUEUE, null, { connection, autorun: false });
+    const forged: string[] = [];
+    const forgery = (jobId: string, n: number): Record<string, unknown> => {
+      const record: Record<string, unknown> = {
+        ...{ session_id: null, invites: [], termination: 'completed', faulted_seats: [], placements: [1, 2] },
+        ...{
+          scores: [
+            { security: 1, utility: 1 },
+            { security: 0, utility: 0 },
+          ],
+          detail: 'completed',
+          agent_ms: 10,
+        },
+        ...{ started_at: Date.now(), ended_at: Date.now(), transcript: [], usage: null, model_turns: [], isolation: null },
+      };
+      if (n % 3 === 0) return { ...record, worker_id: 'forger' };
+      if (n % 3 === 1) {
+        const key = publicKeyText(createPublicKey(own));
+        const content = { ...record, worker_id: 'forger', worker_key: key };
+        return { ...content, signature: signRecord(own, jobId, 'f'.repeat(64), content) };
+      }
+      const content = { ...record, worker_id: 'f1', worker_key: honestKey };
+      return { ...content, signature: signRecord(own, jobId, 'f'.repeat(64), content) };
+    };
+    // Four jobs, taken one at a time: with two games queued at once, no game is forged on all three of its attempts.
+    const forging = (async () => {
+      while (forged.length < 4) {
+        const job = await taker.getNextJob('forger', { block: true });
+        if (!job?.id) continue;
+        await job.moveToCompleted(forgery(job.id, forged.length), 'forger', false);
+        forged.push(job.id);
+      }
+    })();
+    const data = path.join(dir, 'cforge');
+    const spec = psiSpec('cforge', ['honest-exact', 'greedy-overclaim'], 4, 2);
+    const run = runQueued([writeSpec('cforge', spec), '--data-dir', data]);
+    try {
+      await forging;
+    } finally {
+      await taker.close();
+    }
+    // The real worker only now: every job the forger answered is replayed by it.
+    track(await startWorker(redis.url, path.join(dir, 'f1'), 'f1'));
+    expect(await run.exited, run.stderr()).toBe(0);
+    const rows = gameRows(data, tournamentOf(run));
+    expectExactlyOnce(rows, 4);
+    const refused = rows.filter((r) => r.termination === 'harness_error');
+    expect(refused).toHaveLength(4);
+    expect(refused.map((r) => r.detail)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^harness: refused the game record of job .*: it is unsigned \(worker "forger"\)$/),
+        expect.stringMatching(
+          /^harness: refused the game record of job .*: worker "forger" signed with a key this coordinator does not trust/,
+        ),
+        expect.stringMatching(
+          /^harness: refused the game record of job .*: its signature does not match the job and the record \(worker "f1"\)/,
+        ),
+      ]),
+    );
+    for (const row of refused) expect(row.worker_id).toBeNull();
+    expect(run.stderr().match(/refused the game record of job/g)).toHaveLength(4);
+    // Every settled game: played by the real worker, its record signed by the trusted key and kept with it.
+    const settled = rows.filter((r) => RATED.test(r.termination));
+    expect(settled.every((r) => r.worker_id === 'f1')).toBe(true);
+    const signatures = signaturesOf(data, tournamentOf(run));
+    expect(signatures.filter((s) => s.worker_key === honestKey && /^[A-Za-z0-9+/]{86}==$/.test(s.worker_signature ?? ''))).toHaveLength(4);
+    // The same definition played locally: the same results, game for game.
+    const local = track(
+      spawnCli(['run', writeSpec('cforge-local', { ...spec, name: 'cforge-local' }), '--data-dir', path.join(dir, 'lforge'), '--json']),
+    );
+    expect(await local.exited, local.stderr()).toBe(0);
+    const results = (list: GameRow[]) => list.filter((r) => RATED.test(r.termination)).map((r) => [r.game_index, r.placements, r.scores]);
+    expect(results(rows)).toEqual(results(gameRows(path.join(dir, 'lforge'), tournamentOf(local))));
+  }, 180_000);
+
   it('a job that finishes without an event the coordinator sees is read from Redis, not waited on forever', async () => {
     // A "worker" that takes each job and stores it as failed by hand, the way BullMQ stores it but without the event
     // a finish adds to the stream: what a coordinator whose reader started late (or reconnected) never hears about.
@@ -308,7 +458,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
   it('arena serve --queue: a tournament from the admin API plays on the worker; pause, resume and cancel work', async () => {
     const w = track(await startWorker(redis.url, path.join(dir, 's1'), 's1'));
     const data = path.join(dir, 'cserve');
-    const serve = track(spawnCli(['serve', '--queue', redis.url, '--data-dir', data, '--json']));
+    const serve = track(spawnCli(['serve', '--queue', redis.url, '--trusted-workers', trustedFile(), '--data-dir', data, '--json']));
     const ready = (await serve.until((e) => e.event === 'listening', 30_000)) as { url: string; token: string };
     const api = async (route: string, body?: unknown) => {
       const res = await fetch(`${ready.url}/admin/api/v1${route}`, {

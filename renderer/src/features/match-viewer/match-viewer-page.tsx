@@ -117,6 +117,11 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
         actions={
           <>
             <GameActions tournamentId={game.tournamentId} index={game.gameIndex} />
+            {game.workerId ? (
+              <span className="tag" data-testid="game-worker" title="The game worker that played this game">
+                worker {game.workerId}
+              </span>
+            ) : null}
             <span className="tag" data-testid="game-state">
               finished
             </span>

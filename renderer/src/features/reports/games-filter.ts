@@ -20,7 +20,7 @@ export type Row = Pick<
   | 'endedAt'
   | 'attempt'
 > &
-  Partial<Pick<TournamentGame, 'scores'>>;
+  Partial<Pick<TournamentGame, 'scores' | 'workerId'>>;
 
 export function gameResult(game: Row, agent?: string): GameResult {
   const placements = game.placements;
@@ -39,10 +39,12 @@ export interface GameFilters {
   agent: string;
   termination: string;
   result: '' | GameResult;
+  /** The game worker that played the game ('' = any). */
+  worker: string;
   search: string;
 }
 
-export const NO_FILTERS: GameFilters = { agent: '', termination: '', result: '', search: '' };
+export const NO_FILTERS: GameFilters = { agent: '', termination: '', result: '', worker: '', search: '' };
 
 export function filterGames<T extends Row>(games: readonly T[], filters: GameFilters): T[] {
   const needle = filters.search.trim().toLowerCase();
@@ -50,8 +52,9 @@ export function filterGames<T extends Row>(games: readonly T[], filters: GameFil
     if (filters.agent && !g.seat_agents.includes(filters.agent)) return false;
     if (filters.termination && g.termination !== filters.termination) return false;
     if (filters.result && gameResult(g, filters.agent || undefined) !== filters.result) return false;
+    if (filters.worker && g.workerId !== filters.worker) return false;
     if (needle) {
-      const haystack = [...g.seat_agents, g.challenge, g.termination, g.fault, g.detail].join('\n').toLowerCase();
+      const haystack = [...g.seat_agents, g.challenge, g.termination, g.fault, g.detail, g.workerId ?? ''].join('\n').toLowerCase();
       if (!haystack.includes(needle)) return false;
     }
     return true;

@@ -64,6 +64,8 @@ function GamesTable({ id, name }: { id: string; name: string }) {
   const rows = games.data?.games ?? [];
   const agents = useMemo(() => distinct(rows.flatMap((g) => g.seat_agents)), [rows]);
   const terminations = useMemo(() => distinct(rows.map((g) => g.termination)), [rows]);
+  // Runs played on game workers: which machine played each game.
+  const workers = useMemo(() => distinct(rows.flatMap((g) => (g.workerId ? [g.workerId] : []))), [rows]);
   const shown = useMemo(() => filterGames(rows, filters), [rows, filters]);
   // Security and utility columns when some game's challenge reports SpecArena scores (ClawArena games do not).
   const scored = rows.some((g) => g.scores !== null && g.scores.length > 0);
@@ -139,6 +141,15 @@ function GamesTable({ id, name }: { id: string; name: string }) {
           onChange={(termination) => set({ termination })}
           options={terminations}
         />
+        {workers.length > 0 ? (
+          <FilterSelect
+            label="Worker"
+            anyLabel="All workers"
+            value={filters.worker}
+            onChange={(worker) => set({ worker })}
+            options={workers}
+          />
+        ) : null}
         <FilterSelect
           label="Result"
           anyLabel="Any"
