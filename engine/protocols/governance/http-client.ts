@@ -1,5 +1,6 @@
 // The HTTP client for an external agent-assembly decision service (decision 13(i) 3): one POST per attempt, no
 // retries, no redirects; only HTTP 200 with a valid DefenseDecision counts, anything else is a missing decision.
+import net from 'node:net';
 import { type ArenaActionAttempt, type DefenseDecision, DefenseDecisionSchema, type Severity } from '../../contract/governance.js';
 import { issueDetail } from '../../contract/schema-issues.js';
 import { attemptJson } from './audit-log.js';
@@ -79,19 +80,26 @@ export function unreachableService(error: string | null): string | null {
 }
 
 /**
- * Preflight: does anything answer at the service's URL? Any HTTP answer counts (a GET to a POST-only route is a 404 or
- * 405, which still proves a server listens); a refused or silent connection is a problem naming host:port and the fix.
+ * Preflight: does anything listen at the service's address? A TCP connection is enough: no request is sent, so a
+ * service that only understands its POSTs is not disturbed; a refused or silent connection is a problem naming
+ * host:port and the fix.
  */
-export async function decisionServiceProblem(url: string, timeoutMs = DEFAULT_HTTP_TIMEOUT_MS): Promise<string | null> {
-  try {
-    const res = await fetch(url, { method: 'GET', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await res.body?.cancel();
-    return null;
-  } catch (error) {
-    const name = (error as Error).name;
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    const why =
-      name === 'TimeoutError' ? `no answer within ${timeoutMs / 1000} s` : (cause?.code ?? cause?.message ?? (error as Error).message);
-    return `the decision service ${serviceEndpoint(url)} (${url}) did not answer (${why}); start it, or choose another client (expected or a policy file)`;
-  }
+export function decisionServiceProblem(url: string, timeoutMs = DEFAULT_HTTP_TIMEOUT_MS): Promise<string | null> {
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1');
+  const port = Number(u.port || (u.protocol === 'https:' ? '443' : '80'));
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (why: string | null) => {
+      socket.destroy();
+      resolve(
+        why === null
+          ? null
+          : `the decision service ${serviceEndpoint(url)} (${url}) did not answer (${why}); start it, or choose another client (expected or a policy file)`,
+      );
+    };
+    socket.setTimeout(timeoutMs, () => done(`no answer within ${timeoutMs / 1000} s`));
+    socket.once('connect', () => done(null));
+    socket.once('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+  });
 }
