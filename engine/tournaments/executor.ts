@@ -132,6 +132,15 @@ export class TournamentExecutor {
     this.pump();
   }
 
+  /** A resume asked for while a pause still waits for the games in flight: the pause is called off and the run goes on. */
+  unpause(): void {
+    if (this.mode === 'pausing') {
+      this.mode = 'running';
+      this.pauseReason = null;
+    }
+    this.pump();
+  }
+
   /** Stops the games in flight (their attempts are discarded) and ends the run. */
   cancel(): void {
     this.mode = 'cancelling';

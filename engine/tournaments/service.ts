@@ -363,7 +363,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */
     start(id: string, options: { modelReplay?: ModelReplaySource } = {}): Promise<RunOutcome> {
       const existing = running.get(id);
-      if (existing) return existing.done;
+      if (existing) {
+        // Resume right after Pause, before the game in flight ended: the run must not stay paused (the resume would be lost).
+        existing.executor.unpause();
+        return existing.done;
+      }
       const t = get(id);
       // A failed run is final too: what failed it (storage, a schedule that cannot be played) would fail it again.
       if (t.status === 'finished' || t.status === 'cancelled' || t.status === 'failed')
