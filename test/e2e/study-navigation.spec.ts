@@ -149,7 +149,7 @@ test.describe('a long study in the browser', () => {
     await expect(table.locator('.t-interval').first()).toBeInViewport();
     // Ranks read like report.md; the legend says what the range means; the chart is the standings' model.
     for (const text of await page.getByTestId('standing-rank').allTextContents()) expect(text).toMatch(/^\d+( \(\d+–\d+\))?$/);
-    await expect(page.getByTestId('rank-legend')).toContainText('every rank they allow at 95%');
+    await expect(page.getByTestId('rank-legend')).toContainText('every place the games allow at 95%');
     await expect(page.getByTestId('rating-chart')).toContainText("The standings' Bradley–Terry rating");
     await expect(page.getByTestId('rating-chart')).not.toContainText('Fixed-K');
     expect(errors).toEqual([]);
