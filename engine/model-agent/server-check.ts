@@ -33,7 +33,7 @@ export function modelConfigFile(manifest: Pick<AgentManifest, 'entrypoint'>, dir
 
 /** Problems with one agent's model server; empty when it answers and serves the model (or the agent has none). */
 export async function modelServerProblems(
-  agent: { id: string; dir: string; manifest: Pick<AgentManifest, 'entrypoint'> },
+  agent: { id: string; dir: string; manifest: Pick<AgentManifest, 'entrypoint' | 'network'> },
   hostEnv: NodeJS.ProcessEnv = process.env,
 ): Promise<PreflightProblem[]> {
   const file = modelConfigFile(agent.manifest, agent.dir);
@@ -45,6 +45,20 @@ export async function modelServerProblems(
     return [{ agent: agent.id, check: 'model', message: `agent ${agent.id}: ${(error as Error).message}` }];
   }
   const endpoint = providerEndpoint(config);
+  // The sandbox reaches the server only through a forward: from model.yaml unless the manifest turned that off, or
+  // from network.allow. Without either, every call would fail inside and the games would be lost for nothing.
+  const network = agent.manifest.network;
+  if (network?.model_server === false && !(network.allow ?? []).includes(endpoint))
+    return [
+      {
+        agent: agent.id,
+        check: 'model_server',
+        endpoint,
+        message:
+          `agent ${agent.id}: its sandbox cannot reach its model server ${endpoint} (network.model_server is false and ` +
+          `network.allow does not list it); remove model_server: false or add "${endpoint}" to network.allow in agent.yaml`,
+      },
+    ];
   const probe = await probeModels(config, resolveApiKey(config, hostEnv));
   if (probe.kind === 'unreachable')
     return [
