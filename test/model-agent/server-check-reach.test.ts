@@ -12,7 +12,7 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 // Port 9 (discard) is closed on loopback: the probe, when it runs, finds nothing there.
 fs.writeFileSync(path.join(dir, 'model.yaml'), 'provider: openai-compatible\nbase_url: http://127.0.0.1:9/v1\nmodel: m\n');
 const manifest = (network: { allow: string[]; model_server?: boolean }) => ({
-  entrypoint: { command: 'arena-agent model --config model.yaml' },
+  entrypoint: { type: 'command' as const, command: 'arena-agent model --config model.yaml', image: null, env: {} },
   network,
 });
 
