@@ -1,6 +1,8 @@
 // The adaptive format's part of report.md (issue 46): why the run stopped, each adjacent pair of the final ranking
 // decided or not, and the budget used. report.json carries the same summary under ratings.format.
 
+import { type AdaptiveBudget, type AdaptivePair, budgetUsedText } from '../contract/adaptive-summary.js';
+
 const STOP_TEXT: Record<string, string> = {
   ranking_decided: 'every adjacent pair of the ranking is decided',
   top_k_decided: 'the top k are ordered and separated from the rest',
@@ -9,14 +11,7 @@ const STOP_TEXT: Record<string, string> = {
   budget_usd: 'the USD budget is spent',
 };
 
-interface PairRow {
-  place: number;
-  upper: string;
-  lower: string;
-  in_focus: boolean;
-  decided: boolean;
-  units: number;
-  mean_score: number | null;
+interface PairRow extends AdaptivePair {
   score_interval: [number, number];
 }
 
@@ -27,7 +22,7 @@ export function adaptiveMarkdown(summary: Record<string, unknown> | null): strin
   if (summary?.format !== 'adaptive') return [];
   const reason = (summary.stop_reason as string | null) ?? null;
   const confidence = summary.confidence as number;
-  const budget = summary.budget as Record<string, number | undefined>;
+  const budget = summary.budget as AdaptiveBudget;
   const pairs = summary.pairs as PairRow[];
   const topK = summary.top_k as number | null;
   const lines = ['## Adaptive schedule', ''];
@@ -35,10 +30,7 @@ export function adaptiveMarkdown(summary: Record<string, unknown> | null): strin
   lines.push(
     `- Decided adjacent pairs: ${pairs.filter((p) => p.decided).length} of ${pairs.length}${topK === null ? '' : ` (focus: top ${topK})`}, at ${pct(confidence)} confidence each, valid however often the run looked`,
   );
-  const spent = [`${budget.games_done ?? 0} of ${budget.games} games`];
-  if (budget.tokens !== undefined) spent.push(`${budget.tokens_used ?? 0} of ${budget.tokens} tokens`);
-  if (budget.usd !== undefined) spent.push(`$${(budget.usd_used ?? 0).toFixed(4)} of $${budget.usd}`);
-  lines.push(`- Budget used: ${spent.join('; ')}`, '');
+  lines.push(`- Budget used: ${budgetUsedText(budget)}`, '');
   lines.push('| Place | Upper | Lower | Pairs played | Upper score | Interval | Decided |', '|---:|---|---|---:|---:|---|---|');
   for (const p of pairs) {
     const mean = p.mean_score === null ? '—' : pct(p.mean_score);
