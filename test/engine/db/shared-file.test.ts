@@ -139,6 +139,34 @@ describe('engines sharing one database file', () => {
     }
   }, 60_000);
 
+  it('a new file another engine is still writing in rollback mode: the switch to WAL waits instead of failing at once', async () => {
+    // SQLite refuses a reader that would need the write lock of a rollback-mode file at once ("database is locked",
+    // no busy wait), which is what the second of two engines opening one new data folder meets.
+    const file = path.join(dir, 'converting.sqlite');
+    const holder = spawn(process.execPath, ['-e', ROLLBACK_WRITER, file, '300'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((resolve, reject) => {
+      holder.stdout.once('data', () => resolve());
+      holder.once('exit', (code) => reject(new Error(`rollback writer exited ${code}`)));
+    });
+    try {
+      const store = openStore({ file, busyTimeoutMs: 2000 });
+      try {
+        store.transaction(() => store.chat.append('challenge_converting', 'w', 'after the switch', 1));
+      } finally {
+        store.close();
+      }
+      const db = new Database(file, { readonly: true });
+      try {
+        expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
+        expect(db.prepare('SELECT count(*) AS n FROM filler').get()).toEqual({ n: 1 });
+      } finally {
+        db.close();
+      }
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('a lock held for good still ends in "database is locked", after a bounded wait', async () => {
     const file = path.join(dir, 'held.sqlite');
     const store = openStore({ file, busyTimeoutMs: 20 });
@@ -164,5 +192,14 @@ const Database = require('better-sqlite3');
 const db = new Database(process.argv[1]);
 db.exec('BEGIN IMMEDIATE');
 process.stdout.write('held\\n');
+setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));
+`;
+
+// Writes to the new file in argv[1] in rollback mode (SQLite's default) and commits after argv[2] ms.
+const ROLLBACK_WRITER = `
+const Database = require('better-sqlite3');
+const db = new Database(process.argv[1]);
+db.exec('BEGIN IMMEDIATE; CREATE TABLE filler(x); INSERT INTO filler VALUES (1);');
+process.stdout.write('writing\\n');
 setTimeout(() => { db.exec('COMMIT'); db.close(); }, Number(process.argv[2]));
 `;
