@@ -32,11 +32,11 @@ import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
 import { APP_VERSION } from './runtime/version.js';
-import { clawArenaWarmSlot } from './tournaments/clawarena-game.js';
-import { clawArenaRunner, type GameRunners, specArenaRunner } from './tournaments/game-runner.js';
+import { clawArenaWarmSlot } from './tournaments/run/clawarena-game.js';
+import { clawArenaRunner, type GameRunners, specArenaRunner } from './tournaments/run/game-runner.js';
 import { createTournamentService, type TournamentService } from './tournaments/service.js';
-import { WarmDesk } from './tournaments/warm-desk.js';
-import type { WarmHooks } from './tournaments/warm-pool.js';
+import { WarmDesk } from './tournaments/warm/warm-desk.js';
+import type { WarmHooks } from './tournaments/warm/warm-pool.js';
 
 export const DEFAULT_STALE_AFTER_MS = 30 * 60 * 1000;
 const CLOSE_GRACE_MS = 2000;

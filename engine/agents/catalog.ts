@@ -8,7 +8,7 @@ import { reportFromTally } from '../core/ratings/index.js';
 import { agentId } from '../core/tournament/index.js';
 import type { Store } from '../db/store.js';
 import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root.js';
-import { runTally } from '../tournaments/game-commit.js';
+import { runTally } from '../tournaments/results/game-commit.js';
 import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
 import { scanFolders } from './manifest-scan.js';
 

@@ -192,7 +192,7 @@ export const ExportFileSchema = z.enum(EXPORT_FILES);
  * Model-spend columns of a standings row (GET /tournaments/:id/standings, report.json, standings.csv). Null means
  * undefined — no model usage recorded, no rating, or the weakest-rated agent itself — never "free". Cost per rating
  * point is the spend per game divided by the Elo points above the weakest-rated agent of the same table
- * (engine/tournaments/stats.ts). Optional so that the standings row schema can absorb them as they are.
+ * (engine/tournaments/results/stats.ts). Optional so that the standings row schema can absorb them as they are.
  */
 export const StandingCostFieldsSchema = z.object({
   tokens: z.number().int().nullable().optional(),

@@ -3,7 +3,7 @@ import type { ClawArenaService } from '../protocols/clawarena/service.js';
 import type { ArenaEngine } from '../protocols/specarena/arena-engine.js';
 import type { IdentityConfig } from '../protocols/specarena/identity.js';
 import type { ScoringReader } from '../protocols/specarena/scoring-service.js';
-import type { WarmDesk } from '../tournaments/warm-desk.js';
+import type { WarmDesk } from '../tournaments/warm/warm-desk.js';
 import type { AdminDeps } from './routes/admin.js';
 
 export interface HttpDeps {

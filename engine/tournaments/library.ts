@@ -7,9 +7,9 @@ import { inertJson } from '../core/inert-text.js';
 import type { TournamentSpec } from '../core/tournament/index.js';
 import { estimateDuration } from '../core/tournament/run-estimate.js';
 import type { TournamentStatus } from '../db/store.js';
-import { gameEvents } from './export-events.js';
-import { gameEntry, reportDir } from './exports.js';
-import { localRoots, pathRedactor } from './path-redaction.js';
+import { gameEvents } from './exports/export-events.js';
+import { gameEntry, reportDir } from './exports/exports.js';
+import { localRoots, pathRedactor } from './exports/path-redaction.js';
 import type { TournamentService } from './service.js';
 import { TournamentStateError } from './service.js';
 

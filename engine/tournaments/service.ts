@@ -22,20 +22,20 @@ import { FORMAT_KINDS, scheduleProblems } from '../core/tournament/index.js';
 import type { Store, StoredTournament } from '../db/store.js';
 import { agentHostRecord } from '../runner/node-runtime.js';
 import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/sandbox-policy.js';
-import { buildBundle, bundleMemberName } from './bundle.js';
-import { type ComparableReport, type Comparison, compareRuns } from './compare.js';
-import { comparableReport } from './compare-input.js';
-import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './executor.js';
-import { exportInput } from './export-input.js';
-import { writeExports } from './exports.js';
-import { runTally } from './game-commit.js';
-import type { GameRunners } from './game-runner.js';
-import { plannedGames } from './game-source.js';
-import { localRoots, pathRedactor, portableSearchPath } from './path-redaction.js';
-import { type ModelServerCheck, tournamentPreflight } from './preflight.js';
-import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
-import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
-import type { ModelReplaySource } from './seat-launch.js';
+import { buildBundle, bundleMemberName } from './bundle/bundle.js';
+import { type ComparableReport, type Comparison, compareRuns } from './compare/compare.js';
+import { comparableReport } from './compare/compare-input.js';
+import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './run/executor.js';
+import { exportInput } from './exports/export-input.js';
+import { writeExports } from './exports/exports.js';
+import { runTally } from './results/game-commit.js';
+import type { GameRunners } from './run/game-runner.js';
+import { plannedGames } from './run/game-source.js';
+import { localRoots, pathRedactor, portableSearchPath } from './exports/path-redaction.js';
+import { type ModelServerCheck, tournamentPreflight } from './launch/preflight.js';
+import { claimRun, playedElsewhere, releaseRun } from './run/run-claim.js';
+import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run/run-manifest.js';
+import type { ModelReplaySource } from './launch/seat-launch.js';
 import {
   type ChallengeLookup,
   insideFolder,
@@ -44,8 +44,8 @@ import {
   type TournamentAgent,
   TournamentSpecError,
 } from './spec-file.js';
-import { type RunStatistics, statisticsOfTally } from './stats.js';
-import type { WarmHooks } from './warm-pool.js';
+import { type RunStatistics, statisticsOfTally } from './results/stats.js';
+import type { WarmHooks } from './warm/warm-pool.js';
 
 export interface TournamentServiceDeps {
   store: Store;

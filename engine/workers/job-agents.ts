@@ -7,7 +7,7 @@ import { loadManifest } from '../agents/manifest-loader.js';
 import { findManifests } from '../agents/manifest-scan.js';
 import type { GameJob } from '../contract/game-job.js';
 import type { AgentManifest } from '../contract/manifest.js';
-import { fileSha256 } from '../tournaments/run-manifest.js';
+import { fileSha256 } from '../tournaments/run/run-manifest.js';
 import { entryFileOf, type TournamentAgent } from '../tournaments/spec-file.js';
 
 interface Candidate {

@@ -10,8 +10,8 @@ import { GAME_JOB_VERSION, type GameJob, type GameResult, GameResultSchema, game
 import type { PlayProtocol } from '../core/playables.js';
 import { type Termination, TerminationSchema } from '../core/ratings/index.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
-import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/game-runner.js';
-import type { RunManifest } from '../tournaments/run-manifest.js';
+import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/run/game-runner.js';
+import type { RunManifest } from '../tournaments/run/run-manifest.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { type StoredFinish, storedJob } from './stored-finish.js';
 import { jobDigest, recordSignatureValid, type TrustedWorker } from './worker-keys.js';

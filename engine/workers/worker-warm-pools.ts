@@ -6,9 +6,9 @@ import path from 'node:path';
 import type { GameJob } from '../contract/game-job.js';
 import { systemClock } from '../core/clock.js';
 import type { SandboxPolicy } from '../runner/sandbox-policy.js';
-import { launchWarmSlot } from '../tournaments/seat-launch.js';
+import { launchWarmSlot } from '../tournaments/launch/seat-launch.js';
 import type { TournamentAgent } from '../tournaments/spec-file.js';
-import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from '../tournaments/warm-pool.js';
+import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from '../tournaments/warm/warm-pool.js';
 
 /** A pool with no game in flight this long is closed; the next game of its tournament starts a fresh one. */
 const IDLE_MS = 60_000;

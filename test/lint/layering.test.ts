@@ -92,7 +92,32 @@ describe('enforced layers', () => {
     [
       'a protocol importing the tournaments',
       'engine/protocols/governance/probe.ts',
-      "import { MAX_ATTEMPTS } from '../../tournaments/stats.js';\nexport const m = MAX_ATTEMPTS;\n",
+      "import { MAX_ATTEMPTS } from '../../tournaments/results/stats.js';\nexport const m = MAX_ATTEMPTS;\n",
+    ],
+    [
+      'tournament results importing the run',
+      'engine/tournaments/results/probe.ts',
+      "import { DEFAULT_MAX_ILLEGAL_ACTIONS } from '../run/executor.js';\nexport const e = DEFAULT_MAX_ILLEGAL_ACTIONS;\n",
+    ],
+    [
+      'tournament results importing HTTP (the room keeps the tournaments rule)',
+      'engine/tournaments/results/probe.ts',
+      "import { createHttpServer } from '../../http/server.js';\nexport const b = createHttpServer;\n",
+    ],
+    [
+      'tournament exports importing the run',
+      'engine/tournaments/exports/probe.ts',
+      "import { playWith } from '../run/game-play.js';\nexport const p = playWith;\n",
+    ],
+    [
+      'warm agents importing the run',
+      'engine/tournaments/warm/probe.ts',
+      "import { runnerFor } from '../run/game-runner.js';\nexport const r = runnerFor;\n",
+    ],
+    [
+      'the bundle importing the service',
+      'engine/tournaments/bundle/probe.ts',
+      "import { createTournamentService } from '../service.js';\nexport const t = createTournamentService;\n",
     ],
     [
       'the renderer importing the DB',

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { modelServerOf } from '../../engine/runner/model-server.js';
-import { type ComparableReport, compareRuns } from '../../engine/tournaments/compare.js';
+import { type ComparableReport, compareRuns } from '../../engine/tournaments/compare/compare.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-model-record-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

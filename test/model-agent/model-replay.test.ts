@@ -9,7 +9,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
 import { callSummary } from '../../engine/contract/model-call.js';
-import { replayRun } from '../../engine/tournaments/model-replay.js';
+import { replayRun } from '../../engine/tournaments/run/model-replay.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
 import { type FakeModelServer, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { firstLegal } from './scripted-models.js';

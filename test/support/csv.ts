@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { csvRecords } from '../../engine/tournaments/csv-read.js';
+import { csvRecords } from '../../engine/tournaments/exports/csv-read.js';
 
 export interface Csv {
   header: string[];

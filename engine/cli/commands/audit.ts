@@ -5,8 +5,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { startEngine } from '../../app.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
-import { readTarGz, verifyBundle } from '../../tournaments/bundle.js';
-import { type ComparableReport, compareRuns, comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';
+import { readTarGz, verifyBundle } from '../../tournaments/bundle/bundle.js';
+import { type ComparableReport, compareRuns, comparisonCsv, comparisonMarkdown } from '../../tournaments/compare/compare.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const COMPARE_HELP = `Usage: arena compare <A> <B> [options]

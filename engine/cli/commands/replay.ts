@@ -2,7 +2,7 @@
 // record (no model server needed), and says per game whether it came out identical.
 import { startEngine } from '../../app.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
-import { replayRun } from '../../tournaments/model-replay.js';
+import { replayRun } from '../../tournaments/run/model-replay.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const REPLAY_HELP = `Usage: arena replay <tournament-id> [--game N] [--json] [--data-dir DIR]

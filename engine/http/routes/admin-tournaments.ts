@@ -23,12 +23,12 @@ import {
   TournamentListQuerySchema,
   type TournamentValidateResponse,
 } from '../../contract/tournament.js';
-import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';
-import { reportDir } from '../../tournaments/exports.js';
+import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare/compare.js';
+import { reportDir } from '../../tournaments/exports/exports.js';
 import { archiveTournament, deleteTournament, estimateRun, exportGame, listTournaments, rerunGame } from '../../tournaments/library.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
-import { gameView, ratingsForExport } from '../../tournaments/stats.js';
+import { gameView, ratingsForExport } from '../../tournaments/results/stats.js';
 import { readAdminBody, readAdminQuery } from '../body.js';
 import { openSse } from '../sse.js';
 

@@ -3,7 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import { NEXT_SEAT_MAX_WAIT_SECONDS, NEXT_SEAT_PATH, NextSeatQuerySchema } from '../../contract/warm-agent.js';
 import { ArenaError } from '../../protocols/specarena/arena-error.js';
-import type { WarmDesk } from '../../tournaments/warm-desk.js';
+import type { WarmDesk } from '../../tournaments/warm/warm-desk.js';
 
 export function registerWarmRoutes(app: FastifyInstance, desk: WarmDesk): void {
   app.get(NEXT_SEAT_PATH, async (req, reply) => {

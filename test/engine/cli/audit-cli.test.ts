@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { readTarGz, writeTarGz } from '../../../engine/tournaments/bundle.js';
+import { readTarGz, writeTarGz } from '../../../engine/tournaments/bundle/bundle.js';
 import { pythonCsv } from '../../support/csv.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -15,7 +15,7 @@ const BIN = path.join(ROOT, 'bin/arena.js');
 let dir: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle/bundle.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-audit-cli-'));
 }, 250_000);

@@ -22,7 +22,7 @@ const PSI = path.join(ROOT, 'challenges/psi/agents');
 let dataDir: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run/executor.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-shutdown-'));
 }, 250_000);

@@ -11,7 +11,7 @@ import {
   reportFromTally,
   type WeightedComparison,
 } from '../../../engine/core/ratings/index.js';
-import { standingRows } from '../../../engine/tournaments/stats.js';
+import { standingRows } from '../../../engine/tournaments/results/stats.js';
 
 const win = (a: number, b: number, times = 1): WeightedComparison[] => Array.from({ length: times }, () => ({ a, b, y: 1, weight: 1 }));
 const draw = (a: number, b: number, times = 1): WeightedComparison[] => Array.from({ length: times }, () => ({ a, b, y: 0.5, weight: 1 }));

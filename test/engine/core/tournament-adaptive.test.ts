@@ -15,7 +15,7 @@ import {
   sequenceBoundary,
   type TournamentSpec,
 } from '../../../engine/core/tournament/index.js';
-import { createGameSource, gameKey } from '../../../engine/tournaments/game-source.js';
+import { createGameSource, gameKey } from '../../../engine/tournaments/run/game-source.js';
 
 const plan = (extra: Partial<AdaptivePlan> = {}): AdaptivePlan => ({
   seed: 's1',

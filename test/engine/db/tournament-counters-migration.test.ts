@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { openStore } from '../../../engine/db/store.js';
-import { commitGame, runTally } from '../../../engine/tournaments/game-commit.js';
-import { tallyOfRows } from '../../../engine/tournaments/run-tally.js';
+import { commitGame, runTally } from '../../../engine/tournaments/results/game-commit.js';
+import { tallyOfRows } from '../../../engine/tournaments/results/run-tally.js';
 import { databaseBefore } from '../../support/database-before.js';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-counters-'));

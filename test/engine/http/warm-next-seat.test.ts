@@ -4,7 +4,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerWarmRoutes } from '../../../engine/http/routes/specarena-warm.js';
-import { WarmDesk } from '../../../engine/tournaments/warm-desk.js';
+import { WarmDesk } from '../../../engine/tournaments/warm/warm-desk.js';
 
 let app: FastifyInstance;
 let url: string;

@@ -10,7 +10,7 @@ import { AGENT_NODE_ENV } from '../../../engine/contract/channels.js';
 import { resolveAgentCommand } from '../../../engine/runner/agent-program.js';
 import { agentHostRecord, agentNodeRuntime, NodeRuntimeError, nodeRuntimeRecord } from '../../../engine/runner/node-runtime.js';
 import { builtinAgentFolders, outsideArchive } from '../../../engine/runtime/package-root.js';
-import { manifestChange, type RunManifest } from '../../../engine/tournaments/run-manifest.js';
+import { manifestChange, type RunManifest } from '../../../engine/tournaments/run/run-manifest.js';
 
 const dirs: string[] = [];
 const tempDir = () => {

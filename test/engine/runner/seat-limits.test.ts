@@ -13,7 +13,7 @@ import { formatIssues } from '../../../engine/contract/schema-issues.js';
 import { type LaunchOptions, type LaunchResult, launchAgent } from '../../../engine/runner/launch.js';
 import { sandboxSupport } from '../../../engine/runner/sandbox.js';
 import { cgroupSupport, setCgroupSupportForTests } from '../../../engine/runner/seat-cgroup.js';
-import { exitVerdict } from '../../../engine/tournaments/seat-launch.js';
+import { exitVerdict } from '../../../engine/tournaments/launch/seat-launch.js';
 
 const FIXTURE = path.resolve(import.meta.dirname, '../../fixtures/agents/seat-hog');
 const linuxWithSandbox = process.platform === 'linux' && sandboxSupport().bwrap != null;

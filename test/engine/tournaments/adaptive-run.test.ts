@@ -11,9 +11,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseTournamentSpec } from '../../../engine/core/tournament/index.js';
 import { openStore } from '../../../engine/db/store.js';
-import { latestOf } from '../../../engine/tournaments/attempt-row.js';
-import { createGameSource, gameKey } from '../../../engine/tournaments/game-source.js';
-import { isSettled, seatPoints } from '../../../engine/tournaments/stats.js';
+import { latestOf } from '../../../engine/tournaments/run/attempt-row.js';
+import { createGameSource, gameKey } from '../../../engine/tournaments/run/game-source.js';
+import { isSettled, seatPoints } from '../../../engine/tournaments/results/stats.js';
 import { ROOT, tempDir } from './helpers.js';
 import { killRunAfterGames, resumeRun } from './kill-resume.js';
 
@@ -23,7 +23,7 @@ let dir: string;
 let specFile: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run/executor.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir();
   specFile = path.join(dir, 'adaptive.tournament.yaml');

@@ -4,8 +4,8 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { readTarGz, verifyBundle, writeTarGz } from '../../../engine/tournaments/bundle.js';
-import { comparisonCsv, comparisonMarkdown } from '../../../engine/tournaments/compare.js';
+import { readTarGz, verifyBundle, writeTarGz } from '../../../engine/tournaments/bundle/bundle.js';
+import { comparisonCsv, comparisonMarkdown } from '../../../engine/tournaments/compare/compare.js';
 import { pythonCsvText } from '../../support/csv.js';
 import { engineForFile, MILLIONAIRE, play, spec } from './helpers.js';
 

@@ -2,8 +2,8 @@
 // it is undefined (no spend recorded, no rating, the weakest agent itself), from real rating fits of synthetic games.
 import { describe, expect, it } from 'vitest';
 import { type GameRecord, ratingsReport } from '../../../engine/core/ratings/index.js';
-import type { AgentUsage } from '../../../engine/tournaments/model-usage.js';
-import { costPerRatingPoint, standingRows } from '../../../engine/tournaments/stats.js';
+import type { AgentUsage } from '../../../engine/tournaments/results/model-usage.js';
+import { costPerRatingPoint, standingRows } from '../../../engine/tournaments/results/stats.js';
 
 /** `wins` games of a over b, `losses` of b over a, unpaired. */
 function results(a: number, b: number, wins: number, losses: number, start: number): GameRecord[] {

@@ -18,8 +18,8 @@ import {
 } from '../../../engine/core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../../engine/db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../../../engine/runtime/private-files.js';
-import { agentUsage, type SeatUsage } from '../../../engine/tournaments/model-usage.js';
-import { type LocalRoot, pathRedactor } from '../../../engine/tournaments/path-redaction.js';
+import { agentUsage, type SeatUsage } from '../../../engine/tournaments/results/model-usage.js';
+import { type LocalRoot, pathRedactor } from '../../../engine/tournaments/exports/path-redaction.js';
 import {
   countedResult,
   finalGames,
@@ -28,7 +28,7 @@ import {
   ratingsForExport,
   type StandingRow,
   seatPoints,
-} from '../../../engine/tournaments/stats.js';
+} from '../../../engine/tournaments/results/stats.js';
 
 export interface ExportInput {
   store: Store;

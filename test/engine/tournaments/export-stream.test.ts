@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { streamFile, sweepStalePartials } from '../../../engine/tournaments/export-stream.js';
+import { streamFile, sweepStalePartials } from '../../../engine/tournaments/exports/export-stream.js';
 
 const dirs: string[] = [];
 afterEach(() => {

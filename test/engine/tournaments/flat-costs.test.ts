@@ -21,11 +21,11 @@ import {
   type Termination,
 } from '../../../engine/core/ratings/index.js';
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
-import { exportInput } from '../../../engine/tournaments/export-input.js';
-import { writeExports } from '../../../engine/tournaments/exports.js';
-import { runTally } from '../../../engine/tournaments/game-commit.js';
-import { tallyOfOrderedRows } from '../../../engine/tournaments/run-tally.js';
-import { finalGames, gameRecord, isSettled } from '../../../engine/tournaments/stats.js';
+import { exportInput } from '../../../engine/tournaments/exports/export-input.js';
+import { writeExports } from '../../../engine/tournaments/exports/exports.js';
+import { runTally } from '../../../engine/tournaments/results/game-commit.js';
+import { tallyOfOrderedRows } from '../../../engine/tournaments/results/run-tally.js';
+import { finalGames, gameRecord, isSettled } from '../../../engine/tournaments/results/stats.js';
 import { writeExports as writeReferenceExports } from './export-reference.js';
 import { engineIn, MILLIONAIRE, ROOT, runTemplate, scripted, spec, tempDir } from './helpers.js';
 

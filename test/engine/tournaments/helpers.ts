@@ -63,8 +63,8 @@ export async function play(engine: RunningEngine, raw: Record<string, unknown>) 
 }
 
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
-import { commitGame } from '../../../engine/tournaments/game-commit.js';
-import type { GameOutcome, GameRunners } from '../../../engine/tournaments/game-runner.js';
+import { commitGame } from '../../../engine/tournaments/results/game-commit.js';
+import type { GameOutcome, GameRunners } from '../../../engine/tournaments/run/game-runner.js';
 
 /** Scripted SpecArena games through the runner seam: `decide(game)` gives the placements (agent-index aware) or a termination. */
 export function scripted(

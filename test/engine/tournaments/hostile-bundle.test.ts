@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../../engine/app.js';
 import { sandboxSupport } from '../../../engine/runner/sandbox.js';
-import { bundleMemberName, readTarGz, verifyBundle, writeTarGz } from '../../../engine/tournaments/bundle.js';
+import { bundleMemberName, readTarGz, verifyBundle, writeTarGz } from '../../../engine/tournaments/bundle/bundle.js';
 import { ENTRY_OUTSIDE } from '../../../engine/tournaments/spec-file.js';
 import { ROOT, tempDir } from './helpers.js';
 

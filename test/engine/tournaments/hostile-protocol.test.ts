@@ -19,7 +19,7 @@ const KEY = `sk-leaky-${'9f3b2c7d1e'.repeat(4)}`;
 let dir: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run/executor.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir('arena-hostile-');
 }, 250_000);

@@ -1,6 +1,6 @@
 // The agents' PATH goes into the run manifest, which is exported and bundled: it names no folder of this machine.
 import { describe, expect, it } from 'vitest';
-import { pathRedactor, portableSearchPath } from '../../../engine/tournaments/path-redaction.js';
+import { pathRedactor, portableSearchPath } from '../../../engine/tournaments/exports/path-redaction.js';
 
 describe.runIf(process.platform !== 'win32')('portableSearchPath', () => {
   const redact = pathRedactor([

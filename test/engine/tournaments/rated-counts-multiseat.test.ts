@@ -15,7 +15,7 @@ const BIN = path.join(ROOT, 'bin/arena.js');
 const DINERS = path.join(ROOT, 'challenges/dining-cryptographers/agents');
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle/bundle.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
 }, 250_000);
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { beforeAll, expect, it } from 'vitest';
 import type { TournamentEvent } from '../../../engine/contract/tournament.js';
 import { RATED_GAMES_RULE } from '../../../engine/core/ratings/index.js';
-import { readTarGz, writeTarGz } from '../../../engine/tournaments/bundle.js';
+import { readTarGz, writeTarGz } from '../../../engine/tournaments/bundle/bundle.js';
 import { pythonCsvText } from '../../support/csv.js';
 import { engineForFile, MILLIONAIRE, ROOT, spec } from './helpers.js';
 
@@ -18,7 +18,7 @@ const ctx = engineForFile();
 const BIN = path.join(ROOT, 'bin/arena.js');
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/bundle/bundle.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
 }, 250_000);
 

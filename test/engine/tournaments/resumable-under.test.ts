@@ -1,7 +1,7 @@
 // A stored run goes on only under the manifest it started with, except for the agents' PATH (where programs are looked
 // up, not what they are) and the agents' host of a run stored before that was recorded.
 import { describe, expect, it } from 'vitest';
-import { type RunManifest, resumableUnder } from '../../../engine/tournaments/run-manifest.js';
+import { type RunManifest, resumableUnder } from '../../../engine/tournaments/run/run-manifest.js';
 
 const node = { source: 'engine', version: 'v20.20.2', sha256: 'a'.repeat(64) };
 const base = {

@@ -7,8 +7,8 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { openStore } from '../../../engine/db/store.js';
-import { runTally } from '../../../engine/tournaments/game-commit.js';
-import { tallyOfOrderedRows } from '../../../engine/tournaments/run-tally.js';
+import { runTally } from '../../../engine/tournaments/results/game-commit.js';
+import { tallyOfOrderedRows } from '../../../engine/tournaments/results/run-tally.js';
 import { MILLIONAIRE, ROOT, tempDir } from './helpers.js';
 import { killRunAfterGames, resumeRun } from './kill-resume.js';
 
@@ -16,7 +16,7 @@ let dir: string;
 
 beforeAll(() => {
   // The CLI runs the compiled engine; build it when this checkout has not been built yet.
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/executor.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run/executor.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir();
 }, 250_000);

@@ -2,7 +2,7 @@
 // mostly ended in their own faults. Rows are built as the executor stores them.
 import { describe, expect, it } from 'vitest';
 import type { StoredTournamentGame } from '../../../engine/db/store.js';
-import { runWarnings } from '../../../engine/tournaments/stats.js';
+import { runWarnings } from '../../../engine/tournaments/results/stats.js';
 
 let seq = 0;
 function row(gameIndex: number, seats: number[], termination: string, fault: string, faultedSeats: number[] = [], attempt = 1) {

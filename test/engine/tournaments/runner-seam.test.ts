@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect, it } from 'vitest';
 import YAML from 'yaml';
 import type { ScheduledGame } from '../../../engine/core/tournament/index.js';
-import type { GameContext, GameOutcome } from '../../../engine/tournaments/game-runner.js';
+import type { GameContext, GameOutcome } from '../../../engine/tournaments/run/game-runner.js';
 import { engineForFile, ROOT, scripted, spec } from './helpers.js';
 
 const ctx = engineForFile();
@@ -78,6 +78,6 @@ it('a protocol with no runner fails the run and says which', async () => {
 });
 
 it('the executor names no protocol: it reaches games only through the runners', () => {
-  const source = fs.readFileSync(path.join(ROOT, 'engine/tournaments/executor.ts'), 'utf8');
+  const source = fs.readFileSync(path.join(ROOT, 'engine/tournaments/run/executor.ts'), 'utf8');
   expect(source).not.toMatch(/clawarena|specarena|ClawArena|SpecArena/);
 });

@@ -19,7 +19,7 @@ let dir: string;
 
 beforeAll(() => {
   // The CLI runs the compiled engine; build it when this checkout has not been built yet.
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run-claim.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/run/run-claim.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir('arena-shared-dir-');
 }, 250_000);

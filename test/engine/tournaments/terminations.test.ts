@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { gameView } from '../../../engine/tournaments/stats.js';
+import { gameView } from '../../../engine/tournaments/results/stats.js';
 import { engineForFile, FIXTURES, MILLIONAIRE, play, ROOT, spec } from './helpers.js';
 
 const ctx = engineForFile();

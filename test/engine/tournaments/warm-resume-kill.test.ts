@@ -13,7 +13,7 @@ const GAMES = 16;
 let dir: string;
 
 beforeAll(() => {
-  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/warm-pool.js')))
+  if (!fs.existsSync(path.join(ROOT, 'dist/engine/tournaments/warm/warm-pool.js')))
     execFileSync(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
   dir = tempDir();
 }, 250_000);

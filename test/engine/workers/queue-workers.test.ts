@@ -10,7 +10,7 @@ import { Queue, Worker } from 'bullmq';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
-import { isSettled } from '../../../engine/tournaments/stats.js';
+import { isSettled } from '../../../engine/tournaments/results/stats.js';
 import { GAMES_QUEUE } from '../../../engine/workers/queue-connection.js';
 import { storedJob } from '../../../engine/workers/stored-finish.js';
 import { publicKeyText, signRecord } from '../../../engine/workers/worker-keys.js';

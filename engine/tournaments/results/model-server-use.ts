@@ -1,0 +1,56 @@
+// How busy each model server was during a run, from the calls recorded with its games: calls, time queued for a
+// slot, and utilisation = time the server spent answering, summed over calls, over (capacity × the span from the first
+// call's start to the last call's end). A replayed run's calls never reached a server and are left out.
+import type { ModelCallRecord } from '../../contract/model-call.js';
+
+export interface ModelServerUse {
+  server: string;
+  /** The capacity the engine scheduled against (the smallest seen, when it changed during the run). */
+  capacity: number;
+  calls: number;
+  busy_ms: number;
+  span_ms: number;
+  /** busy_ms / (capacity × span_ms), 0..1. */
+  utilisation: number;
+  queued_ms_mean: number;
+  queued_ms_max: number;
+}
+
+export function modelServerUse(calls: Iterable<ModelCallRecord>): ModelServerUse[] {
+  const by = new Map<
+    string,
+    { capacity: number; calls: number; busy: number; queued: number; maxQueued: number; from: number; to: number }
+  >();
+  for (const c of calls) {
+    if (c.replayed) continue;
+    const s = by.get(c.server) ?? { capacity: Number.POSITIVE_INFINITY, calls: 0, busy: 0, queued: 0, maxQueued: 0, from: Infinity, to: 0 };
+    s.capacity = Math.min(s.capacity, c.capacity ?? 1);
+    s.calls++;
+    s.busy += c.latency_ms;
+    s.queued += c.queued_ms;
+    s.maxQueued = Math.max(s.maxQueued, c.queued_ms);
+    // started_at is when the proxy read the request: the call ended after its queue and its answer.
+    s.from = Math.min(s.from, c.started_at);
+    s.to = Math.max(s.to, c.started_at + c.queued_ms + c.latency_ms);
+    by.set(c.server, s);
+  }
+  return [...by]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([server, s]) => {
+      const span = Math.max(0, s.to - s.from);
+      return {
+        server,
+        capacity: s.capacity,
+        calls: s.calls,
+        busy_ms: Math.round(s.busy),
+        span_ms: Math.round(span),
+        utilisation: span > 0 ? Math.min(1, round3(s.busy / (s.capacity * span))) : 0,
+        queued_ms_mean: Math.round(s.queued / s.calls),
+        queued_ms_max: Math.round(s.maxQueued),
+      };
+    });
+}
+
+function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

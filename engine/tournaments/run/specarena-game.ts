@@ -1,0 +1,308 @@
+// Plays one scheduled game: a seat-key session, one agent process per seat through the runner with the launch
+// contract, and a watch over the game until it ends or a seat forfeits. Attribution rules (spec §8.1):
+// * non-zero exit or signal before the end → agent_crash; the runner failing to start a process → harness_error;
+// * refused actions past the retry budget → agent_illegal_action, or agent_protocol_violation for malformed ones
+//   (unknown method, unknown player);
+// * no progress for move_seconds, or the game past game_seconds → the seats that acted least recently are on the clock
+//   and forfeit (agent_timeout), or agent_protocol_violation when such a seat already exited without finishing;
+// * a started seat that does not join within the start budget → agent_timeout; seats not yet started (they start in
+//   seat order, each after the previous one joined) are never at fault;
+// * anything the engine itself throws → harness_error (void, replayed by the executor).
+import type { ChatMessage } from '../../contract/specarena.js';
+import type { TranscriptEntry } from '../../contract/tournament.js';
+import type { SeatScore } from '../../core/ratings/index.js';
+import { operatorChannel } from '../../core/redaction.js';
+import { seatsLabel } from '../../core/seat-label.js';
+import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
+import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
+import { issueSeatKey } from '../../protocols/specarena/auth.js';
+import type { LaunchResult } from '../../runner/launch.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
+import { placementsFromScores } from '../results/placements.js';
+import { exitVerdict, launchSeat as launchSeatAgent } from '../launch/seat-launch.js';
+
+/** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
+const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
+/** After the game ends, agents get this long to exit on their own before they are stopped. */
+const EXIT_REPORT_GRACE_MS = 1_000;
+/** The seat loop looks the seats up itself when no join event came for this long. */
+const JOIN_RECHECK_MS = 250;
+
+export interface GameDeps extends GameContext {
+  engine: ArenaEngine;
+  /** Base URL agents reach the engine at. */
+  url: string;
+  authSecret: Buffer;
+}
+
+export function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> {
+  return playWith(deps.clock, (play) => playSpecArenaGame(deps, game, signal, play));
+}
+
+async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
+  const { engine } = deps;
+  // The run's mark on the session (onSession) commits with the session: one write transaction per game fewer.
+  const session = engine.createSession(game.challenge, deps.options, {
+    seatKeysRequired: true,
+    seed: game.seed,
+    onCreated: (created) => deps.onSession?.(created),
+  });
+  const id = session.id;
+  play.sessionId = id;
+  const invites = [...session.invites];
+  play.invites = invites;
+  const seatOf = new Map(invites.map((invite, seat) => [invite, seat]));
+  const seats = game.seats.length;
+  if (invites.length !== seats) throw new Error(`challenge ${game.challenge} has ${invites.length} seats, the schedule gave ${seats}`);
+
+  // Progress and who acted when: every committed message of either channel resets the move clock.
+  const lastAction = new Array<number>(seats).fill(Number.NEGATIVE_INFINITY);
+  const exitedClean = new Array<boolean>(seats).fill(false);
+  let moveTimer: NodeJS.Timeout | undefined;
+  const onClock = (): number[] => {
+    const oldest = Math.min(...lastAction);
+    return lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
+  };
+  // A process that died is reported by the runner a moment after it exits; a clock that runs out in that moment
+  // must not turn the crash into a timeout, so the timeout verdict waits briefly for exit reports.
+  let timingOut = false;
+  const timeout = (what: string): void => {
+    if (timingOut) return;
+    timingOut = true;
+    const t = setTimeout(() => {
+      const seatsOnClock = onClock();
+      const left = seatsOnClock.filter((s) => exitedClean[s]);
+      if (left.length > 0)
+        play.decide({
+          termination: 'agent_protocol_violation',
+          faultedSeats: left,
+          detail: `${seatsLabel(left)} left before the game ended`,
+        });
+      else
+        play.decide({
+          termination: 'agent_timeout',
+          faultedSeats: seatsOnClock,
+          detail: `${what}: ${seatsLabel(seatsOnClock)} on the clock`,
+        });
+    }, EXIT_REPORT_GRACE_MS);
+    play.onCleanup(() => clearTimeout(t));
+  };
+  // The move clock starts once every seat has joined: process start-up is not a move (it has its own budget).
+  let allJoined = false;
+  const joined = (): readonly string[] => engine.players(id);
+  // Who has joined, as the engine's join events tell it; the seat loop waits on them, and re-reads the seats itself
+  // only if none came for a while (a safety net: every join this game can see goes through the engine).
+  let players: readonly string[] = [];
+  let wake: (() => void) | undefined;
+  const nextJoin = () =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        if (!play.settled) players = joined();
+        done();
+      }, JOIN_RECHECK_MS);
+      function done(): void {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+  play.onCleanup(
+    engine.onJoin(id, (list) => {
+      players = list;
+      wake?.();
+    }),
+  );
+  // A game that ends while the seat loop waits lets it go at once (the engine may close right after).
+  play.onCleanup(() => wake?.());
+  const armMove = (): void => {
+    if (!allJoined) return;
+    clearTimeout(moveTimer);
+    moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
+  };
+  const onMessage = (message: ChatMessage): void => {
+    const seat = seatOf.get(message.from);
+    if (seat !== undefined) lastAction[seat] = deps.clock.now();
+    armMove();
+  };
+  /** Seats whose process has been started. */
+  const launched = new Set<number>();
+  const startTimer = setTimeout(
+    () => {
+      if (allJoined) return;
+      const inside = new Set(joined());
+      const missing = invites.flatMap((invite, seat) => (inside.has(invite) ? [] : [seat]));
+      if (missing.length === 0) {
+        allJoined = true;
+        armMove();
+        return;
+      }
+      // Seats start one after another, each once the previous one joined: a seat still waiting for its start never
+      // had the chance to join and is not at fault, whichever seat order the game has.
+      const late = missing.filter((seat) => launched.has(seat));
+      const waiting = missing.filter((seat) => !launched.has(seat));
+      const why = waiting.length > 0 ? `; ${seatsLabel(waiting)} not started (waits for ${seatsLabel(late)})` : '';
+      play.decide(
+        late.length > 0
+          ? {
+              termination: 'agent_timeout',
+              faultedSeats: late,
+              detail: `${seatsLabel(late)} did not join within ${deps.startMs / 1000} s${why}`,
+            }
+          : {
+              termination: 'harness_error',
+              faultedSeats: [],
+              detail: `harness: ${seatsLabel(missing)} not started within ${deps.startMs / 1000} s`,
+            },
+      );
+    },
+    Math.min(deps.startMs, deps.gameMs),
+  );
+  play.onCleanup(() => clearTimeout(startTimer));
+  for (const channel of [operatorChannel(id), id]) {
+    play.onCleanup(
+      engine.live.subscribe(channel, (event) => {
+        if (event.type === 'new_message') onMessage(event.message);
+        else play.decide({ termination: 'completed', faultedSeats: [], detail: 'game ended' });
+      }),
+    );
+  }
+  const refused = new Array<number>(seats).fill(0);
+  const refusals: Refusal[] = [];
+  play.onCleanup(
+    engine.onRejectedAction((sid, from, code, refusal) => {
+      if (sid !== id) return;
+      const seat = seatOf.get(from);
+      if (seat === undefined) return;
+      refused[seat] = (refused[seat] as number) + 1;
+      refusals.push({ seat, code: code ?? null, message: refusal.message, at: refusal.at });
+      if ((refused[seat] as number) > deps.maxIllegalActions) {
+        const protocol = code === undefined || PROTOCOL_CODES.has(code);
+        play.decide({
+          termination: protocol ? 'agent_protocol_violation' : 'agent_illegal_action',
+          faultedSeats: [seat],
+          detail: `${seatsLabel([seat])}: ${refused[seat]} refused actions (last ${code ?? 'malformed'}), budget ${deps.maxIllegalActions}`,
+        });
+      }
+    }),
+  );
+  const gameTimer = setTimeout(() => timeout(`game over ${deps.gameMs / 1000} s`), deps.gameMs);
+  play.onCleanup(() => {
+    clearTimeout(gameTimer);
+    clearTimeout(moveTimer);
+  });
+  play.interruptOn(signal);
+
+  play.agentsStarting();
+  armMove();
+  const mcpUrl = `${deps.url}/api/arena/mcp`;
+  const onExit = (seat: number, result: LaunchResult): void => {
+    if (play.settled) return;
+    const exit = exitVerdict(seat, result, deps.agents[game.seats[seat] as number]?.id);
+    if (exit === 'clean') exitedClean[seat] = true;
+    else if (exit) play.decide(exit);
+  };
+  // Seats join in seat order: challenges deal private data by join order, so this is what makes seat k get the
+  // same hand on the same seed, and a seat-swapped pair really swap hands.
+  const launchSeat = (seat: number): void => {
+    launched.add(seat);
+    const agentIndex = game.seats[seat] as number;
+    const agent = deps.agents[agentIndex];
+    if (!agent) throw new Error(`no agent ${agentIndex}`);
+    const seatKey = issueSeatKey(deps.authSecret, id, seat, deps.clock.now());
+    const handle = deps.warm?.has(agentIndex)
+      ? deps.warm.lease(
+          agentIndex,
+          {
+            invite: invites[seat] as string,
+            seat_key: seatKey,
+            challenge: game.challenge,
+            seed: deriveSeed(game.seed, `agent:${seat}`),
+            move_seconds: deps.moveMs / 1000,
+            game_seconds: deps.gameMs / 1000,
+            deadline: play.startedAt + deps.gameMs,
+            agent_id: agent.id,
+            game_index: game.gameIndex,
+            seat,
+            url: deps.url,
+            mcp_url: mcpUrl,
+          },
+          play.verdict,
+          seat,
+        )
+      : launchSeatAgent(deps, agent, game, seat, {
+          ARENA_URL: deps.url,
+          ARENA_INVITE: invites[seat] as string,
+          ARENA_SESSION_KEY: seatKey,
+          ARENA_MCP_URL: mcpUrl,
+        });
+    play.addSeat(handle, (result) => onExit(seat, result));
+  };
+  void (async () => {
+    for (let seat = 0; seat < seats && !play.settled; seat++) {
+      launchSeat(seat);
+      while (seat < seats - 1 && !play.settled && players.length <= seat) await nextJoin();
+    }
+    // Challenges that say nothing on join still get their move clock once the table is full.
+    while (!play.settled && !allJoined) {
+      if (players.length >= seats) {
+        allJoined = true;
+        armMove();
+      } else await nextJoin();
+    }
+  })().catch((error: unknown) =>
+    play.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }),
+  );
+
+  const outcome = await play.ended();
+  if (outcome.termination !== 'completed') return play.finish(outcome, {}, transcriptOf(engine, id, seatOf, refusals));
+  const ended = engine.session(id);
+  if (ended?.status !== 'ended') return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' });
+  const scores: SeatScore[] = invites.map((invite) => {
+    const score = ended.state.scores[ended.state.players.indexOf(invite)];
+    return { security: score?.security ?? 0, utility: score?.utility ?? 0 };
+  });
+  return play.finish(outcome, { scores, placements: placementsFromScores(scores) }, transcriptOf(engine, id, seatOf, refusals));
+}
+
+/** A refused action's reason: the HTTP answer the agent got, which no channel carries. */
+interface Refusal {
+  seat: number;
+  code: string | null;
+  message: string;
+  at: number;
+}
+
+/**
+ * Both channels merged in commit order, invites replaced by seat numbers. Each refusal follows the action it answers
+ * as an operator line to that seat (the sort is stable, so it lands after the logged action of the same instant).
+ */
+function transcriptOf(
+  engine: ArenaEngine,
+  sessionId: string,
+  seatOf: ReadonlyMap<string, number>,
+  refusals: readonly Refusal[],
+): TranscriptEntry[] {
+  const label = (who: string | null | undefined): number | string | null => (who == null ? null : (seatOf.get(who) ?? who));
+  const rows: Omit<TranscriptEntry, 'index'>[] = [
+    ...engine.transcript(operatorChannel(sessionId)).map((m) => ({ m, channel: 'operator' as const })),
+    ...engine.transcript(sessionId).map((m) => ({ m, channel: 'chat' as const })),
+  ].map(({ m, channel }) => ({
+    channel,
+    from: label(m.from) as TranscriptEntry['from'],
+    to: label(m.to) as TranscriptEntry['to'],
+    content: m.content,
+    timestamp: m.timestamp,
+  }));
+  for (const r of refusals)
+    rows.push({
+      channel: 'operator',
+      from: 'operator',
+      to: r.seat,
+      content: `Refused${r.code ? ` (${r.code})` : ''}: ${r.message}`,
+      timestamp: r.at,
+      data: { kind: 'refusal', code: r.code },
+    });
+  rows.sort((a, b) => a.timestamp - b.timestamp);
+  return rows.map((row, index) => ({ index, ...row }));
+}
