@@ -36,7 +36,10 @@ test('the live adaptive panel follows the run to its stop and agrees with the re
     agents: ['wrong', 'perfect', 'unknown'].map((strategy) => ({ manifest: path.join(DINERS, `${strategy}.yaml`), id: strategy })),
     limits: { move_seconds: 20, game_seconds: 60 },
   };
-  const { id } = await admin<{ id: string }>('/tournaments', { method: 'POST', body: JSON.stringify({ spec, base_dir: ROOT }) });
+  const { id } = await admin<{ id: string }>('/tournaments', {
+    method: 'POST',
+    body: JSON.stringify({ spec, base_dir: ROOT, start: false }),
+  });
 
   const app = new ArenaApp(page);
   await page.goto(`${url}/#/tournaments/${id}&token=${token}`);
@@ -57,7 +60,9 @@ test('the live adaptive panel follows the run to its stop and agrees with the re
   // The end: every adjacent pair decided, in the known order.
   await expect(page.getByTestId('adaptive-stop')).toHaveText('ranking_decided', { timeout: scaled(300_000) });
   await expect(page.getByTestId('adaptive-decided')).toHaveAttribute('data-decided', '2');
-  await expect.poll(async () => (await admin<{ status: string }>(`/tournaments/${id}`)).status, { timeout: scaled(60_000) }).toBe('finished');
+  await expect
+    .poll(async () => (await admin<{ status: string }>(`/tournaments/${id}`)).status, { timeout: scaled(60_000) })
+    .toBe('finished');
 
   const report = await admin<{ ratings: { format: { stop_reason: string; pairs: Pair[]; budget: { games_done: number } } } }>(
     `/tournaments/${id}/exports/report.json`,

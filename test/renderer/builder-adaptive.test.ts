@@ -4,7 +4,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseTournamentSpec } from '../../engine/core/tournament/spec.js';
 import { formProblems } from '../../renderer/src/features/tournaments/builder-errors.js';
-import { emptyForm, errorsByField, formFromSpec, parseSpecYaml, specFromForm } from '../../renderer/src/features/tournaments/builder-form.js';
+import {
+  emptyForm,
+  errorsByField,
+  formFromSpec,
+  parseSpecYaml,
+  specFromForm,
+} from '../../renderer/src/features/tournaments/builder-form.js';
 
 const form = () => ({
   ...emptyForm('7'),

@@ -4,7 +4,7 @@
 // and the results so far, so a resumed run makes the same choices (and the benchmark replays it without processes).
 import { emptyBtData, fitBradleyTerry } from '../ratings/bradley-terry.js';
 import { type PairDecision, pairDecision } from './adaptive-decision.js';
-import { deriveSeed, derivedRng, shuffleInPlace } from './seeds.js';
+import { derivedRng, deriveSeed, shuffleInPlace } from './seeds.js';
 
 /** Head-to-head units per pair, from the lower agent index's side (i < j at i·K + j). */
 export interface AdaptiveTally {

@@ -91,7 +91,8 @@ export function scheduleProblems(
     const table = `'${challenge}' seats ${seats} players per game${range && range.min !== range.max ? ` (it allows ${allowed})` : ''}`;
     if ((f.kind === 'round-robin' || f.kind === 'swiss' || f.kind === 'knockout') && n < seats)
       problems.push(`${table}: ${f.kind} needs at least ${seats} agents, the definition has ${n}`);
-    if (f.kind === 'adaptive' && n < seats) problems.push(`${table}: format adaptive needs at least ${seats} agents, the definition has ${n}`);
+    if (f.kind === 'adaptive' && n < seats)
+      problems.push(`${table}: format adaptive needs at least ${seats} agents, the definition has ${n}`);
     if (f.kind === 'adaptive' && seats > 2 && !isPaired(spec.games_per_pairing, seats))
       problems.push(
         `${table}: format adaptive plays seat-rotation sets, one game per seat rotation: games_per_pairing must be a multiple of ${seats}, got ${spec.games_per_pairing}`,
@@ -104,7 +105,12 @@ export function scheduleProblems(
   });
   if (f.kind === 'adaptive' && spec.challenges.length !== 1)
     problems.push(`format adaptive plays one challenge; the definition lists ${spec.challenges.length}`);
-  if (f.kind === 'adaptive' && spec.challenges.length === 1 && seatsOf(spec.challenges[0] as string) === 2 && !isPaired(spec.games_per_pairing, 2))
+  if (
+    f.kind === 'adaptive' &&
+    spec.challenges.length === 1 &&
+    seatsOf(spec.challenges[0] as string) === 2 &&
+    !isPaired(spec.games_per_pairing, 2)
+  )
     problems.push(`format adaptive plays seat-swapped pairs: games_per_pairing must be even, got ${spec.games_per_pairing}`);
   if (problems.length === 0 && expectedGameCount(spec, seatsOf).count === 0) problems.push('the definition plans 0 games');
   return problems;

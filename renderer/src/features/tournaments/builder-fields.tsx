@@ -299,7 +299,10 @@ const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
   gauntlet: { label: 'Gauntlet', about: 'the first agents (challengers) meet every other agent' },
   swiss: { label: 'Swiss', about: 'rounds of pairings by score' },
   knockout: { label: 'Knockout', about: 'single elimination bracket' },
-  adaptive: { label: 'Adaptive', about: 'each game goes to where the ranking is least resolved, until it is decided or the budget is spent' },
+  adaptive: {
+    label: 'Adaptive',
+    about: 'each game goes to where the ranking is least resolved, until it is decided or the budget is spent',
+  },
 };
 
 export function FormatFields({ available, ...section }: FormSectionProps & { available: readonly FormatKind[] }) {
