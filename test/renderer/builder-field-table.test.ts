@@ -10,10 +10,11 @@ type JsonSchema = { type?: string; properties?: Record<string, JsonSchema>; oneO
 
 const schema = z.toJSONSchema(TournamentSpecSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
 const numeric = (s: JsonSchema | undefined) => s?.type === 'number' || s?.type === 'integer';
-const numericKeys = (s: JsonSchema | undefined) =>
-  Object.entries(s?.properties ?? {})
-    .filter(([, v]) => numeric(v))
-    .map(([k]) => k);
+/** Numeric keys of an object schema, those of nested objects as dotted paths (`focus.top_k`). */
+const numericKeys = (s: JsonSchema | undefined): string[] =>
+  Object.entries(s?.properties ?? {}).flatMap(([k, v]) =>
+    numeric(v) ? [k] : v.type === 'object' ? numericKeys(v).map((inner) => `${k}.${inner}`) : [],
+  );
 
 /** Every numeric definition path with the formats it applies to (undefined: not format-specific). */
 function schemaFields(): Map<string, string[] | undefined> {

@@ -120,7 +120,7 @@ export function runAdaptive(field: SimulatedField, plan: AdaptivePlan, seed: str
   for (let batch = 1; ; batch++) {
     const step = nextAdaptiveStep(play.tally, play.games, batch, plan);
     if (step.kind === 'stop') return play.result(step.pairs, step.reason !== 'budget_games');
-    for (const [a, b] of step.meetings) play.meet(a, b);
+    for (const table of step.meetings) play.meet(table[0] as number, table[1] as number);
   }
 }
 

@@ -4,7 +4,7 @@
 // and the results so far, so a resumed run makes the same choices (and the benchmark replays it without processes).
 import { emptyBtData, fitBradleyTerry } from '../ratings/bradley-terry.js';
 import { type PairDecision, pairDecision } from './adaptive-decision.js';
-import { deriveSeed } from './seeds.js';
+import { derivedRng, deriveSeed, shuffleInPlace } from './seeds.js';
 
 /** Head-to-head units per pair, from the lower agent index's side (i < j at i·K + j). */
 export interface AdaptiveTally {
@@ -24,6 +24,26 @@ export function addAdaptiveUnit(tally: AdaptiveTally, a: number, b: number, aSco
   const at = i * tally.agentCount + j;
   tally.units[at] = (tally.units[at] as number) + 1;
   tally.score[at] = (tally.score[at] as number) + y;
+}
+
+/** 1 if placement x is better (lower) than y, ½ if equal, 0 otherwise. */
+const placedAbove = (x: number, y: number): number => (x < y ? 1 : x === y ? 0.5 : 0);
+
+/**
+ * One seat-rotation set at a table (the same opening played once per seat rotation): every two agents at it get one
+ * unit, a's share of the set's games in which a placed above b (½ for a tie). `places` are per seat, lower is better;
+ * a void game ties every seat. With two seats this is the seat-swapped pair's unit.
+ */
+export function addTableUnits(tally: AdaptiveTally, games: ReadonlyArray<{ seats: readonly number[]; places: readonly number[] }>): void {
+  const agents = [...new Set(games.flatMap((g) => g.seats))].sort((x, y) => x - y);
+  for (let i = 0; i < agents.length; i++)
+    for (let j = i + 1; j < agents.length; j++) {
+      const a = agents[i] as number;
+      const b = agents[j] as number;
+      let sum = 0;
+      for (const g of games) sum += placedAbove(g.places[g.seats.indexOf(a)] as number, g.places[g.seats.indexOf(b)] as number);
+      addAdaptiveUnit(tally, a, b, sum / games.length);
+    }
 }
 
 /** a's head-to-head evidence against b. */
@@ -111,18 +131,25 @@ export interface AdaptivePlan extends AdaptiveRules {
   /** Meetings chosen at once (the run's concurrency in meetings, at least 1). */
   batchMeetings: number;
   budgetGames: number;
+  /** Seats per game (default 2): more seats fill each table around an undecided pair (chooseTables). */
+  seats?: number;
 }
 
+/** Tables in the seat order of their first game; with two seats, [upper, lower] of an adjacent pair. */
 export type AdaptiveStep =
-  | { kind: 'play'; meetings: Array<[number, number]>; pairs: AdjacentPair[] }
+  | { kind: 'play'; meetings: number[][]; pairs: AdjacentPair[] }
   | { kind: 'stop'; reason: AdaptiveStopReason; pairs: AdjacentPair[] };
 
-/** Pairs outside a top-k focus are played only when three times less resolved than the least resolved focus pair. */
-const OUTSIDE_FOCUS_WEIGHT = 3;
+/**
+ * Pairs outside a top-k focus rank after every undecided focus pair (whose progress is below 1), so they only take
+ * the places of a batch the focus leaves free. (A weight on their progress would let a level pair outside the focus,
+ * whose progress stays near 0, take every game.)
+ */
+const OUTSIDE_FOCUS_OFFSET = 1;
 
 /**
  * The next batch (numbered from 1) given the results so far and the games already scheduled: the undecided adjacent
- * pairs, least resolved first (progress toward the decision boundary, weighted by the focus), ties broken by a hash
+ * pairs, least resolved first (progress toward the decision boundary, focus pairs before the rest), ties broken by a hash
  * of the seed, batch and pair. The upper-ranked agent takes seat 0 in the meeting's first game.
  */
 export function nextAdaptiveStep(tally: AdaptiveTally, gamesUsed: number, batch: number, plan: AdaptivePlan): AdaptiveStep {
@@ -135,11 +162,82 @@ export function nextAdaptiveStep(tally: AdaptiveTally, gamesUsed: number, batch:
     .filter((p) => !p.decision.decided)
     .map((p) => ({
       pair: p,
-      need: p.decision.progress * (p.inFocus ? 1 : OUTSIDE_FOCUS_WEIGHT),
+      need: p.decision.progress + (p.inFocus ? 0 : OUTSIDE_FOCUS_OFFSET),
       tie: deriveSeed(plan.seed, `adaptive:${batch}:${Math.min(p.upper, p.lower)}-${Math.max(p.upper, p.lower)}`),
     }))
     .sort((x, y) => x.need - y.need || (x.tie < y.tie ? -1 : x.tie > y.tie ? 1 : 0));
   const count = Math.min(affordable, Math.max(1, plan.batchMeetings), candidates.length);
-  const meetings = candidates.slice(0, count).map((c): [number, number] => [c.pair.upper, c.pair.lower]);
-  return { kind: 'play', meetings, pairs };
+  const seats = plan.seats ?? 2;
+  if (seats === 2) {
+    const meetings = candidates.slice(0, count).map((c) => [c.pair.upper, c.pair.lower]);
+    return { kind: 'play', meetings, pairs };
+  }
+  const ranking = pairs.length > 0 ? [(pairs[0] as AdjacentPair).upper, ...pairs.map((p) => p.lower)] : [];
+  const undecided = candidates.map((c) => ({ pair: c.pair, need: c.need }));
+  return { kind: 'play', meetings: chooseTables(undecided, ranking, count, seats, plan.seed, batch), pairs };
+}
+
+/** One key for an unordered pair of agents. */
+const pairKey = (a: number, b: number): string => (a < b ? `${a}-${b}` : `${b}-${a}`);
+
+/**
+ * Up to `count` tables of `seats` agents for batch `batch`. Each table is built around the least resolved undecided
+ * pair no earlier table of the batch seats together, then filled one seat at a time with the agent whose comparisons
+ * with the agents already seated settle the most: the summed information 1 / (1 + need) of the undecided adjacent
+ * pairs it completes, then the nearest in the ranking to the table's ranks (its results move those ranks most),
+ * then a hash of the seed. Each table's cyclic seat order is shuffled with the seed, so across tables no agent keeps
+ * following the same neighbour; the rotation set then gives every agent every seat.
+ */
+export function chooseTables(
+  undecided: ReadonlyArray<{ pair: AdjacentPair; need: number }>,
+  ranking: readonly number[],
+  count: number,
+  seats: number,
+  seed: string,
+  batch: number,
+): number[][] {
+  const info = new Map(undecided.map((u) => [pairKey(u.pair.upper, u.pair.lower), 1 / (1 + u.need)]));
+  const place = new Map(ranking.map((agent, p) => [agent, p]));
+  const tables: number[][] = [];
+  const seated = new Set<string>();
+  for (const anchor of undecided) {
+    if (tables.length >= count) break;
+    if (seated.has(pairKey(anchor.pair.upper, anchor.pair.lower))) continue;
+    const table = [anchor.pair.upper, anchor.pair.lower];
+    while (table.length < seats) table.push(bestFiller(table, ranking, info, place, seed, `${batch}:${tables.length}`));
+    for (let i = 0; i < table.length; i++)
+      for (let j = i + 1; j < table.length; j++) seated.add(pairKey(table[i] as number, table[j] as number));
+    tables.push(shuffleInPlace(table, derivedRng(seed, `adaptive-seats:${batch}:${tables.length}`)));
+  }
+  return tables;
+}
+
+/** The agent to seat next at `table` (see chooseTables). */
+function bestFiller(
+  table: readonly number[],
+  ranking: readonly number[],
+  info: ReadonlyMap<string, number>,
+  place: ReadonlyMap<number, number>,
+  seed: string,
+  label: string,
+): number {
+  const ranks = table.map((a) => place.get(a) as number);
+  const low = Math.min(...ranks);
+  const high = Math.max(...ranks);
+  let best: { agent: number; gain: number; distance: number; tie: string } | null = null;
+  for (const agent of ranking) {
+    if (table.includes(agent)) continue;
+    const gain = table.reduce((sum, other) => sum + (info.get(pairKey(agent, other)) ?? 0), 0);
+    const p = place.get(agent) as number;
+    const distance = p < low ? low - p : p > high ? p - high : 0;
+    const tie = deriveSeed(seed, `adaptive-fill:${label}:${agent}`);
+    if (
+      best === null ||
+      gain > best.gain ||
+      (gain === best.gain && (distance < best.distance || (distance === best.distance && tie < best.tie)))
+    )
+      best = { agent, gain, distance, tie };
+  }
+  if (best === null) throw new RangeError(`a table of ${table.length + 1} seats needs more agents than the ${ranking.length} ranked`);
+  return best.agent;
 }

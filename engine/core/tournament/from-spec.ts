@@ -91,7 +91,12 @@ export function scheduleProblems(
     const table = `'${challenge}' seats ${seats} players per game${range && range.min !== range.max ? ` (it allows ${allowed})` : ''}`;
     if ((f.kind === 'round-robin' || f.kind === 'swiss' || f.kind === 'knockout') && n < seats)
       problems.push(`${table}: ${f.kind} needs at least ${seats} agents, the definition has ${n}`);
-    if (f.kind === 'adaptive' && seats !== 2) problems.push(`${table}: format adaptive pairs two agents per game`);
+    if (f.kind === 'adaptive' && n < seats)
+      problems.push(`${table}: format adaptive needs at least ${seats} agents, the definition has ${n}`);
+    if (f.kind === 'adaptive' && seats > 2 && !isPaired(spec.games_per_pairing, seats))
+      problems.push(
+        `${table}: format adaptive plays seat-rotation sets, one game per seat rotation: games_per_pairing must be a multiple of ${seats}, got ${spec.games_per_pairing}`,
+      );
     if (f.kind === 'replay' && f.seats.length !== seats) problems.push(`${table}: the replayed game had ${f.seats.length} seats`);
     if (f.kind === 'gauntlet' && n - f.challengers < seats - 1)
       problems.push(
@@ -100,14 +105,19 @@ export function scheduleProblems(
   });
   if (f.kind === 'adaptive' && spec.challenges.length !== 1)
     problems.push(`format adaptive plays one challenge; the definition lists ${spec.challenges.length}`);
-  if (f.kind === 'adaptive' && !isPaired(spec.games_per_pairing, 2))
+  if (
+    f.kind === 'adaptive' &&
+    spec.challenges.length === 1 &&
+    seatsOf(spec.challenges[0] as string) === 2 &&
+    !isPaired(spec.games_per_pairing, 2)
+  )
     problems.push(`format adaptive plays seat-swapped pairs: games_per_pairing must be even, got ${spec.games_per_pairing}`);
   if (problems.length === 0 && expectedGameCount(spec, seatsOf).count === 0) problems.push('the definition plans 0 games');
   return problems;
 }
 
-/** The adaptive format's plan from the definition: concurrency in meetings, the budget in games. */
-export function adaptivePlan(spec: TournamentSpec): AdaptivePlan {
+/** The adaptive format's plan from the definition: concurrency in meetings (tables), the budget in games. */
+export function adaptivePlan(spec: TournamentSpec, seats = 2): AdaptivePlan {
   const f = spec.format;
   if (f.kind !== 'adaptive') throw new RangeError(`${f.kind} is not the adaptive format`);
   return {
@@ -117,5 +127,6 @@ export function adaptivePlan(spec: TournamentSpec): AdaptivePlan {
     gamesPerMeeting: spec.games_per_pairing,
     batchMeetings: Math.max(1, Math.floor(spec.concurrency / spec.games_per_pairing)),
     budgetGames: spec.budget?.games ?? 0,
+    seats,
   };
 }

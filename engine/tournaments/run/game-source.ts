@@ -5,7 +5,7 @@ import {
   type AdaptiveStopReason,
   type AdjacentPair,
   adaptivePlan,
-  addAdaptiveUnit,
+  addTableUnits,
   decideKnockoutMeeting,
   defaultByePoints,
   emptyAdaptiveTally,
@@ -54,7 +54,7 @@ export function gameKey(game: ScheduledGame): string {
 export function createGameSource(spec: TournamentSpec, seatsOf: (challenge: string) => number): GameSource {
   if (spec.format.kind === 'swiss') return swissSource(spec, seatsOf);
   if (spec.format.kind === 'knockout') return knockoutSource(spec, seatsOf);
-  if (spec.format.kind === 'adaptive') return adaptiveSource(spec);
+  if (spec.format.kind === 'adaptive') return adaptiveSource(spec, seatsOf);
   if (spec.format.kind === 'replay') return replaySource(spec.format, spec.challenges[0] as string);
   const stream = scheduleGames(staticScheduleConfig(spec, seatsOf));
   return {
@@ -128,34 +128,31 @@ function pairSummary(p: AdjacentPair) {
 /**
  * Batches of meetings chosen by nextAdaptiveStep from the head-to-head units of the batches before: a batch is
  * chosen only once every game of the previous one has its final result, so the schedule depends on the seed and the
- * results alone, never on which game finished first.
+ * results alone, never on which game finished first. A meeting is a seat-swapped pair, or at a table of more seats a
+ * set of seat rotations; each set gives every two agents at it one unit from their placements.
  */
-function adaptiveSource(spec: TournamentSpec): GameSource {
-  const plan = adaptivePlan(spec);
+function adaptiveSource(spec: TournamentSpec, seatsOf: (challenge: string) => number): GameSource {
   const challenge = spec.challenges[0] as string;
+  const plan = adaptivePlan(spec, seatsOf(challenge));
   const seed = runSeed(spec);
   const tally = emptyAdaptiveTally(spec.agents.length);
   const queue = new RoundQueue();
   let batch = 0;
-  let meetings: Array<[number, number]> = [];
+  let meetings: number[][] = [];
   let pairs: AdjacentPair[] = [];
   let stopped: AdaptiveStopReason | null = null;
 
   const closeBatch = (): void => {
-    const units = new Map<number, { table: [number, number]; games: Array<{ seats: readonly number[]; seatScores: readonly number[] }> }>();
+    const sets = new Map<number, Array<{ seats: readonly number[]; places: readonly number[] }>>();
     for (const r of queue.results.values()) {
       if (r.game.round !== batch) continue;
       const key = r.game.swapOf ?? r.game.gameIndex;
-      const table = meetings[r.game.pairingIndex] as [number, number];
-      const unit = units.get(key) ?? { table, games: [] };
-      unit.games.push({ seats: r.game.seats, seatScores: r.scores });
-      units.set(key, unit);
+      // Seat scores order the seats as their placements do (a void game ties them all), so they serve as places.
+      const set = sets.get(key) ?? [];
+      set.push({ seats: r.game.seats, places: r.scores.map((score) => -score) });
+      sets.set(key, set);
     }
-    for (const key of [...units.keys()].sort((x, y) => x - y)) {
-      const unit = units.get(key) as { table: [number, number]; games: Array<{ seats: readonly number[]; seatScores: readonly number[] }> };
-      const [points] = meetingPoints(unit.table, unit.games);
-      addAdaptiveUnit(tally, unit.table[0], unit.table[1], points / unit.games.length);
-    }
+    for (const key of [...sets.keys()].sort((x, y) => x - y)) addTableUnits(tally, sets.get(key) ?? []);
   };
 
   return {

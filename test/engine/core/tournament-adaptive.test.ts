@@ -246,6 +246,7 @@ describe('adaptive definition', () => {
     expect(scheduleProblems(spec({ games_per_pairing: 3 }), () => 2)).toEqual([
       'format adaptive plays seat-swapped pairs: games_per_pairing must be even, got 3',
     ]);
-    expect(scheduleProblems(spec(), () => 3)[0]).toMatch(/format adaptive pairs two agents per game/);
+    // Three seats: seat-rotation sets, so games_per_pairing must be a multiple of 3.
+    expect(scheduleProblems(spec(), () => 3)[0]).toMatch(/games_per_pairing must be a multiple of 3, got 2/);
   });
 });

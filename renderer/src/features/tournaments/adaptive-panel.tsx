@@ -17,7 +17,7 @@ export function AdaptivePanel({ adaptive }: { adaptive: Record<string, unknown> 
         <dt>Stop</dt>
         <dd data-testid="adaptive-stop">{reason ?? 'not yet: undecided pairs get the next games'}</dd>
         <dt>Decided pairs</dt>
-        <dd>
+        <dd data-testid="adaptive-decided" data-decided={decided} data-pairs={pairs.length}>
           {decided} of {pairs.length} at {pct(Number(adaptive.confidence ?? 0.95))} confidence
         </dd>
         <dt>Budget used</dt>
@@ -36,7 +36,7 @@ export function AdaptivePanel({ adaptive }: { adaptive: Record<string, unknown> 
         </thead>
         <tbody>
           {pairs.map((p) => (
-            <tr key={p.place}>
+            <tr key={p.place} data-testid="adaptive-pair" data-units={p.units} data-decided={p.decided}>
               <td>{p.place}</td>
               <td>{p.upper}</td>
               <td>{p.lower}</td>

@@ -299,7 +299,10 @@ const FORMAT_LABELS: Record<FormatKind, { label: string; about: string }> = {
   gauntlet: { label: 'Gauntlet', about: 'the first agents (challengers) meet every other agent' },
   swiss: { label: 'Swiss', about: 'rounds of pairings by score' },
   knockout: { label: 'Knockout', about: 'single elimination bracket' },
-  adaptive: { label: 'Adaptive', about: 'each game goes to the least resolved adjacent pair of the ranking (two-seat challenges)' },
+  adaptive: {
+    label: 'Adaptive',
+    about: 'each game goes to where the ranking is least resolved, until it is decided or the budget is spent',
+  },
 };
 
 export function FormatFields({ available, ...section }: FormSectionProps & { available: readonly FormatKind[] }) {
@@ -345,14 +348,22 @@ export function FormatFields({ available, ...section }: FormSectionProps & { ava
             <TextField label="Budget: games" inputMode="numeric" {...field('budgetGames')} hint="Required: the most games it plays." />
             <TextField label="Budget: tokens" inputMode="numeric" {...field('budgetTokens')} placeholder="no limit" />
             <TextField label="Budget: USD" inputMode="decimal" {...field('budgetUsd')} placeholder="no limit" />
-            <TextField label="Confidence" inputMode="decimal" {...field('confidence')} placeholder="0.95" />
+            <TextField label="Confidence" inputMode="decimal" {...field('confidence')} />
+            <TextField
+              label="Focus: top k"
+              inputMode="numeric"
+              {...field('topK')}
+              placeholder="whole ranking"
+              hint="Only the top k must be ordered and separated from the rest."
+            />
           </>
         ) : null}
       </div>
       {form.format === 'adaptive' ? (
         <p className="muted small" data-testid="adaptive-stop-rule">
-          Stops once every adjacent pair of the ranking is ordered at the chosen confidence (each decided pair is wrong with probability at
-          most 1 − confidence, however often it looks), or when the budget of games, tokens or USD is spent.
+          Stops once every adjacent pair of the ranking (with a focus, the top k and the pair below them) is ordered at the chosen
+          confidence (each decided pair is wrong with probability at most 1 − confidence, however often it looks), or when the budget of
+          games, tokens or USD is spent.
         </p>
       ) : null}
     </Section>

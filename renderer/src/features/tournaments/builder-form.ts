@@ -7,7 +7,7 @@ import { FORMAT_KINDS, SprtModelSchema, TournamentSpecSchema } from '../../../..
 import { displayPath } from './agent-paths.js';
 import { applyCarried, type Carried, carriedPath, differences } from './definition-carry.js';
 import { addError, type FieldErrors, fieldOf } from './field-errors.js';
-import { fieldsIn, leafOf, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
+import { fieldsIn, innerPath, NUMBER_FIELDS, type NumberField, type NumberKey } from './number-fields.js';
 
 export {
   errorsByField,
@@ -89,8 +89,12 @@ export interface BuilderForm {
   sprtModel: SprtModel;
   maxIllegalActions: string;
   maxRestarts: string;
-  /** Adaptive format: decision confidence (empty = 0.95) and the budget (games required, tokens and usd optional). */
+  /**
+   * Adaptive format: decision confidence (empty = 0.95), the top-k focus (empty = the whole ranking) and the budget
+   * (games required, tokens and usd optional).
+   */
   confidence: string;
+  topK: string;
   budgetGames: string;
   budgetTokens: string;
   budgetUsd: string;
@@ -131,6 +135,7 @@ export function emptyForm(seed: string): BuilderForm {
     maxIllegalActions: '',
     maxRestarts: '',
     confidence: '',
+    topK: '',
     budgetGames: '',
     budgetTokens: '',
     budgetUsd: '',
@@ -169,7 +174,14 @@ function seedValue(text: string): number | string {
 export function specFromForm(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
   const errors: FieldErrors = {};
   const read = (f: NumberField) => numberField(form[f.key], f.path, errors, f.optional);
-  const numbers = (group: string, format?: string) => Object.fromEntries(fieldsIn(group, format).map((f) => [leafOf(f), read(f)]));
+  const numbers = (group: string, format?: string) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fieldsIn(group, format)) {
+      const value = read(f);
+      if (value !== undefined) setAt(out, innerPath(f), value);
+    }
+    return out;
+  };
   const top = (key: NumberKey) => read(NUMBER_FIELDS.find((f) => f.key === key) as NumberField);
   const format: Record<string, unknown> = { kind: form.format, ...numbers('format', form.format) };
   if (form.format === 'knockout' && form.thirdPlace) format.third_place = true;
@@ -227,6 +239,21 @@ function optionsField(textInput: string, errors: FieldErrors): Record<string, un
     return undefined;
   }
   return Object.keys(value).length === 0 ? undefined : value;
+}
+
+/** Sets `value` at `path` inside `record`, creating the objects on the way (`focus` for `focus.top_k`). */
+function setAt(record: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let at = record;
+  for (const key of path.slice(0, -1)) {
+    if (!isRecord(at[key])) at[key] = {};
+    at = at[key] as Record<string, unknown>;
+  }
+  at[path[path.length - 1] as string] = value;
+}
+
+/** The value at `path` inside `value`, through records only. */
+function valueAt(value: unknown, path: readonly string[]): unknown {
+  return path.reduce<unknown>((at, key) => (isRecord(at) ? at[key] : undefined), value);
 }
 
 function dropUndefined(record: Record<string, unknown>): Record<string, unknown> {
@@ -290,7 +317,7 @@ function controlsFromSpec(raw: Record<string, unknown>, seed: string): BuilderFo
   const numbers = Object.fromEntries(
     NUMBER_FIELDS.map((f) => {
       const parent = f.path.includes('.') ? f.path.slice(0, f.path.indexOf('.')) : '';
-      return [f.key, numberText(parts[parent]?.[leafOf(f)])];
+      return [f.key, numberText(valueAt(parts[parent], innerPath(f)))];
     }),
   ) as Record<NumberKey, string>;
   return {

@@ -22,6 +22,7 @@ export type NumberKey =
   | 'maxIllegalActions'
   | 'maxRestarts'
   | 'confidence'
+  | 'topK'
   | 'budgetGames'
   | 'budgetTokens'
   | 'budgetUsd';
@@ -53,6 +54,7 @@ export const NUMBER_FIELDS: readonly NumberField[] = [
   { key: 'byePoints', path: 'format.bye_points', formats: ['swiss'], optional: true, advanced: true },
   { key: 'tieBreakPairs', path: 'format.tie_break_pairs', formats: ['knockout'], optional: true, advanced: true },
   { key: 'confidence', path: 'format.confidence', formats: ['adaptive'], optional: true, advanced: false },
+  { key: 'topK', path: 'format.focus.top_k', formats: ['adaptive'], optional: true, advanced: false },
   // The definition refuses a budget on other formats, so the form sends one with adaptive only.
   { key: 'budgetGames', path: 'budget.games', formats: ['adaptive'], optional: false, advanced: false },
   { key: 'budgetTokens', path: 'budget.tokens', formats: ['adaptive'], optional: true, advanced: false },
@@ -82,7 +84,8 @@ export function fieldsIn(group: string, format?: string): NumberField[] {
   });
 }
 
-export const leafOf = (f: NumberField): string => f.path.slice(f.path.lastIndexOf('.') + 1);
+/** The field's path inside its part of the definition (`confidence`, `focus.top_k`, `move_seconds`). */
+export const innerPath = (f: NumberField): string[] => f.path.split('.').slice(f.path.includes('.') ? 1 : 0);
 
 /** Definition paths the Advanced section shows besides its numeric fields. */
 export const ADVANCED_PATHS: readonly string[] = [
