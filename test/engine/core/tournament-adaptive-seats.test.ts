@@ -18,7 +18,7 @@ import {
   scheduleProblems,
   type TournamentSpec,
 } from '../../../engine/core/tournament/index.js';
-import { createGameSource, gameKey } from '../../../engine/tournaments/game-source.js';
+import { createGameSource, gameKey } from '../../../engine/tournaments/run/game-source.js';
 
 const plan = (extra: Partial<AdaptivePlan> = {}): AdaptivePlan => ({
   seed: 's1',
