@@ -51,7 +51,9 @@ it.each(EXAMPLES)('%s: the builder loads it whole (nothing carried past its cont
         .readdirSync(path.join(ROOT, 'challenges'))
         .flatMap((c) =>
           fs.existsSync(path.join(ROOT, 'challenges', c, 'agents'))
-            ? fs.readdirSync(path.join(ROOT, 'challenges', c, 'agents')).map((a) => path.join(ROOT, 'challenges', c, 'agents', a, 'agent.yaml'))
+            ? fs
+                .readdirSync(path.join(ROOT, 'challenges', c, 'agents'))
+                .map((a) => path.join(ROOT, 'challenges', c, 'agents', a, 'agent.yaml'))
             : [],
         ),
     )
