@@ -36,7 +36,7 @@ export function bracketColumns(bracket: KnockoutBracket): { columns: BracketColu
 /** How a decided meeting was decided, in words; null while it is played or when plain games decided it. */
 export function decidedNote(meeting: KnockoutMeeting): string | null {
   if (meeting.winner === null) return meeting.low === null ? null : 'in play';
-  if (meeting.decided_by === 'bye') return 'bye';
+  if (meeting.decided_by === 'bye') return 'advances without games';
   if (meeting.decided_by === 'tie_break')
     return `after ${meeting.tie_break_pairs} tie-break pair${meeting.tie_break_pairs === 1 ? '' : 's'}`;
   if (meeting.decided_by === 'seed') return 'level after the tie-breaks: the higher seed advances';

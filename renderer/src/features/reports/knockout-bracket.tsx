@@ -12,7 +12,7 @@ function Entrant({ id, score, won, decided }: { id: string | null; score: number
   const cls = ['kb-entrant', won ? 'kb-winner' : '', decided && !won ? 'kb-loser' : ''].filter(Boolean).join(' ');
   return (
     <li className={cls} data-testid="kb-entrant" data-agent={id ?? ''} data-won={won ? 'true' : 'false'}>
-      <span className={id === null ? 'muted' : 'mono'}>{id ?? 'bye'}</span>
+      <span className={id === null ? 'muted small' : 'mono'}>{id ?? 'bye'}</span>
       {score === null ? null : <span className="kb-points">{points(score)}</span>}
       {won ? (
         <span className="kb-mark" role="img" aria-label="advances">
