@@ -9,7 +9,7 @@ import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
-import { pickSeats, seat } from './support/seats.js';
+import { expectSeats, pickSeats, seat } from './support/seats.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const NODE = 'ClawArena baseline (Node)';
@@ -174,6 +174,23 @@ test.describe('builder by seats', () => {
     expect(games.json.games[0]?.termination).toBe('completed');
     expect(games.json.games[0]?.seat_agents).toEqual((spec.agents as { id: string }[]).map((a) => a.id));
     expect(games.json.games[0]?.placements).toHaveLength(6);
+    expect(errors).toEqual([]);
+  });
+
+  test('an imported example with the same shipped agent in several seats: every seat recognised as that agent', async ({ page }) => {
+    const errors = watchConsole(page);
+    await openBuilder(page, admin);
+    const example = path.resolve('examples/diplomacy.tournament.yaml');
+    await page.getByLabel('Import YAML file').setInputFiles({
+      name: 'diplomacy.tournament.yaml',
+      mimeType: 'application/yaml',
+      buffer: fs.readFileSync(example),
+    });
+    await expect(page.getByText('Loaded diplomacy.tournament.yaml.')).toBeVisible();
+    await expectSeats(page, [NODE, PYTHON, NODE, PYTHON, NODE, PYTHON, NODE]);
+    await expect(page.getByText('not in your agent folders')).toHaveCount(0);
+    await expect(page.getByTestId('seat-id')).toHaveText(['node-1', 'python-1', 'node-2', 'python-2', 'node-3', 'python-3', 'node-4']);
+    await expect(page.getByTestId('validation-state')).toHaveText('Valid: 7 agents, diplomacy', { timeout: scaled(20_000) });
     expect(errors).toEqual([]);
   });
 });
