@@ -2,6 +2,7 @@
 // the same objects go to the SSE feed, to `arena run --json` (one per line) and to the UI.
 import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
+import { KnockoutBracketSchema } from './knockout-bracket.js';
 import { PreflightProblemSchema } from './preflight.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
 
@@ -109,6 +110,8 @@ export const TournamentSummarySchema = z.object({
   agent_lifecycles: z.array(AgentLifecycleStatsSchema).optional(),
   /** Format adaptive (only from GET /tournaments/:id): stop reason, adjacent pairs decided or not, budget used. */
   adaptive: z.record(z.string(), z.unknown()).optional(),
+  /** Format knockout (only from GET /tournaments/:id): the bracket so far and the champion. */
+  knockout: KnockoutBracketSchema.optional(),
 });
 export type TournamentSummary = z.infer<typeof TournamentSummarySchema>;
 

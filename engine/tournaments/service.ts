@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../contract/errors.js';
+import { knockoutBracket } from '../contract/knockout-bracket.js';
 import type { PreflightProblem } from '../contract/preflight.js';
 import {
   EXPORT_FILES,
@@ -244,11 +245,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return executor.replaySummary();
   }
 
-  /** An adaptive run's pairs, stop reason and budget used: the running executor's, else replayed from the stored games. */
-  function adaptiveSummary(t: StoredTournament): Record<string, unknown> | null {
+  /** An adaptive run's pairs or a knockout's bracket: the running executor's, else replayed from the stored games. */
+  function liveFormatSummary(t: StoredTournament, wanted: 'adaptive' | 'knockout'): Record<string, unknown> | null {
     const format = t.spec.format;
     const kind = typeof format === 'string' ? format : (format as { kind?: unknown } | undefined)?.kind;
-    if (kind !== 'adaptive') return null;
+    if (kind !== wanted) return null;
     const live = running.get(t.id)?.executor;
     if (live) return live.formatSummary();
     try {
@@ -356,8 +357,15 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     get,
     summary: (id: string): TournamentSummary => {
       const t = get(id);
-      const adaptive = adaptiveSummary(t);
-      return { ...summary(t), ...(adaptive ? { adaptive } : {}) };
+      const adaptive = liveFormatSummary(t, 'adaptive');
+      const bracket = liveFormatSummary(t, 'knockout');
+      const knockout = bracket
+        ? knockoutBracket(
+            bracket,
+            viewOf(t).agents.map((a) => a.id),
+          )
+        : null;
+      return { ...summary(t), ...(adaptive ? { adaptive } : {}), ...(knockout ? { knockout } : {}) };
     },
     /** Starts or resumes a tournament; the promise settles when the run finishes, pauses, is cancelled or fails. */
     /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */

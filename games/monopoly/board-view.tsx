@@ -1,7 +1,9 @@
-// Clawpoly board: seats with position, cash and lockup, and every deed with its owner, houses and mortgage.
+// Clawpoly board: the board itself (spaces, owners, buildings, tokens), then seats with position, cash and lockup, and
+// every deed with its owner, houses and mortgage.
 import type { ReactNode } from 'react';
 import { type BoardViewEntry, type BoardViewProps, seatName } from '../../engine/core/board.js';
 import { SPACES } from './board.js';
+import { MonopolyRing } from './board-ring.js';
 import { type MonopolyBoard, monopolyBoard, netWorth } from './board-state.js';
 
 const money = (n: number) => `$${n.toLocaleString('en-US')}`;
@@ -15,6 +17,7 @@ function MonopolyView({ board, ctx }: BoardViewProps<MonopolyBoard>) {
         {board.lastRoll ? ` Last roll: ${board.lastRoll.who} ${board.lastRoll.dice.join(' + ')}.` : ''}
         {board.over ? <span className="strong"> Game over: {board.over.winner ? `${board.over.winner} wins` : 'no winner'}.</span> : null}
       </p>
+      <MonopolyRing board={board} ctx={ctx} />
       <table className="table bv-table">
         <caption className="sr-only">Players</caption>
         <thead>

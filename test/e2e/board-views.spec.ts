@@ -281,6 +281,11 @@ test.describe('board views in the match viewer', () => {
     await boardAt(page, poly.position('opening_deal_complete'));
     await expect(board.getByTestId('bv-cash')).toHaveText(['$1,500', '$1,500', '$1,500', '$1,500']);
     await expect(board.getByTestId('bv-deeds').locator('tbody tr')).toHaveCount(12);
+    // The board as a board: 40 spaces, every token on Launch after the deal, each dealt deed's owner on its space.
+    const ring = board.getByTestId('bv-ring');
+    await expect(ring.getByTestId('bv-space')).toHaveCount(40);
+    await expect(ring.locator('[data-space="0"]')).toHaveAttribute('data-seats', '1 2 3 4');
+    await expect(ring.locator('[data-testid="bv-space"]:not([data-owner=""])')).toHaveCount(12);
     // At the end every seat's net worth is the one the game was decided on.
     await page.getByRole('button', { name: 'Latest' }).click();
     const worth = poly.data('game_over').net_worth as Record<string, number> | undefined;

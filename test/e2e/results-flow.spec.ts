@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
 import { ArenaApp } from './support/arena-app.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { expectSeats } from './support/seats.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const EXAMPLE = path.join(ROOT, 'examples/quickstart.tournament.yaml');
@@ -30,7 +31,7 @@ test.describe('results in a browser', () => {
       buffer: fs.readFileSync(EXAMPLE),
     });
     await expect(page.getByText('Loaded quickstart.tournament.yaml.')).toBeVisible();
-    for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
+    await expectSeats(page, BASELINES);
     await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');
     await expect(page.getByTestId('planned-games')).toContainText('12');
     // The YAML it would export names manifests relative to the engine's folder, not by this machine's absolute path.

@@ -7,6 +7,7 @@ import { expect, type Page, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { pickSeats } from './support/seats.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const PSI = path.join(ROOT, 'challenges/psi/agents');
@@ -163,7 +164,7 @@ test.describe('a long study in the browser', () => {
     await expect(page.locator('.field-error')).toHaveCount(0);
 
     // Touching the agents (one of two needed) shows the agents' problem, once, and only there.
-    await page.getByRole('checkbox', { name: 'Honest exact', exact: true }).check();
+    await pickSeats(page, ['Honest exact']);
     await expect(page.getByText('agents must list at least 2 agents')).toHaveCount(1);
     await expect(page.getByText(/pick at least one challenge|challenges must list/)).toHaveCount(0);
     // Touching the challenges and leaving none chosen: one message, not two wordings of it.

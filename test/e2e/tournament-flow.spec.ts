@@ -8,6 +8,7 @@ import { expect, type Page, type Request, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { expectSeats, pickSeats } from './support/seats.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const DOCS_DIR = path.resolve('docs', 'screenshots');
@@ -61,7 +62,7 @@ test.describe('tournaments in a browser', () => {
 
     await page.getByLabel('Tournament name').fill('PSI baselines');
     await page.getByRole('checkbox', { name: 'Private Set Intersection' }).check();
-    for (const name of BASELINES) await page.getByRole('checkbox', { name, exact: true }).check();
+    await pickSeats(page, BASELINES);
     await page.getByRole('radio', { name: /Round-robin/ }).check();
     await page.getByLabel('Games per pairing').fill(String(GAMES_PER_PAIRING));
     await page.getByLabel('Concurrency').fill('2');
@@ -136,7 +137,7 @@ test.describe('tournaments in a browser', () => {
     await expect(page.getByLabel('Seed')).toHaveValue('77');
     await expect(page.getByLabel('Max tables per cycle')).toBeVisible();
     await expect(page.getByLabel('Max tables per cycle')).toHaveValue('50');
-    for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
+    await expectSeats(page, BASELINES);
     await page.getByText('Paste YAML').click();
     await page.getByLabel('Tournament definition to load').fill('- just\n- a list\n');
     await page.getByRole('button', { name: 'Load pasted YAML' }).click();
@@ -298,7 +299,7 @@ test.describe('tournaments in a browser', () => {
     // "New tournament from this one" opens the builder filled in from the finished run's definition.
     await page.getByRole('link', { name: 'New tournament from this one' }).click();
     await expect(page.getByLabel('Tournament name')).toHaveValue('PSI baselines (again)');
-    for (const name of BASELINES) await expect(page.getByRole('checkbox', { name, exact: true })).toBeChecked();
+    await expectSeats(page, BASELINES);
     await expect(page.getByLabel('Games per pairing')).toHaveValue(String(GAMES_PER_PAIRING));
     await expect(page.getByTestId('planned-games')).toContainText(`${PLANNED} planned games`);
     await expect(page.getByTestId('validation-state')).toHaveAttribute('data-state', 'ok');

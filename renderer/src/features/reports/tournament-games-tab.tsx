@@ -12,9 +12,11 @@ import { navigate } from '../../ui/navigation.js';
 import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
+import { tournamentsApi } from '../tournaments/tournaments-api.js';
 import { ExportButtons } from './export-buttons.js';
 import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions, seatScoreText } from './games-filter.js';
 import { Pager } from './governance-tab.js';
+import { KnockoutBracketView } from './knockout-bracket.js';
 import { GAMES_PAGE, listGames, listTournaments, tournamentExport } from './reports-api.js';
 
 const ROWS = 100;
@@ -51,9 +53,18 @@ export function TournamentGamesTab({ tournament }: { tournament: string | undefi
           </label>
         )}
       </section>
+      {chosen ? <Bracket key={`bracket-${chosen}`} id={chosen} /> : null}
       {chosen ? <GamesTable key={chosen} id={chosen} name={list.find((t) => t.id === chosen)?.name ?? chosen} /> : null}
     </>
   );
+}
+
+/** A knockout run's bracket above its games (nothing for other formats); refreshed while the run plays. */
+function Bracket({ id }: { id: string }) {
+  const { client } = useArena();
+  const summary = useResource((signal) => tournamentsApi(client).summary(id, signal), [id], { refreshMs: 5000 });
+  const bracket = summary.data?.knockout;
+  return bracket ? <KnockoutBracketView bracket={bracket} /> : null;
 }
 
 function GamesTable({ id, name }: { id: string; name: string }) {

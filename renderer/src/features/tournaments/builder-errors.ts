@@ -27,9 +27,21 @@ export function preferFormErrors(formErrors: FieldErrors, schemaErrors: FieldErr
  * the engine's schema (the one `arena run` and POST /tournaments/validate use) on the definition itself. The page asks
  * the engine, and so enables Start, only when this is empty.
  */
-export function formProblems(form: BuilderForm): { spec: Record<string, unknown>; errors: FieldErrors } {
+export function formProblems(form: BuilderForm, table = 2): { spec: Record<string, unknown>; errors: FieldErrors } {
   const { spec, errors } = specFromForm(form);
+  const seats = seatProblem(form, table);
+  if (seats) errors.agents = [...(errors.agents ?? []), seats];
   return { spec, errors: mergeErrors(errors, preferFormErrors(errors, validateLocally(spec))) };
+}
+
+/**
+ * A table not yet full (4 of Diplomacy's 7 seats chosen), said in the page while the seats are picked rather than
+ * asked of the engine, which refuses it the same way. A gauntlet fills its tables differently: the engine judges it.
+ */
+function seatProblem(form: BuilderForm, table: number): string | null {
+  const n = form.agents.length;
+  if (n < 2 || n >= table || !['round-robin', 'swiss', 'knockout'].includes(form.format)) return null;
+  return `${n} of ${table} seats chosen: each game seats ${table} players; choose ${table - n} more`;
 }
 
 /** The controls (error fields, as errorsByField groups them) a change of these form keys touches. */

@@ -3,8 +3,6 @@
 import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
-import { ErrorNotice } from '../../ui/error-notice.js';
-import { displayPath, uniqueAgentId } from './agent-paths.js';
 import {
   type BuilderForm,
   FORMAT_KINDS,
@@ -160,100 +158,6 @@ export function agentMismatch(agent: CatalogAgent, chosen: readonly Challenge[])
 
 export function agentLabel(agent: CatalogAgent): string {
   return agent.name ?? agent.id ?? agent.dir.split(/[\\/]/).pop() ?? agent.manifest_path;
-}
-
-export function AgentPicker({
-  agents,
-  chosenChallenges,
-  selected,
-  isSelected,
-  onChange,
-  errors,
-  loadError,
-  baseDir,
-}: {
-  agents: readonly CatalogAgent[];
-  chosenChallenges: readonly Challenge[];
-  selected: readonly FormAgent[];
-  /** The form entry standing for a catalog agent (its manifest may have been written relative in an import). */
-  isSelected: (agent: CatalogAgent) => FormAgent | undefined;
-  onChange: (next: FormAgent[]) => void;
-  errors: readonly string[] | undefined;
-  loadError: unknown;
-  /** Folders under it are shown relative to it. */
-  baseDir: string;
-}) {
-  const matched = new Set(agents.map(isSelected).filter((a): a is FormAgent => a !== undefined));
-  const outside = selected.filter((a) => !matched.has(a));
-  const tick = (agent: CatalogAgent, on: boolean) => {
-    const entry = isSelected(agent);
-    if (!on) {
-      onChange(selected.filter((a) => a !== entry));
-      return;
-    }
-    const id = uniqueAgentId(
-      agent.id ?? agentLabel(agent),
-      selected.map((a) => a.id),
-    );
-    onChange([...selected, { manifest: agent.manifest_path, id }]);
-  };
-  const listId = useId();
-  // Agents that can play the chosen challenges first, then the ones flagged, then invalid manifests.
-  const order = (a: CatalogAgent) => (!a.ok ? 2 : agentMismatch(a, chosenChallenges) ? 1 : 0);
-  const sorted = [...agents].sort((a, b) => order(a) - order(b) || agentLabel(a).localeCompare(agentLabel(b)));
-  return (
-    <Section title={`Agents (${selected.length} selected)`} errors={errors}>
-      <p className="muted small">
-        Agents found in your agent folders. Invalid manifests cannot be picked; fix them on the <a href="#/agents">Agents</a> page.
-      </p>
-      {loadError ? <ErrorNotice error={loadError} compact /> : null}
-      {agents.length === 0 && !loadError ? (
-        <p className="empty">No agent manifests found. Add an agent folder on the Agents page.</p>
-      ) : null}
-      <fieldset className="t-choices t-agent-list">
-        <legend className="sr-only">Agents</legend>
-        {sorted.map((agent, index) => {
-          const entry = isSelected(agent);
-          const mismatch = agent.ok ? agentMismatch(agent, chosenChallenges) : null;
-          const aboutId = `${listId}-${index}`;
-          return (
-            <div key={agent.manifest_path} className={agent.ok ? 't-choice' : 't-choice t-choice-invalid'} data-testid="agent-choice">
-              <label>
-                <input
-                  type="checkbox"
-                  checked={entry !== undefined}
-                  disabled={!agent.ok && entry === undefined}
-                  onChange={(e) => tick(agent, e.target.checked)}
-                  aria-describedby={aboutId}
-                />
-                <span className="strong">{agentLabel(agent)}</span>
-              </label>
-              <span className="small t-choice-about" id={aboutId}>
-                <span className="mono muted">{entry?.id ?? agent.id ?? ''}</span>{' '}
-                {agent.protocols.length > 0 ? <span className="tag">{agent.protocols.join(', ')}</span> : null}{' '}
-                {agent.ok ? null : <span className="field-error">Invalid manifest: {agent.problems.join('; ')}</span>}
-                {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
-                {entry ? <LifecycleSelect entry={entry} label={agentLabel(agent)} selected={selected} onChange={onChange} /> : null}
-                <span className="muted mono t-path" title={agent.manifest_path}>
-                  {displayPath(baseDir, agent.dir)}
-                </span>
-              </span>
-            </div>
-          );
-        })}
-        {outside.map((a) => (
-          <div key={a.manifest} className="t-choice">
-            <label>
-              <input type="checkbox" checked onChange={() => onChange(selected.filter((s) => s !== a))} />
-              <span className="strong">{a.id || a.manifest}</span>
-            </label>
-            <span className="small muted mono">{a.manifest} (from the imported definition; not in your agent folders)</span>
-            <LifecycleSelect entry={a} label={a.id || a.manifest} selected={selected} onChange={onChange} />
-          </div>
-        ))}
-      </fieldset>
-    </Section>
-  );
 }
 
 /** What every section of the form gets from the builder. */
@@ -431,7 +335,7 @@ export function StopFields(section: FormSectionProps) {
 }
 
 /** Per-agent lifecycle override: the manifest's, a fresh process per game, or one warm process across games. */
-function LifecycleSelect({
+export function LifecycleSelect({
   entry,
   label,
   selected,

@@ -14,16 +14,7 @@ import { matchCatalogAgent } from './agent-paths.js';
 import { AdvancedFields } from './builder-advanced.js';
 import { ALL_FIELDS, agentLabels, formProblems, nameAgents, placeHidden, touchedBy, visibleErrors } from './builder-errors.js';
 import { EstimateNote } from './builder-estimate.js';
-import {
-  AgentPicker,
-  ChallengePicker,
-  FieldErrorList,
-  FormatFields,
-  GamesFields,
-  Section,
-  StopFields,
-  TextField,
-} from './builder-fields.js';
+import { ChallengePicker, FieldErrorList, FormatFields, GamesFields, Section, StopFields, TextField } from './builder-fields.js';
 import {
   type BuilderForm,
   emptyForm,
@@ -35,6 +26,8 @@ import {
   randomSeed,
   withoutCarried,
 } from './builder-form.js';
+import { SeatPicker } from './builder-seat-picker.js';
+import { tableSize } from './builder-seats.js';
 import { YamlPanel } from './builder-yaml.js';
 import { PreflightNotice } from './preflight-notice.js';
 import { tournamentsApi } from './tournaments-api.js';
@@ -119,7 +112,8 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
     setForm((f) => withoutCarried({ ...f, ...patch }, fields));
   };
 
-  const { spec, errors: localErrors } = useMemo(() => formProblems(form), [form]);
+  const table = tableSize(catalog.challenges.filter((c) => form.challenges.includes(c.id)));
+  const { spec, errors: localErrors } = useMemo(() => formProblems(form, table), [form, table]);
   const locallyValid = Object.keys(localErrors).length === 0;
   const remote = useRemoteValidation(spec, locallyValid, catalog.base_dir);
   const labels = agentLabels(form.agents, agents);
@@ -141,8 +135,6 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
   const planned = remote.state === 'ok' ? { count: remote.result.planned_games, exact: remote.result.planned_exact } : local;
   const unready = remote.state === 'ok' ? (remote.result.preflight ?? []) : [];
   const canStart = remote.state === 'ok' && unready.length === 0 && !starting;
-
-  const entryFor = (agent: CatalogAgent) => form.agents.find((a) => a.manifest === agent.manifest_path);
 
   const start = () => {
     setStarting(true);
@@ -185,11 +177,10 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
             onChange={(challenges) => set({ challenges })}
             errors={errorsOf('challenges')}
           />
-          <AgentPicker
+          <SeatPicker
             agents={agents}
             chosenChallenges={chosen}
             selected={form.agents}
-            isSelected={entryFor}
             onChange={(next) => set({ agents: next })}
             errors={errorsOf('agents')}
             loadError={data.agentsError}
@@ -250,7 +241,10 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
               setImports((n) => n + 1);
               touch([ALL_FIELDS]);
               // The page's own count, so the message can say at once how many problems came with it.
-              const problems = formProblems(imported).errors;
+              const problems = formProblems(
+                imported,
+                tableSize(catalog.challenges.filter((c) => imported.challenges.includes(c.id))),
+              ).errors;
               return {
                 count: Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0),
                 fields: Object.keys(problems),

@@ -1,0 +1,151 @@
+// The builder's seats: one picker per seat of the table (seven for Diplomacy, six for Mafia, two for a duel, plus one
+// to add another entrant), any agent of the agent folders in any number of seats, and "fill every seat with …".
+import { useId, useState } from 'react';
+import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
+import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
+import { ErrorNotice } from '../../ui/error-notice.js';
+import { displayPath } from './agent-paths.js';
+import { agentLabel, agentMismatch, LifecycleSelect, Section } from './builder-fields.js';
+import type { FormAgent } from './builder-form.js';
+import { filledSeats, seatRows, tableSize, withoutSeat, withSeatAgent } from './builder-seats.js';
+
+type Challenge = TournamentCatalogResponse['challenges'][number];
+
+function tableHint(chosen: readonly Challenge[], table: number): string {
+  if (chosen.length === 0) return 'Choose a challenge, then an agent for each seat.';
+  const names = chosen.map((c) => c.name).join(', ');
+  if (table === 2) return `${names}: two seats per game. Every seat is an entrant; the format decides who meets whom.`;
+  const range = chosen.map((c) => (c.players.min === c.players.max ? `${c.players.min}` : `${c.players.min}–${c.players.max}`)).join(', ');
+  return `${names} seats ${range} players per game. The same agent may take several seats; with more entrants than seats the format decides who sits at each table.`;
+}
+
+export function SeatPicker({
+  agents,
+  chosenChallenges,
+  selected,
+  onChange,
+  errors,
+  loadError,
+  baseDir,
+}: {
+  agents: readonly CatalogAgent[];
+  chosenChallenges: readonly Challenge[];
+  selected: readonly FormAgent[];
+  onChange: (next: FormAgent[]) => void;
+  errors: readonly string[] | undefined;
+  loadError: unknown;
+  /** Folders under it are shown relative to it. */
+  baseDir: string;
+}) {
+  const listId = useId();
+  const table = tableSize(chosenChallenges);
+  const rows = seatRows(selected.length, table);
+  // Agents that can play the chosen challenges first, then the ones flagged, then invalid manifests.
+  const order = (a: CatalogAgent) => (!a.ok ? 2 : agentMismatch(a, chosenChallenges) ? 1 : 0);
+  const sorted = [...agents].sort((a, b) => order(a) - order(b) || agentLabel(a).localeCompare(agentLabel(b)));
+  const playable = sorted.filter((a) => a.ok);
+  const [fillWith, setFillWith] = useState('');
+  const fillAgent = playable.find((a) => a.manifest_path === fillWith) ?? playable[0];
+  const fillCount = Math.max(selected.length, table);
+  const byManifest = (manifest: string) => agents.find((a) => a.manifest_path === manifest);
+  return (
+    <Section title={`Seats (${selected.length} chosen)`} errors={errors}>
+      <p className="muted small" data-testid="seat-hint">
+        {tableHint(chosenChallenges, table)} Agents come from your agent folders; fix invalid manifests on the <a href="#/agents">Agents</a>{' '}
+        page.
+      </p>
+      {loadError ? <ErrorNotice error={loadError} compact /> : null}
+      {agents.length === 0 && !loadError ? (
+        <p className="empty">No agent manifests found. Add an agent folder on the Agents page.</p>
+      ) : null}
+      <ol className="t-seats">
+        {Array.from({ length: rows }, (_, index) => {
+          const entry = selected[index];
+          const known = entry ? byManifest(entry.manifest) : undefined;
+          const mismatch = known?.ok ? agentMismatch(known, chosenChallenges) : null;
+          const selectId = `${listId}-seat-${index}`;
+          const label = `Seat ${index + 1}`;
+          return (
+            <li
+              key={selectId}
+              className={entry ? 't-seat' : 't-seat t-seat-empty'}
+              data-testid="seat"
+              data-filled={entry ? 'true' : 'false'}
+            >
+              <label className="strong t-seat-label" htmlFor={selectId}>
+                {label}
+              </label>
+              <select
+                id={selectId}
+                className="t-seat-select"
+                value={entry?.manifest ?? ''}
+                onChange={(e) => {
+                  const agent = byManifest(e.target.value);
+                  if (agent) onChange(withSeatAgent(selected, index, agent));
+                }}
+              >
+                {entry ? null : <option value="">{index < table ? '— choose an agent —' : '— add another entrant —'}</option>}
+                {sorted.map((a) => (
+                  <option key={a.manifest_path} value={a.manifest_path} disabled={!a.ok}>
+                    {agentLabel(a)}
+                    {a.ok ? '' : ' (invalid manifest)'}
+                  </option>
+                ))}
+                {entry && !known ? <option value={entry.manifest}>{entry.manifest} (not in your agent folders)</option> : null}
+              </select>
+              {entry ? (
+                <span className="small t-choice-about">
+                  <span className="mono muted" data-testid="seat-id">
+                    {entry.id || known?.id || ''}
+                  </span>
+                  {known && known.protocols.length > 0 ? <span className="tag">{known.protocols.join(', ')}</span> : null}
+                  {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
+                  {known?.cannot_start ? <span className="t-warning">⚠ {known.cannot_start}</span> : null}
+                  <LifecycleSelect
+                    entry={entry}
+                    label={entry.id ? `${label} (${entry.id})` : label}
+                    selected={selected}
+                    onChange={onChange}
+                  />
+                  <span className="muted mono t-path" title={entry.manifest}>
+                    {known ? displayPath(baseDir, known.dir) : entry.manifest}
+                  </span>
+                  <button
+                    type="button"
+                    className="button button-secondary button-small"
+                    aria-label={`Remove seat ${index + 1}`}
+                    onClick={() => onChange(withoutSeat(selected, index))}
+                  >
+                    Remove
+                  </button>
+                </span>
+              ) : null}
+            </li>
+          );
+        })}
+      </ol>
+      {playable.length > 0 ? (
+        <div className="row-gap t-seat-fill">
+          <label className="small" htmlFor={`${listId}-fill`}>
+            Fill every seat with
+          </label>
+          <select id={`${listId}-fill`} value={fillAgent?.manifest_path ?? ''} onChange={(e) => setFillWith(e.target.value)}>
+            {playable.map((a) => (
+              <option key={a.manifest_path} value={a.manifest_path}>
+                {agentLabel(a)}
+              </option>
+            ))}
+          </select>
+          <button
+            type="button"
+            className="button button-secondary button-small"
+            disabled={!fillAgent}
+            onClick={() => fillAgent && onChange(filledSeats(fillCount, fillAgent))}
+          >
+            Fill {fillCount} seats
+          </button>
+        </div>
+      ) : null}
+    </Section>
+  );
+}
