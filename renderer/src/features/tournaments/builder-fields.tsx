@@ -4,6 +4,7 @@ import { type ReactNode, useId } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { agentOrigin, agentOriginNote } from './agent-origin.js';
 import { displayPath, uniqueAgentId } from './agent-paths.js';
 import {
   type BuilderForm,
@@ -247,7 +248,9 @@ export function AgentPicker({
               <input type="checkbox" checked onChange={() => onChange(selected.filter((s) => s !== a))} />
               <span className="strong">{a.id || a.manifest}</span>
             </label>
-            <span className="small muted mono">{a.manifest} (from the imported definition; not in your agent folders)</span>
+            <span className="small muted mono" data-testid="agent-origin">
+              {a.manifest} ({agentOriginNote(agentOrigin(a.manifest, agents, baseDir))})
+            </span>
             <LifecycleSelect entry={a} label={a.id || a.manifest} selected={selected} onChange={onChange} />
           </div>
         ))}
