@@ -114,7 +114,7 @@ describe('audit bundles over the admin API', () => {
     expect(failed.ok).toBe(false);
     expect(failed.problems.some((p) => p.startsWith('reports/report.json: content changed'))).toBe(true);
     expect(failed).toEqual(verifyBundle(tampered));
-  });
+  }, 120_000);
 
   it('answers 400 naming the problem for a file that is not a bundle, 413 over the limit, 401 without the token', async () => {
     const notGzip = await verify('just some text, not an archive');
