@@ -19,7 +19,7 @@ export interface ShellHandlerDeps {
   /** Where exports go by default: e.g. the user's Downloads, then Documents. */
   exportDirs: () => string[];
   dirExists: (dir: string) => boolean;
-  writeFile?: (file: string, content: string) => Promise<void>;
+  writeFile?: (file: string, content: string | Uint8Array) => Promise<void>;
 }
 
 export function createShellHandlers(deps: ShellHandlerDeps): IpcHandlers {

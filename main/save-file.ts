@@ -19,7 +19,7 @@ export interface SaveFileDeps {
   /** Folders to offer first, in order of preference; the first one that exists wins. */
   candidateDirs: () => string[];
   dirExists: (dir: string) => boolean;
-  write?: (file: string, content: string) => Promise<void>;
+  write?: (file: string, content: string | Uint8Array) => Promise<void>;
 }
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$/i;
@@ -37,7 +37,7 @@ export function sanitizeFileName(name: string): string {
 }
 
 export function createSaveFileHandler(deps: SaveFileDeps): (request: SaveFileRequest) => Promise<SaveFileResult> {
-  const write = deps.write ?? ((file: string, content: string) => writeFileAtomic(file, content));
+  const write = deps.write ?? ((file: string, content: string | Uint8Array) => writeFileAtomic(file, content));
   return async (request) => {
     const dir = deps.candidateDirs().find((candidate) => candidate !== '' && deps.dirExists(candidate));
     const name = sanitizeFileName(request.suggestedName);
@@ -49,7 +49,7 @@ export function createSaveFileHandler(deps: SaveFileDeps): (request: SaveFileReq
     });
     if (result.canceled || !result.filePath) return { saved: false, path: null };
     const target = path.resolve(result.filePath);
-    await write(target, request.content);
+    await write(target, request.encoding === 'base64' ? Buffer.from(request.content, 'base64') : request.content);
     return { saved: true, path: target };
   };
 }

@@ -28,6 +28,8 @@ export const SaveFileRequestSchema = z
       .max(255)
       .regex(/^[^/\\\0]+$/, 'a file name, not a path'),
     content: z.string().max(256 * 1024 * 1024),
+    /** 'base64' for a binary file (an audit bundle): main writes the decoded bytes. Text is the default. */
+    encoding: z.enum(['utf8', 'base64']).optional(),
     /** Offered as the dialog's file-type filter, e.g. {name: 'JSON Lines', extensions: ['jsonl']}. */
     filter: z
       .object({

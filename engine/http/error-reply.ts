@@ -49,7 +49,7 @@ function adminBody(kind: ErrorKind, message: string, code: string | undefined, i
 type ThrownError = Error & { statusCode?: number; code?: string };
 
 /** A failure described as {kind, status, message, code}, whatever class it was thrown as; null for a bug. */
-function classify(error: ThrownError): { kind: ErrorKind; status: number; message: string; code?: string } | null {
+function classify(error: ThrownError, bodyLimit: number): { kind: ErrorKind; status: number; message: string; code?: string } | null {
   if (error instanceof DomainError)
     return { kind: error.kind, status: STATUS_OF_KIND[error.kind], message: error.message, code: error.code };
   if (error instanceof ArenaError) {
@@ -59,7 +59,7 @@ function classify(error: ThrownError): { kind: ErrorKind; status: number; messag
     return {
       kind: 'too_large',
       status: 413,
-      message: `Request body too large (limit ${BODY_LIMIT_BYTES} bytes)`,
+      message: `Request body too large (limit ${bodyLimit} bytes)`,
       code: EngineErrorCode.PayloadTooLarge,
     };
   }
@@ -72,7 +72,8 @@ function classify(error: ThrownError): { kind: ErrorKind; status: number; messag
 export function replyWithError(error: ThrownError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const audience = audienceOf(request.url);
   if (audience === 'clawarena' && error instanceof ClawError) return sendClaw(reply, STATUS_OF_KIND[error.kind], error.body);
-  const known = classify(error);
+  // A route may raise the listener's limit (a bundle upload): the message names the one that applied.
+  const known = classify(error, request.routeOptions?.bodyLimit ?? BODY_LIMIT_BYTES);
   if (!known) {
     request.log.error({ err: error, path: request.url.split('?')[0] }, 'unhandled error');
     if (audience === 'clawarena')

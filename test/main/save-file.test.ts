@@ -58,6 +58,14 @@ describe('save-file handler', () => {
     expect(fs.readFileSync(target, 'utf8')).toBe('# new');
   });
 
+  it('writes the decoded bytes of a base64 request (a binary audit bundle), byte for byte', async () => {
+    const target = path.join(dir, 'run.bundle.tar.gz');
+    const bytes = Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0xff, 0x00, 0x80, 0x0a]);
+    const { save } = handler({ canceled: false, filePath: target });
+    await save({ ...request, suggestedName: 'run.bundle.tar.gz', content: bytes.toString('base64'), encoding: 'base64' });
+    expect(fs.readFileSync(target).equals(bytes)).toBe(true);
+  });
+
   it('writes nothing when the user cancels', async () => {
     const { save } = handler({ canceled: true, filePath: '' }, [dir]);
     await expect(save(request)).resolves.toEqual({ saved: false, path: null });

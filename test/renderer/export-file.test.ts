@@ -36,6 +36,23 @@ describe('export file helper', () => {
     expect(await exportFile(request, shell)).toEqual({ saved: false });
   });
 
+  it('sends bytes (an audit bundle) to the shell as base64 that decodes to the same bytes, large ones included', async () => {
+    const requests: SaveFileRequest[] = [];
+    const shell = {
+      saveFile: async (request: SaveFileRequest) => {
+        requests.push(request);
+        return { saved: true, path: '/tmp/run.bundle.tar.gz' };
+      },
+    };
+    // Larger than one slice of the encoder, and every byte value.
+    const bytes = new Uint8Array(100_003).map((_, i) => (i * 7) % 256);
+    const filter = { name: 'Audit bundle', extensions: ['gz'] };
+    await exportFile({ suggestedName: 'run.bundle.tar.gz', content: bytes, filter }, shell);
+    expect(requests[0]?.encoding).toBe('base64');
+    expect(Buffer.from(requests[0]?.content ?? '', 'base64').equals(Buffer.from(bytes))).toBe(true);
+    expect(mimeTypeFor(filter)).toBe('application/gzip');
+  });
+
   it('refuses clearly where there is neither a shell nor a document', async () => {
     await expect(
       exportFile({ suggestedName: 'a.txt', content: 'x', filter: { name: 'Text', extensions: ['txt'] } }, undefined),

@@ -29,6 +29,7 @@ import { readAdminBody, readAdminQuery, readFieldBody } from '../body.js';
 import { bearerToken, tokenMatches } from '../guards.js';
 import type { LaunchCodes } from '../launch-codes.js';
 import { registerAdminAgentRoutes } from './admin-agents.js';
+import { registerAdminBundleRoutes } from './admin-bundles.js';
 import { registerAdminClawArenaRoutes } from './admin-clawarena.js';
 import { registerAdminGovernanceRoutes } from './admin-governance.js';
 import { registerAdminTournamentRoutes } from './admin-tournaments.js';
@@ -174,6 +175,7 @@ export function registerAdminRoutes(app: FastifyInstance, deps: AdminDeps): void
       admin.post('/scoring/recompute', async () => deps.recompute());
 
       if (deps.tournaments) registerAdminTournamentRoutes(admin, deps.tournaments);
+      if (deps.tournaments) registerAdminBundleRoutes(admin, deps.tournaments);
       if (deps.governance) registerAdminGovernanceRoutes(admin, deps.governance);
       if (deps.agents) registerAdminAgentRoutes(admin, deps.agents);
       if (deps.clawarena) registerAdminClawArenaRoutes(admin, deps.clawarena);

@@ -40,9 +40,13 @@ export type CreateSessionInput = z.input<typeof AdminCreateSessionRequestSchema>
 export interface RequestOptions {
   method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
   body?: unknown;
+  /** Raw bytes sent as the body instead of JSON (a file upload), with their content type. */
+  raw?: { data: Blob; type: string };
   /** Admin routes get the admin token; agent-facing routes never do. */
   admin: boolean;
   signal?: AbortSignal | undefined;
+  /** Longer than REQUEST_TIMEOUT_MS for work that grows with a file (verifying an uploaded bundle). */
+  timeoutMs?: number;
 }
 
 export interface ArenaClient {
@@ -51,6 +55,10 @@ export interface ArenaClient {
   call<S extends z.ZodType>(schema: S, path: string, options: RequestOptions): Promise<z.infer<S>>;
   /** A non-JSON admin resource (exports, raw reports) as text. */
   text(path: string, signal?: AbortSignal): Promise<string>;
+  /** A binary admin resource (an audit bundle) as bytes. */
+  bytes(path: string, signal?: AbortSignal): Promise<Uint8Array>;
+  /** POSTs a file's bytes as the raw body of an admin route; the JSON answer is parsed with `schema`. */
+  upload<S extends z.ZodType>(schema: S, path: string, file: Blob, signal?: AbortSignal): Promise<z.infer<S>>;
   overview(signal?: AbortSignal): Promise<OverviewResponse>;
   listSessions(query: SessionListQuery, signal?: AbortSignal): Promise<AdminSessionListResponse>;
   session(id: string, signal?: AbortSignal): Promise<AdminSessionDetail>;
@@ -63,6 +71,8 @@ export interface ArenaClient {
 }
 
 export const REQUEST_TIMEOUT_MS = 15_000;
+/** An upload is read, unpacked and checked before the answer: a large bundle on a busy machine takes a while. */
+export const UPLOAD_TIMEOUT_MS = 180_000;
 
 /** `/admin/api/v1/sessions?status=…`: empty filters are left out rather than sent as empty strings. */
 export function sessionListPath(query: SessionListQuery): string {
@@ -76,8 +86,8 @@ export function sessionListPath(query: SessionListQuery): string {
   return `${ADMIN_PREFIX}/sessions${search ? `?${search}` : ''}`;
 }
 
-function combineSignals(signal: AbortSignal | undefined): AbortSignal {
-  const timeout = AbortSignal.timeout(REQUEST_TIMEOUT_MS);
+function combineSignals(signal: AbortSignal | undefined, timeoutMs = REQUEST_TIMEOUT_MS): AbortSignal {
+  const timeout = AbortSignal.timeout(timeoutMs);
   return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
@@ -106,14 +116,15 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
     const headers: Record<string, string> = { Accept: accept };
     // The admin token goes only to admin routes: agent-facing routes must never see it (they read Bearer as a seat key).
     if (options.admin && connection.token !== null) headers.Authorization = `Bearer ${connection.token}`;
-    if (options.body !== undefined) headers['Content-Type'] = 'application/json';
+    if (options.raw) headers['Content-Type'] = options.raw.type;
+    else if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     let response: Response;
     try {
       response = await doFetch(`${base}${path}`, {
         method: options.method ?? 'GET',
         headers,
-        body: options.body === undefined ? null : JSON.stringify(options.body),
-        signal: combineSignals(options.signal),
+        body: options.raw ? options.raw.data : options.body === undefined ? null : JSON.stringify(options.body),
+        signal: combineSignals(options.signal, options.timeoutMs),
         // The engine's session cookie (HttpOnly, scoped to the admin API) rides along same-origin admin calls only.
         credentials: options.admin ? 'same-origin' : 'omit',
       });
@@ -121,7 +132,9 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
       if (options.signal?.aborted) throw error;
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       throw new EngineUnreachableError(
-        timedOut ? `The engine at ${base} did not answer within ${REQUEST_TIMEOUT_MS / 1000} s.` : `Cannot reach the engine at ${base}.`,
+        timedOut
+          ? `The engine at ${base} did not answer within ${(options.timeoutMs ?? REQUEST_TIMEOUT_MS) / 1000} s.`
+          : `Cannot reach the engine at ${base}.`,
       );
     }
     if (!response.ok) throw await errorFromResponse(response);
@@ -150,6 +163,15 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
     baseUrl: base,
     call: request,
     text: async (path, signal) => (await send(path, { admin: true, signal }, '*/*')).text(),
+    bytes: async (path, signal) => new Uint8Array(await (await send(path, { admin: true, signal }, '*/*')).arrayBuffer()),
+    upload: (schema, path, file, signal) =>
+      request(schema, path, {
+        method: 'POST',
+        raw: { data: file, type: 'application/octet-stream' },
+        admin: true,
+        signal,
+        timeoutMs: UPLOAD_TIMEOUT_MS,
+      }),
     overview: (signal) => request(OverviewResponseSchema, `${ADMIN_PREFIX}/overview`, { admin: true, signal }),
     listSessions: (query, signal) => request(AdminSessionListResponseSchema, sessionListPath(query), { admin: true, signal }),
     session: (id, signal) =>

@@ -1,11 +1,12 @@
-// Saving text the UI produced (YAML definitions, reports, CSV): the desktop shell asks main for a native save dialog;
-// a plain browser gets an ordinary download. Callers never handle paths, so the page cannot pick where a file lands.
+// Saving files the UI produced (YAML definitions, reports, CSV, audit bundles): the desktop shell asks main for a native
+// save dialog; a plain browser gets an ordinary download. Callers never handle paths, so the page cannot pick where a file lands.
 import type { ArenaApi, SaveFileRequest } from '../../../engine/contract/channels.js';
 
 export interface ExportRequest {
   /** A file name, not a path; unsafe characters are replaced (the shell refuses slashes). */
   suggestedName: string;
-  content: string;
+  /** Text, or the bytes of a binary file (an audit bundle), which cross to the desktop shell as base64. */
+  content: string | Uint8Array;
   /** E.g. {name: 'YAML', extensions: ['yaml', 'yml']}; the first extension also picks the download's MIME type. */
   filter: SaveFileRequest['filter'];
 }
@@ -20,6 +21,7 @@ const MIME_TYPES: Record<string, string> = {
   md: 'text/markdown',
   csv: 'text/csv',
   txt: 'text/plain',
+  gz: 'application/gzip',
 };
 
 /** Keeps a name the shell's contract accepts: no path separators or NUL, at most 255 characters, never empty. */
@@ -35,7 +37,14 @@ export function safeFileName(name: string, fallback = 'export.txt'): string {
 
 export function mimeTypeFor(filter: SaveFileRequest['filter']): string {
   const type = MIME_TYPES[filter.extensions[0] ?? ''] ?? 'text/plain';
-  return `${type};charset=utf-8`;
+  return type === 'application/gzip' ? type : `${type};charset=utf-8`;
+}
+
+/** Bytes as base64, in slices so a large bundle does not overflow the argument list of String.fromCharCode. */
+export function bytesToBase64(bytes: Uint8Array): string {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
 }
 
 /** Just the DOM surface the download needs; typed structurally so this module also compiles for Node-side tests. */
@@ -47,7 +56,11 @@ interface DownloadDocument {
 function browserDownload(request: ExportRequest, name: string): void {
   const doc = (globalThis as { document?: DownloadDocument }).document;
   if (!doc) throw new Error('Saving files needs the desktop app or a browser.');
-  const url = URL.createObjectURL(new Blob([request.content], { type: mimeTypeFor(request.filter) }));
+  const url = URL.createObjectURL(
+    new Blob([typeof request.content === 'string' ? request.content : new Uint8Array(request.content)], {
+      type: mimeTypeFor(request.filter),
+    }),
+  );
   const anchor = doc.createElement('a');
   anchor.href = url;
   anchor.download = name;
@@ -60,13 +73,20 @@ function browserDownload(request: ExportRequest, name: string): void {
 }
 
 /**
- * Saves `content` under a user-chosen name. Desktop: the native dialog (`saved: false` when the user cancels).
+ * Saves `content` (text or bytes) under a user-chosen name. Desktop: the native dialog (`saved: false` when the user cancels).
  * Browser: a download, which the browser may or may not ask about, so `saved` only means "handed over".
  */
 export async function exportFile(request: ExportRequest, shell: Pick<ArenaApi, 'saveFile'> | undefined): Promise<ExportResult> {
   const suggestedName = safeFileName(request.suggestedName);
   if (shell) {
-    const result = await shell.saveFile({ suggestedName, content: request.content, filter: request.filter });
+    const binary = typeof request.content !== 'string';
+    const content = typeof request.content === 'string' ? request.content : bytesToBase64(request.content);
+    const result = await shell.saveFile({
+      suggestedName,
+      content,
+      filter: request.filter,
+      ...(binary ? { encoding: 'base64' as const } : {}),
+    });
     return result.saved ? { saved: true, path: result.path } : { saved: false };
   }
   browserDownload(request, suggestedName);

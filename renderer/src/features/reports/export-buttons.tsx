@@ -1,4 +1,4 @@
-// Export buttons: fetch the file's text, then save it through the shell's dialog or as a browser download.
+// Export buttons: fetch the file (text, or bytes for a bundle), then save it through the shell's dialog or as a browser download.
 import { useState } from 'react';
 import { useArena } from '../../app-context.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
@@ -9,7 +9,7 @@ export interface ExportChoice {
   label: string;
   fileName: string;
   filter: { name: string; extensions: string[] };
-  load(): Promise<string>;
+  load(): Promise<string | Uint8Array>;
 }
 
 export function ExportButtons({ choices, testId }: { choices: ExportChoice[]; testId?: string }) {

@@ -2,6 +2,7 @@
 // with their exports.
 import { z } from 'zod';
 import { ADMIN_PREFIX } from '../../../../engine/contract/admin.js';
+import { type BundleVerification, BundleVerificationSchema } from '../../../../engine/contract/audit-bundle.js';
 import {
   type GOVERNANCE_FILES,
   type GovernanceClientChoice,
@@ -66,4 +67,14 @@ const ExportsResponseSchema = z.object({ report_dir: z.string(), files: z.array(
 export async function tournamentExport(client: ArenaClient, id: string, file: TournamentExportFile): Promise<string> {
   await client.call(ExportsResponseSchema, `${tournament(id)}/exports`, { method: 'POST', admin: true, body: {} });
   return client.text(`${tournament(id)}/exports/${file}`);
+}
+
+/** A run's audit bundle (a .tar.gz), fresh from the engine; with `withFiles` it carries every agent's files. */
+export function tournamentBundle(client: ArenaClient, id: string, withFiles: boolean): Promise<Uint8Array> {
+  return client.bytes(`${tournament(id)}/bundle${withFiles ? '?with_files=true' : ''}`);
+}
+
+/** The engine's verdict on a bundle file, as `arena verify --json` gives it; a file that is not a bundle is a 400. */
+export function verifyBundleFile(client: ArenaClient, file: Blob): Promise<BundleVerification> {
+  return client.upload(BundleVerificationSchema, `${ADMIN_PREFIX}/bundles/verify`, file);
 }

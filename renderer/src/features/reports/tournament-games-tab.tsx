@@ -1,5 +1,5 @@
 // A tournament's games: filters by agent, termination reason and result, free-text search; each row opens the
-// match viewer; exports of the tournament's reports and of the filtered rows.
+// match viewer; exports of the tournament's reports, its audit bundle and the filtered rows; verifying a bundle file.
 
 import { useMemo, useState } from 'react';
 import { gameNumber } from '../../../../engine/core/seat-label.js';
@@ -13,11 +13,12 @@ import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
 import { tournamentsApi } from '../tournaments/tournaments-api.js';
+import { BundleVerifyPanel } from './bundle-verify.js';
 import { ExportButtons } from './export-buttons.js';
 import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions, seatScoreText } from './games-filter.js';
 import { Pager } from './governance-tab.js';
 import { KnockoutBracketView } from './knockout-bracket.js';
-import { GAMES_PAGE, listGames, listTournaments, tournamentExport } from './reports-api.js';
+import { GAMES_PAGE, listGames, listTournaments, tournamentBundle, tournamentExport } from './reports-api.js';
 
 const ROWS = 100;
 
@@ -55,6 +56,7 @@ export function TournamentGamesTab({ tournament }: { tournament: string | undefi
       </section>
       {chosen ? <Bracket key={`bracket-${chosen}`} id={chosen} /> : null}
       {chosen ? <GamesTable key={chosen} id={chosen} name={list.find((t) => t.id === chosen)?.name ?? chosen} /> : null}
+      <BundleVerifyPanel />
     </>
   );
 }
@@ -133,6 +135,19 @@ function GamesTable({ id, name }: { id: string; name: string }) {
               fileName: `${slug}-manifest.json`,
               filter: { name: 'JSON', extensions: ['json'] },
               load: () => tournamentExport(client, id, 'manifest.json'),
+            },
+            // The whole run, checkable by anyone with `arena verify` or this page's "Verify an audit bundle".
+            {
+              label: 'Export audit bundle',
+              fileName: `${id}.bundle.tar.gz`,
+              filter: { name: 'Audit bundle', extensions: ['gz'] },
+              load: () => tournamentBundle(client, id, false),
+            },
+            {
+              label: 'Export audit bundle with agent files',
+              fileName: `${id}.bundle.tar.gz`,
+              filter: { name: 'Audit bundle', extensions: ['gz'] },
+              load: () => tournamentBundle(client, id, true),
             },
             {
               label: 'Export shown games (CSV)',

@@ -4,6 +4,7 @@ import { useId, useState } from 'react';
 import type { CatalogAgent } from '../../../../engine/contract/agent-catalog.js';
 import type { TournamentCatalogResponse } from '../../../../engine/contract/tournament.js';
 import { ErrorNotice } from '../../ui/error-notice.js';
+import { agentOrigin, agentOriginNote } from './agent-origin.js';
 import { displayPath } from './agent-paths.js';
 import { agentLabel, agentMismatch, LifecycleSelect, Section } from './builder-fields.js';
 import type { FormAgent } from './builder-form.js';
@@ -47,7 +48,6 @@ export function SeatPicker({
   const [fillWith, setFillWith] = useState('');
   const fillAgent = playable.find((a) => a.manifest_path === fillWith) ?? playable[0];
   const fillCount = Math.max(selected.length, table);
-  const byManifest = (manifest: string) => agents.find((a) => a.manifest_path === manifest);
   return (
     <Section title={`Seats (${selected.length} chosen)`} errors={errors}>
       <p className="muted small" data-testid="seat-hint">
@@ -61,7 +61,9 @@ export function SeatPicker({
       <ol className="t-seats">
         {Array.from({ length: rows }, (_, index) => {
           const entry = selected[index];
-          const known = entry ? byManifest(entry.manifest) : undefined;
+          // An imported definition may name a catalogue agent by another path (relative to the definition's folder).
+          const origin = entry ? agentOrigin(entry.manifest, agents, baseDir) : undefined;
+          const known = origin && origin.kind !== 'definition' ? origin.agent : undefined;
           const mismatch = known?.ok ? agentMismatch(known, chosenChallenges) : null;
           const selectId = `${listId}-seat-${index}`;
           const label = `Seat ${index + 1}`;
@@ -78,9 +80,9 @@ export function SeatPicker({
               <select
                 id={selectId}
                 className="t-seat-select"
-                value={entry?.manifest ?? ''}
+                value={known?.manifest_path ?? entry?.manifest ?? ''}
                 onChange={(e) => {
-                  const agent = byManifest(e.target.value);
+                  const agent = agents.find((a) => a.manifest_path === e.target.value);
                   if (agent) onChange(withSeatAgent(selected, index, agent));
                 }}
               >
@@ -91,7 +93,11 @@ export function SeatPicker({
                     {a.ok ? '' : ' (invalid manifest)'}
                   </option>
                 ))}
-                {entry && !known ? <option value={entry.manifest}>{entry.manifest} (not in your agent folders)</option> : null}
+                {entry && origin && !known ? (
+                  <option value={entry.manifest}>
+                    {entry.manifest} ({agentOriginNote(origin)})
+                  </option>
+                ) : null}
               </select>
               {entry ? (
                 <span className="small t-choice-about">
@@ -99,6 +105,11 @@ export function SeatPicker({
                     {entry.id || known?.id || ''}
                   </span>
                   {known && known.protocols.length > 0 ? <span className="tag">{known.protocols.join(', ')}</span> : null}
+                  {origin ? (
+                    <span className="muted" data-testid="agent-origin">
+                      {agentOriginNote(origin)}
+                    </span>
+                  ) : null}
                   {mismatch ? <span className="t-warning">⚠ {mismatch}</span> : null}
                   {known?.cannot_start ? <span className="t-warning">⚠ {known.cannot_start}</span> : null}
                   <LifecycleSelect
