@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { readTarGz, writeTarGz } from '../../engine/tournaments/bundle/bundle.js';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -26,7 +27,7 @@ async function screenshot(page: Page, name: string): Promise<void> {
 function cliVerify(file: string): { ok: boolean; checks: string[]; problems: string[] } {
   const run = spawnSync(process.execPath, [path.join(ROOT, 'bin/arena.js'), 'verify', file, '--json'], {
     encoding: 'utf8',
-    timeout: 60_000,
+    timeout: scaled(60_000),
   });
   return JSON.parse(run.stdout);
 }
@@ -84,7 +85,7 @@ test('export a run as an audit bundle, verify it, a tampered copy and a non-bund
     .poll(
       async () => ((await (await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers: auth })).json()) as { status: string }).status,
       {
-        timeout: 120_000,
+        timeout: scaled(120_000),
         intervals: [500],
       },
     )

@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -77,7 +78,7 @@ async function playTournament(
   const { id } = (await created.json()) as { id: string };
   await expect
     .poll(async () => ((await (await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers })).json()) as { status: string }).status, {
-      timeout: 90_000,
+      timeout: scaled(90_000),
       intervals: [500],
     })
     .toBe('finished');
@@ -383,7 +384,7 @@ test.describe('board views in the match viewer', () => {
               games: { session_id: string | null }[];
             }
           ).games[0]?.session_id ?? null,
-        { timeout: 30_000, intervals: [200] },
+        { timeout: scaled(30_000), intervals: [200] },
       )
       .toMatch(/^clawarena:\d+$/);
 
@@ -397,7 +398,7 @@ test.describe('board views in the match viewer', () => {
     const bids = board.getByTestId('bv-bids').locator('li');
     const first = await bids.count();
     const firstPosition = Number(await board.getAttribute('data-position'));
-    await expect.poll(() => bids.count(), { timeout: 20_000 }).toBeGreaterThan(first);
+    await expect.poll(() => bids.count(), { timeout: scaled(20_000) }).toBeGreaterThan(first);
     expect(Number(await board.getAttribute('data-position'))).toBeGreaterThan(firstPosition);
     await expect(viewer).toHaveAttribute('data-phase', 'live');
     const timeline = page.getByRole('list', { name: 'Game timeline' });
@@ -410,7 +411,7 @@ test.describe('board views in the match viewer', () => {
     await screenshot(page, 'board-liars-dice-live');
 
     // The hand ends with a challenge; the viewer swaps the live feed for the stored game.
-    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 60_000 });
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: scaled(60_000) });
     await expect(board.getByTestId('bv-challenge')).toContainText('called LIAR');
     expect(await unnamedControls(page)).toEqual([]);
     expect(errors).toEqual([]);

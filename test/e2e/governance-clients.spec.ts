@@ -5,6 +5,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -46,7 +47,7 @@ test('a policy file chosen in the Run scenario form decides the match, and the r
   await expect(form.getByTestId('policy-chosen')).toContainText('policy.yaml');
   await form.getByRole('button', { name: 'Run scenario' }).click();
   const status = page.getByTestId('run-status');
-  await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: 90_000 });
+  await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: scaled(90_000) });
 
   const row = page.getByTestId('governance-matches').locator('tbody tr').first();
   await expect(row.getByTestId('match-client')).toHaveText(/^policy file policy\.yaml \(sha256 [0-9a-f]{12}\)$/);

@@ -4,6 +4,7 @@
 // Cancelled, the page says the same.
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -50,12 +51,14 @@ test('the header and the standings show the same rated count and say why a finis
           const s = await summary();
           return s.status !== 'running' || (s.games_done >= 2 && s.games_done % 2 === 0) ? s.status : 'waiting';
         },
-        { timeout: 60_000, intervals: [20] },
+        { timeout: scaled(60_000), intervals: [20] },
       )
       .toBe('running');
     await admin(`/tournaments/${id}/pause`, { method: 'POST' });
     // Paused and let go by its executor (a resume before then would be refused as still running).
-    await expect.poll(async () => `${(await summary()).status} ${(await summary()).active}`, { timeout: 30_000 }).toBe('paused false');
+    await expect
+      .poll(async () => `${(await summary()).status} ${(await summary()).active}`, { timeout: scaled(30_000) })
+      .toBe('paused false');
     done = (await summary()).games_done;
     if (done % 2 === 0) await admin(`/tournaments/${id}/resume`, { method: 'POST' });
   }

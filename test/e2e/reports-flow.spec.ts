@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -28,7 +29,7 @@ async function waitForTournament(request: APIRequestContext, url: string, token:
         const response = await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers: { Authorization: `Bearer ${token}` } });
         return ((await response.json()) as { status: string }).status;
       },
-      { timeout: 90_000, intervals: [500] },
+      { timeout: scaled(90_000), intervals: [500] },
     )
     .toBe('finished');
 }
@@ -75,7 +76,7 @@ test.describe('Reports area', () => {
     await expect(form.getByRole('combobox', { name: 'Scenario' })).toContainText('GitHub Maintainer Dungeon');
     await form.getByRole('button', { name: 'Run scenario' }).click();
     const status = page.getByTestId('run-status');
-    await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: 90_000 });
+    await expect(status).toHaveAttribute('data-phase', 'stored', { timeout: scaled(90_000) });
     await expect(page.getByTestId('governance-matches')).toContainText('GitHub Maintainer Dungeon');
     await screenshot(page, 'reports-01-governance-list');
 
@@ -346,7 +347,7 @@ test.describe('Reports area', () => {
           index = running.games.find((g) => g.session_id !== null)?.game_index ?? -1;
           return index;
         },
-        { timeout: 30_000, intervals: [200] },
+        { timeout: scaled(30_000), intervals: [200] },
       )
       .toBeGreaterThanOrEqual(0);
 
@@ -362,14 +363,14 @@ test.describe('Reports area', () => {
     const seen = Number((/tick (\d+)/.exec((await timeline.textContent()) ?? '') ?? [])[1] ?? 0);
     await expect
       .poll(async () => Math.max(0, ...[...((await timeline.textContent()) ?? '').matchAll(/tick (\d+)/g)].map((m) => Number(m[1]))), {
-        timeout: 10_000,
+        timeout: scaled(10_000),
       })
       .toBeGreaterThan(seen + 2);
     await expect(viewer).toHaveAttribute('data-phase', 'live');
     await screenshot(page, 'reports-06-match-viewer-live');
 
     // The silent seat times out; the viewer swaps the live session for the stored game.
-    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 40_000 });
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: scaled(40_000) });
     const stored = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/${index}`, { headers: auth })).json()) as {
       game: { termination: string };
     };

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
+import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { engineFromEnv } from './support/global-setup.js';
 import { expectSeats } from './support/seats.js';
@@ -71,7 +72,7 @@ test.describe('results in a browser', () => {
           );
           return states.join(',');
         },
-        { timeout: 120_000, intervals: [1000] },
+        { timeout: scaled(120_000), intervals: [1000] },
       )
       .toBe('finished,finished');
 
@@ -116,7 +117,7 @@ test.describe('results in a browser', () => {
     const { id } = (await res.json()) as { id: string };
     await expect
       .poll(async () => ((await (await admin(`/tournaments/${id}`)).json()) as { status: string }).status, {
-        timeout: 60_000,
+        timeout: scaled(60_000),
         intervals: [1000],
       })
       .toBe('finished');

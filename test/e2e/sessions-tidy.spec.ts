@@ -4,6 +4,7 @@
 
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
 
@@ -40,7 +41,7 @@ test('sessions of tournament games: crashed ones removed, the rest hidden until 
   const id = ((await created.json()) as { id: string }).id;
   await expect
     .poll(async () => ((await (await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers })).json()) as { status: string }).status, {
-      timeout: 120_000,
+      timeout: scaled(120_000),
       intervals: [500],
     })
     .toBe('finished');

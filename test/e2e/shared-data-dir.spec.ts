@@ -7,6 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import YAML from 'yaml';
+import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { ENGINE_DATA_DIR_ENV, engineFromEnv } from './support/global-setup.js';
@@ -75,7 +76,7 @@ test('a run another process plays is shown as running elsewhere; after kill -9 i
     await app.waitLoaded();
     await expect(page.locator('.badge').first()).toHaveText('Interrupted');
     await page.getByRole('button', { name: 'Resume', exact: true }).click();
-    await expect(page.locator('.badge').first()).toHaveText('Finished', { timeout: 60_000 });
+    await expect(page.locator('.badge').first()).toHaveText('Finished', { timeout: scaled(60_000) });
     await expect(page.getByTestId('games-done')).toHaveAttribute('data-games-done', '4');
     expect(errors).toEqual([]);
   } finally {

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
@@ -44,7 +45,7 @@ test.describe('a long study in the browser', () => {
       },
       start: true,
     });
-    await expect.poll(async () => (await summary(created.id)).status, { timeout: 90_000 }).toBe('finished');
+    await expect.poll(async () => (await summary(created.id)).status, { timeout: scaled(90_000) }).toBe('finished');
     return created.id;
   };
   const open = async (page: Page, hash: string) => {
@@ -83,7 +84,7 @@ test.describe('a long study in the browser', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Navigation study · game 1 again' })).toBeVisible();
     const rerun = (await page.getByTestId('tournament-live').getAttribute('data-tournament-id')) as string;
     expect(rerun).not.toBe(id);
-    await expect.poll(async () => (await summary(rerun)).status, { timeout: 60_000 }).toBe('finished');
+    await expect.poll(async () => (await summary(rerun)).status, { timeout: scaled(60_000) }).toBe('finished');
     const again = await api<{ game: { seed: string; seat_agents: string[] } }>('GET', `/tournaments/${rerun}/games/0`);
     expect(again.game.seed).toBe(doc.game.seed);
     expect(again.game.seat_agents).toEqual(doc.game.seats);

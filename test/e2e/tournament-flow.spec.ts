@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect, type Page, type Request, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
@@ -157,19 +158,19 @@ test.describe('tournaments in a browser', () => {
     await expect(page.getByRole('button', { name: 'Pause' })).toBeVisible();
 
     // Standings follow the feed: the games count rises while the run goes on.
-    await expect.poll(() => gamesDone(page), { timeout: 60_000 }).toBeGreaterThan(0);
+    await expect.poll(() => gamesDone(page), { timeout: scaled(60_000) }).toBeGreaterThan(0);
     const first = await gamesDone(page);
     await expect(page.getByTestId('standings-table').locator('tbody tr')).toHaveCount(3);
-    await expect.poll(() => gamesDone(page), { timeout: 60_000 }).toBeGreaterThan(first);
+    await expect.poll(() => gamesDone(page), { timeout: scaled(60_000) }).toBeGreaterThan(first);
     const standingGames = async () =>
       (await page.getByTestId('standing-games').allTextContents()).reduce((sum, text) => sum + Number(text), 0);
     // Every game counts for two agents.
-    await expect.poll(standingGames, { timeout: 20_000 }).toBeGreaterThanOrEqual(2 * first);
+    await expect.poll(standingGames, { timeout: scaled(20_000) }).toBeGreaterThanOrEqual(2 * first);
     await screenshot(page, 'tournament-02-live');
 
     // Pause lets the games in flight finish, then the run waits; Resume carries on from where it stopped.
     await page.getByRole('button', { name: 'Pause' }).click();
-    await expect(live).toHaveAttribute('data-status', 'paused', { timeout: 30_000 });
+    await expect(live).toHaveAttribute('data-status', 'paused', { timeout: scaled(30_000) });
     await expect(page.getByTestId('running-games')).toHaveCount(0);
     const paused = await gamesDone(page);
     expect(paused).toBeLessThan(PLANNED);
@@ -177,7 +178,7 @@ test.describe('tournaments in a browser', () => {
     await expect(live).toHaveAttribute('data-status', 'running');
     await expect(page.getByRole('button', { name: 'Pause' })).toBeEnabled();
     if (DOCS) {
-      await expect.poll(() => gamesDone(page), { timeout: 120_000 }).toBeGreaterThanOrEqual(PLANNED / 2);
+      await expect.poll(() => gamesDone(page), { timeout: scaled(120_000) }).toBeGreaterThanOrEqual(PLANNED / 2);
       await expect(page.getByTestId('running-games')).toBeVisible();
       await expect(page.getByTestId('rating-chart')).toBeVisible();
       await docsScreenshot(page, 'live-view', { fullPage: true });
@@ -194,7 +195,7 @@ test.describe('tournaments in a browser', () => {
       return indices.sort((a, b) => a - b);
     };
     const seen = Math.max(-1, ...(await listed()));
-    await expect.poll(async () => Math.max(-1, ...(await listed())), { timeout: 30_000, intervals: [100] }).toBeGreaterThan(seen);
+    await expect.poll(async () => Math.max(-1, ...(await listed())), { timeout: scaled(30_000), intervals: [100] }).toBeGreaterThan(seen);
     const newest = Math.max(...(await listed()));
     // Every render of the viewer is recorded in the page (phase and timeline length), so no step is missed between polls.
     await page.evaluate(() => {
@@ -239,7 +240,7 @@ test.describe('tournaments in a browser', () => {
     // list) before a click lands; it is then opened as a researcher would, from the finished games just below.
     const opened = await page
       .getByRole('link', { name: `Watch game ${newest + 1}`, exact: true })
-      .click({ timeout: 10_000 })
+      .click({ timeout: scaled(10_000) })
       .then(() => true)
       .catch(() => false);
     if (!opened) {
@@ -252,7 +253,7 @@ test.describe('tournaments in a browser', () => {
     await expect(page).toHaveURL(new RegExp(`#/tournaments/${tournamentId}/games/${newest}$`));
     // The viewer follows the running game's session and switches to the stored record once the game is written.
     const viewer = page.getByTestId('match-viewer');
-    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: 30_000 });
+    await expect(viewer).toHaveAttribute('data-phase', 'stored', { timeout: scaled(30_000) });
     const log = await page.evaluate(() => (globalThis as unknown as { viewerLog: ViewerStep[] }).viewerLog);
     const liveLines = log.filter((e) => e.phase === 'live' && e.lines !== null).map((e) => e.lines as number);
     const finalLines = log[log.length - 1]?.lines ?? 0;
@@ -280,7 +281,7 @@ test.describe('tournaments in a browser', () => {
     // Back to the live view until the run finishes; the charts and the win-rate grid are filled in.
     await page.goBack();
     await expect(live).toBeVisible();
-    await expect(live).toHaveAttribute('data-status', 'finished', { timeout: 120_000 });
+    await expect(live).toHaveAttribute('data-status', 'finished', { timeout: scaled(120_000) });
     await expect.poll(() => gamesDone(page)).toBe(PLANNED);
     await expect(page.getByTestId('stop-reason')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Pause' })).toHaveCount(0);
