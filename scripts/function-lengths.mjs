@@ -145,7 +145,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   const limit = Number(process.argv[2] ?? MAX_LINES);
   const long = longFunctions(scanFunctions(), limit);
   for (const f of long)
-    console.log(`${String(f.lines).padStart(4)} (${String(f.ownLines).padStart(3)} own)  ${f.file}:${f.line}  ${f.name}${f.reason ? `  (kept whole: ${f.reason})` : ''}`);
+    console.log(
+      `${String(f.lines).padStart(4)} (${String(f.ownLines).padStart(3)} own)  ${f.file}:${f.line}  ${f.name}${f.reason ? `  (kept whole: ${f.reason})` : ''}`,
+    );
   const unexplained = long.filter((f) => !f.reason).length;
   console.log(`${long.length} function(s) over ${limit} lines, ${unexplained} without a "${REASON_MARKER}" reason`);
 }
