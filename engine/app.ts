@@ -26,7 +26,7 @@ import { createScoringReader, recomputeScores } from './protocols/specarena/scor
 import { cannotStartHere } from './runner/launch-check.js';
 import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
-import { sandboxPolicy } from './runner/sandbox-policy.js';
+import { type SandboxPolicy, sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
 import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
@@ -130,20 +130,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const authSecret = loadOrCreateSecret(options.dataDir, 'auth');
     const live = createLiveBus();
     const token = randomBytes(32).toString('base64url');
-    // Scrubbed from whatever the engine stores or shows, should an agent ever get hold of one.
-    registerSecret('admin-token', token);
-    registerSecret('rng-key', rngSecret.toString('hex'));
-    registerSecret('auth-key', authSecret.toString('hex'));
+    registerEngineSecrets(token, rngSecret, authSecret);
     const launchCodes = createLaunchCodes(token, () => clock.now());
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
-    const clawarena = createClawArenaService({
-      store,
-      clock,
-      seed: createSeeder(rngSecret),
-      version: APP_VERSION,
-      ...(options.clawarenaDefaultGame ? { defaultGameType: options.clawarenaDefaultGame } : {}),
-    });
+    const clawarena = createClawArena(options, store, clock, rngSecret);
     const engine = createArenaEngine({
       store,
       challenges,
@@ -153,13 +144,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       staleAfterMs,
       onScoringError: (error, result) => http?.log.error({ err: error, gameId: result.gameId }, 'scoring failed'),
     });
-    const identity = { authMode, secret: authSecret, now: () => clock.now() };
     const warmDesk = new WarmDesk();
-    // Where no OS sandbox exists (Windows), the app's own shipped agents count as trusted like the app itself.
-    const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
-    const sandbox = sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
-      store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
-    );
+    const sandbox = engineSandbox(options, store);
     const governance = createGovernanceRunner({
       store,
       dataDir: options.dataDir,
@@ -169,7 +155,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     http = await createHttpServer({
       engine,
       scoring: createScoringReader(store),
-      identity,
+      identity: { authMode, secret: authSecret, now: () => clock.now() },
       clawarena,
       warmDesk,
       version: APP_VERSION,
@@ -193,75 +179,28 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         governance: { store, runner: governance },
         agents: createAgentCatalog({ store, cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox) }),
         clawarena,
-        reset: options.testHooks
-          ? () => {
-              live.closeAll();
-              store.clearAll();
-            }
-          : undefined,
+        reset: options.testHooks ? () => resetForTests(live, store) : undefined,
       },
     });
-    if (orphansEnded > 0)
-      http.log.warn(`ended ${orphansEnded} agent sandbox(es) left running by an engine that was killed while launching them`);
-    if (hostOrphansEnded > 0)
-      http.log.warn(`ended ${hostOrphansEnded} process(es) of trusted agents left running by an engine that was killed`);
+    warnOrphansEnded(http, orphansEnded, hostOrphansEnded);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
-    await http.listen({ host, port: options.port ?? 0 });
-    const address = http.server.address();
-    const port = typeof address === 'object' && address ? address.port : (options.port ?? 0);
-    // A sandboxed agent's stream to this port is handed to the HTTP server in-process (no TCP round trip to ourselves).
-    const ownEndpoint = `${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
-    const httpServer = http.server;
-    const serveForwarded = (socket: Socket): void => {
-      if (httpServer.listening) httpServer.emit('connection', socket);
-      else socket.destroy();
-    };
-    sandbox.localEndpoints = (endpoint) => (endpoint === ownEndpoint ? serveForwarded : null);
-    const sweepEvery = staleAfterMs > 0 ? Math.min(60_000, Math.max(1000, Math.floor(staleAfterMs / 2))) : 0;
-    const sweeper = sweepEvery > 0 ? setInterval(() => engine.sweepStale(), sweepEvery) : undefined;
-    sweeper?.unref();
+    const port = await listenOn(http, host, options.port ?? 0);
+    serveOwnPortInProcess(sandbox, http, host, port);
+    const sweeper = startStaleSweeper(engine, staleAfterMs);
     const urlHost = host.includes(':') ? `[${host}]` : host;
-    let tls: RunningEngine['tls'];
-    let tlsApp: FastifyInstance | undefined;
-    if (options.tls) {
-      const certificate =
-        options.tls === true
-          ? loadOrCreateLoopbackCertificate(options.dataDir)
-          : loadCertificateFiles(options.tls.certFile, options.tls.keyFile);
-      const listener = await startTlsAgentListener({
-        host,
-        port: options.tlsPort ?? 0,
-        certificate,
-        clawarena,
-        logLevel: options.logLevel,
-      }).catch(async (error: unknown) => {
-        clawarena.close();
-        await http?.close();
-        throw error;
-      });
-      tlsApp = listener.app;
-      const { certPath, generated } = certificate;
-      tls = { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath, generated };
-    }
+    const { tls, tlsApp } = await startTls(options, host, urlHost, clawarena, http);
     clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
-    const localRunners: GameRunners = {
-      specarena: specArenaRunner({ engine, url: `http://${urlHost}:${port}`, authSecret }),
-      clawarena: clawArenaRunner(clawarena),
-    };
-    const remote = options.remoteRunners;
-    const playables = new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]);
-    const warmHooks: WarmHooks = { desk: warmDesk, url: `http://${urlHost}:${port}`, clawSlot: clawArenaWarmSlot(clawarena) };
-    const tournamentService = createTournamentService({
+    const { localRunners, playables, warmHooks, tournamentService } = createTournaments(options, {
+      url: `http://${urlHost}:${port}`,
       store,
-      playables,
-      runners: remote ?? localRunners,
-      ...(remote ? { remoteGames: true } : {}),
-      dataDir: options.dataDir,
       clock,
-      warm: warmHooks,
+      engine,
+      challenges,
+      clawarena,
+      authSecret,
+      warmDesk,
       sandbox,
-      modelServers: modelServerProblems,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();
@@ -285,19 +224,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       governance,
       tls,
       close() {
-        closed ??= (async () => {
-          if (sweeper) clearInterval(sweeper);
-          await Promise.all([tournamentService.close(), governance.close()]);
-          // Wakes parked ClawArena long-polls so a graceful close does not wait for them.
-          clawarena.close();
-          await tlsApp?.close();
-          // In-flight requests get a grace period; a socket that never sent a request (a client's preconnect)
-          // would otherwise hold the close up indefinitely.
-          const grace = setTimeout(() => server.server.closeAllConnections(), CLOSE_GRACE_MS);
-          await server.close();
-          clearTimeout(grace);
-          store.close();
-        })();
+        closed ??= closeEngine({ sweeper, tournaments: tournamentService, governance, clawarena, tlsApp, http: server, store });
         return closed;
       },
     };
@@ -305,4 +232,159 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     store.close();
     throw error;
   }
+}
+
+// Scrubbed from whatever the engine stores or shows, should an agent ever get hold of one.
+function registerEngineSecrets(token: string, rngSecret: Buffer, authSecret: Buffer): void {
+  registerSecret('admin-token', token);
+  registerSecret('rng-key', rngSecret.toString('hex'));
+  registerSecret('auth-key', authSecret.toString('hex'));
+}
+
+function warnOrphansEnded(http: FastifyInstance, orphansEnded: number, hostOrphansEnded: number): void {
+  if (orphansEnded > 0)
+    http.log.warn(`ended ${orphansEnded} agent sandbox(es) left running by an engine that was killed while launching them`);
+  if (hostOrphansEnded > 0)
+    http.log.warn(`ended ${hostOrphansEnded} process(es) of trusted agents left running by an engine that was killed`);
+}
+
+/** A sandboxed agent's stream to this port is handed to the HTTP server in-process (no TCP round trip to ourselves). */
+function serveOwnPortInProcess(sandbox: SandboxPolicy, http: FastifyInstance, host: string, port: number): void {
+  const ownEndpoint = `${host === 'localhost' ? '127.0.0.1' : host}:${port}`;
+  const httpServer = http.server;
+  const serveForwarded = (socket: Socket): void => {
+    if (httpServer.listening) httpServer.emit('connection', socket);
+    else socket.destroy();
+  };
+  sandbox.localEndpoints = (endpoint) => (endpoint === ownEndpoint ? serveForwarded : null);
+}
+
+/** Expires stale sessions every half of their allowance (between 1 s and a minute); none when expiry is off. */
+function startStaleSweeper(engine: ArenaEngine, staleAfterMs: number): NodeJS.Timeout | undefined {
+  const sweepEvery = staleAfterMs > 0 ? Math.min(60_000, Math.max(1000, Math.floor(staleAfterMs / 2))) : 0;
+  const sweeper = sweepEvery > 0 ? setInterval(() => engine.sweepStale(), sweepEvery) : undefined;
+  sweeper?.unref();
+  return sweeper;
+}
+
+/** The HTTPS agent listener when asked for; if it cannot start, what already started is closed before the error. */
+async function startTls(
+  options: EngineOptions,
+  host: string,
+  urlHost: string,
+  clawarena: ClawArenaService,
+  http: FastifyInstance,
+): Promise<{ tls: RunningEngine['tls']; tlsApp: FastifyInstance | undefined }> {
+  if (!options.tls) return { tls: undefined, tlsApp: undefined };
+  const certificate =
+    options.tls === true
+      ? loadOrCreateLoopbackCertificate(options.dataDir)
+      : loadCertificateFiles(options.tls.certFile, options.tls.keyFile);
+  const listener = await startTlsAgentListener({
+    host,
+    port: options.tlsPort ?? 0,
+    certificate,
+    clawarena,
+    logLevel: options.logLevel,
+  }).catch(async (error: unknown) => {
+    clawarena.close();
+    await http.close();
+    throw error;
+  });
+  const { certPath, generated } = certificate;
+  return { tls: { url: `https://${urlHost}:${listener.port}`, port: listener.port, certPath, generated }, tlsApp: listener.app };
+}
+
+/** Stops the runs, wakes parked long-polls, closes the listeners (in-flight requests get a grace period), then the DB. */
+async function closeEngine(parts: {
+  sweeper: NodeJS.Timeout | undefined;
+  tournaments: TournamentService;
+  governance: GovernanceRunner;
+  clawarena: ClawArenaService;
+  tlsApp: FastifyInstance | undefined;
+  http: FastifyInstance;
+  store: Store;
+}): Promise<void> {
+  const { sweeper, tournaments, governance, clawarena, tlsApp, http, store } = parts;
+  if (sweeper) clearInterval(sweeper);
+  await Promise.all([tournaments.close(), governance.close()]);
+  // Wakes parked ClawArena long-polls so a graceful close does not wait for them.
+  clawarena.close();
+  await tlsApp?.close();
+  // In-flight requests get a grace period; a socket that never sent a request (a client's preconnect) would otherwise
+  // hold the close up indefinitely.
+  const grace = setTimeout(() => http.server.closeAllConnections(), CLOSE_GRACE_MS);
+  await http.close();
+  clearTimeout(grace);
+  store.close();
+}
+
+/** Trusted: the folders given at start, those marked trusted in the app, and where no OS sandbox exists (Windows) the
+ * app's own shipped agents, like the app itself. */
+function engineSandbox(options: EngineOptions, store: Store): SandboxPolicy {
+  const shipped = process.platform === 'win32' ? builtinAgentFolders().map((f) => f.path) : [];
+  return sandboxPolicy(options.dataDir, [...(options.trustedAgentDirs ?? []), ...shipped], () =>
+    store.agentFolders.list().flatMap((f) => (f.trusted ? [f.path] : [])),
+  );
+}
+
+/** The tournament service, playing on this engine's own runners unless remote ones (game workers) were given. */
+function createTournaments(
+  options: EngineOptions,
+  parts: {
+    /** The engine's own base URL. */
+    url: string;
+    store: Store;
+    clock: Clock;
+    engine: ArenaEngine;
+    challenges: Awaited<ReturnType<typeof loadChallenges>>;
+    clawarena: ClawArenaService;
+    authSecret: Buffer;
+    warmDesk: WarmDesk;
+    sandbox: SandboxPolicy;
+  },
+) {
+  const { url, store, clock, engine, challenges, clawarena, authSecret, warmDesk, sandbox } = parts;
+  const localRunners: GameRunners = {
+    specarena: specArenaRunner({ engine, url, authSecret }),
+    clawarena: clawArenaRunner(clawarena),
+  };
+  const remote = options.remoteRunners;
+  const playables = new PlayableRegistry([...specArenaPlayables(challenges), ...clawArenaPlayables(clawarena.games)]);
+  const warmHooks: WarmHooks = { desk: warmDesk, url, clawSlot: clawArenaWarmSlot(clawarena) };
+  const tournamentService = createTournamentService({
+    store,
+    playables,
+    runners: remote ?? localRunners,
+    ...(remote ? { remoteGames: true } : {}),
+    dataDir: options.dataDir,
+    clock,
+    warm: warmHooks,
+    sandbox,
+    modelServers: modelServerProblems,
+  });
+  return { localRunners, playables, warmHooks, tournamentService };
+}
+
+/** Test hooks only: ends the live streams and empties the database. */
+function resetForTests(live: ReturnType<typeof createLiveBus>, store: Store): void {
+  live.closeAll();
+  store.clearAll();
+}
+
+/** Listens and returns the port it got (the one asked for, or a free one for 0). */
+async function listenOn(http: FastifyInstance, host: string, port: number): Promise<number> {
+  await http.listen({ host, port });
+  const address = http.server.address();
+  return typeof address === 'object' && address ? address.port : port;
+}
+
+function createClawArena(options: EngineOptions, store: Store, clock: Clock, rngSecret: Buffer): ClawArenaService {
+  return createClawArenaService({
+    store,
+    clock,
+    seed: createSeeder(rngSecret),
+    version: APP_VERSION,
+    ...(options.clawarenaDefaultGame ? { defaultGameType: options.clawarenaDefaultGame } : {}),
+  });
 }

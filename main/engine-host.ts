@@ -63,6 +63,7 @@ const realTimers: Timers = {
   now: () => Date.now(),
 };
 
+// Kept whole: short named methods sharing the child engine process state, read like a class.
 export function createEngineHost(options: EngineHostOptions): EngineHost {
   const timers = options.timers ?? realTimers;
   const readyTimeoutMs = options.readyTimeoutMs ?? 20_000;

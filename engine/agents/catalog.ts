@@ -36,6 +36,7 @@ function isDirectory(p: string): boolean {
   }
 }
 
+// Kept whole: short named methods sharing the catalog cache, read like a class.
 export function createAgentCatalog(deps: {
   store: Store;
   builtin?: () => BuiltinFolder[];

@@ -80,6 +80,7 @@ export class TournamentStateError extends DomainError {
   }
 }
 
+// Kept whole: the service object: short named methods sharing the runs in flight, read one method at a time like a class.
 export function createTournamentService(deps: TournamentServiceDeps) {
   const { store, playables } = deps;
   const clock = deps.clock ?? systemClock;

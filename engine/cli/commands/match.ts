@@ -7,7 +7,13 @@ import type { ClientFactory } from '../../protocols/governance/decision-client.j
 import { createExpectedClient } from '../../protocols/governance/expected-client.js';
 import { createHttpClient, decisionServiceProblem } from '../../protocols/governance/http-client.js';
 import { ISOLATION_JSON } from '../../protocols/governance/isolation-file.js';
-import { MatchCancelledError, MatchConfigError, type MatchResult, runGovernanceMatch } from '../../protocols/governance/match.js';
+import {
+  type LifecycleEvent,
+  MatchCancelledError,
+  MatchConfigError,
+  type MatchResult,
+  runGovernanceMatch,
+} from '../../protocols/governance/match.js';
 import { toMatchRecord } from '../../protocols/governance/match-record.js';
 import { MODEL_USAGE_JSON } from '../../protocols/governance/model-usage.js';
 import { createPolicyClient, loadPolicyFile, PolicyFileError } from '../../protocols/governance/policy-client.js';
@@ -41,64 +47,15 @@ Options:
 `;
 
 export async function matchCommand(argv: readonly string[]): Promise<number> {
-  const trusted = takeRepeated(argv, 'trust-agent-dir');
-  const { flags, positionals } = parseFlags(trusted.rest, {
-    scenario: 'string',
-    agent: 'string',
-    agents: 'string',
-    community: 'string',
-    scenarios: 'string',
-    out: 'string',
-    client: 'string',
-    timeout: 'string',
-    'agent-network': 'string',
-    'require-network-isolation': 'boolean',
-    'data-dir': 'string',
-    'no-store': 'boolean',
-    json: 'boolean',
-    help: 'boolean',
-  });
-  if (flags.help) {
+  const options = parseMatchFlags(argv);
+  if (!options) {
     process.stdout.write(MATCH_HELP);
     return 0;
   }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
-  const required = (name: string): string => {
-    const value = flags[name];
-    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required (see arena match --help)`);
-    return value;
-  };
-  const scenarioId = required('scenario');
-  const agentsDir = required('agents');
-  const scenariosDir = required('scenarios');
-  const out = path.resolve(required('out'));
-  const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
-  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
-    throw new UsageError(`--timeout must be a number of seconds > 0, got ${String(flags.timeout)}`);
-  }
-  const network = flags['agent-network'] ?? 'deny';
-  if (network !== 'deny' && network !== 'allow') throw new UsageError(`--agent-network must be deny or allow, got ${String(network)}`);
-  const json = flags.json === true;
-
-  let scenario: LoadedScenario;
-  let clientFactory: ClientFactory;
-  let agents: ReturnType<typeof discoverAgents>;
-  try {
-    const found = loadScenariosAt(scenariosDir).find((s) => s.spec.id === scenarioId);
-    if (!found) throw new UsageError(`unknown scenario '${scenarioId}' in ${path.resolve(scenariosDir)}`);
-    scenario = found;
-    clientFactory = buildClientFactory(typeof flags.client === 'string' ? flags.client : 'expected');
-    agents = discoverAgents({ official: agentsDir, community: typeof flags.community === 'string' ? flags.community : undefined });
-  } catch (error) {
-    if (error instanceof ManifestLoadError || error instanceof ScenarioLoadError || error instanceof PolicyFileError)
-      throw new UsageError(error.message);
-    throw error;
-  }
-
+  const { scenario, clientFactory, agents } = loadMatchInputs(options);
   // Preflight: a decision service that does not answer would turn every attempt into a missing decision.
-  const client = typeof flags.client === 'string' ? flags.client : 'expected';
-  if (client.startsWith('http:')) {
-    const problem = await decisionServiceProblem(client.slice('http:'.length));
+  if (options.client.startsWith('http:')) {
+    const problem = await decisionServiceProblem(options.client.slice('http:'.length));
     if (problem !== null) throw new UsageError(problem);
   }
 
@@ -112,30 +69,21 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     result = await runGovernanceMatch({
       scenario,
       agents,
-      agentId: typeof flags.agent === 'string' ? flags.agent : undefined,
+      agentId: options.agentId,
       clientFactory,
-      runsRoot: path.join(out, 'runs'),
-      reportsRoot: path.join(out, 'matches'),
-      indexDir: out,
-      timeoutSeconds,
-      agentNetwork: network,
-      requireNetworkIsolation: flags['require-network-isolation'] === true,
+      runsRoot: path.join(options.out, 'runs'),
+      reportsRoot: path.join(options.out, 'matches'),
+      indexDir: options.out,
+      timeoutSeconds: options.timeoutSeconds,
+      agentNetwork: options.network,
+      requireNetworkIsolation: options.requireNetworkIsolation,
       sandbox: sandboxPolicy(
-        resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined),
-        trusted.values.map((dir) => path.resolve(dir)),
+        resolveDataDir(options.dataDir),
+        options.trustedDirs.map((dir) => path.resolve(dir)),
       ),
       signal: controller.signal,
       onEvent: (event) => {
-        if (json) return;
-        if (event.type === 'match_started')
-          process.stdout.write(`Match ${event.match_id}: ${event.trial_count} trials × agents ${event.agents || '(none)'}\n`);
-        if (event.type === 'agent_finished') {
-          const verdict = event.passed ? 'PASS' : 'FAIL';
-          process.stdout.write(
-            `  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`,
-          );
-          if (event.stderr_tail) process.stdout.write(`${event.stderr_tail.replace(/\n+$/, '').replace(/^/gm, '      stderr| ')}\n`);
-        }
+        if (!options.json) printProgress(event);
       },
     });
   } catch (error) {
@@ -159,17 +107,128 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     );
     return 2;
   }
-  if (flags['no-store'] !== true) {
-    const store = openStore({
-      file: path.join(resolveDataDir(typeof flags['data-dir'] === 'string' ? flags['data-dir'] : undefined), 'arena.sqlite'),
-    });
-    try {
-      store.governance.save(toMatchRecord(result, typeof flags.client === 'string' ? flags.client : 'expected'));
-    } finally {
-      store.close();
-    }
-  }
+  if (options.store) storeMatch(result, options);
+  printResult(result, options);
+  return result.report.score.outcome === 'agent-assembly wins' ? 0 : 1;
+}
 
+/** The command line, checked: each missing or malformed flag is a usage error naming it. */
+interface MatchOptions {
+  scenarioId: string;
+  agentId: string | undefined;
+  agentsDir: string;
+  communityDir: string | undefined;
+  scenariosDir: string;
+  out: string;
+  client: string;
+  timeoutSeconds: number | undefined;
+  network: 'deny' | 'allow';
+  requireNetworkIsolation: boolean;
+  trustedDirs: string[];
+  dataDir: string | undefined;
+  store: boolean;
+  json: boolean;
+}
+
+/** The checked options, or null when --help was asked for. */
+function parseMatchFlags(argv: readonly string[]): MatchOptions | null {
+  const trusted = takeRepeated(argv, 'trust-agent-dir');
+  const { flags, positionals } = parseFlags(trusted.rest, {
+    scenario: 'string',
+    agent: 'string',
+    agents: 'string',
+    community: 'string',
+    scenarios: 'string',
+    out: 'string',
+    client: 'string',
+    timeout: 'string',
+    'agent-network': 'string',
+    'require-network-isolation': 'boolean',
+    'data-dir': 'string',
+    'no-store': 'boolean',
+    json: 'boolean',
+    help: 'boolean',
+  });
+  if (flags.help) return null;
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  const required = (name: string): string => {
+    const value = flags[name];
+    if (typeof value !== 'string' || value === '') throw new UsageError(`--${name} is required (see arena match --help)`);
+    return value;
+  };
+  const optional = (name: string): string | undefined => (typeof flags[name] === 'string' ? flags[name] : undefined);
+  const scenarioId = required('scenario');
+  const agentsDir = required('agents');
+  const scenariosDir = required('scenarios');
+  const out = path.resolve(required('out'));
+  const timeoutSeconds = flags.timeout === undefined ? undefined : Number(flags.timeout);
+  if (timeoutSeconds !== undefined && !(Number.isFinite(timeoutSeconds) && timeoutSeconds > 0)) {
+    throw new UsageError(`--timeout must be a number of seconds > 0, got ${String(flags.timeout)}`);
+  }
+  const network = flags['agent-network'] ?? 'deny';
+  if (network !== 'deny' && network !== 'allow') throw new UsageError(`--agent-network must be deny or allow, got ${String(network)}`);
+  return {
+    scenarioId,
+    agentId: optional('agent'),
+    agentsDir,
+    communityDir: optional('community'),
+    scenariosDir,
+    out,
+    client: optional('client') ?? 'expected',
+    timeoutSeconds,
+    network,
+    requireNetworkIsolation: flags['require-network-isolation'] === true,
+    trustedDirs: trusted.values,
+    dataDir: optional('data-dir'),
+    store: flags['no-store'] !== true,
+    json: flags.json === true,
+  };
+}
+
+/** The scenario, the decision client and the agents; a bad manifest, scenario or policy file is a usage error. */
+function loadMatchInputs(options: MatchOptions): {
+  scenario: LoadedScenario;
+  clientFactory: ClientFactory;
+  agents: ReturnType<typeof discoverAgents>;
+} {
+  try {
+    const scenario = loadScenariosAt(options.scenariosDir).find((s) => s.spec.id === options.scenarioId);
+    if (!scenario) throw new UsageError(`unknown scenario '${options.scenarioId}' in ${path.resolve(options.scenariosDir)}`);
+    const clientFactory = buildClientFactory(options.client);
+    const agents = discoverAgents({ official: options.agentsDir, community: options.communityDir });
+    return { scenario, clientFactory, agents };
+  } catch (error) {
+    if (error instanceof ManifestLoadError || error instanceof ScenarioLoadError || error instanceof PolicyFileError)
+      throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** The progress text: the match's start, then one line per agent's trial (with its stderr's tail). */
+function printProgress(event: LifecycleEvent): void {
+  if (event.type === 'match_started')
+    process.stdout.write(`Match ${event.match_id}: ${event.trial_count} trials × agents ${event.agents || '(none)'}\n`);
+  if (event.type === 'agent_finished') {
+    const verdict = event.passed ? 'PASS' : 'FAIL';
+    process.stdout.write(
+      `  ${verdict}  ${event.agent_id}  ${event.trial_id}  exit ${event.exit_code}, ${event.duration_seconds.toFixed(2)}s${event.error ? `  (${event.error})` : ''}\n`,
+    );
+    if (event.stderr_tail) process.stdout.write(`${event.stderr_tail.replace(/\n+$/, '').replace(/^/gm, '      stderr| ')}\n`);
+  }
+}
+
+/** Records the match in the database the report browser reads. */
+function storeMatch(result: MatchResult, options: MatchOptions): void {
+  const store = openStore({ file: path.join(resolveDataDir(options.dataDir), 'arena.sqlite') });
+  try {
+    store.governance.save(toMatchRecord(result, options.client));
+  } finally {
+    store.close();
+  }
+}
+
+/** The outcome against the victory conditions and where the report is, or one JSON line with --json. */
+function printResult(result: MatchResult, options: MatchOptions): void {
   const { score } = result.report;
   const files = {
     json: path.join(result.reportDir, 'arena-report.json'),
@@ -178,9 +237,9 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
     isolation: path.join(result.reportDir, ISOLATION_JSON),
     ...(result.modelUsage ? { model_usage: path.join(result.reportDir, MODEL_USAGE_JSON) } : {}),
   };
-  if (json) {
+  if (options.json) {
     process.stdout.write(
-      `${JSON.stringify({ event: 'match_finished', match_id: result.matchId, scenario_id: scenarioId, outcome: score.outcome, score, files })}\n`,
+      `${JSON.stringify({ event: 'match_finished', match_id: result.matchId, scenario_id: options.scenarioId, outcome: score.outcome, score, files })}\n`,
     );
   } else {
     const v = result.report.victory_conditions;
@@ -191,7 +250,6 @@ export async function matchCommand(argv: readonly string[]): Promise<number> {
         (result.modelUsage ? `Model usage: ${path.join(result.reportDir, 'model-usage.md')}\n` : ''),
     );
   }
-  return score.outcome === 'agent-assembly wins' ? 0 : 1;
 }
 
 function buildClientFactory(spec: string): ClientFactory {

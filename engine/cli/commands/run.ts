@@ -5,6 +5,7 @@ import { startEngine } from '../../app.js';
 import { type PreflightProblem, preflightMessage } from '../../contract/preflight.js';
 import type { TournamentEvent } from '../../contract/tournament.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
+import type { RunOutcome } from '../../tournaments/results/run-outcome.js';
 import { TournamentStateError } from '../../tournaments/service.js';
 import { readSpecFile, TournamentSpecError } from '../../tournaments/spec-file.js';
 import { parseFlags, takeRepeated, UsageError } from '../args.js';
@@ -94,22 +95,7 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
   const progress = json ? null : createProgress();
   let exitCode = 0;
   try {
-    let id: string;
-    if (read) {
-      const source = path.resolve(positionals[0] as string);
-      try {
-        // Refused before anything is stored: a run that cannot start here leaves no paused tournament behind.
-        refuseUnready(await service.preflight(service.validate(read.raw, read.specDir, source).agents));
-        id = service.create(read.raw, read.specDir, source).id;
-      } catch (error) {
-        if (error instanceof TournamentSpecError) throw new UsageError(error.message);
-        throw error;
-      }
-    } else {
-      id = resume as string;
-      if (!running.store.tournaments.get(id)) throw new UsageError(`no tournament ${id} in ${dataDir}`);
-      refuseUnready(await service.preflightRun(id));
-    }
+    const id = await createOrFind(running, read ? { ...read, file: positionals[0] as string } : undefined, resume as string, dataDir);
     let finished: TournamentEvent | null = null;
     service.subscribe(id, (event) => {
       if (json) process.stdout.write(`${JSON.stringify(event)}\n`);
@@ -131,31 +117,68 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       process.off('SIGTERM', onSignal);
     }
     progress?.done();
-    if (outcome.status === 'finished') {
-      const end = finished as Extract<TournamentEvent, { event: 'finished' }> | null;
-      if (!json) process.stdout.write(`finished ${id} (${outcome.stopReason}); reports in ${end?.report_dir ?? '(export failed)'}\n`);
-      if (!end?.report_dir) exitCode = 1;
-    } else if (outcome.status === 'paused' && outcome.reason) {
-      // Paused by itself: a set-up fault kept voiding games (no rating changed); the message names it and the fix.
-      process.stderr.write(`arena: ${outcome.reason}\npaused ${id}; continue with: arena run --resume ${id}\n`);
-      exitCode = 1;
-    } else if (outcome.status === 'paused') {
-      if (!json) process.stdout.write(`paused ${id}; continue with: arena run --resume ${id}\n`);
-      exitCode = 130;
-    } else if (outcome.status === 'halted') {
-      process.stderr.write(`stopped ${id}${lost ? ` (${lost})` : ''}; continue with: arena run --resume ${id}\n`);
-      exitCode = 1;
-    } else if (outcome.status === 'failed') {
-      process.stderr.write(`arena: tournament ${id} failed: ${outcome.error}\n`);
-      exitCode = 1;
-    } else {
-      exitCode = 1;
-    }
+    exitCode = reportOutcome(outcome, id, finished, { json, lost });
   } finally {
     await running.close();
     await queue?.close();
   }
   return exitCode;
+}
+
+/**
+ * The tournament to play: created from the file (after preflight, so a run that cannot start here leaves no paused
+ * tournament behind), or the stored one to resume.
+ */
+async function createOrFind(
+  running: Awaited<ReturnType<typeof startEngine>>,
+  read: { raw: unknown; specDir: string; file: string } | undefined,
+  resume: string,
+  dataDir: string,
+): Promise<string> {
+  const service = running.tournaments;
+  if (!read) {
+    if (!running.store.tournaments.get(resume)) throw new UsageError(`no tournament ${resume} in ${dataDir}`);
+    refuseUnready(await service.preflightRun(resume));
+    return resume;
+  }
+  const source = path.resolve(read.file);
+  try {
+    refuseUnready(await service.preflight(service.validate(read.raw, read.specDir, source).agents));
+    return service.create(read.raw, read.specDir, source).id;
+  } catch (error) {
+    if (error instanceof TournamentSpecError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** Says how the run ended and returns the exit code: 0 finished with reports, 130 paused by the user, else 1. */
+function reportOutcome(
+  outcome: RunOutcome,
+  id: string,
+  finished: TournamentEvent | null,
+  how: { json: boolean; lost: string | null },
+): number {
+  const { json, lost } = how;
+  if (outcome.status === 'finished') {
+    const end = finished as Extract<TournamentEvent, { event: 'finished' }> | null;
+    if (!json) process.stdout.write(`finished ${id} (${outcome.stopReason}); reports in ${end?.report_dir ?? '(export failed)'}\n`);
+    return end?.report_dir ? 0 : 1;
+  }
+  if (outcome.status === 'paused' && outcome.reason) {
+    // Paused by itself: a set-up fault kept voiding games (no rating changed); the message names it and the fix.
+    process.stderr.write(`arena: ${outcome.reason}\npaused ${id}; continue with: arena run --resume ${id}\n`);
+    return 1;
+  }
+  if (outcome.status === 'paused') {
+    if (!json) process.stdout.write(`paused ${id}; continue with: arena run --resume ${id}\n`);
+    return 130;
+  }
+  if (outcome.status === 'halted') {
+    process.stderr.write(`stopped ${id}${lost ? ` (${lost})` : ''}; continue with: arena run --resume ${id}\n`);
+    return 1;
+  }
+  if (outcome.status === 'failed') process.stderr.write(`arena: tournament ${id} failed: ${outcome.error}\n`);
+  return 1;
 }
 
 /** Preflight problems refuse the run with exit code 2, one line per problem. */

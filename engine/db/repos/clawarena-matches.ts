@@ -13,6 +13,7 @@ import {
   seatFromRow,
 } from './clawarena-rows.js';
 
+// Kept whole: a repository: its prepared statements and one short method per query, read like a class.
 export function createClawMatchRepo(db: Database.Database) {
   const q = {
     insertMatch: db.prepare(`INSERT INTO clawarena_matches (game_type, origin, status, seed, options, state, created_at, start_deadline_at)

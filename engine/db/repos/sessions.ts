@@ -74,6 +74,7 @@ function fromRow(row: SessionRow): StoredSession {
   };
 }
 
+// Kept whole: a repository: its prepared statements and one short method per query, read like a class.
 export function createSessionsRepo(db: Database.Database) {
   const insertSession = db.prepare(`INSERT INTO sessions
     (id, name, challenge_type, created_at, completed_at, last_activity_at, status, game_category, options, game_state, state, seat_keys_required,

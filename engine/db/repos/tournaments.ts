@@ -188,6 +188,7 @@ function gameOf(row: GameRow): StoredTournamentGame {
   };
 }
 
+// Kept whole: a repository: its prepared statements and one short method per query, read like a class.
 export function createTournamentsRepo(db: Database.Database) {
   const insertTournament = db.prepare(`INSERT INTO tournaments
     (id, name, status, spec, spec_dir, manifest, manifest_hash, planned_games, planned_exact, stop_reason, created_at, updated_at, finished_at)

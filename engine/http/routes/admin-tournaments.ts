@@ -41,6 +41,13 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     if (!s) throw new DomainError('unavailable', 'the tournament service is starting');
     return s;
   };
+  registerDefinitionRoutes(admin, service);
+  registerResultRoutes(admin, service);
+  registerExportRoutes(admin, service);
+}
+
+/** Validating, comparing, creating and listing tournaments, and a run's start, resume, pause and cancel. */
+function registerDefinitionRoutes(admin: FastifyInstance, service: () => TournamentService): void {
   const definition = (body: unknown): { raw: unknown; specDir: string; start: boolean } => {
     const req = readAdminBody(TournamentCreateRequestSchema, body);
     if ('spec_file' in req) return { ...readSpecFile(req.spec_file), start: req.start };
@@ -48,7 +55,6 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     if ('spec_text' in req) return { raw: parseSpecText(req.spec_text, 'spec_text'), specDir, start: req.start };
     return { raw: req.spec, specDir, start: req.start };
   };
-  const agentIds = (id: string): string[] => service().agentIds(id);
 
   admin.post('/tournaments/validate', async (req): Promise<TournamentValidateResponse> => {
     const { raw, specDir } = definition(req.body);
@@ -124,6 +130,11 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     s.cancel(req.params.id);
     return s.summary(req.params.id);
   });
+}
+
+/** A run's standings, charts, running and played games, and a game's export and rerun. */
+function registerResultRoutes(admin: FastifyInstance, service: () => TournamentService): void {
+  const agentIds = (id: string): string[] => service().agentIds(id);
 
   admin.get<{ Params: { id: string } }>('/tournaments/:id/standings', async (req) => {
     const { tournament, stats } = service().statistics(req.params.id);
@@ -178,15 +189,6 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     };
   });
 
-  const gameIndex = (raw: string): number => {
-    const parsed = GameIndexSchema.safeParse(raw);
-    if (!parsed.success) {
-      const message = `game index must be a whole number ≥ 0, got '${raw}'`;
-      throw new DomainError('invalid', message, { issues: [{ path: 'index', message }] });
-    }
-    return parsed.data;
-  };
-
   admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index/export', async (req, reply) => {
     const q = readAdminQuery(GameExportQuerySchema, req.query);
     const file = exportGame(service(), req.params.id, gameIndex(req.params.index), q.format);
@@ -197,7 +199,19 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
     const body = readAdminBody(GameRerunRequestSchema, req.body ?? {});
     return rerunGame(service(), req.params.id, gameIndex(req.params.index), body.start);
   });
+}
 
+function gameIndex(raw: string): number {
+  const parsed = GameIndexSchema.safeParse(raw);
+  if (!parsed.success) {
+    const message = `game index must be a whole number ≥ 0, got '${raw}'`;
+    throw new DomainError('invalid', message, { issues: [{ path: 'index', message }] });
+  }
+  return parsed.data;
+}
+
+/** The report files (written at the end, or a fresh snapshot of a running run) and the live event feed. */
+function registerExportRoutes(admin: FastifyInstance, service: () => TournamentService): void {
   admin.post<{ Params: { id: string } }>('/tournaments/:id/exports', async (req) => {
     const dir = await service().exportReports(req.params.id);
     return { report_dir: dir, files: fs.readdirSync(dir).sort() };

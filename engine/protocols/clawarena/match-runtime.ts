@@ -24,6 +24,7 @@ export interface NewMatch {
 
 export type SubmitResult = { ok: true; match: StoredClawMatch } | { ok: false; error: ClawError };
 
+// Kept whole: short named methods sharing the runtime state, read like a class.
 export function createMatchRuntime(deps: RuntimeDeps) {
   const repo = deps.store.clawarena;
 

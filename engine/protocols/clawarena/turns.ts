@@ -49,6 +49,7 @@ function parseWindowId(value: unknown, matchId: number): number | 'other' | unde
   return Number(m[2]);
 }
 
+// Kept whole: short named steps sharing the turn timers, read one at a time like a class.
 export function createTurns(deps: TurnDeps) {
   const { store, clock, runtime, agents, lobby } = deps;
   const repo = store.clawarena;

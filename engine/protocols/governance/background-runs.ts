@@ -35,6 +35,7 @@ export interface GovernanceRunnerDeps {
   log?: (message: string) => void;
 }
 
+// Kept whole: short named methods sharing the runs in flight, read like a class.
 export function createGovernanceRunner(deps: GovernanceRunnerDeps) {
   const scenariosDir = deps.scenariosDir ?? builtinScenariosDir();
   const agentFolders = deps.agentFolders ?? (() => builtinAgentFolders().map((f) => f.path));

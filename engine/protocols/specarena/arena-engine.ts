@@ -42,6 +42,7 @@ export type RejectedActionListener = (
 
 export type { ListQuery } from './session-reads.js';
 
+// Kept whole: the engine object: short named actions sharing its listeners and expiry, read like a class.
 export function createArenaEngine(options: ArenaEngineOptions) {
   const { store, challenges, live, clock } = options;
   const rejections = createListeners<Parameters<RejectedActionListener>>();

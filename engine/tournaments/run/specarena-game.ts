@@ -19,7 +19,7 @@ import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { LaunchResult } from '../../runner/launch.js';
 import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { placementsFromScores } from '../results/placements.js';
-import { exitVerdict, launchSeat as launchSeatAgent } from '../launch/seat-launch.js';
+import { exitVerdict, launchSeat as launchSeatAgent, type Verdict } from '../launch/seat-launch.js';
 
 /** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);
@@ -40,28 +40,82 @@ export function playGame(deps: GameDeps, game: ScheduledGame, signal: AbortSigna
 }
 
 async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: AbortSignal, play: GamePlay): Promise<GameOutcome> {
-  const { engine } = deps;
+  const table = openTable(deps, game, play);
+  const clocks = watchClocks(deps, play, table);
+  const nextJoin = watchJoins(deps.engine, play, table);
+  armStartBudget(deps, play, table, clocks);
+  watchChannels(deps.engine, play, table, clocks);
+  const refusals = watchRefusals(deps, play, table);
+  armGameBudget(deps, play, clocks);
+  play.interruptOn(signal);
+
+  play.agentsStarting();
+  clocks.armMove();
+  startSeatsInOrder(deps, game, play, table, clocks, nextJoin);
+
+  const outcome = await play.ended();
+  return finishGame(deps.engine, play, table, outcome, refusals);
+}
+
+/** One game's table: its session, the seats' invites, and what the watchers below learn about each seat. */
+interface Table {
+  id: string;
+  invites: string[];
+  seatOf: ReadonlyMap<string, number>;
+  seats: number;
+  /** When each seat last committed a message on either channel. */
+  lastAction: number[];
+  /** Seats whose process exited cleanly before the game ended. */
+  exitedClean: boolean[];
+  /** Seats whose process has been started. */
+  launched: Set<number>;
+  /** Who has joined, as the engine's join events tell it. */
+  players: readonly string[];
+  /** The move clock starts once every seat has joined: process start-up is not a move (it has its own budget). */
+  allJoined: boolean;
+}
+
+function openTable(deps: GameDeps, game: ScheduledGame, play: GamePlay): Table {
   // The run's mark on the session (onSession) commits with the session: one write transaction per game fewer.
-  const session = engine.createSession(game.challenge, deps.options, {
+  const session = deps.engine.createSession(game.challenge, deps.options, {
     seatKeysRequired: true,
     seed: game.seed,
     onCreated: (created) => deps.onSession?.(created),
   });
-  const id = session.id;
-  play.sessionId = id;
+  play.sessionId = session.id;
   const invites = [...session.invites];
   play.invites = invites;
-  const seatOf = new Map(invites.map((invite, seat) => [invite, seat]));
   const seats = game.seats.length;
   if (invites.length !== seats) throw new Error(`challenge ${game.challenge} has ${invites.length} seats, the schedule gave ${seats}`);
+  return {
+    id: session.id,
+    invites,
+    seatOf: new Map(invites.map((invite, seat) => [invite, seat])),
+    seats,
+    lastAction: new Array<number>(seats).fill(Number.NEGATIVE_INFINITY),
+    exitedClean: new Array<boolean>(seats).fill(false),
+    launched: new Set<number>(),
+    players: [],
+    allJoined: false,
+  };
+}
 
-  // Progress and who acted when: every committed message of either channel resets the move clock.
-  const lastAction = new Array<number>(seats).fill(Number.NEGATIVE_INFINITY);
-  const exitedClean = new Array<boolean>(seats).fill(false);
+interface Clocks {
+  /** (Re)starts the move clock, once every seat has joined. */
+  armMove(): void;
+  /** A committed message: its seat acted now, and the move clock starts over. */
+  onMessage(message: ChatMessage): void;
+  /** A clock ran out: the seats that acted least recently are at fault. */
+  timeout(what: string): void;
+  stop(): void;
+}
+
+/** Progress and who acted when: every committed message of either channel resets the move clock. */
+function watchClocks(deps: GameDeps, play: GamePlay, table: Table): Clocks {
   let moveTimer: NodeJS.Timeout | undefined;
   const onClock = (): number[] => {
-    const oldest = Math.min(...lastAction);
-    return lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
+    const oldest = Math.min(...table.lastAction);
+    return table.lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
   };
   // A process that died is reported by the runner a moment after it exits; a clock that runs out in that moment
   // must not turn the crash into a timeout, so the timeout verdict waits briefly for exit reports.
@@ -71,7 +125,7 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     timingOut = true;
     const t = setTimeout(() => {
       const seatsOnClock = onClock();
-      const left = seatsOnClock.filter((s) => exitedClean[s]);
+      const left = seatsOnClock.filter((s) => table.exitedClean[s]);
       if (left.length > 0)
         play.decide({
           termination: 'agent_protocol_violation',
@@ -87,17 +141,30 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     }, EXIT_REPORT_GRACE_MS);
     play.onCleanup(() => clearTimeout(t));
   };
-  // The move clock starts once every seat has joined: process start-up is not a move (it has its own budget).
-  let allJoined = false;
-  const joined = (): readonly string[] => engine.players(id);
-  // Who has joined, as the engine's join events tell it; the seat loop waits on them, and re-reads the seats itself
-  // only if none came for a while (a safety net: every join this game can see goes through the engine).
-  let players: readonly string[] = [];
+  const armMove = (): void => {
+    if (!table.allJoined) return;
+    clearTimeout(moveTimer);
+    moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
+  };
+  const onMessage = (message: ChatMessage): void => {
+    const seat = table.seatOf.get(message.from);
+    if (seat !== undefined) table.lastAction[seat] = deps.clock.now();
+    armMove();
+  };
+  return { armMove, onMessage, timeout, stop: () => clearTimeout(moveTimer) };
+}
+
+/**
+ * Keeps `table.players` current from the engine's join events, and returns the wait for the next one. The seat loop
+ * re-reads the seats itself only if none came for a while (a safety net: every join this game can see goes through
+ * the engine).
+ */
+function watchJoins(engine: ArenaEngine, play: GamePlay, table: Table): () => Promise<void> {
   let wake: (() => void) | undefined;
   const nextJoin = () =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
-        if (!play.settled) players = joined();
+        if (!play.settled) table.players = engine.players(table.id);
         done();
       }, JOIN_RECHECK_MS);
       function done(): void {
@@ -108,39 +175,32 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
       wake = done;
     });
   play.onCleanup(
-    engine.onJoin(id, (list) => {
-      players = list;
+    engine.onJoin(table.id, (list) => {
+      table.players = list;
       wake?.();
     }),
   );
   // A game that ends while the seat loop waits lets it go at once (the engine may close right after).
   play.onCleanup(() => wake?.());
-  const armMove = (): void => {
-    if (!allJoined) return;
-    clearTimeout(moveTimer);
-    moveTimer = setTimeout(() => timeout(`no move within ${deps.moveMs / 1000} s`), deps.moveMs);
-  };
-  const onMessage = (message: ChatMessage): void => {
-    const seat = seatOf.get(message.from);
-    if (seat !== undefined) lastAction[seat] = deps.clock.now();
-    armMove();
-  };
-  /** Seats whose process has been started. */
-  const launched = new Set<number>();
+  return nextJoin;
+}
+
+/** The start budget: every started seat must have joined by then, or it is at fault. */
+function armStartBudget(deps: GameDeps, play: GamePlay, table: Table, clocks: Clocks): void {
   const startTimer = setTimeout(
     () => {
-      if (allJoined) return;
-      const inside = new Set(joined());
-      const missing = invites.flatMap((invite, seat) => (inside.has(invite) ? [] : [seat]));
+      if (table.allJoined) return;
+      const inside = new Set(deps.engine.players(table.id));
+      const missing = table.invites.flatMap((invite, seat) => (inside.has(invite) ? [] : [seat]));
       if (missing.length === 0) {
-        allJoined = true;
-        armMove();
+        table.allJoined = true;
+        clocks.armMove();
         return;
       }
       // Seats start one after another, each once the previous one joined: a seat still waiting for its start never
       // had the chance to join and is not at fault, whichever seat order the game has.
-      const late = missing.filter((seat) => launched.has(seat));
-      const waiting = missing.filter((seat) => !launched.has(seat));
+      const late = missing.filter((seat) => table.launched.has(seat));
+      const waiting = missing.filter((seat) => !table.launched.has(seat));
       const why = waiting.length > 0 ? `; ${seatsLabel(waiting)} not started (waits for ${seatsLabel(late)})` : '';
       play.decide(
         late.length > 0
@@ -159,20 +219,28 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
     Math.min(deps.startMs, deps.gameMs),
   );
   play.onCleanup(() => clearTimeout(startTimer));
-  for (const channel of [operatorChannel(id), id]) {
+}
+
+/** Both channels: each message is progress; the session's end event ends the game. */
+function watchChannels(engine: ArenaEngine, play: GamePlay, table: Table, clocks: Clocks): void {
+  for (const channel of [operatorChannel(table.id), table.id]) {
     play.onCleanup(
       engine.live.subscribe(channel, (event) => {
-        if (event.type === 'new_message') onMessage(event.message);
+        if (event.type === 'new_message') clocks.onMessage(event.message);
         else play.decide({ termination: 'completed', faultedSeats: [], detail: 'game ended' });
       }),
     );
   }
-  const refused = new Array<number>(seats).fill(0);
+}
+
+/** Counts each seat's refused actions (kept for the transcript); past the budget the seat forfeits. */
+function watchRefusals(deps: GameDeps, play: GamePlay, table: Table): Refusal[] {
+  const refused = new Array<number>(table.seats).fill(0);
   const refusals: Refusal[] = [];
   play.onCleanup(
-    engine.onRejectedAction((sid, from, code, refusal) => {
-      if (sid !== id) return;
-      const seat = seatOf.get(from);
+    deps.engine.onRejectedAction((sid, from, code, refusal) => {
+      if (sid !== table.id) return;
+      const seat = table.seatOf.get(from);
       if (seat === undefined) return;
       refused[seat] = (refused[seat] as number) + 1;
       refusals.push({ seat, code: code ?? null, message: refusal.message, at: refusal.at });
@@ -186,75 +254,102 @@ async function playSpecArenaGame(deps: GameDeps, game: ScheduledGame, signal: Ab
       }
     }),
   );
-  const gameTimer = setTimeout(() => timeout(`game over ${deps.gameMs / 1000} s`), deps.gameMs);
+  return refusals;
+}
+
+/** The whole game's budget; its cleanup also stops the move clock. */
+function armGameBudget(deps: GameDeps, play: GamePlay, clocks: Clocks): void {
+  const gameTimer = setTimeout(() => clocks.timeout(`game over ${deps.gameMs / 1000} s`), deps.gameMs);
   play.onCleanup(() => {
     clearTimeout(gameTimer);
-    clearTimeout(moveTimer);
+    clocks.stop();
   });
-  play.interruptOn(signal);
+}
 
-  play.agentsStarting();
-  armMove();
-  const mcpUrl = `${deps.url}/api/arena/mcp`;
+/**
+ * Seats join in seat order: challenges deal private data by join order, so this is what makes seat k get the same
+ * hand on the same seed, and a seat-swapped pair really swap hands.
+ */
+function startSeatsInOrder(
+  deps: GameDeps,
+  game: ScheduledGame,
+  play: GamePlay,
+  table: Table,
+  clocks: Clocks,
+  nextJoin: () => Promise<void>,
+): void {
   const onExit = (seat: number, result: LaunchResult): void => {
     if (play.settled) return;
     const exit = exitVerdict(seat, result, deps.agents[game.seats[seat] as number]?.id);
-    if (exit === 'clean') exitedClean[seat] = true;
+    if (exit === 'clean') table.exitedClean[seat] = true;
     else if (exit) play.decide(exit);
   };
-  // Seats join in seat order: challenges deal private data by join order, so this is what makes seat k get the
-  // same hand on the same seed, and a seat-swapped pair really swap hands.
-  const launchSeat = (seat: number): void => {
-    launched.add(seat);
-    const agentIndex = game.seats[seat] as number;
-    const agent = deps.agents[agentIndex];
-    if (!agent) throw new Error(`no agent ${agentIndex}`);
-    const seatKey = issueSeatKey(deps.authSecret, id, seat, deps.clock.now());
-    const handle = deps.warm?.has(agentIndex)
-      ? deps.warm.lease(
-          agentIndex,
-          {
-            invite: invites[seat] as string,
-            seat_key: seatKey,
-            challenge: game.challenge,
-            seed: deriveSeed(game.seed, `agent:${seat}`),
-            move_seconds: deps.moveMs / 1000,
-            game_seconds: deps.gameMs / 1000,
-            deadline: play.startedAt + deps.gameMs,
-            agent_id: agent.id,
-            game_index: game.gameIndex,
-            seat,
-            url: deps.url,
-            mcp_url: mcpUrl,
-          },
-          play.verdict,
-          seat,
-        )
-      : launchSeatAgent(deps, agent, game, seat, {
-          ARENA_URL: deps.url,
-          ARENA_INVITE: invites[seat] as string,
-          ARENA_SESSION_KEY: seatKey,
-          ARENA_MCP_URL: mcpUrl,
-        });
-    play.addSeat(handle, (result) => onExit(seat, result));
-  };
+  const { seats } = table;
   void (async () => {
     for (let seat = 0; seat < seats && !play.settled; seat++) {
-      launchSeat(seat);
-      while (seat < seats - 1 && !play.settled && players.length <= seat) await nextJoin();
+      launchSeat(deps, game, play, table, seat, onExit);
+      while (seat < seats - 1 && !play.settled && table.players.length <= seat) await nextJoin();
     }
     // Challenges that say nothing on join still get their move clock once the table is full.
-    while (!play.settled && !allJoined) {
-      if (players.length >= seats) {
-        allJoined = true;
-        armMove();
+    while (!play.settled && !table.allJoined) {
+      if (table.players.length >= seats) {
+        table.allJoined = true;
+        clocks.armMove();
       } else await nextJoin();
     }
   })().catch((error: unknown) =>
     play.decide({ termination: 'harness_error', faultedSeats: [], detail: `harness: ${(error as Error).message}` }),
   );
+}
 
-  const outcome = await play.ended();
+/** Starts one seat's agent: a lease on a warm process when the agent has one, else a fresh launch. */
+function launchSeat(
+  deps: GameDeps,
+  game: ScheduledGame,
+  play: GamePlay,
+  table: Table,
+  seat: number,
+  onExit: (seat: number, result: LaunchResult) => void,
+): void {
+  table.launched.add(seat);
+  const agentIndex = game.seats[seat] as number;
+  const agent = deps.agents[agentIndex];
+  if (!agent) throw new Error(`no agent ${agentIndex}`);
+  const seatKey = issueSeatKey(deps.authSecret, table.id, seat, deps.clock.now());
+  const invite = table.invites[seat] as string;
+  const mcpUrl = `${deps.url}/api/arena/mcp`;
+  const handle = deps.warm?.has(agentIndex)
+    ? deps.warm.lease(
+        agentIndex,
+        {
+          invite,
+          seat_key: seatKey,
+          challenge: game.challenge,
+          seed: deriveSeed(game.seed, `agent:${seat}`),
+          move_seconds: deps.moveMs / 1000,
+          game_seconds: deps.gameMs / 1000,
+          deadline: play.startedAt + deps.gameMs,
+          agent_id: agent.id,
+          game_index: game.gameIndex,
+          seat,
+          url: deps.url,
+          mcp_url: mcpUrl,
+        },
+        play.verdict,
+        seat,
+      )
+    : launchSeatAgent(deps, agent, game, seat, {
+        ARENA_URL: deps.url,
+        ARENA_INVITE: invite,
+        ARENA_SESSION_KEY: seatKey,
+        ARENA_MCP_URL: mcpUrl,
+      });
+  play.addSeat(handle, (result) => onExit(seat, result));
+}
+
+/** A completed game is scored from the ended session; any other ending keeps its verdict. Both keep the transcript. */
+function finishGame(engine: ArenaEngine, play: GamePlay, table: Table, outcome: Verdict, refusals: readonly Refusal[]): GameOutcome {
+  const { id, seatOf, invites } = table;
   if (outcome.termination !== 'completed') return play.finish(outcome, {}, transcriptOf(engine, id, seatOf, refusals));
   const ended = engine.session(id);
   if (ended?.status !== 'ended') return play.finish({ termination: 'harness_error', faultedSeats: [], detail: 'session lost' });

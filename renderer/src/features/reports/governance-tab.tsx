@@ -1,5 +1,5 @@
 // Governance matches stored by `arena match` or the "Run scenario" form, newest first.
-import { useEffect, useId, useState } from 'react';
+import { type Dispatch, type SetStateAction, useEffect, useId, useState } from 'react';
 import { OUTCOME_WINS } from '../../../../engine/contract/governance.js';
 import { type GovernanceClientChoice, MAX_POLICY_BYTES } from '../../../../engine/contract/governance-admin.js';
 import { useArena } from '../../app-context.js';
@@ -114,18 +114,9 @@ type RunState =
   | { phase: 'stored'; matchId: string }
   | { phase: 'error'; error: unknown };
 
-function RunScenarioForm({ onStored }: { onStored(): void }) {
+/** The match runs in the background; its report is stored when every trial has run. */
+function useStoredWhenDone(state: RunState, setState: (state: RunState) => void, onStored: () => void): void {
   const { client } = useArena();
-  const scenarios = useResource((signal) => listScenarios(client, signal), []);
-  const [scenarioId, setScenarioId] = useState('');
-  const [excluded, setExcluded] = useState<Set<string>>(new Set());
-  const [state, setState] = useState<RunState>({ phase: 'idle' });
-  const [decider, setDecider] = useState<DeciderKind>('expected');
-  const [policy, setPolicy] = useState<{ name: string; yaml: string } | null>(null);
-  const [serviceUrl, setServiceUrl] = useState('');
-  const scenario = scenarios.data?.find((s) => s.id === scenarioId) ?? scenarios.data?.[0];
-
-  // The match runs in the background; its report is stored when every trial has run.
   useEffect(() => {
     if (state.phase !== 'running') return;
     const controller = new AbortController();
@@ -148,7 +139,55 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [state, client, onStored]);
+  }, [state, client, onStored, setState]);
+}
+
+/** Every eligible agent, checked by default; unchecking one leaves it out of the match. */
+function AgentChecklist({
+  agents,
+  excluded,
+  setExcluded,
+}: {
+  agents: ReadonlyArray<{ id: string; manifest_path: string }>;
+  excluded: Set<string>;
+  setExcluded: Dispatch<SetStateAction<Set<string>>>;
+}) {
+  return (
+    <fieldset className="rp-run-agents">
+      <legend className="field-label">Agents</legend>
+      {agents.map((a) => (
+        <label key={a.manifest_path} className="rp-check">
+          <input
+            type="checkbox"
+            checked={!excluded.has(a.manifest_path)}
+            onChange={(event) =>
+              setExcluded((previous) => {
+                const next = new Set(previous);
+                if (event.target.checked) next.delete(a.manifest_path);
+                else next.add(a.manifest_path);
+                return next;
+              })
+            }
+          />
+          {a.id}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+function RunScenarioForm({ onStored }: { onStored(): void }) {
+  const { client } = useArena();
+  const scenarios = useResource((signal) => listScenarios(client, signal), []);
+  const [scenarioId, setScenarioId] = useState('');
+  const [excluded, setExcluded] = useState<Set<string>>(new Set());
+  const [state, setState] = useState<RunState>({ phase: 'idle' });
+  const [decider, setDecider] = useState<DeciderKind>('expected');
+  const [policy, setPolicy] = useState<{ name: string; yaml: string } | null>(null);
+  const [serviceUrl, setServiceUrl] = useState('');
+  const scenario = scenarios.data?.find((s) => s.id === scenarioId) ?? scenarios.data?.[0];
+
+  useStoredWhenDone(state, setState, onStored);
 
   const submit = async () => {
     if (!scenario) return;
@@ -205,26 +244,7 @@ function RunScenarioForm({ onStored }: { onStored(): void }) {
           </label>
           {scenario ? <p className="small muted rp-run-desc">{scenario.description}</p> : null}
           {scenario && scenario.agents.length > 0 ? (
-            <fieldset className="rp-run-agents">
-              <legend className="field-label">Agents</legend>
-              {scenario.agents.map((a) => (
-                <label key={a.manifest_path} className="rp-check">
-                  <input
-                    type="checkbox"
-                    checked={!excluded.has(a.manifest_path)}
-                    onChange={(event) =>
-                      setExcluded((previous) => {
-                        const next = new Set(previous);
-                        if (event.target.checked) next.delete(a.manifest_path);
-                        else next.add(a.manifest_path);
-                        return next;
-                      })
-                    }
-                  />
-                  {a.id}
-                </label>
-              ))}
-            </fieldset>
+            <AgentChecklist agents={scenario.agents} excluded={excluded} setExcluded={setExcluded} />
           ) : null}
           <DeciderFields kind={decider} onKind={setDecider} policy={policy} onPolicy={setPolicy} url={serviceUrl} onUrl={setServiceUrl} />
           <div className="row-gap">

@@ -2,8 +2,10 @@
 // match viewer; exports of the tournament's reports, its audit bundle and the filtered rows; verifying a bundle file.
 
 import { useMemo, useState } from 'react';
+import type { TournamentGame } from '../../../../engine/contract/tournament.js';
 import { gameNumber } from '../../../../engine/core/seat-label.js';
 import { useArena } from '../../app-context.js';
+import type { ArenaClient } from '../../arena-client/client.js';
 import { routeHref } from '../../routes.js';
 import { FilterSelect } from '../../ui/filter-select.js';
 import { formatDateTime } from '../../ui/format.js';
@@ -14,7 +16,7 @@ import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
 import { tournamentsApi } from '../tournaments/tournaments-api.js';
 import { BundleVerifyPanel } from './bundle-verify.js';
-import { ExportButtons } from './export-buttons.js';
+import { ExportButtons, type ExportChoice } from './export-buttons.js';
 import { distinct, filterGames, type GameFilters, gamesCsv, NO_FILTERS, resultOptions, seatScoreText } from './games-filter.js';
 import { Pager } from './governance-tab.js';
 import { KnockoutBracketView } from './knockout-bracket.js';
@@ -91,108 +93,13 @@ function GamesTable({ id, name }: { id: string; name: string }) {
     });
     setOffset(0);
   };
-  const slug = name.replace(/[^\w.-]+/g, '-');
   return (
     <section className="card" aria-labelledby="games-title" data-testid="tournament-games" data-tournament-id={id}>
       <div className="rp-games-head">
         <h2 id="games-title">Games of {name}</h2>
-        <ExportButtons
-          testId="tournament-exports"
-          choices={[
-            {
-              label: 'Export report (JSON)',
-              fileName: `${slug}-report.json`,
-              filter: { name: 'JSON', extensions: ['json'] },
-              load: () => tournamentExport(client, id, 'report.json'),
-            },
-            {
-              label: 'Export events (JSONL)',
-              fileName: `${slug}-events.jsonl`,
-              filter: { name: 'JSON Lines', extensions: ['jsonl'] },
-              load: () => tournamentExport(client, id, 'events.jsonl'),
-            },
-            {
-              label: 'Export report (Markdown)',
-              fileName: `${slug}-report.md`,
-              filter: { name: 'Markdown', extensions: ['md'] },
-              load: () => tournamentExport(client, id, 'report.md'),
-            },
-            // This is the games page: its CSV is the games (every attempt, void ones marked), the standings beside it.
-            {
-              label: 'Export games (CSV)',
-              fileName: `${slug}-games.csv`,
-              filter: { name: 'CSV', extensions: ['csv'] },
-              load: () => tournamentExport(client, id, 'games.csv'),
-            },
-            {
-              label: 'Export standings (CSV)',
-              fileName: `${slug}-standings.csv`,
-              filter: { name: 'CSV', extensions: ['csv'] },
-              load: () => tournamentExport(client, id, 'standings.csv'),
-            },
-            {
-              label: 'Export run manifest (JSON)',
-              fileName: `${slug}-manifest.json`,
-              filter: { name: 'JSON', extensions: ['json'] },
-              load: () => tournamentExport(client, id, 'manifest.json'),
-            },
-            // The whole run, checkable by anyone with `arena verify` or this page's "Verify an audit bundle".
-            {
-              label: 'Export audit bundle',
-              fileName: `${id}.bundle.tar.gz`,
-              filter: { name: 'Audit bundle', extensions: ['gz'] },
-              load: () => tournamentBundle(client, id, false),
-            },
-            {
-              label: 'Export audit bundle with agent files',
-              fileName: `${id}.bundle.tar.gz`,
-              filter: { name: 'Audit bundle', extensions: ['gz'] },
-              load: () => tournamentBundle(client, id, true),
-            },
-            {
-              label: 'Export shown games (CSV)',
-              fileName: `${slug}-shown-games.csv`,
-              filter: { name: 'CSV', extensions: ['csv'] },
-              load: async () => gamesCsv(shown),
-            },
-          ]}
-        />
+        <ExportButtons testId="tournament-exports" choices={exportChoices(client, id, name, shown)} />
       </div>
-      <div className="filters rp-filters">
-        <FilterSelect label="Agent" anyLabel="All agents" value={filters.agent} onChange={(agent) => set({ agent })} options={agents} />
-        <FilterSelect
-          label="Termination"
-          anyLabel="Any"
-          value={filters.termination}
-          onChange={(termination) => set({ termination })}
-          options={terminations}
-        />
-        {workers.length > 0 ? (
-          <FilterSelect
-            label="Worker"
-            anyLabel="All workers"
-            value={filters.worker}
-            onChange={(worker) => set({ worker })}
-            options={workers}
-          />
-        ) : null}
-        <FilterSelect
-          label="Result"
-          anyLabel="Any"
-          value={filters.result}
-          onChange={(result) => set({ result: result as GameFilters['result'] })}
-          options={resultOptions(filters.agent)}
-        />
-        <label className="field field-inline">
-          <span className="field-label">Search</span>
-          <input
-            type="search"
-            value={filters.search}
-            placeholder="agent, challenge, reason…"
-            onChange={(event) => set({ search: event.target.value })}
-          />
-        </label>
-      </div>
+      <GameFilterBar filters={filters} set={set} agents={agents} terminations={terminations} workers={workers} />
       <ResourceStatus resource={games} loading="Loading games…" />
       {!games.data ? null : rows.length === 0 ? (
         <p className="empty">No games have finished yet.</p>
@@ -202,68 +109,190 @@ function GamesTable({ id, name }: { id: string; name: string }) {
             {shown.length === rows.length ? `${rows.length} games` : `${shown.length} of ${rows.length} games`}
             {games.data.total > GAMES_PAGE ? ` (the first ${GAMES_PAGE} of ${games.data.total} are searched)` : ''}
           </p>
-          <div className="table-wrap">
-            <table className="table" aria-label="Games" data-scored={scored}>
-              <thead>
-                <tr>
-                  <th>Game</th>
-                  <th>Challenge</th>
-                  <th>Seats</th>
-                  <th>Result</th>
-                  {scored ? (
-                    <>
-                      <th className="num" title="SpecArena security per seat, in seat order">
-                        Security
-                      </th>
-                      <th className="num" title="SpecArena utility per seat, in seat order">
-                        Utility
-                      </th>
-                    </>
-                  ) : null}
-                  <th>Termination</th>
-                  <th>Detail</th>
-                  <th className="num">Duration</th>
-                </tr>
-              </thead>
-              <tbody>
-                {shown.slice(offset, offset + ROWS).map((g) => (
-                  <tr key={`${g.gameIndex}/${g.attempt}`} data-game-index={g.gameIndex}>
-                    <td className="nowrap">
-                      <a
-                        className="strong-link"
-                        href={routeHref({ name: 'tournament-game', id, index: g.gameIndex })}
-                        aria-label={`Open game ${gameNumber(g.gameIndex)}`}
-                      >
-                        Game {gameNumber(g.gameIndex)}
-                      </a>
-                      {g.attempt > 1 ? <span className="tag">attempt {g.attempt}</span> : null}
-                    </td>
-                    <td>{g.challenge}</td>
-                    <td>{g.seat_agents.join(' vs ')}</td>
-                    <td>{resultText(g.seat_agents, g.placements, g.forfeit)}</td>
-                    {scored ? (
-                      <>
-                        <td className="num nowrap" data-testid="game-security">
-                          {seatScoreText(g.scores, 'security') ?? '–'}
-                        </td>
-                        <td className="num nowrap" data-testid="game-utility">
-                          {seatScoreText(g.scores, 'utility') ?? '–'}
-                        </td>
-                      </>
-                    ) : null}
-                    <td>
-                      <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
-                    </td>
-                    <td className="small rp-detail">{g.detail}</td>
-                    <td className="num nowrap">{formatDuration(g.endedAt - g.startedAt)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <GamesRows id={id} games={shown.slice(offset, offset + ROWS)} scored={scored} />
           <Pager offset={offset} total={shown.length} page={ROWS} onChange={setOffset} />
         </>
       )}
     </section>
+  );
+}
+
+/** The run's report files, and the games shown here as CSV. */
+function exportChoices(client: ArenaClient, id: string, name: string, shown: readonly TournamentGame[]): ExportChoice[] {
+  const slug = name.replace(/[^\w.-]+/g, '-');
+  return [
+    {
+      label: 'Export report (JSON)',
+      fileName: `${slug}-report.json`,
+      filter: { name: 'JSON', extensions: ['json'] },
+      load: () => tournamentExport(client, id, 'report.json'),
+    },
+    {
+      label: 'Export events (JSONL)',
+      fileName: `${slug}-events.jsonl`,
+      filter: { name: 'JSON Lines', extensions: ['jsonl'] },
+      load: () => tournamentExport(client, id, 'events.jsonl'),
+    },
+    {
+      label: 'Export report (Markdown)',
+      fileName: `${slug}-report.md`,
+      filter: { name: 'Markdown', extensions: ['md'] },
+      load: () => tournamentExport(client, id, 'report.md'),
+    },
+    // This is the games page: its CSV is the games (every attempt, void ones marked), the standings beside it.
+    {
+      label: 'Export games (CSV)',
+      fileName: `${slug}-games.csv`,
+      filter: { name: 'CSV', extensions: ['csv'] },
+      load: () => tournamentExport(client, id, 'games.csv'),
+    },
+    {
+      label: 'Export standings (CSV)',
+      fileName: `${slug}-standings.csv`,
+      filter: { name: 'CSV', extensions: ['csv'] },
+      load: () => tournamentExport(client, id, 'standings.csv'),
+    },
+    {
+      label: 'Export run manifest (JSON)',
+      fileName: `${slug}-manifest.json`,
+      filter: { name: 'JSON', extensions: ['json'] },
+      load: () => tournamentExport(client, id, 'manifest.json'),
+    },
+    // The whole run, checkable by anyone with `arena verify` or this page's "Verify an audit bundle".
+    {
+      label: 'Export audit bundle',
+      fileName: `${id}.bundle.tar.gz`,
+      filter: { name: 'Audit bundle', extensions: ['gz'] },
+      load: () => tournamentBundle(client, id, false),
+    },
+    {
+      label: 'Export audit bundle with agent files',
+      fileName: `${id}.bundle.tar.gz`,
+      filter: { name: 'Audit bundle', extensions: ['gz'] },
+      load: () => tournamentBundle(client, id, true),
+    },
+    {
+      label: 'Export shown games (CSV)',
+      fileName: `${slug}-shown-games.csv`,
+      filter: { name: 'CSV', extensions: ['csv'] },
+      load: async () => gamesCsv(shown),
+    },
+  ];
+}
+
+function GameFilterBar({
+  filters,
+  set,
+  agents,
+  terminations,
+  workers,
+}: {
+  filters: GameFilters;
+  set: (patch: Partial<GameFilters>) => void;
+  agents: string[];
+  terminations: string[];
+  workers: string[];
+}) {
+  return (
+    <div className="filters rp-filters">
+      <FilterSelect label="Agent" anyLabel="All agents" value={filters.agent} onChange={(agent) => set({ agent })} options={agents} />
+      <FilterSelect
+        label="Termination"
+        anyLabel="Any"
+        value={filters.termination}
+        onChange={(termination) => set({ termination })}
+        options={terminations}
+      />
+      {workers.length > 0 ? (
+        <FilterSelect
+          label="Worker"
+          anyLabel="All workers"
+          value={filters.worker}
+          onChange={(worker) => set({ worker })}
+          options={workers}
+        />
+      ) : null}
+      <FilterSelect
+        label="Result"
+        anyLabel="Any"
+        value={filters.result}
+        onChange={(result) => set({ result: result as GameFilters['result'] })}
+        options={resultOptions(filters.agent)}
+      />
+      <label className="field field-inline">
+        <span className="field-label">Search</span>
+        <input
+          type="search"
+          value={filters.search}
+          placeholder="agent, challenge, reason…"
+          onChange={(event) => set({ search: event.target.value })}
+        />
+      </label>
+    </div>
+  );
+}
+
+/** One row per game attempt; the game's number opens the match viewer. */
+function GamesRows({ id, games, scored }: { id: string; games: readonly TournamentGame[]; scored: boolean }) {
+  return (
+    <div className="table-wrap">
+      <table className="table" aria-label="Games" data-scored={scored}>
+        <thead>
+          <tr>
+            <th>Game</th>
+            <th>Challenge</th>
+            <th>Seats</th>
+            <th>Result</th>
+            {scored ? (
+              <>
+                <th className="num" title="SpecArena security per seat, in seat order">
+                  Security
+                </th>
+                <th className="num" title="SpecArena utility per seat, in seat order">
+                  Utility
+                </th>
+              </>
+            ) : null}
+            <th>Termination</th>
+            <th>Detail</th>
+            <th className="num">Duration</th>
+          </tr>
+        </thead>
+        <tbody>
+          {games.map((g) => (
+            <tr key={`${g.gameIndex}/${g.attempt}`} data-game-index={g.gameIndex}>
+              <td className="nowrap">
+                <a
+                  className="strong-link"
+                  href={routeHref({ name: 'tournament-game', id, index: g.gameIndex })}
+                  aria-label={`Open game ${gameNumber(g.gameIndex)}`}
+                >
+                  Game {gameNumber(g.gameIndex)}
+                </a>
+                {g.attempt > 1 ? <span className="tag">attempt {g.attempt}</span> : null}
+              </td>
+              <td>{g.challenge}</td>
+              <td>{g.seat_agents.join(' vs ')}</td>
+              <td>{resultText(g.seat_agents, g.placements, g.forfeit)}</td>
+              {scored ? (
+                <>
+                  <td className="num nowrap" data-testid="game-security">
+                    {seatScoreText(g.scores, 'security') ?? '–'}
+                  </td>
+                  <td className="num nowrap" data-testid="game-utility">
+                    {seatScoreText(g.scores, 'utility') ?? '–'}
+                  </td>
+                </>
+              ) : null}
+              <td>
+                <span className={`tag ${g.termination === 'completed' ? 'rp-pass' : 'rp-fail'}`}>{g.termination}</span>
+              </td>
+              <td className="small rp-detail">{g.detail}</td>
+              <td className="num nowrap">{formatDuration(g.endedAt - g.startedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

@@ -64,83 +64,8 @@ export function ComparePage({ a, b }: { a: string | undefined; b: string | undef
         <Loading label="Comparing…" />
       ) : (
         <>
-          <section className="card" aria-labelledby="compare-ratings">
-            <h2 id="compare-ratings">Ratings</h2>
-            <div className="table-wrap">
-              <table className="table" data-testid="compare-ratings">
-                <thead>
-                  <tr>
-                    <th>Agent</th>
-                    <th>Changed</th>
-                    <th className="num">Rating A</th>
-                    <th className="num">Rating B</th>
-                    <th className="num">Δ (95% interval)</th>
-                    <th className="num">Games A / B</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {c.agents.map((d) => (
-                    <tr key={d.agent} data-agent={d.agent}>
-                      <td className="strong">{d.agent}</td>
-                      <td>{d.changed ? <span className="tag">changed</span> : 'same files'}</td>
-                      <td className="num">{d.rating_a === null ? '—' : d.rating_a.toFixed(0)}</td>
-                      <td className="num">{d.rating_b === null ? '—' : d.rating_b.toFixed(0)}</td>
-                      <td className="num nowrap" data-testid="compare-delta">
-                        {deltaLabel(d)}
-                      </td>
-                      <td className="num">
-                        {d.games_a} / {d.games_b}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            {c.only_in_a.length + c.only_in_b.length > 0 ? (
-              <p className="muted small">
-                {c.only_in_a.length > 0 ? `Only in A: ${c.only_in_a.join(', ')}. ` : ''}
-                {c.only_in_b.length > 0 ? `Only in B: ${c.only_in_b.join(', ')}.` : ''}
-              </p>
-            ) : null}
-          </section>
-          <section className="card" aria-labelledby="compare-paired">
-            <h2 id="compare-paired">Paired games (same seed, same seats)</h2>
-            <div className="table-wrap">
-              <table className="table" data-testid="compare-paired">
-                <thead>
-                  <tr>
-                    <th>Agent</th>
-                    <th className="num">Pairs</th>
-                    <th className="num">Better / same / worse in B</th>
-                    <th className="num">Mean score change (95% interval)</th>
-                    <th className="num">Sign test p</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {c.paired.map((p) => (
-                    <tr key={p.agent} data-agent={p.agent} data-pairs={p.pairs}>
-                      <td className="strong">{p.agent}</td>
-                      <td className="num">{p.pairs}</td>
-                      <td className="num">
-                        {p.better} / {p.same} / {p.worse}
-                      </td>
-                      <td className="num nowrap">
-                        {signed(p.mean_difference, 3)}
-                        {p.lower !== null && p.upper !== null ? (
-                          <span className="muted small">
-                            {' '}
-                            [{signed(p.lower, 3)}, {signed(p.upper, 3)}]
-                          </span>
-                        ) : null}
-                      </td>
-                      <td className="num">{p.sign_test_p === null ? '—' : p.sign_test_p.toPrecision(3)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <p className="muted small">{c.method}</p>
-          </section>
+          <RatingChanges comparison={c} />
+          <PairedGames comparison={c} />
           <ExportButtons
             testId="compare-exports"
             choices={[
@@ -167,5 +92,94 @@ export function ComparePage({ a, b }: { a: string | undefined; b: string | undef
         </>
       )}
     </div>
+  );
+}
+
+/** For the agents in both runs: each rating, and the change with its interval. */
+function RatingChanges({ comparison: c }: { comparison: TournamentComparison }) {
+  return (
+    <section className="card" aria-labelledby="compare-ratings">
+      <h2 id="compare-ratings">Ratings</h2>
+      <div className="table-wrap">
+        <table className="table" data-testid="compare-ratings">
+          <thead>
+            <tr>
+              <th>Agent</th>
+              <th>Changed</th>
+              <th className="num">Rating A</th>
+              <th className="num">Rating B</th>
+              <th className="num">Δ (95% interval)</th>
+              <th className="num">Games A / B</th>
+            </tr>
+          </thead>
+          <tbody>
+            {c.agents.map((d) => (
+              <tr key={d.agent} data-agent={d.agent}>
+                <td className="strong">{d.agent}</td>
+                <td>{d.changed ? <span className="tag">changed</span> : 'same files'}</td>
+                <td className="num">{d.rating_a === null ? '—' : d.rating_a.toFixed(0)}</td>
+                <td className="num">{d.rating_b === null ? '—' : d.rating_b.toFixed(0)}</td>
+                <td className="num nowrap" data-testid="compare-delta">
+                  {deltaLabel(d)}
+                </td>
+                <td className="num">
+                  {d.games_a} / {d.games_b}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {c.only_in_a.length + c.only_in_b.length > 0 ? (
+        <p className="muted small">
+          {c.only_in_a.length > 0 ? `Only in A: ${c.only_in_a.join(', ')}. ` : ''}
+          {c.only_in_b.length > 0 ? `Only in B: ${c.only_in_b.join(', ')}.` : ''}
+        </p>
+      ) : null}
+    </section>
+  );
+}
+
+/** Where both runs played the same seed and seats: how each agent did in B against A, game by game. */
+function PairedGames({ comparison: c }: { comparison: TournamentComparison }) {
+  return (
+    <section className="card" aria-labelledby="compare-paired">
+      <h2 id="compare-paired">Paired games (same seed, same seats)</h2>
+      <div className="table-wrap">
+        <table className="table" data-testid="compare-paired">
+          <thead>
+            <tr>
+              <th>Agent</th>
+              <th className="num">Pairs</th>
+              <th className="num">Better / same / worse in B</th>
+              <th className="num">Mean score change (95% interval)</th>
+              <th className="num">Sign test p</th>
+            </tr>
+          </thead>
+          <tbody>
+            {c.paired.map((p) => (
+              <tr key={p.agent} data-agent={p.agent} data-pairs={p.pairs}>
+                <td className="strong">{p.agent}</td>
+                <td className="num">{p.pairs}</td>
+                <td className="num">
+                  {p.better} / {p.same} / {p.worse}
+                </td>
+                <td className="num nowrap">
+                  {signed(p.mean_difference, 3)}
+                  {p.lower !== null && p.upper !== null ? (
+                    <span className="muted small">
+                      {' '}
+                      [{signed(p.lower, 3)}, {signed(p.upper, 3)}]
+                    </span>
+                  ) : null}
+                </td>
+                <td className="num">{p.sign_test_p === null ? '—' : p.sign_test_p.toPrecision(3)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <p className="muted small">{c.method}</p>
+    </section>
   );
 }
