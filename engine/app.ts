@@ -28,6 +28,7 @@ import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
+import { modelBuild } from './runtime/model-build.js';
 import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
@@ -262,6 +263,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       warm: warmHooks,
       sandbox,
       modelServers: modelServerProblems,
+      modelBuild,
     });
     tournaments = tournamentService;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();

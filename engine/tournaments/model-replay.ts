@@ -8,6 +8,7 @@ import type { ModelCallRecord } from '../contract/model-call.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { Store, StoredTournamentGame } from '../db/store.js';
 import { canonicalJson } from '../runtime/canonical-json.js';
+import { type ModelBuilds, recordedBuilds } from './run-manifest.js';
 import type { ModelReplaySource } from './seat-launch.js';
 
 export interface ReplayedGame {
@@ -163,8 +164,8 @@ function short(v: unknown): string {
 export interface ReplayEngine {
   store: Store;
   tournaments: {
-    get(id: string): { spec: Record<string, unknown>; specDir: string; status: string };
-    create(raw: unknown, specDir: string, source?: string): { id: string };
+    get(id: string): { spec: Record<string, unknown>; specDir: string; status: string; manifest: Record<string, unknown> };
+    create(raw: unknown, specDir: string, source?: string, builds?: ModelBuilds): { id: string };
     start(id: string, options: { modelReplay?: ModelReplaySource }): Promise<{ status: string }>;
   };
 }
@@ -182,7 +183,13 @@ export async function replayRun(engine: ReplayEngine, sourceId: string, game?: n
   if (original.status !== 'finished') throw new Error(`tournament ${sourceId} is ${original.status}: only a finished run can be replayed`);
   const server = replayServer(engine.store, sourceId);
   if (game !== undefined && !server.counted.has(game)) throw new Error(`tournament ${sourceId} has no game ${game}`);
-  const replay = engine.tournaments.create(replaySpec(original.spec, sourceId), original.specDir, `replay of ${sourceId}`);
+  // No server is asked: the replay plays the builds the record came from.
+  const replay = engine.tournaments.create(
+    replaySpec(original.spec, sourceId),
+    original.specDir,
+    `replay of ${sourceId}`,
+    recordedBuilds(original.manifest),
+  );
   const outcome = await engine.tournaments.start(replay.id, { modelReplay: server.source });
   if (outcome.status !== 'finished') throw new Error(`the replay run ${replay.id} ended ${outcome.status}`);
   const games = compareReplay(engine.store, server, sourceId, replay.id, game);

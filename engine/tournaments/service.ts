@@ -31,10 +31,12 @@ import { writeExports } from './exports.js';
 import { runTally } from './game-commit.js';
 import type { GameRunners } from './game-runner.js';
 import { plannedGames } from './game-source.js';
+import type { ModelBuildProbe } from './model-builds.js';
+import { buildChangeProblems, modelBuildsOf } from './model-builds.js';
 import { localRoots, pathRedactor, portableSearchPath } from './path-redaction.js';
 import { type ModelServerCheck, tournamentPreflight } from './preflight.js';
 import { claimRun, playedElsewhere, releaseRun } from './run-claim.js';
-import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run-manifest.js';
+import { buildRunManifest, type ModelBuilds, manifestChange, manifestHash, recordedBuilds, resumableUnder } from './run-manifest.js';
 import type { ModelReplaySource } from './seat-launch.js';
 import {
   type ChallengeLookup,
@@ -64,6 +66,8 @@ export interface TournamentServiceDeps {
   remoteGames?: boolean;
   /** Checks a model agent's server before a run (engine/model-agent/server-check.ts, injected by the engine). */
   modelServers?: ModelServerCheck;
+  /** Asks a model server which build of a model it serves (engine/runtime/model-build.ts, injected by the engine). */
+  modelBuild?: ModelBuildProbe;
 }
 
 /** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
@@ -140,7 +144,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return loadedSpecs.get(t.id) ?? loadStored(t);
   }
 
-  function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
+  function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>, builds?: ModelBuilds) {
     return buildRunManifest(
       loaded,
       (id) => playables.get(id)?.dir ?? id,
@@ -149,6 +153,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       trustedAgents(deps.sandbox, loaded.agents),
       // Game workers run agents on their own machines, with their own Node and PATH.
       deps.remoteGames ? undefined : agentHost(loaded),
+      builds,
     );
   }
 
@@ -280,9 +285,25 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return tournamentPreflight(deps, agents);
     },
 
-    /** preflight() of a stored run's agents (before a resume). */
+    /**
+     * preflight() of a stored run's agents (before a resume), and whether each model server still serves the build
+     * the run started with (a digest both times known and now different refuses the resume).
+     */
     async preflightRun(id: string): Promise<PreflightProblem[]> {
-      return service.preflight(loadStored(get(id)).agents);
+      const t = get(id);
+      const agents = loadStored(t).agents;
+      const problems = await service.preflight(agents);
+      if (problems.length > 0 || !deps.modelBuild || overrides.runners || deps.remoteGames) return problems;
+      return buildChangeProblems(id, recordedBuilds(t.manifest), await modelBuildsOf(deps.modelBuild, agents));
+    },
+
+    /**
+     * Which build of its model each model agent's server serves now (empty without the engine's probe, or when the
+     * games run on workers, whose servers are theirs). For create(): the run manifest records what played.
+     */
+    async modelBuilds(agents: readonly TournamentAgent[]): Promise<ModelBuilds> {
+      if (!deps.modelBuild || deps.remoteGames) return new Map();
+      return modelBuildsOf(deps.modelBuild, agents);
     },
 
     /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */
@@ -330,9 +351,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return viewOf(get(id)).agents.map((a) => a.id);
     },
 
-    create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
+    /** `builds`: what modelBuilds() found (asked before, since a create is synchronous); none recorded without it. */
+    create(raw: unknown, specDir: string, source = 'tournament', builds?: ModelBuilds): StoredTournament {
       const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
-      const manifest = manifestOf(loaded, raw as Record<string, unknown>);
+      const manifest = manifestOf(loaded, raw as Record<string, unknown>, builds);
       const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
       const id = `t-${new Date(clock.now()).toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
       store.tournaments.insert(

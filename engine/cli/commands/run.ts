@@ -99,8 +99,10 @@ export async function runCommand(argv: readonly string[]): Promise<number> {
       const source = path.resolve(positionals[0] as string);
       try {
         // Refused before anything is stored: a run that cannot start here leaves no paused tournament behind.
-        refuseUnready(await service.preflight(service.validate(read.raw, read.specDir, source).agents));
-        id = service.create(read.raw, read.specDir, source).id;
+        const { agents } = service.validate(read.raw, read.specDir, source);
+        refuseUnready(await service.preflight(agents));
+        // The model builds the servers serve now go into the run manifest, so the report says which played.
+        id = service.create(read.raw, read.specDir, source, await service.modelBuilds(agents)).id;
       } catch (error) {
         if (error instanceof TournamentSpecError) throw new UsageError(error.message);
         throw error;

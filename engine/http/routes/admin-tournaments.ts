@@ -86,8 +86,10 @@ export function registerAdminTournamentRoutes(admin: FastifyInstance, tournament
   admin.post('/tournaments', async (req) => {
     const { raw, specDir, start } = definition(req.body);
     const s = service();
-    if (start) refuseUnready(await s.preflight(s.validate(raw, specDir).agents));
-    const created = s.create(raw, specDir);
+    const { agents } = s.validate(raw, specDir);
+    if (start) refuseUnready(await s.preflight(agents));
+    // The model builds the servers serve now go into the run manifest, so the report says which played.
+    const created = s.create(raw, specDir, undefined, await s.modelBuilds(agents));
     if (start) void s.start(created.id).catch(() => {});
     return s.summary(created.id);
   });
