@@ -20,6 +20,7 @@ import { commitGame, runTally } from './game-commit.js';
 import type { GameOutcome } from './game-play.js';
 import { type GameContext, type GameRunner, type GameRunners, runnerFor } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
+import { modelCacheSource } from './model-cache.js';
 import { type RunOutcome, recordOutcome } from './run-outcome.js';
 import { leaderOf } from './run-standings.js';
 import { launchWarmSlot, type ModelReplaySource } from './seat-launch.js';
@@ -394,6 +395,7 @@ export class TournamentExecutor {
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
       ...(this.deps.modelReplay ? { modelReplay: this.deps.modelReplay } : {}),
+      modelCache: modelCacheSource(this.deps.store),
       sandbox: this.sandbox(),
     };
   }

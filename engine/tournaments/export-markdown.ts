@@ -76,12 +76,12 @@ function modelServerTable(servers: readonly ModelServerUse[] | null): string[] {
   const out = [
     '## Model servers',
     '',
-    '| Server | Capacity | Calls | Utilisation | Queued mean (ms) | Queued max (ms) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Server | Capacity | Calls | Cache hits | Utilisation | Queued mean (ms) | Queued max (ms) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of servers)
     out.push(
-      `| ${s.server} | ${s.capacity} | ${s.calls} | ${(s.utilisation * 100).toFixed(1)}% | ${s.queued_ms_mean} | ${s.queued_ms_max} |`,
+      `| ${s.server} | ${s.capacity || '—'} | ${s.calls} | ${s.cache_hits} | ${(s.utilisation * 100).toFixed(1)}% | ${s.queued_ms_mean} | ${s.queued_ms_max} |`,
     );
   return [...out, ''];
 }

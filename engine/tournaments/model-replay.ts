@@ -8,6 +8,7 @@ import type { ModelCallRecord } from '../contract/model-call.js';
 import type { TranscriptEntry } from '../contract/tournament.js';
 import type { Store, StoredTournamentGame } from '../db/store.js';
 import { canonicalJson } from '../runtime/canonical-json.js';
+import { blankInstants } from '../runtime/instants.js';
 import { type ModelBuilds, recordedBuilds } from './run-manifest.js';
 import type { ModelReplaySource } from './seat-launch.js';
 
@@ -119,16 +120,10 @@ function gameDifference(store: Store, aId: string, a: StoredTournamentGame, bId:
   return firstDifference(moves(aId, a), moves(bId, b), 'transcript');
 }
 
-/**
- * Wall-clock instants (ISO 8601, e.g. a turn deadline shown in a prompt) cannot come out the same in another run:
- * they are compared as "<time>".
- */
-const INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
-
 /** The path of the first place two JSON values differ, with both sides (cut short), or null when equal. */
 export function firstDifference(a: unknown, b: unknown, at: string): string | null {
-  if (typeof a === 'string' && typeof b === 'string' && a.replace(INSTANT, '<time>') === b.replace(INSTANT, '<time>')) return null;
-  if (canonicalJson(a ?? null).replace(INSTANT, '<time>') === canonicalJson(b ?? null).replace(INSTANT, '<time>')) return null;
+  if (typeof a === 'string' && typeof b === 'string' && blankInstants(a) === blankInstants(b)) return null;
+  if (blankInstants(canonicalJson(a ?? null)) === blankInstants(canonicalJson(b ?? null))) return null;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const inner = firstDifference(a[i], b[i], `${at}[${i}]`);

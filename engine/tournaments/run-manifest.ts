@@ -49,6 +49,8 @@ export interface RunModelRecord {
   sampler: { temperature: number; max_tokens: number; seed: number | null; json_mode: boolean };
   /** model.yaml's capacity, or null (the server's report, else 1: engine/runner/model-gate.ts). */
   capacity: number | null;
+  /** model.yaml `cache: true`: identical requests were answered from earlier runs' answers (model-cache.ts). */
+  cache?: true;
   /**
    * The server's kind and version and the model's digest, as the server reported them before the run
    * (engine/runtime/model-build.ts); absent when nobody asked (a service without the probe). Resume compares it apart
@@ -73,6 +75,8 @@ function modelRecord(
     model: server.model,
     sampler: server.sampler,
     capacity: server.capacity ?? null,
+    // Only when on, so the hash of runs without the cache stays what it was.
+    ...(server.cache ? { cache: true } : {}),
     ...(build ? { build } : {}),
   };
 }
