@@ -102,8 +102,8 @@ it('a re-run answers identical calls from the cache: no request reaches the serv
   expect(first.calls).toHaveLength(first.asked);
   expect(first.calls.every((c) => c.cached !== true && typeof c.cache_key === 'string')).toBe(true);
   // The game's rules and strategy briefs (objects in ClawArena's poll) reach the model as text.
-  const system = ((first.calls[0]?.request as { messages: { role: string; content: string }[] }).messages[0] as { content: string })
-    .content;
+  const firstRequest = first.calls[0]?.request as { messages?: { content: string }[] } | undefined;
+  const system = firstRequest?.messages?.[0]?.content ?? '';
   expect(system).not.toContain('[object Object]');
   expect(system).toMatch(/Rules:\n.+\nrules:\n- \S/);
   // The key is the one documented: server, path, request body, game (challenge, opening seed), seat and turn.
