@@ -28,6 +28,7 @@ import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { type SandboxPolicy, sandboxPolicy } from './runner/sandbox-policy.js';
 import { registerSecret } from './runtime/known-secrets.js';
+import { modelBuild } from './runtime/model-build.js';
 import { builtinAgentFolders } from './runtime/package-root.js';
 import { ensurePrivateDir } from './runtime/private-files.js';
 import { createSeeder, loadOrCreateSecret } from './runtime/secrets.js';
@@ -362,6 +363,7 @@ function createTournaments(
     warm: warmHooks,
     sandbox,
     modelServers: modelServerProblems,
+    modelBuild,
   });
   return { localRunners, playables, warmHooks, tournamentService };
 }

@@ -23,6 +23,10 @@ export const ModelCallRecordSchema = z.object({
   started_at: z.number(),
   /** Served from a recorded run (`arena replay`), not by the server. */
   replayed: z.boolean().optional(),
+  /** model.yaml `cache: true`: the request's cache key (engine/tournaments/model-cache.ts). */
+  cache_key: z.string().optional(),
+  /** Answered from the cache (an identical earlier call), not by the server: no tokens, no slot. */
+  cached: z.boolean().optional(),
   /** The engine could not reach the server for this call (the connection's error code): evidence for blame by cause. */
   unreachable: z.string().optional(),
 });

@@ -48,6 +48,11 @@ export const ModelConfigSchema = z
      * it; unset, the server's own report is used (llama.cpp's slots), else 1 for a local server.
      */
     capacity: z.int().min(1).max(256).optional(),
+    /**
+     * Answer a request identical to one answered before (same server, request body, game and turn) from the engine's
+     * record instead of asking the model again; such calls cost no tokens and are counted apart. Plain-http servers only.
+     */
+    cache: z.boolean().default(false),
     /** Questions per game before the agent stops asking and only waits for the end (a runaway guard). */
     max_turns: z.int().min(1).default(20),
     /** After the model chose to wait or moved, ask again after this long without news. */

@@ -9,4 +9,6 @@ export const ModelsQuerySchema = z.strictObject({
     .transform((v) => (v === undefined ? [] : Array.isArray(v) ? v : [v])),
   /** Probe only the named servers, not the usual local ports. */
   only: z.enum(['true', 'false']).optional(),
+  /** Also list hosted APIs: those whose key is set are asked for their models (nothing is asked otherwise). */
+  hosted: z.enum(['true', 'false']).optional(),
 });

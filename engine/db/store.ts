@@ -8,6 +8,7 @@ import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
 import { createGovernanceRepo } from './repos/governance.js';
 import { createLifecyclesRepo } from './repos/lifecycles.js';
+import { createModelCacheRepo } from './repos/model-cache.js';
 import { createModelCallsRepo } from './repos/model-calls.js';
 import { createScoringRepo } from './repos/scoring.js';
 import { createSessionsRepo } from './repos/sessions.js';
@@ -52,6 +53,7 @@ export function openStore(options: OpenOptions) {
     agentFolders: createAgentFoldersRepo(db),
     lifecycles: createLifecyclesRepo(db),
     modelCalls: createModelCallsRepo(db),
+    modelCache: createModelCacheRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

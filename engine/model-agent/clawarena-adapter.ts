@@ -33,8 +33,10 @@ interface PollEnvelope {
   legal_actions?: LegalAction[];
   state?: unknown;
   events?: unknown[];
-  game_rules_brief?: string;
-  strategy_brief?: string;
+  /** `{title, rules: string[]}` (engine/contract/clawarena.ts RulesBriefSchema); a string from another server. */
+  game_rules_brief?: unknown;
+  /** `{objective, priorities, cautions}`, or null. */
+  strategy_brief?: unknown;
   result?: unknown;
 }
 
@@ -84,12 +86,28 @@ export function interpretClawArena(text: string, legal: readonly LegalAction[]):
   return { ok: true, action: move };
 }
 
+/**
+ * A brief as the model reads it: its title, then each list as "- " lines under its name (`rules`, `priorities`…), other
+ * text fields as "name: text". The briefs are objects; interpolated as they are, the prompt said "[object Object]".
+ */
+function briefText(brief: unknown): string {
+  if (typeof brief === 'string') return brief;
+  if (typeof brief !== 'object' || brief === null) return JSON.stringify(brief);
+  const lines: string[] = [];
+  for (const [key, value] of Object.entries(brief)) {
+    if (key === 'title' && typeof value === 'string') lines.unshift(value);
+    else if (Array.isArray(value)) lines.push(`${key}:`, ...value.map((v) => `- ${typeof v === 'string' ? v : JSON.stringify(v)}`));
+    else lines.push(`${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
+  }
+  return lines.join('\n');
+}
+
 export function clawArenaSystemPrompt(poll: PollEnvelope, base: string | undefined): string {
   return [
     base?.trim() || 'You are an AI agent playing a game against other agents in a private arena.',
     `Game: ${poll.game_type ?? 'unknown'}`,
-    poll.game_rules_brief ? `Rules:\n${poll.game_rules_brief}` : '',
-    poll.strategy_brief ? `Strategy notes:\n${poll.strategy_brief}` : '',
+    poll.game_rules_brief ? `Rules:\n${briefText(poll.game_rules_brief)}` : '',
+    poll.strategy_brief ? `Strategy notes:\n${briefText(poll.strategy_brief)}` : '',
     [
       'On your turn, answer {"action": "<one of the legal actions>", "params": {<parameters matching its params_schema>}}.',
       JSON_ONLY_RULE,

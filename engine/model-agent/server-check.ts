@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AgentManifest } from '../contract/manifest.js';
 import type { PreflightProblem } from '../contract/preflight.js';
 import { commandArgv } from '../runner/agent-command.js';
+import { sameModel } from '../runtime/model-build.js';
 import { loadModelConfig, type ModelConfig, resolveApiKey } from './config.js';
 import { parseArgs, providerEndpoint } from './main.js';
 
@@ -116,11 +117,6 @@ async function probeModels(config: ModelConfig, apiKey: string | undefined): Pro
   } catch {
     return { kind: 'answered' };
   }
-}
-
-/** Ollama lists `llama3.2:latest` for a model configured as `llama3.2`. */
-function sameModel(listedId: string, configured: string): boolean {
-  return listedId === configured || listedId === `${configured}:latest` || `${listedId}:latest` === configured;
 }
 
 function listed(models: readonly string[]): string {

@@ -96,6 +96,8 @@ export interface LaunchOptions {
   onModelCall?: (call: ModelCallRecord) => void;
   /** `arena replay`: answers the model server's calls from a record; the server is never contacted. */
   modelReplay?: ModelCallHooks['replay'];
+  /** model.yaml `cache: true`: the seat's cache keys and lookups (engine/tournaments/model-cache.ts). */
+  modelCache?: ModelCallHooks['cache'];
   dockerBinary?: string;
 }
 

@@ -68,6 +68,7 @@ export function launchAgent(options: LaunchOptions): LaunchHandle {
       options.onModelCall?.(call);
     },
     ...(options.modelReplay ? { replay: options.modelReplay } : {}),
+    ...(options.modelCache ? { cache: options.modelCache } : {}),
   };
   let cancel: () => void = () => {
     cancelledEarly = true;

@@ -23,6 +23,13 @@ export interface ModelCallHooks {
   record?(call: ModelCallRecord): void;
   /** Answers the call (the seq-th of this launch) from a record; the gate and the server are skipped. */
   replay?(seq: number, request: unknown): ReplayedAnswer;
+  /** model.yaml `cache: true`: the call's key, and the answer an identical earlier call got (then the server is skipped). */
+  cache?: ModelCacheHooks;
+}
+
+export interface ModelCacheHooks {
+  keyOf(seq: number, path: string, request: unknown): string;
+  lookup(key: string): ReplayedAnswer | undefined;
 }
 
 const upstreamAgent = new http.Agent({ keepAlive: true, maxFreeSockets: 64 });
@@ -69,11 +76,19 @@ async function forward(
   };
   if (hooks.replay) {
     const answer = hooks.replay(seq, call.request);
-    const text = typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body);
-    res.writeHead(answer.status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-    res.end(text);
+    serveRecorded(res, answer.status, answer.body);
     hooks.record?.({ ...call, status: answer.status, response: answer.body, replayed: true });
     return;
+  }
+  if (hooks.cache) {
+    call.cache_key = hooks.cache.keyOf(seq, call.path, call.request);
+    const hit = hooks.cache.lookup(call.cache_key);
+    if (hit) {
+      // The agent is told no tokens were spent (the model was not asked), so no usage or cost is counted twice.
+      serveRecorded(res, hit.status, withoutUsage(hit.body));
+      hooks.record?.({ ...call, status: hit.status, response: hit.body, cached: true });
+      return;
+    }
   }
   const { release, queuedMs } = await gate.acquire();
   call.queued_ms = Math.round(queuedMs);
@@ -134,6 +149,20 @@ async function forward(
     end();
   });
   upstream.end(body);
+}
+
+function serveRecorded(res: http.ServerResponse, status: number, body: unknown): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+/** The answer with every token count of its `usage` zeroed (OpenAI's and Anthropic's shapes alike). */
+function withoutUsage(body: unknown): unknown {
+  const usage = typeof body === 'object' && body !== null ? (body as { usage?: unknown }).usage : undefined;
+  if (typeof usage !== 'object' || usage === null) return body;
+  const zeroed = Object.fromEntries(Object.entries(usage).map(([k, v]) => [k, typeof v === 'number' ? 0 : v]));
+  return { ...(body as object), usage: zeroed };
 }
 
 /** JSON when it parses, else the text (a server's error page, a cut body). */

@@ -17,6 +17,8 @@ export interface ModelServer {
   capacity?: number;
   /** Plain http: the engine can see its requests one by one (gate, record); https is forwarded as opaque bytes. */
   plain: boolean;
+  /** model.yaml `cache: true` (answers of identical requests reused: engine/tournaments/model-cache.ts). */
+  cache: boolean;
   /** Sampler settings, for the run's determinism record. */
   sampler: { temperature: number; max_tokens: number; seed: number | null; json_mode: boolean };
 }
@@ -68,6 +70,7 @@ export function modelServerOf(manifest: Pick<AgentManifest, 'entrypoint'>, manif
     model: config.model,
     ...(config.capacity !== undefined ? { capacity: config.capacity } : {}),
     plain: baseUrl.startsWith('http:'),
+    cache: config.cache,
     sampler: { temperature: config.temperature, max_tokens: config.max_tokens, seed: config.seed ?? null, json_mode: config.json_mode },
   };
 }

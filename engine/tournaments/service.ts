@@ -26,17 +26,20 @@ import { type SandboxPolicy, sandboxPreflight, trustedAgents } from '../runner/s
 import { buildBundle, bundleMemberName } from './bundle/bundle.js';
 import { type ComparableReport, type Comparison, compareRuns } from './compare/compare.js';
 import { comparableReport } from './compare/compare-input.js';
-import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './run/executor.js';
 import { exportInput } from './exports/export-input.js';
 import { writeExports } from './exports/exports.js';
-import { runTally } from './results/game-commit.js';
-import type { GameRunners } from './run/game-runner.js';
-import { plannedGames } from './run/game-source.js';
 import { localRoots, pathRedactor, portableSearchPath } from './exports/path-redaction.js';
 import { type ModelServerCheck, tournamentPreflight } from './launch/preflight.js';
-import { claimRun, playedElsewhere, releaseRun } from './run/run-claim.js';
-import { buildRunManifest, manifestChange, manifestHash, resumableUnder } from './run/run-manifest.js';
 import type { ModelReplaySource } from './launch/seat-launch.js';
+import type { ModelBuildProbe } from './model-builds.js';
+import { buildChangeProblems, modelBuildsOf } from './model-builds.js';
+import { runTally } from './results/game-commit.js';
+import { type RunStatistics, statisticsOfTally } from './results/stats.js';
+import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './run/executor.js';
+import type { GameRunners } from './run/game-runner.js';
+import { plannedGames } from './run/game-source.js';
+import { claimRun, playedElsewhere, releaseRun } from './run/run-claim.js';
+import { buildRunManifest, type ModelBuilds, manifestChange, manifestHash, recordedBuilds, resumableUnder } from './run/run-manifest.js';
 import {
   type ChallengeLookup,
   insideFolder,
@@ -45,7 +48,6 @@ import {
   type TournamentAgent,
   TournamentSpecError,
 } from './spec-file.js';
-import { type RunStatistics, statisticsOfTally } from './results/stats.js';
 import type { WarmHooks } from './warm/warm-pool.js';
 
 export interface TournamentServiceDeps {
@@ -65,6 +67,8 @@ export interface TournamentServiceDeps {
   remoteGames?: boolean;
   /** Checks a model agent's server before a run (engine/model-agent/server-check.ts, injected by the engine). */
   modelServers?: ModelServerCheck;
+  /** Asks a model server which build of a model it serves (engine/runtime/model-build.ts, injected by the engine). */
+  modelBuild?: ModelBuildProbe;
 }
 
 /** Test seams set after the engine starts: a runner here replaces the engine's runner of its protocol. */
@@ -142,7 +146,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     return loadedSpecs.get(t.id) ?? loadStored(t);
   }
 
-  function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>) {
+  function manifestOf(loaded: LoadedSpec, raw: Record<string, unknown>, builds?: ModelBuilds) {
     return buildRunManifest(
       loaded,
       (id) => playables.get(id)?.dir ?? id,
@@ -151,6 +155,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       trustedAgents(deps.sandbox, loaded.agents),
       // Game workers run agents on their own machines, with their own Node and PATH.
       deps.remoteGames ? undefined : agentHost(loaded),
+      builds,
     );
   }
 
@@ -282,9 +287,25 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return tournamentPreflight(deps, agents);
     },
 
-    /** preflight() of a stored run's agents (before a resume). */
+    /**
+     * preflight() of a stored run's agents (before a resume), and whether each model server still serves the build
+     * the run started with (a digest both times known and now different refuses the resume).
+     */
     async preflightRun(id: string): Promise<PreflightProblem[]> {
-      return service.preflight(loadStored(get(id)).agents);
+      const t = get(id);
+      const agents = loadStored(t).agents;
+      const problems = await service.preflight(agents);
+      if (problems.length > 0 || !deps.modelBuild || overrides.runners || deps.remoteGames) return problems;
+      return buildChangeProblems(id, recordedBuilds(t.manifest), await modelBuildsOf(deps.modelBuild, agents));
+    },
+
+    /**
+     * Which build of its model each model agent's server serves now (empty without the engine's probe, or when the
+     * games run on workers, whose servers are theirs). For create(): the run manifest records what played.
+     */
+    async modelBuilds(agents: readonly TournamentAgent[]): Promise<ModelBuilds> {
+      if (!deps.modelBuild || deps.remoteGames) return new Map();
+      return modelBuildsOf(deps.modelBuild, agents);
     },
 
     /** What a tournament can be built from: SpecArena challenges, ClawArena games and the formats. */
@@ -332,9 +353,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       return viewOf(get(id)).agents.map((a) => a.id);
     },
 
-    create(raw: unknown, specDir: string, source = 'tournament'): StoredTournament {
+    /** `builds`: what modelBuilds() found (asked before, since a create is synchronous); none recorded without it. */
+    create(raw: unknown, specDir: string, source = 'tournament', builds?: ModelBuilds): StoredTournament {
       const loaded = playable(resolveSpec(raw, specDir, lookup, source), source);
-      const manifest = manifestOf(loaded, raw as Record<string, unknown>);
+      const manifest = manifestOf(loaded, raw as Record<string, unknown>, builds);
       const planned = plannedGames(loaded.spec, seatsFor(loaded.spec));
       const id = `t-${new Date(clock.now()).toISOString().slice(0, 10).replaceAll('-', '')}-${randomBytes(4).toString('hex')}`;
       store.tournaments.insert(

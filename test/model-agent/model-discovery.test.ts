@@ -59,7 +59,7 @@ it('arena models --server URL --json lists each server with its models, slots an
       base_url: `${llama.url}/v1`,
       kind: 'llama.cpp',
       version: 'b4500',
-      models: [{ id: 'qwen2.5-7b-instruct-q4_k_m.gguf', digest: null, size_bytes: null }],
+      models: [{ id: 'qwen2.5-7b-instruct-q4_k_m.gguf', digest: null, size_bytes: null, context: null, source: null }],
       slots: 4,
       context: 8192,
       model_path: '/models/qwen.gguf',
@@ -69,7 +69,7 @@ it('arena models --server URL --json lists each server with its models, slots an
       base_url: `${ollama.url}/v1`,
       kind: 'ollama',
       version: '0.5.7',
-      models: [{ id: 'llama3.2:latest', digest: DIGEST, size_bytes: 2019393189 }],
+      models: [{ id: 'llama3.2:latest', digest: DIGEST, size_bytes: 2019393189, context: null, source: null }],
       slots: null,
       context: null,
       model_path: null,
@@ -83,6 +83,21 @@ it('arena models --server URL --json lists each server with its models, slots an
   expect(text.stdout).toContain(`${ollama.url}/v1  (ollama 0.5.7, slots unknown, context unknown)`);
   expect(text.stdout).toContain('llama3.2:latest  sha256:a80c4');
 
+  // Hosted APIs only with --hosted; with no key set none is asked, each is listed with the variable to set.
+  const hosted = await runNode([app.arena, 'models', '--only', '--server', ollama.url, '--hosted', '--json'], { env, timeoutMs: 60_000 });
+  expect(hosted.code, hosted.stderr).toBe(0);
+  expect(
+    JSON.parse(hosted.stdout).hosted.map((h: { id: string; configured: boolean; models: unknown }) => [h.id, h.configured, h.models]),
+  ).toEqual([
+    ['openai', false, null],
+    ['anthropic', false, null],
+    ['openrouter', false, null],
+    ['mistral', false, null],
+  ]);
+  const hostedText = await runNode([app.arena, 'models', '--only', '--server', ollama.url, '--hosted'], { env, timeoutMs: 60_000 });
+  expect(hostedText.stdout).toContain('https://api.openai.com/v1  (OpenAI: not asked; set OPENAI_API_KEY to list its models)');
+  expect(JSON.parse(exit.stdout).hosted).toBeUndefined();
+
   const bad = await runNode([app.arena, 'models', '--server', 'ftp://127.0.0.1:1'], { env, timeoutMs: 60_000 });
   expect(bad.code).toBe(2);
   expect(bad.stderr).toMatch(/--server: ftp:\/\/127\.0\.0\.1:1: only http\(s\) servers can be probed/);
@@ -95,6 +110,14 @@ it('GET /admin/api/v1/models?server= answers the same, and refuses a non-http se
   expect(res.status).toBe(200);
   const body = (await res.json()) as { servers: { kind: string; models: { id: string; digest: string }[] }[] };
   expect(body.servers.map((s) => [s.kind, s.models.map((m) => [m.id, m.digest])])).toEqual([['ollama', [['llama3.2:latest', DIGEST]]]]);
+  const withHosted = await fetch(`${base}?only=true&hosted=true&server=${encodeURIComponent(ollama.url)}`, { headers });
+  const listed = (await withHosted.json()) as { hosted: { id: string; api_key_env: string }[] };
+  expect(listed.hosted.map((h) => [h.id, h.api_key_env])).toEqual([
+    ['openai', 'OPENAI_API_KEY'],
+    ['anthropic', 'ANTHROPIC_API_KEY'],
+    ['openrouter', 'OPENROUTER_API_KEY'],
+    ['mistral', 'MISTRAL_API_KEY'],
+  ]);
   const bad = await fetch(`${base}?server=file%3A%2F%2F%2Fetc%2Fpasswd`, { headers });
   expect(bad.status).toBe(400);
   expect(JSON.stringify(await bad.json())).toMatch(/server: file:\/\/\/etc\/passwd: only http\(s\) servers/);

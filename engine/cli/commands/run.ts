@@ -143,8 +143,11 @@ async function createOrFind(
   }
   const source = path.resolve(read.file);
   try {
-    refuseUnready(await service.preflight(service.validate(read.raw, read.specDir, source).agents));
-    return service.create(read.raw, read.specDir, source).id;
+    // Refused before anything is stored: a run that cannot start here leaves no paused tournament behind.
+    const { agents } = service.validate(read.raw, read.specDir, source);
+    refuseUnready(await service.preflight(agents));
+    // The model builds the servers serve now go into the run manifest, so the report says which played.
+    return service.create(read.raw, read.specDir, source, await service.modelBuilds(agents)).id;
   } catch (error) {
     if (error instanceof TournamentSpecError) throw new UsageError(error.message);
     throw error;

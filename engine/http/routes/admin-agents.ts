@@ -10,6 +10,7 @@ import {
 } from '../../contract/agent-catalog.js';
 import { DomainError, EngineErrorCode } from '../../contract/errors.js';
 import { ModelsQuerySchema } from '../../contract/model-discovery.js';
+import { listHosted } from '../../runtime/hosted-models.js';
 import { discoverServers, serverRoot } from '../../runtime/model-discovery.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
 
@@ -41,7 +42,11 @@ export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentC
         throw new DomainError('invalid', `Invalid query: server: ${(error as Error).message}`, { code: EngineErrorCode.ValidationFailed });
       }
     }
-    return { servers: await discoverServers(q.server, q.only !== 'true') };
+    const [servers, hosted] = await Promise.all([
+      discoverServers(q.server, q.only !== 'true'),
+      q.hosted === 'true' ? listHosted(process.env) : Promise.resolve(null),
+    ]);
+    return { servers, ...(hosted ? { hosted } : {}) };
   });
 
   admin.get('/agents/runs', async (req) => {

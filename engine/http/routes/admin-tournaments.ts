@@ -26,9 +26,9 @@ import {
 import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare/compare.js';
 import { reportDir } from '../../tournaments/exports/exports.js';
 import { archiveTournament, deleteTournament, estimateRun, exportGame, listTournaments, rerunGame } from '../../tournaments/library.js';
+import { gameView, ratingsForExport } from '../../tournaments/results/stats.js';
 import type { TournamentService } from '../../tournaments/service.js';
 import { parseSpecText, readSpecFile } from '../../tournaments/spec-file.js';
-import { gameView, ratingsForExport } from '../../tournaments/results/stats.js';
 import { readAdminBody, readAdminQuery } from '../body.js';
 import { openSse } from '../sse.js';
 
@@ -92,8 +92,10 @@ function registerDefinitionRoutes(admin: FastifyInstance, service: () => Tournam
   admin.post('/tournaments', async (req) => {
     const { raw, specDir, start } = definition(req.body);
     const s = service();
-    if (start) refuseUnready(await s.preflight(s.validate(raw, specDir).agents));
-    const created = s.create(raw, specDir);
+    const { agents } = s.validate(raw, specDir);
+    if (start) refuseUnready(await s.preflight(agents));
+    // The model builds the servers serve now go into the run manifest, so the report says which played.
+    const created = s.create(raw, specDir, undefined, await s.modelBuilds(agents));
     if (start) void s.start(created.id).catch(() => {});
     return s.summary(created.id);
   });

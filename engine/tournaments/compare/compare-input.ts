@@ -2,10 +2,10 @@
 // statistics and one pass over its games instead of writing every export file and parsing report.json back (at
 // 100,000 games that was 448 MB written and a 200 MB JSON document read per side).
 
-import type { ComparableGame, ComparableReport } from './compare.js';
 import type { ExportInput } from '../exports/export-input.js';
 import { gameEntry } from '../exports/exports.js';
 import { ratingsForExport } from '../results/stats.js';
+import type { ComparableGame, ComparableReport } from './compare.js';
 
 /** The same values report.json carries under these keys (JSON round trip included: no undefined, no Infinity). */
 export async function comparableReport(input: ExportInput): Promise<ComparableReport> {

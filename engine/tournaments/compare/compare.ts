@@ -6,6 +6,7 @@
 import type { PairedResult, RatingDelta, TournamentComparison } from '../../contract/tournament.js';
 import { studentTQuantile, Z95 } from '../../core/ratings/index.js';
 import { canonicalJson } from '../../runtime/canonical-json.js';
+import { buildsDiffer, type ModelBuild } from '../../runtime/model-build.js';
 
 /** The parts of a report.json a comparison reads. */
 export interface ComparableReport {
@@ -83,6 +84,15 @@ function openingKey(g: ComparableGame): string {
   return JSON.stringify([g.challenge, g.seed, g.seats]);
 }
 
+const buildOf = (model: unknown): ModelBuild | null =>
+  typeof model === 'object' && model !== null ? ((model as { build?: ModelBuild }).build ?? null) : null;
+
+function withoutBuild(model: unknown): unknown {
+  if (typeof model !== 'object' || model === null) return model ?? null;
+  const { build, ...rest } = model as Record<string, unknown>;
+  return rest;
+}
+
 export function compareRuns(a: ComparableReport, b: ComparableReport): Comparison {
   const idsA = a.manifest.agents.map((x) => x.id);
   const idsB = b.manifest.agents.map((x) => x.id);
@@ -92,11 +102,13 @@ export function compareRuns(a: ComparableReport, b: ComparableReport): Compariso
     const sb = b.standings.combined.find((r) => r.agent === agent);
     const ma = a.manifest.agents.find((x) => x.id === agent);
     const mb = b.manifest.agents.find((x) => x.id === agent);
-    // A model agent's model, server or sampler settings (model.yaml, recorded in the run manifest) count as a change.
+    // A model agent's model, server or sampler settings (model.yaml, recorded in the run manifest) count as a change,
+    // and so do different weights behind the same name (a moved tag); a build one run could not learn does not.
     const changed =
       ma?.manifest_sha256 !== mb?.manifest_sha256 ||
       ma?.entry_sha256 !== mb?.entry_sha256 ||
-      canonicalJson(ma?.model ?? null) !== canonicalJson(mb?.model ?? null);
+      canonicalJson(withoutBuild(ma?.model)) !== canonicalJson(withoutBuild(mb?.model)) ||
+      buildsDiffer(buildOf(ma?.model), buildOf(mb?.model));
     const ra = sa?.rating ?? null;
     const rb = sb?.rating ?? null;
     const delta = ra === null || rb === null ? null : rb - ra;

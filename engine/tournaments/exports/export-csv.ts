@@ -3,10 +3,10 @@
 
 import { csvText } from '../../core/inert-text.js';
 import { gameNumber } from '../../core/seat-label.js';
-import type { ExportInput } from './export-input.js';
-import { streamFile } from './export-stream.js';
 import type { SeatUsage } from '../results/model-usage.js';
 import { countedResult, ratedJudge, type StandingRow, seatPoints } from '../results/stats.js';
+import type { ExportInput } from './export-input.js';
+import { streamFile } from './export-stream.js';
 
 /**
  * Three decimals, except USD columns, where a local-model cent fraction must not round to 0. Text is made inert and

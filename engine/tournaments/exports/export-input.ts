@@ -5,8 +5,8 @@ import type { Store, StoredAgentLifecycle, StoredTournament, StoredTournamentGam
 import { runTally } from '../results/game-commit.js';
 import { type ModelServerUse, modelServerUse } from '../results/model-server-use.js';
 import { type AgentUsage, agentUsageOf } from '../results/model-usage.js';
-import type { LocalRoot } from './path-redaction.js';
 import type { RunStatistics } from '../results/stats.js';
+import type { LocalRoot } from './path-redaction.js';
 
 /** The run's games, read one at a time. */
 export interface ExportGames {

@@ -13,11 +13,11 @@ import {
   type Termination,
 } from '../../core/ratings/index.js';
 import { gameNumber } from '../../core/seat-label.js';
-import { adaptiveMarkdown } from './adaptive-report.js';
-import type { ExportGames, ExportInput } from './export-input.js';
 import type { ModelServerUse } from '../results/model-server-use.js';
 import type { AgentUsage, SeatUsage } from '../results/model-usage.js';
 import type { StandingRow } from '../results/stats.js';
+import { adaptiveMarkdown } from './adaptive-report.js';
+import type { ExportGames, ExportInput } from './export-input.js';
 
 const fallbackText = (fallbacks: Partial<Record<string, number>>): string =>
   Object.entries(fallbacks)
@@ -76,12 +76,12 @@ function modelServerTable(servers: readonly ModelServerUse[] | null): string[] {
   const out = [
     '## Model servers',
     '',
-    '| Server | Capacity | Calls | Utilisation | Queued mean (ms) | Queued max (ms) |',
-    '|---|---:|---:|---:|---:|---:|',
+    '| Server | Capacity | Calls | Cache hits | Utilisation | Queued mean (ms) | Queued max (ms) |',
+    '|---|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of servers)
     out.push(
-      `| ${s.server} | ${s.capacity} | ${s.calls} | ${(s.utilisation * 100).toFixed(1)}% | ${s.queued_ms_mean} | ${s.queued_ms_max} |`,
+      `| ${s.server} | ${s.capacity || '—'} | ${s.calls} | ${s.cache_hits} | ${(s.utilisation * 100).toFixed(1)}% | ${s.queued_ms_mean} | ${s.queued_ms_max} |`,
     );
   return [...out, ''];
 }

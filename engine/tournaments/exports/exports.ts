@@ -6,14 +6,14 @@ import path from 'node:path';
 import { inertJson, inertText } from '../../core/inert-text.js';
 import type { StoredTournamentGame } from '../../db/store.js';
 import { ensurePrivateDir, writePrivateFile } from '../../runtime/private-files.js';
+import type { AgentUsage } from '../results/model-usage.js';
+import { countedResult, type RunStatistics, ratedJudge, ratingsForExport } from '../results/stats.js';
 import { standingsCsv, writeGamesCsv } from './export-csv.js';
 import { writeEventsJsonl } from './export-events.js';
 import type { ExportInput } from './export-input.js';
 import { reportMarkdown } from './export-markdown.js';
 import { streamFile, sweepStalePartials } from './export-stream.js';
-import type { AgentUsage } from '../results/model-usage.js';
 import { pathRedactor } from './path-redaction.js';
-import { countedResult, type RunStatistics, ratedJudge, ratingsForExport } from '../results/stats.js';
 
 export type { ExportInput } from './export-input.js';
 

@@ -5,8 +5,8 @@
 import type { PreflightProblem } from '../../contract/preflight.js';
 import { launchProblem } from '../../runner/launch-check.js';
 import type { SandboxPolicy } from '../../runner/sandbox-policy.js';
-import { sandboxed } from './seat-launch.js';
 import type { TournamentAgent } from '../spec-file.js';
+import { sandboxed } from './seat-launch.js';
 
 /** The engine's check of one agent's model server (engine/model-agent/server-check.ts). */
 export type ModelServerCheck = (agent: TournamentAgent, hostEnv: NodeJS.ProcessEnv) => Promise<PreflightProblem[]>;

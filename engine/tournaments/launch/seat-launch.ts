@@ -10,6 +10,7 @@ import { loopbackEndpoints } from '../../runner/endpoint-forward.js';
 import { type LaunchHandle, type LaunchOptions, type LaunchResult, launchAgent } from '../../runner/launch.js';
 import { type SandboxPolicy, sandboxLaunchOptions } from '../../runner/sandbox-policy.js';
 import { scrubLaunchResult } from '../../runner/scrub-output.js';
+import type { ModelCacheSource } from '../model-cache.js';
 import type { TournamentAgent } from '../spec-file.js';
 import { missingProgram, type VoidCause } from './void-cause.js';
 
@@ -25,6 +26,8 @@ export interface SeatLaunchDeps {
   sandbox?: SandboxPolicy;
   /** `arena replay`: the recorded answers of a seat's model calls, served instead of its model server's. */
   modelReplay?: ModelReplaySource;
+  /** model.yaml `cache: true`: identical requests answered from the cache (model-cache.ts). */
+  modelCache?: ModelCacheSource;
 }
 
 /** The replay of one seat of one game (by the game's index and the seat), or undefined to play it live. */
@@ -56,9 +59,12 @@ export function launchSeat(
   protocolEnv: Record<string, string>,
 ): LaunchHandle {
   const replay = deps.modelReplay?.(game.gameIndex, seat);
+  // A replay answers every call from its record: the cache is not asked.
+  const cache = replay ? undefined : deps.modelCache?.(agent, game, seat);
   const handle = launchAgent({
     ...sandboxed(deps, agent, protocolEnv),
     ...(replay ? { modelReplay: replay } : {}),
+    ...(cache ? { modelCache: cache } : {}),
     label: `${agent.manifest.id}-${game.gameIndex}-${seat}`,
     limits: { timeoutMs: deps.gameMs + EXIT_GRACE_MS * 2, killGraceMs: 500 },
     env: {

@@ -3,6 +3,7 @@
 // standings, SPRT state and charts right, and a kill -9 between two commits leaves all of them consistent.
 import type { ModelCallRecord } from '../../contract/model-call.js';
 import type { NewTournamentGame, Store, StoredTournamentGame } from '../../db/store.js';
+import { cacheAnswers } from '../model-cache.js';
 import { emptyRunTally, foldAttempt, isSettled, RUN_TALLY_VERSION, type RunTally, tallyOfOrderedRows } from './run-tally.js';
 
 /** Parsed tallies per store and tournament, reused while the stored one covers the same attempts. */
@@ -75,7 +76,9 @@ export function commitGame(
       const tally = runTally(store, record.tournamentId);
       const { seq, previous } = store.tournaments.insertGame(record, isSettled(record));
       modelCalls?.forEach((calls, seat) => {
-        if (calls && calls.length > 0) store.modelCalls.add(record.tournamentId, record.gameIndex, record.attempt, seat, calls);
+        if (!calls || calls.length === 0) return;
+        store.modelCalls.add(record.tournamentId, record.gameIndex, record.attempt, seat, calls);
+        cacheAnswers(store, record.tournamentId, calls, Date.now());
       });
       const { transcript: _transcript, ...stored } = record;
       const row: StoredTournamentGame = { ...stored, seq };

@@ -1,13 +1,17 @@
 // How busy each model server was during a run, from the calls recorded with its games: calls, time queued for a
 // slot, and utilisation = time the server spent answering, summed over calls, over (capacity × the span from the first
-// call's start to the last call's end). A replayed run's calls never reached a server and are left out.
+// call's start to the last call's end). A replayed run's calls never reached a server and are left out; calls answered
+// from the cache (model.yaml `cache: true`) did not either: they are counted apart, as cache hits.
 import type { ModelCallRecord } from '../../contract/model-call.js';
 
 export interface ModelServerUse {
   server: string;
   /** The capacity the engine scheduled against (the smallest seen, when it changed during the run). */
   capacity: number;
+  /** Calls the server answered. */
   calls: number;
+  /** Calls answered from the cache instead (no slot, no tokens). */
+  cache_hits: number;
   busy_ms: number;
   span_ms: number;
   /** busy_ms / (capacity × span_ms), 0..1. */
@@ -19,11 +23,17 @@ export interface ModelServerUse {
 export function modelServerUse(calls: Iterable<ModelCallRecord>): ModelServerUse[] {
   const by = new Map<
     string,
-    { capacity: number; calls: number; busy: number; queued: number; maxQueued: number; from: number; to: number }
+    { capacity: number; calls: number; hits: number; busy: number; queued: number; maxQueued: number; from: number; to: number }
   >();
+  const empty = () => ({ capacity: Number.POSITIVE_INFINITY, calls: 0, hits: 0, busy: 0, queued: 0, maxQueued: 0, from: Infinity, to: 0 });
   for (const c of calls) {
     if (c.replayed) continue;
-    const s = by.get(c.server) ?? { capacity: Number.POSITIVE_INFINITY, calls: 0, busy: 0, queued: 0, maxQueued: 0, from: Infinity, to: 0 };
+    const s = by.get(c.server) ?? empty();
+    by.set(c.server, s);
+    if (c.cached) {
+      s.hits++;
+      continue;
+    }
     s.capacity = Math.min(s.capacity, c.capacity ?? 1);
     s.calls++;
     s.busy += c.latency_ms;
@@ -40,12 +50,14 @@ export function modelServerUse(calls: Iterable<ModelCallRecord>): ModelServerUse
       const span = Math.max(0, s.to - s.from);
       return {
         server,
-        capacity: s.capacity,
+        // Only cache hits: the server was never asked, and its capacity never learnt.
+        capacity: Number.isFinite(s.capacity) ? s.capacity : 0,
         calls: s.calls,
+        cache_hits: s.hits,
         busy_ms: Math.round(s.busy),
         span_ms: Math.round(span),
         utilisation: span > 0 ? Math.min(1, round3(s.busy / (s.capacity * span))) : 0,
-        queued_ms_mean: Math.round(s.queued / s.calls),
+        queued_ms_mean: s.calls > 0 ? Math.round(s.queued / s.calls) : 0,
         queued_ms_max: Math.round(s.maxQueued),
       };
     });

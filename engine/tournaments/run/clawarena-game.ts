@@ -12,10 +12,10 @@ import type { ScheduledGame } from '../../core/tournament/index.js';
 import { matchTranscript } from '../../protocols/clawarena/match-transcript.js';
 import type { ClawArenaMatchApi } from '../../protocols/clawarena/scheduled-matches.js';
 import type { LaunchResult } from '../../runner/launch.js';
-import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 import { exitVerdict, launchSeat } from '../launch/seat-launch.js';
 import type { TournamentAgent } from '../spec-file.js';
 import type { WarmSlotLaunch } from '../warm/warm-pool.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 
 export interface ClawGameDeps extends GameContext {
   clawarena: ClawArenaMatchApi;

@@ -15,19 +15,20 @@ import type { Store, StoredTournament, StoredTournamentGame } from '../../db/sto
 import { grantedSecrets } from '../../runner/agent-env.js';
 import { type SandboxPolicy, sandboxPolicy } from '../../runner/sandbox-policy.js';
 import { registerSecrets, secretScrubber } from '../../runtime/known-secrets.js';
-import { type GameAccounting, gameRow, type LatestAttempt, latestOf } from './attempt-row.js';
+import { launchWarmSlot, type ModelReplaySource } from '../launch/seat-launch.js';
+import { blameByCause, VoidStreak } from '../launch/void-cause.js';
+import { modelCacheSource } from '../model-cache.js';
 import { commitGame, runTally } from '../results/game-commit.js';
+import { type RunOutcome, recordOutcome } from '../results/run-outcome.js';
+import { leaderOf } from '../results/run-standings.js';
+import { countedResult, isSettled, seatPoints, sprtOfTally } from '../results/stats.js';
+import type { TournamentAgent } from '../spec-file.js';
+import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from '../warm/warm-pool.js';
+import { WorkerLifecycles } from '../warm/worker-lifecycles.js';
+import { type GameAccounting, gameRow, type LatestAttempt, latestOf } from './attempt-row.js';
 import type { GameOutcome } from './game-play.js';
 import { type GameContext, type GameRunner, type GameRunners, runnerFor } from './game-runner.js';
 import { createGameSource, type GameSource, gameKey } from './game-source.js';
-import { type RunOutcome, recordOutcome } from '../results/run-outcome.js';
-import { leaderOf } from '../results/run-standings.js';
-import { launchWarmSlot, type ModelReplaySource } from '../launch/seat-launch.js';
-import type { TournamentAgent } from '../spec-file.js';
-import { countedResult, isSettled, seatPoints, sprtOfTally } from '../results/stats.js';
-import { blameByCause, VoidStreak } from '../launch/void-cause.js';
-import { DEFAULT_MAX_RESTARTS, type WarmHooks, WarmPool } from '../warm/warm-pool.js';
-import { WorkerLifecycles } from '../warm/worker-lifecycles.js';
 
 export type { RunOutcome } from '../results/run-outcome.js';
 
@@ -394,6 +395,7 @@ export class TournamentExecutor {
       ...(this.deps.hostEnv ? { hostEnv: this.deps.hostEnv } : {}),
       ...(this.warm ? { warm: this.warm } : {}),
       ...(this.deps.modelReplay ? { modelReplay: this.deps.modelReplay } : {}),
+      modelCache: modelCacheSource(this.deps.store),
       sandbox: this.sandbox(),
     };
   }

@@ -10,10 +10,11 @@ import type { SeatScore, Termination } from '../../core/ratings/index.js';
 import { isolationOf, type LaunchHandle, type LaunchResult } from '../../runner/launch.js';
 import type { SandboxPolicy } from '../../runner/sandbox-policy.js';
 import { removeWorkspace } from '../../runner/workspace-removal.js';
-import { accountGame, type GameAccounting } from '../results/model-usage.js';
 import { EXIT_GRACE_MS, type ModelReplaySource, type Verdict } from '../launch/seat-launch.js';
-import type { TournamentAgent } from '../spec-file.js';
 import type { VoidCause } from '../launch/void-cause.js';
+import type { ModelCacheSource } from '../model-cache.js';
+import { accountGame, type GameAccounting } from '../results/model-usage.js';
+import type { TournamentAgent } from '../spec-file.js';
 import type { WarmPool } from '../warm/warm-pool.js';
 
 /** What every game of a run gets, whatever its protocol. */
@@ -37,6 +38,8 @@ export interface GameContext {
   warm?: WarmPool;
   /** `arena replay`: model calls answered from the recorded run (seat-launch.ts). */
   modelReplay?: ModelReplaySource;
+  /** model.yaml `cache: true` (model-cache.ts). */
+  modelCache?: ModelCacheSource;
   /** Which attempt of which run this is: game workers key their jobs by it and check agents against its manifest. */
   run?: { tournamentId: string; attempt: number; manifest: Record<string, unknown>; manifestHash: string; maxRestarts?: number };
 }

@@ -8,7 +8,9 @@ import type { ModelCallRecord } from '../../contract/model-call.js';
 import type { TranscriptEntry } from '../../contract/tournament.js';
 import type { Store, StoredTournamentGame } from '../../db/store.js';
 import { canonicalJson } from '../../runtime/canonical-json.js';
+import { blankInstants } from '../../runtime/instants.js';
 import type { ModelReplaySource } from '../launch/seat-launch.js';
+import { type ModelBuilds, recordedBuilds } from './run-manifest.js';
 
 export interface ReplayedGame {
   game: number;
@@ -118,16 +120,10 @@ function gameDifference(store: Store, aId: string, a: StoredTournamentGame, bId:
   return firstDifference(moves(aId, a), moves(bId, b), 'transcript');
 }
 
-/**
- * Wall-clock instants (ISO 8601, e.g. a turn deadline shown in a prompt) cannot come out the same in another run:
- * they are compared as "<time>".
- */
-const INSTANT = /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})/g;
-
 /** The path of the first place two JSON values differ, with both sides (cut short), or null when equal. */
 export function firstDifference(a: unknown, b: unknown, at: string): string | null {
-  if (typeof a === 'string' && typeof b === 'string' && a.replace(INSTANT, '<time>') === b.replace(INSTANT, '<time>')) return null;
-  if (canonicalJson(a ?? null).replace(INSTANT, '<time>') === canonicalJson(b ?? null).replace(INSTANT, '<time>')) return null;
+  if (typeof a === 'string' && typeof b === 'string' && blankInstants(a) === blankInstants(b)) return null;
+  if (blankInstants(canonicalJson(a ?? null)) === blankInstants(canonicalJson(b ?? null))) return null;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
       const inner = firstDifference(a[i], b[i], `${at}[${i}]`);
@@ -163,8 +159,8 @@ function short(v: unknown): string {
 export interface ReplayEngine {
   store: Store;
   tournaments: {
-    get(id: string): { spec: Record<string, unknown>; specDir: string; status: string };
-    create(raw: unknown, specDir: string, source?: string): { id: string };
+    get(id: string): { spec: Record<string, unknown>; specDir: string; status: string; manifest: Record<string, unknown> };
+    create(raw: unknown, specDir: string, source?: string, builds?: ModelBuilds): { id: string };
     start(id: string, options: { modelReplay?: ModelReplaySource }): Promise<{ status: string }>;
   };
 }
@@ -182,7 +178,13 @@ export async function replayRun(engine: ReplayEngine, sourceId: string, game?: n
   if (original.status !== 'finished') throw new Error(`tournament ${sourceId} is ${original.status}: only a finished run can be replayed`);
   const server = replayServer(engine.store, sourceId);
   if (game !== undefined && !server.counted.has(game)) throw new Error(`tournament ${sourceId} has no game ${game}`);
-  const replay = engine.tournaments.create(replaySpec(original.spec, sourceId), original.specDir, `replay of ${sourceId}`);
+  // No server is asked: the replay plays the builds the record came from.
+  const replay = engine.tournaments.create(
+    replaySpec(original.spec, sourceId),
+    original.specDir,
+    `replay of ${sourceId}`,
+    recordedBuilds(original.manifest),
+  );
   const outcome = await engine.tournaments.start(replay.id, { modelReplay: server.source });
   if (outcome.status !== 'finished') throw new Error(`the replay run ${replay.id} ended ${outcome.status}`);
   const games = compareReplay(engine.store, server, sourceId, replay.id, game);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { modelServerOf } from '../../runner/model-server.js';
 import type { AgentHostRecord } from '../../runner/node-runtime.js';
 import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
+import type { ModelBuild } from '../../runtime/model-build.js';
 import { APP_VERSION } from '../../runtime/version.js';
 import { type LoadedSpec, resolveEntryFile } from '../spec-file.js';
 
@@ -48,9 +49,24 @@ export interface RunModelRecord {
   sampler: { temperature: number; max_tokens: number; seed: number | null; json_mode: boolean };
   /** model.yaml's capacity, or null (the server's report, else 1: engine/runner/model-gate.ts). */
   capacity: number | null;
+  /** model.yaml `cache: true`: identical requests were answered from earlier runs' answers (model-cache.ts). */
+  cache?: true;
+  /**
+   * The server's kind and version and the model's digest, as the server reported them before the run
+   * (engine/runtime/model-build.ts); absent when nobody asked (a service without the probe). Resume compares it apart
+   * (preflightRun): a server asked again may answer later or not at all, which changes no game.
+   */
+  build?: ModelBuild;
 }
 
-function modelRecord(manifest: LoadedSpec['agents'][number]['manifest'], dir: string): RunModelRecord | null {
+/** The model builds the engine found before a run, by agent id. */
+export type ModelBuilds = ReadonlyMap<string, ModelBuild>;
+
+function modelRecord(
+  manifest: LoadedSpec['agents'][number]['manifest'],
+  dir: string,
+  build: ModelBuild | undefined,
+): RunModelRecord | null {
   const server = modelServerOf(manifest, dir);
   if (server === null) return null;
   return {
@@ -59,7 +75,30 @@ function modelRecord(manifest: LoadedSpec['agents'][number]['manifest'], dir: st
     model: server.model,
     sampler: server.sampler,
     capacity: server.capacity ?? null,
+    // Only when on, so the hash of runs without the cache stays what it was.
+    ...(server.cache ? { cache: true } : {}),
+    ...(build ? { build } : {}),
   };
+}
+
+/** The builds a stored run manifest recorded, by agent id. */
+export function recordedBuilds(manifest: Record<string, unknown>): Map<string, ModelBuild> {
+  const agents = (Array.isArray(manifest.agents) ? manifest.agents : []) as Array<{ id?: unknown; model?: { build?: ModelBuild } }>;
+  const builds = new Map<string, ModelBuild>();
+  for (const a of agents) if (typeof a.id === 'string' && a.model?.build) builds.set(a.id, a.model.build);
+  return builds;
+}
+
+/** A manifest without its agents' model builds: what resume compares. */
+function withoutBuilds(manifest: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(manifest.agents)) return manifest;
+  const agents = manifest.agents.map((a: Record<string, unknown>) => {
+    const model = a.model as Record<string, unknown> | undefined;
+    if (!model || !('build' in model)) return a;
+    const { build, ...rest } = model;
+    return { ...a, model: rest };
+  });
+  return { ...manifest, agents };
 }
 
 export function fileSha256(file: string): string {
@@ -93,6 +132,7 @@ export function buildRunManifest(
   isClawGame: (id: string) => boolean = () => false,
   trusted: readonly string[] = [],
   agentHost?: AgentHostRecord,
+  builds: ModelBuilds = new Map(),
 ): RunManifest {
   const claw = loaded.spec.challenges.some(isClawGame);
   return {
@@ -104,7 +144,7 @@ export function buildRunManifest(
     placement_rule: claw ? `${PLACEMENT_RULE}; ${CLAW_PLACEMENT_RULE}` : PLACEMENT_RULE,
     agents: loaded.agents.map((a) => {
       const { file: entry, skipped } = resolveEntryFile(a);
-      const model = modelRecord(a.manifest, a.dir);
+      const model = modelRecord(a.manifest, a.dir, builds.get(a.id));
       return {
         id: a.id,
         manifest_id: a.manifest.id,
@@ -130,7 +170,8 @@ export function buildRunManifest(
 }
 
 /**
- * Whether a stored run may go on under the manifest built now. Everything that decides the games must match. The
+ * Whether a stored run may go on under the manifest built now. Everything that decides the games must match (the model
+ * builds apart: preflightRun asks the servers again). The
  * agents' PATH is left out: it is where programs are looked up, not what they are (the agents' own files are hashed),
  * and a resume from another shell or a desktop launch must not strand a run; the manifest keeps the PATH it started
  * with. A run stored before the agents' host was recorded compares without it, so an upgrade does not strand it.
@@ -138,7 +179,7 @@ export function buildRunManifest(
 export function resumableUnder(before: Record<string, unknown>, now: RunManifest): boolean {
   const recordedHost = before.agent_host !== undefined;
   const comparable = (manifest: Record<string, unknown>) => {
-    const { agent_host, ...rest } = manifest;
+    const { agent_host, ...rest } = withoutBuilds(manifest);
     const host = agent_host as AgentHostRecord | undefined;
     return recordedHost && host ? { ...rest, agent_host: { node: host.node } } : rest;
   };
@@ -147,7 +188,8 @@ export function resumableUnder(before: Record<string, unknown>, now: RunManifest
 
 /** What differs between a run's manifest and the one built now, in words, for the refusal to resume it. */
 export function manifestChange(before: Record<string, unknown>, now: RunManifest): string {
-  const same = (key: keyof RunManifest) => canonicalJson(before[key] ?? null) === canonicalJson(now[key] ?? null);
+  const [was, is] = [withoutBuilds(before), withoutBuilds(now as unknown as Record<string, unknown>)];
+  const same = (key: keyof RunManifest) => canonicalJson(was[key] ?? null) === canonicalJson(is[key] ?? null);
   const changed: string[] = [];
   if (!same('app')) changed.push('the app');
   if (!same('agents') || !same('unsandboxed_agents')) changed.push('an agent');

@@ -17,9 +17,9 @@ import { deriveSeed, type ScheduledGame } from '../../core/tournament/index.js';
 import type { ArenaEngine } from '../../protocols/specarena/arena-engine.js';
 import { issueSeatKey } from '../../protocols/specarena/auth.js';
 import type { LaunchResult } from '../../runner/launch.js';
-import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
-import { placementsFromScores } from '../results/placements.js';
 import { exitVerdict, launchSeat as launchSeatAgent, type Verdict } from '../launch/seat-launch.js';
+import { placementsFromScores } from '../results/placements.js';
+import { type GameContext, type GameOutcome, type GamePlay, playWith } from './game-play.js';
 
 /** Refusals that mean the agent is not speaking the protocol, rather than making an illegal move. */
 const PROTOCOL_CODES = new Set(['UNKNOWN_METHOD', 'PLAYER_NOT_FOUND', 'INVITE_ALREADY_USED']);

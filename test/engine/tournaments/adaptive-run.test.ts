@@ -11,9 +11,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { parseTournamentSpec } from '../../../engine/core/tournament/index.js';
 import { openStore } from '../../../engine/db/store.js';
+import { isSettled, seatPoints } from '../../../engine/tournaments/results/stats.js';
 import { latestOf } from '../../../engine/tournaments/run/attempt-row.js';
 import { createGameSource, gameKey } from '../../../engine/tournaments/run/game-source.js';
-import { isSettled, seatPoints } from '../../../engine/tournaments/results/stats.js';
 import { ROOT, tempDir } from './helpers.js';
 import { killRunAfterGames, resumeRun } from './kill-resume.js';
 

@@ -18,8 +18,8 @@ import {
 } from '../../../engine/core/ratings/index.js';
 import type { Store, StoredTournament, StoredTournamentGame } from '../../../engine/db/store.js';
 import { ensurePrivateDir, PRIVATE_FILE_MODE, tightenIfPresent, writePrivateFile } from '../../../engine/runtime/private-files.js';
-import { agentUsage, type SeatUsage } from '../../../engine/tournaments/results/model-usage.js';
 import { type LocalRoot, pathRedactor } from '../../../engine/tournaments/exports/path-redaction.js';
+import { agentUsage, type SeatUsage } from '../../../engine/tournaments/results/model-usage.js';
 import {
   countedResult,
   finalGames,

@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ModelCallRecord } from '../../../engine/contract/model-call.js';
 import { formatStatusLine } from '../../../engine/contract/usage-line.js';
 import type { LaunchResult } from '../../../engine/runner/launch.js';
-import { accountGame } from '../../../engine/tournaments/results/model-usage.js';
 import { blameByCause } from '../../../engine/tournaments/launch/void-cause.js';
+import { accountGame } from '../../../engine/tournaments/results/model-usage.js';
 
 const claim = formatStatusLine({ kind: 'provider_unreachable', v: 1, endpoint: '127.0.0.1:11434', detail: 'ECONNREFUSED' });
 const result = (stderr: string, modelCalls?: ModelCallRecord[]) =>
