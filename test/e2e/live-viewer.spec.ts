@@ -6,9 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
-import { scaled } from '../support/slowness.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = '/admin/api/v1';
@@ -80,10 +80,7 @@ async function scrollState(region: Locator): Promise<{ top: number; atEnd: boole
 test.describe('live match viewer', () => {
   const { url, token } = engineFromEnv();
 
-  test('the timeline follows new lines, keeps a reader who scrolled back in place, and jumps to the latest', async ({
-    page,
-    request,
-  }) => {
+  test('the timeline follows new lines, keeps a reader who scrolled back in place, and jumps to the latest', async ({ page, request }) => {
     test.setTimeout(scaled(150_000));
     const errors = watchErrors(page);
     const id = await tickerRun(request, url, token, 'Live follow e2e');
@@ -170,7 +167,12 @@ test.describe('live match viewer', () => {
         if (!last || JSON.stringify(last) !== JSON.stringify(entry)) log.push(entry);
       };
       record();
-      new win.MutationObserver(record).observe(win.document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      new win.MutationObserver(record).observe(win.document.body, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+        attributes: true,
+      });
     });
 
     await page.getByRole('button', { name: 'Start', exact: true }).click();
@@ -204,7 +206,9 @@ test.describe('live match viewer', () => {
     await expect(live).toHaveAttribute('data-status', 'cancelled', { timeout: 60_000 });
 
     const log = await page.evaluate(
-      () => (globalThis as unknown as { controlLog: Array<{ status: string; buttons: string[]; dot: string; pending: string | null }> }).controlLog,
+      () =>
+        (globalThis as unknown as { controlLog: Array<{ status: string; buttons: string[]; dot: string; pending: string | null }> })
+          .controlLog,
     );
     test.info().annotations.push({ type: 'control states', description: JSON.stringify(log) });
     // Never ahead of the engine: no Paused badge beside a Pause button or a green dot, no Pause before it runs.
@@ -221,7 +225,10 @@ test.describe('live match viewer', () => {
     // A refused action says why: a run whose agent folder went away is refused by the engine on Start.
     const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-live-controls-'));
     fs.cpSync(path.join(ROOT, 'challenges/millionaire/agents/truthful'), folder, { recursive: true });
-    const doomed = await tickerRun(request, url, token, 'Controls refused e2e', { start: false, truthful: path.join(folder, 'agent.yaml') });
+    const doomed = await tickerRun(request, url, token, 'Controls refused e2e', {
+      start: false,
+      truthful: path.join(folder, 'agent.yaml'),
+    });
     fs.rmSync(folder, { recursive: true, force: true });
     await page.goto(`${url}/#/tournaments/${doomed}`);
     await expect(page.getByTestId('tournament-live')).toHaveAttribute('data-status', 'paused');
@@ -229,6 +236,75 @@ test.describe('live match viewer', () => {
     await expect(page.getByTestId('tournament-controls').getByRole('alert')).toContainText('agent.yaml');
     await expect(page.getByTestId('tournament-live')).toHaveAttribute('data-status', 'paused');
     await screenshot(page, 'live-03-refused');
+    expect(errors).toEqual([]);
+  });
+
+  test('view as seat: the engine sends the game as one seat saw it, and the page shows only that', async ({ page, request }) => {
+    test.setTimeout(scaled(120_000));
+    const errors = watchErrors(page);
+    const auth = { Authorization: `Bearer ${token}` };
+    const spec = {
+      name: 'Seat view e2e',
+      challenge: 'millionaire',
+      format: 'round-robin',
+      games_per_pairing: 1,
+      concurrency: 1,
+      seed: 'seat-view-e2e',
+      agents: [
+        { manifest: 'challenges/millionaire/agents/truthful/agent.yaml', id: 'truthful' },
+        { manifest: 'challenges/millionaire/agents/bluffer/agent.yaml', id: 'bluffer' },
+      ],
+      stop: { kind: 'fixed' },
+      limits: { move_seconds: 20, game_seconds: 60 },
+    };
+    const created = await request.post(`${url}${ADMIN}/tournaments`, { headers: auth, data: { spec, base_dir: ROOT } });
+    expect(created.ok(), await created.text()).toBe(true);
+    const id = ((await created.json()) as { id: string }).id;
+    await expect
+      .poll(
+        async () =>
+          ((await (await request.get(`${url}${ADMIN}/tournaments/${id}`, { headers: auth })).json()) as { status: string }).status,
+        {
+          timeout: scaled(60_000),
+        },
+      )
+      .toBe('finished');
+    type Line = { from: number | string; to: number | string | null; content: string; channel: string };
+    const full = (await (await request.get(`${url}${ADMIN}/tournaments/${id}/games/0`, { headers: auth })).json()) as {
+      transcript: Line[];
+    };
+    // The operator tells each seat its own wealth in a direct line: the other seat must not read it.
+    const toSeat1 = full.transcript.find((l) => l.channel === 'operator' && l.from === 'operator' && l.to === 0);
+    const toSeat2 = full.transcript.find((l) => l.channel === 'operator' && l.from === 'operator' && l.to === 1);
+    expect(toSeat1?.content).toBeTruthy();
+    expect(toSeat2?.content).toBeTruthy();
+
+    await page.goto(`${url}/#/tournaments/${id}/games/0&token=${token}`);
+    await expect(page.getByTestId('match-viewer')).toHaveAttribute('data-phase', 'stored');
+    const timeline = page.getByRole('list', { name: 'Game timeline' });
+    await expect(timeline).toContainText(toSeat1?.content as string);
+
+    // As seat 2 (bluffer): what the browser receives is already filtered by the engine.
+    const [answer] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith(`/tournaments/${id}/games/0?seat=1`)),
+      page.getByLabel('View as').selectOption({ label: 'bluffer (seat 2)' }),
+    ]);
+    const received = await answer.text();
+    expect(received).not.toContain(toSeat1?.content as string);
+    expect(received).toContain(toSeat2?.content as string);
+    await expect(page.getByTestId('seat-view')).toHaveAttribute('data-seat', '1');
+    await expect(timeline).toContainText(toSeat2?.content as string);
+    await expect(timeline).not.toContainText(toSeat1?.content as string);
+    await expect(timeline.locator('[data-redacted="true"]').first()).toContainText('redacted for this viewer');
+    await screenshot(page, 'live-04-view-as-seat');
+
+    // Back to the full record.
+    await page.getByLabel('View as').selectOption({ label: 'Everyone (the full record)' });
+    await expect(timeline).toContainText(toSeat1?.content as string);
+    // A seat the game does not have is refused with the range.
+    const refused = await request.get(`${url}${ADMIN}/tournaments/${id}/games/0?seat=5`, { headers: auth });
+    expect(refused.status()).toBe(400);
+    expect(await refused.text()).toContain('seat must be 0 to 1');
     expect(errors).toEqual([]);
   });
 });

@@ -21,9 +21,9 @@ import {
   type TournamentEvent,
   TournamentGameQuerySchema,
   TournamentGamesQuerySchema,
-  TranscriptEntrySchema,
   TournamentListQuerySchema,
   type TournamentValidateResponse,
+  TranscriptEntrySchema,
 } from '../../contract/tournament.js';
 import { transcriptAsSeat } from '../../core/seat-view.js';
 import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare.js';

@@ -1,7 +1,17 @@
 // A windowed list: only the rows in (or near) the viewport are in the DOM, so transcripts of 10,000 messages scroll
 // smoothly. Rows have a fixed height or are measured as they render; "follow" keeps the list pinned to the newest row
 // until the reader scrolls up, leaves the reader's place alone while new rows arrive, and offers "Jump to latest".
-import { type KeyboardEvent, type ReactNode, type WheelEvent, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type WheelEvent,
+} from 'react';
 import './virtual-list.css';
 import { isAtBottom, rowOffsets, visibleWindow } from './virtual-window.js';
 
