@@ -145,7 +145,7 @@ test.describe('live match viewer', () => {
     test.setTimeout(scaled(180_000));
     const errors = watchErrors(page, [/status of 4\d\d/]);
     // Created, not started: the first control is Start.
-    const id = await tickerRun(request, url, token, 'Controls e2e', { games: 3, moveSeconds: 6, start: false });
+    const id = await tickerRun(request, url, token, 'Controls e2e', { games: 3, moveSeconds: 20, start: false });
     await page.goto(`${url}/#/tournaments/${id}&token=${token}`);
     const live = page.getByTestId('tournament-live');
     await expect(live).toHaveAttribute('data-status', 'paused');

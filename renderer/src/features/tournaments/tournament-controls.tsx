@@ -75,7 +75,8 @@ export function TournamentControls({
   return (
     <span className="t-controls" data-testid="tournament-controls" data-pending={pending ?? undefined}>
       {actions.map((action) => {
-        const waiting = busy === action || summary.stopping === STOPPING_OF[action] || starting === action;
+        const stoppingAs = STOPPING_OF[action];
+        const waiting = busy === action || (stoppingAs !== undefined && summary.stopping === stoppingAs) || starting === action;
         const label = action === 'cancel' && confirming ? 'Confirm cancel' : waiting ? `${PENDING_LABELS[action]}…` : ACTION_LABELS[action];
         return (
           <button
