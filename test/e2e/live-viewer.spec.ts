@@ -21,13 +21,13 @@ async function screenshot(page: Page, name: string): Promise<void> {
   await test.info().attach(name, { path: file, contentType: 'image/png' });
 }
 
-/** A millionaire run in which ticker-bot chats every 300 ms and never guesses: each game lasts its move clock. */
+/** A millionaire run in which ticker-bot chats every 300 ms and never guesses: each game lasts until its clock runs out. */
 async function tickerRun(
   request: APIRequestContext,
   url: string,
   token: string,
   name: string,
-  options: { games?: number; moveSeconds?: number; truthful?: string; start?: boolean } = {},
+  options: { games?: number; moveSeconds?: number; gameSeconds?: number; truthful?: string; start?: boolean } = {},
 ): Promise<string> {
   const spec = {
     name,
@@ -41,7 +41,7 @@ async function tickerRun(
       { manifest: 'test/fixtures/agents/tournament/ticker-bot/agent.yaml', id: 'ticker-bot' },
     ],
     stop: { kind: 'fixed' },
-    limits: { move_seconds: options.moveSeconds ?? 150, game_seconds: 180 },
+    limits: { move_seconds: options.moveSeconds ?? 150, game_seconds: options.gameSeconds ?? 180 },
   };
   const created = await request.post(`${url}${ADMIN}/tournaments`, {
     headers: { Authorization: `Bearer ${token}` },
@@ -145,7 +145,7 @@ test.describe('live match viewer', () => {
     test.setTimeout(scaled(180_000));
     const errors = watchErrors(page, [/status of 4\d\d/]);
     // Created, not started: the first control is Start.
-    const id = await tickerRun(request, url, token, 'Controls e2e', { games: 3, moveSeconds: 20, start: false });
+    const id = await tickerRun(request, url, token, 'Controls e2e', { games: 3, moveSeconds: 10, gameSeconds: 25, start: false });
     await page.goto(`${url}/#/tournaments/${id}&token=${token}`);
     const live = page.getByTestId('tournament-live');
     await expect(live).toHaveAttribute('data-status', 'paused');
@@ -296,7 +296,7 @@ test.describe('live match viewer', () => {
     // As seat 2 (bluffer): what the browser receives is already filtered by the engine.
     const [answer] = await Promise.all([
       page.waitForResponse((r) => r.url().endsWith(`/tournaments/${id}/games/0?seat=1`)),
-      page.getByLabel('View as').selectOption({ label: 'bluffer (seat 2)' }),
+      page.getByRole('combobox', { name: 'View as' }).selectOption({ label: 'bluffer (seat 2)' }),
     ]);
     const received = await answer.text();
     expect(received).not.toContain(toSeat1?.content as string);
@@ -308,7 +308,7 @@ test.describe('live match viewer', () => {
     await screenshot(page, 'live-04-view-as-seat');
 
     // Back to the full record.
-    await page.getByLabel('View as').selectOption({ label: 'Everyone (the full record)' });
+    await page.getByRole('combobox', { name: 'View as' }).selectOption({ label: 'Everyone (the full record)' });
     await expect(timeline).toContainText(toSeat1?.content as string);
     // A seat the game does not have is refused with the range.
     const refused = await request.get(`${url}${ADMIN}/tournaments/${id}/games/0?seat=5`, { headers: auth });

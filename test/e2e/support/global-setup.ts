@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { scaled } from '../../support/slowness.js';
 
 export const ENGINE_URL_ENV = 'ARENA_E2E_URL';
 export const ENGINE_TOKEN_ENV = 'ARENA_E2E_TOKEN';
@@ -12,7 +13,8 @@ export const ENGINE_TOKEN_ENV = 'ARENA_E2E_TOKEN';
 export const ENGINE_DATA_DIR_ENV = 'ARENA_E2E_DATA_DIR';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
-const START_TIMEOUT_MS = 20_000;
+/** Widened on a busy machine, where the engine's start alone can take longer than on a quiet one. */
+const START_TIMEOUT_MS = scaled(20_000);
 
 function firstJsonLine(child: ChildProcess): Promise<{ event: string; url: string; token: string }> {
   return new Promise((resolve, reject) => {
