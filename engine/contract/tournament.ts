@@ -99,6 +99,8 @@ export const TournamentSummarySchema = z.object({
   updated_at: z.number(),
   finished_at: z.number().nullable(),
   active: z.boolean(),
+  /** While active: a pause or cancel the engine has accepted and is carrying out (the games in flight end first). */
+  stopping: z.enum(['pausing', 'cancelling']).optional(),
   /**
    * Running but not in this engine: the pid of the other engine process on the data directory that plays it (which
    * alone may pause or cancel it), or null when none does (its engine stopped without pausing it: it can be resumed).
@@ -400,11 +402,23 @@ export const TranscriptEntrySchema = z.object({
   is_auto: z.boolean().optional(),
   visibility: z.union([z.literal('public'), z.array(z.number().int())]).optional(),
   data: z.record(z.string(), z.unknown()).optional(),
+  /** In one seat's view: a direct line between two other parties, its text withheld. */
+  redacted: z.boolean().optional(),
 });
 export type TranscriptEntry = z.infer<typeof TranscriptEntrySchema>;
 
-/** GET /tournaments/:id/games/:index: the attempt that counts (the latest) and its transcript. */
-export const TournamentGameDetailResponseSchema = z.object({ game: TournamentGameSchema, transcript: z.array(TranscriptEntrySchema) });
+/** GET /tournaments/:id/games/:index?seat=N: `seat` (0-based) asks for the game as that seat saw it. */
+export const TournamentGameQuerySchema = z.object({ seat: z.coerce.number().int().min(0).optional() });
+
+/**
+ * GET /tournaments/:id/games/:index: the attempt that counts (the latest) and its transcript; with `seat`, the
+ * transcript as that seat saw it (engine/core/seat-view.ts).
+ */
+export const TournamentGameDetailResponseSchema = z.object({
+  game: TournamentGameSchema,
+  transcript: z.array(TranscriptEntrySchema),
+  seat: z.number().int().optional(),
+});
 export type TournamentGameDetailResponse = z.infer<typeof TournamentGameDetailResponseSchema>;
 
 // ---- Comparing two runs (GET /tournaments/compare?a=&b=, `arena compare`) ---------------------------------------

@@ -177,7 +177,11 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
   function summary(t: StoredTournament): TournamentSummary {
     // A running executor's own figures, else what the last run left (a paused, killed or finished tournament).
-    const lifecycles = running.get(t.id)?.executor.lifecycles() ?? store.lifecycles.get(t.id);
+    const run = running.get(t.id);
+    const lifecycles = run?.executor.lifecycles() ?? store.lifecycles.get(t.id);
+    // A run whose outcome is recorded is over for the user, even while its agents are still being torn down.
+    const active = run !== undefined && !run.executor.ended;
+    const stopping = run?.executor.stopping ?? null;
     return {
       id: t.id,
       name: t.name,
@@ -191,9 +195,10 @@ export function createTournamentService(deps: TournamentServiceDeps) {
       created_at: t.createdAt,
       updated_at: t.updatedAt,
       finished_at: t.finishedAt,
-      active: running.has(t.id),
+      active,
+      ...(stopping ? { stopping } : {}),
       // Left 'running' without an executor here: another engine on the data directory plays it, or a crash left it.
-      ...(t.status === 'running' && !running.has(t.id) ? { played_by_pid: playedElsewhere(store, t.id)?.pid ?? null } : {}),
+      ...(t.status === 'running' && !active ? { played_by_pid: playedElsewhere(store, t.id)?.pid ?? null } : {}),
       archived_at: store.tournamentLibrary.archivedAt(t.id),
       ...(lifecycles ? { agent_lifecycles: lifecycles } : {}),
     };
@@ -394,6 +399,8 @@ export function createTournamentService(deps: TournamentServiceDeps) {
     /** `options.modelReplay`: answer the model agents' calls from a recorded run (`arena replay`). */
     start(id: string, options: { modelReplay?: ModelReplaySource } = {}): Promise<RunOutcome> {
       const existing = running.get(id);
+      // Paused (or ended) but still tearing its agents down: the new run starts once the old one has let go.
+      if (existing?.executor.ended) return existing.done.then(() => service.start(id, options));
       if (existing) {
         // Resume right after Pause, before the game in flight ended: the run must not stay paused (the resume would be lost).
         existing.executor.unpause();
@@ -456,13 +463,14 @@ export function createTournamentService(deps: TournamentServiceDeps) {
 
     pause(id: string): void {
       const run = running.get(id);
-      if (!run) throw new TournamentStateError('conflict', playedElsewhere(store, id)?.refusal ?? `tournament ${id} is not running`);
+      if (!run || run.executor.ended)
+        throw new TournamentStateError('conflict', playedElsewhere(store, id)?.refusal ?? `tournament ${id} is not running`);
       run.executor.pause();
     },
 
     cancel(id: string): void {
       const run = running.get(id);
-      if (run) run.executor.cancel();
+      if (run && !run.executor.ended) run.executor.cancel();
       else {
         const t = get(id);
         if (t.status === 'finished') throw new TournamentStateError('conflict', `tournament ${id} is finished`);

@@ -19,10 +19,13 @@ import {
   TournamentCompareQuerySchema,
   TournamentCreateRequestSchema,
   type TournamentEvent,
+  TournamentGameQuerySchema,
   TournamentGamesQuerySchema,
   TournamentListQuerySchema,
   type TournamentValidateResponse,
+  TranscriptEntrySchema,
 } from '../../contract/tournament.js';
+import { transcriptAsSeat } from '../../core/seat-view.js';
 import { comparisonCsv, comparisonMarkdown } from '../../tournaments/compare/compare.js';
 import { reportDir } from '../../tournaments/exports/exports.js';
 import { archiveTournament, deleteTournament, estimateRun, exportGame, listTournaments, rerunGame } from '../../tournaments/library.js';
@@ -182,13 +185,19 @@ function registerResultRoutes(admin: FastifyInstance, service: () => TournamentS
   });
 
   admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index', async (req) => {
+    const { seat } = readAdminQuery(TournamentGameQuerySchema, req.query);
     const ids = agentIds(req.params.id);
     const game = service().store.tournaments.game(req.params.id, Number(req.params.index));
     if (!game) throw new DomainError('not_found', `No game ${req.params.index} in tournament ${req.params.id}`);
-    return {
-      game: gameView(game, ids),
-      transcript: service().store.tournaments.transcript(req.params.id, game.seq),
-    };
+    const view = gameView(game, ids);
+    const transcript = service().store.tournaments.transcript(req.params.id, game.seq);
+    if (seat === undefined) return { game: view, transcript };
+    if (seat >= view.seat_agents.length) {
+      const message = `seat must be 0 to ${view.seat_agents.length - 1} (this game has ${view.seat_agents.length} seats), got ${seat}`;
+      throw new DomainError('invalid', message, { issues: [{ path: 'seat', message }] });
+    }
+    // Read through the contract, so a field the seat view does not know is dropped rather than passed on unfiltered.
+    return { game: view, transcript: transcriptAsSeat(TranscriptEntrySchema.array().parse(transcript), seat), seat };
   });
 
   admin.get<{ Params: { id: string; index: string } }>('/tournaments/:id/games/:index/export', async (req, reply) => {

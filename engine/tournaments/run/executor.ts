@@ -77,6 +77,7 @@ export class TournamentExecutor {
   private done = 0;
   private sprt: ReturnType<typeof sprtOfTally> = null;
   private resolve: ((outcome: RunOutcome) => void) | null = null;
+  private outcomeRecorded = false;
   private readonly voidStreak = new VoidStreak();
   /** Why the run paused by itself (a set-up fault that keeps voiding games); null for the operator's pause. */
   private pauseReason: string | null = null;
@@ -125,6 +126,17 @@ export class TournamentExecutor {
   /** Games in flight now, in game order. */
   runningGames(): RunningGame[] {
     return [...this.inFlight.values()].sort((a, b) => a.game_index - b.game_index);
+  }
+
+  /** The outcome is recorded (status and event); what is left is tearing down its agents, which takes a moment. */
+  get ended(): boolean {
+    return this.outcomeRecorded;
+  }
+
+  /** A pause or cancel the run has accepted and is carrying out (games in flight end first); null otherwise. */
+  get stopping(): 'pausing' | 'cancelling' | null {
+    if (this.ended) return null;
+    return this.mode === 'pausing' ? 'pausing' : this.mode === 'cancelling' ? 'cancelling' : null;
   }
 
   /** Finishes the games in flight, then stops; resume with a new executor. */
@@ -538,6 +550,8 @@ export class TournamentExecutor {
     const resolve = this.resolve;
     if (resolve === null) return;
     this.resolve = null;
+    // Before the event goes out: whoever reads the summary on it sees a run that no longer plays.
+    this.outcomeRecorded = true;
     const event = recordOutcome(this.deps.store, this.tournament.id, outcome, this.done, this.deps.clock.now());
     if (event) this.emit(event);
     this.saveLifecycles();

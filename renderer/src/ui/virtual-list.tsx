@@ -1,7 +1,17 @@
 // A windowed list: only the rows in (or near) the viewport are in the DOM, so transcripts of 10,000 messages scroll
 // smoothly. Rows have a fixed height or are measured as they render; "follow" keeps the list pinned to the newest row
-// until the reader scrolls up, and offers a button to catch up again.
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+// until the reader scrolls up, leaves the reader's place alone while new rows arrive, and offers "Jump to latest".
+import {
+  type KeyboardEvent,
+  type ReactNode,
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type WheelEvent,
+} from 'react';
 import './virtual-list.css';
 import { isAtBottom, rowOffsets, visibleWindow } from './virtual-window.js';
 
@@ -143,9 +153,21 @@ export function VirtualList<T>({
     const el = box.current;
     if (!el) return;
     setScrollTop(el.scrollTop);
-    // Only a list taller than its box can be "at the bottom"; a short one must not start sticking once it grows.
-    const atBottom = el.scrollHeight > el.clientHeight && isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
+    // A box that does not scroll (any more) says nothing about the reader: the browser fires a scroll event when it
+    // clamps the position of a list that shrank to fit (rows measured shorter than guessed), and taking that for a
+    // reader scrolling away stopped a live timeline following at its first overflow.
+    if (el.scrollHeight <= el.clientHeight) return;
+    const atBottom = isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
     if (atBottom !== pinnedRef.current) setPin(atBottom);
+  };
+
+  // A reader turning back is known before the scroll lands: a wheel or a key towards the top lets go of the newest row
+  // at once, so a line arriving mid-way through a smooth scroll cannot pull the box back down.
+  const letGo = () => {
+    if (pinnedRef.current) setPin(false);
+  };
+  const onWheel = (event: WheelEvent<HTMLElement>) => {
+    if (event.deltaY < 0) letGo();
   };
 
   const scrollBy = (el: HTMLElement, top: number) => {
@@ -166,6 +188,7 @@ export function VirtualList<T>({
     const target = moves[event.key];
     if (target === undefined) return;
     event.preventDefault();
+    if (target < el.scrollTop) letGo();
     scrollBy(el, target);
   };
 
@@ -209,6 +232,7 @@ export function VirtualList<T>({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
         tabIndex={0}
         onScroll={onScroll}
+        onWheel={onWheel}
         onKeyDown={onKeyDown}
         data-testid={testId}
         data-row-count={items.length}
@@ -227,7 +251,7 @@ export function VirtualList<T>({
       </section>
       {follow && !pinned && items.length > 0 ? (
         <button type="button" className="button button-small button-primary vlist-follow" onClick={jumpToLatest}>
-          Follow live
+          Jump to latest
         </button>
       ) : null}
     </div>

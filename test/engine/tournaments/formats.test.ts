@@ -209,6 +209,39 @@ describe('pause, resume and cancel', () => {
     expect(new Set(keys).size).toBe(24);
   });
 
+  it('the summary reports a pause as pending until the run stops, and inactive as soon as its outcome is recorded', async () => {
+    const t = ctx.engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4, concurrency: 2 }), '/');
+    const seen: Array<{ event: string; status: string; active: boolean; stopping: string | undefined }> = [];
+    // Set inside the listener, which the type checker cannot follow.
+    let resumed = null as Promise<{ status: string }> | null;
+    ctx.engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event === 'game_ended' && e.games_done === 3) {
+        ctx.engine.tournaments.pause(t.id);
+        const s = ctx.engine.tournaments.summary(t.id);
+        seen.push({ event: 'pause accepted', status: s.status, active: s.active, stopping: s.stopping });
+      }
+      if (e.event === 'paused') {
+        // Read on the event itself, while the run's agents may still be shutting down: no longer playing, and a
+        // second pause is refused with the reason.
+        const s = ctx.engine.tournaments.summary(t.id);
+        seen.push({ event: 'paused', status: s.status, active: s.active, stopping: s.stopping });
+        expect(() => ctx.engine.tournaments.pause(t.id)).toThrow(/is not running/);
+        // A resume asked for now waits for the old run to let go, then plays the rest.
+        resumed = ctx.engine.tournaments.start(t.id);
+      }
+    });
+    expect((await ctx.engine.tournaments.start(t.id)).status).toBe('paused');
+    expect(seen).toEqual([
+      { event: 'pause accepted', status: 'running', active: true, stopping: 'pausing' },
+      { event: 'paused', status: 'paused', active: false, stopping: undefined },
+    ]);
+    expect(resumed).not.toBeNull();
+    expect((await resumed)?.status).toBe('finished');
+    const keys = ctx.engine.store.tournaments.games(t.id).map((g) => g.gameKey);
+    expect(keys).toHaveLength(24);
+    expect(new Set(keys).size).toBe(24);
+  });
+
   it('cancel stops the run and it cannot be restarted', async () => {
     const t = ctx.engine.tournaments.create(spec({ agents: manyAgents(4), games_per_pairing: 4 }), '/');
     ctx.engine.tournaments.subscribe(t.id, (e) => {

@@ -15,13 +15,16 @@ import { ApiError } from '../../arena-client/errors.js';
 
 const tournamentPath = (id: string) => `${ADMIN_PREFIX}/tournaments/${encodeURIComponent(id)}`;
 
+/** One stored game; with `seat` (0-based), as that seat saw it — the engine withholds the rest before it is sent. */
 export function fetchGame(
   client: ArenaClient,
   tournamentId: string,
   index: number,
   signal?: AbortSignal,
+  seat?: number,
 ): Promise<TournamentGameDetailResponse> {
-  return client.call(TournamentGameDetailResponseSchema, `${tournamentPath(tournamentId)}/games/${index}`, { admin: true, signal });
+  const query = seat === undefined ? '' : `?seat=${seat}`;
+  return client.call(TournamentGameDetailResponseSchema, `${tournamentPath(tournamentId)}/games/${index}${query}`, { admin: true, signal });
 }
 
 export function fetchRunning(client: ArenaClient, tournamentId: string, signal?: AbortSignal): Promise<RunningGame[]> {

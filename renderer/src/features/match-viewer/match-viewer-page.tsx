@@ -17,7 +17,7 @@ import { GameActions } from './game-actions.js';
 import { GameNav } from './game-nav.js';
 import { attributionLines, GameFacts, type SeatLine, SeatsTable, seatLines } from './game-summary.js';
 import { MatchPlay } from './match-play.js';
-import { clawMatchId, fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
+import { clawMatchId, fetchGame, fetchSessionIfKept, fetchTournament, isSpecArenaSession } from './match-viewer-api.js';
 import { modelTurns } from './model-turns.js';
 import { ModelTurnsPane } from './model-turns-pane.js';
 import { buildTimeline, liveTranscript, relativeStamp } from './timeline.js';
@@ -93,12 +93,19 @@ function Body({ source, retry, index, subtitle }: { source: MatchSource; retry()
 
 function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse; subtitle: React.ReactNode }) {
   const { client } = useArena();
-  const { game, transcript } = detail;
+  const { game } = detail;
+  // View as one seat: that seat's transcript comes from the engine, which withholds what the seat could not see.
+  const [viewSeat, setViewSeat] = useState<number | null>(null);
+  const seatView = useResource(
+    (signal) => (viewSeat === null ? Promise.resolve(null) : fetchGame(client, game.tournamentId, game.gameIndex, signal, viewSeat)),
+    [game.tournamentId, game.gameIndex, viewSeat],
+  );
+  const transcript = viewSeat === null ? detail.transcript : (seatView.data?.transcript ?? null);
   const timeline = useMemo(
-    () => buildTimeline(transcript, { invites: game.invites, seatAgents: game.seat_agents }),
+    () => buildTimeline(transcript ?? [], { invites: game.invites, seatAgents: game.seat_agents }),
     [transcript, game.invites, game.seat_agents],
   );
-  const turns = useMemo(() => modelTurns(transcript), [transcript]);
+  const turns = useMemo(() => modelTurns(transcript ?? []), [transcript]);
   const session = useResource(
     // Only SpecArena games have a session (ClawArena games carry `clawarena:<match id>`).
     (signal) => (isSpecArenaSession(game.sessionId) ? fetchSessionIfKept(client, game.sessionId, signal) : Promise.resolve(null)),
@@ -132,16 +139,58 @@ function StoredGame({ detail, subtitle }: { detail: TournamentGameDetailResponse
         <GameFacts game={game} />
         <SeatsTable seats={seatLines(game)} attributions={attributions} final={game.termination === 'completed'} />
       </div>
-      <MatchPlay
-        playable={game.challenge}
-        timeline={timeline}
-        seatAgents={game.seat_agents}
-        invites={game.invites}
-        startedAt={game.startedAt}
-        live={false}
-      />
-      <ModelTurnsPane turns={turns} seatAgents={game.seat_agents} />
+      <SeatViewPicker seatAgents={game.seat_agents} seat={viewSeat} onChange={setViewSeat} />
+      {seatView.error ? <ErrorNotice error={seatView.error} onRetry={seatView.reload} /> : null}
+      {transcript === null ? (
+        seatView.error ? null : (
+          <Loading label="Loading the seat's view…" />
+        )
+      ) : (
+        <>
+          <MatchPlay
+            key={viewSeat ?? 'all'}
+            playable={game.challenge}
+            timeline={timeline}
+            seatAgents={game.seat_agents}
+            invites={game.invites}
+            startedAt={game.startedAt}
+            live={false}
+          />
+          <ModelTurnsPane turns={turns} seatAgents={game.seat_agents} />
+        </>
+      )}
     </>
+  );
+}
+
+/** "View as": the whole record, or the game as one seat saw it. */
+function SeatViewPicker({
+  seatAgents,
+  seat,
+  onChange,
+}: {
+  seatAgents: readonly string[];
+  seat: number | null;
+  onChange(seat: number | null): void;
+}) {
+  return (
+    <section className="card mv-seat-view" aria-label="View as" data-testid="seat-view" data-seat={seat ?? 'all'}>
+      <label className="field field-inline">
+        <span className="field-label">View as</span>
+        <select value={seat ?? ''} onChange={(event) => onChange(event.target.value === '' ? null : Number(event.target.value))}>
+          <option value="">Everyone (the full record)</option>
+          {seatAgents.map((agent, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: seats are positions; the same agent may sit twice.
+            <option key={i} value={i}>{`${agent} (seat ${i + 1})`}</option>
+          ))}
+        </select>
+      </label>
+      <span className="muted small" role="status">
+        {seat === null
+          ? 'Every line, private ones included.'
+          : `What ${seatAgents[seat] ?? 'this seat'} (seat ${seat + 1}) was shown while it played: direct lines between others show as withheld, other seats' private events and model turns are left out. The engine filters them before they reach this page.`}
+      </span>
+    </section>
   );
 }
 

@@ -22,6 +22,12 @@ export function TournamentStatusBadge({ summary }: { summary: Pick<TournamentSum
 /** Cancel is final, so it takes a second click within a few seconds. */
 const CONFIRM_MS = 4000;
 
+/**
+ * The run controls. Every state they show is the engine's: a pause or cancel the engine accepted reads "Pausing…" /
+ * "Cancelling…" from the summary's `stopping` until the status moves; a start or resume the engine accepted but has
+ * not begun yet (the last run's agents are still shutting down) stays pending until the summary says it runs; a
+ * refused action shows the engine's reason. Nothing changes on the click alone.
+ */
 export function TournamentControls({
   summary,
   onChange,
@@ -35,12 +41,11 @@ export function TournamentControls({
   const [busy, setBusy] = useState<TournamentAction | null>(null);
   const [confirming, setConfirming] = useState(false);
   const [error, setError] = useState<unknown>(null);
-  // Pause lets the games in flight finish: until the status moves, the request stands and is shown as such.
-  const [pauseRequested, setPauseRequested] = useState(false);
-  const pausing = pauseRequested && summary.status === 'running' && summary.active;
+  // A start or resume the engine answered but has not begun: pending until the summary reports the run as playing.
+  const [starting, setStarting] = useState<TournamentAction | null>(null);
   useEffect(() => {
-    if (summary.status !== 'running') setPauseRequested(false);
-  }, [summary.status]);
+    if (summary.active || summary.status !== 'paused') setStarting(null);
+  }, [summary.active, summary.status]);
   useEffect(() => {
     if (!confirming) return;
     const timer = setTimeout(() => setConfirming(false), CONFIRM_MS);
@@ -58,7 +63,7 @@ export function TournamentControls({
     tournamentsApi(client)
       .act(summary.id, action)
       .then((next) => {
-        setPauseRequested(action === 'pause');
+        if ((action === 'start' || action === 'resume') && !next.active && next.status === 'paused') setStarting(action);
         onChange(next);
       }, setError)
       .finally(() => setBusy(null));
@@ -66,21 +71,25 @@ export function TournamentControls({
 
   const actions = availableActions(summary);
   if (actions.length === 0) return null;
+  const pending = summary.stopping ?? starting;
   return (
-    <span className="t-controls">
+    <span className="t-controls" data-testid="tournament-controls" data-pending={pending ?? undefined}>
       {actions.map((action) => {
-        const label =
-          action === 'cancel' && confirming ? 'Confirm cancel' : action === 'pause' && pausing ? 'Pausing…' : ACTION_LABELS[action];
+        const stoppingAs = STOPPING_OF[action];
+        const waiting = busy === action || (stoppingAs !== undefined && summary.stopping === stoppingAs) || starting === action;
+        const label = action === 'cancel' && confirming ? 'Confirm cancel' : waiting ? `${PENDING_LABELS[action]}…` : ACTION_LABELS[action];
         return (
           <button
             key={action}
             type="button"
             className={`button ${small ? 'button-small ' : ''}${action === 'cancel' ? 'button-ghost t-danger' : 'button-secondary'}`}
             aria-label={small ? `${label} ${summary.name}` : label}
-            disabled={busy !== null || (action === 'pause' && pausing)}
+            aria-busy={waiting || undefined}
+            // A pause under way can still be overtaken by a cancel.
+            disabled={busy !== null || (pending !== null && !(action === 'cancel' && pending === 'pausing'))}
             onClick={() => act(action)}
           >
-            {busy === action ? `${label}…` : label}
+            {label}
           </button>
         );
       })}
@@ -88,3 +97,6 @@ export function TournamentControls({
     </span>
   );
 }
+
+const PENDING_LABELS: Record<TournamentAction, string> = { start: 'Starting', pause: 'Pausing', resume: 'Resuming', cancel: 'Cancelling' };
+const STOPPING_OF: Partial<Record<TournamentAction, TournamentSummary['stopping']>> = { pause: 'pausing', cancel: 'cancelling' };

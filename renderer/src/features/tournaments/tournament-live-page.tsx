@@ -27,6 +27,20 @@ const LIVE_LABELS: Record<LiveStatus, string> = {
   closed: 'Not live',
 };
 
+/**
+ * The feed's state. Green "Live" means the feed is open and the engine is playing the run; an open feed on a run that
+ * is not playing (paused, or its pause confirmed while the last agents shut down) reads "Connected", its dot grey.
+ */
+function LiveIndicator({ live, playing }: { live: LiveStatus; playing: boolean }) {
+  const idle = live === 'open' && !playing;
+  return (
+    <span className={`live live-${live}${idle ? ' live-idle' : ''}`} data-testid="live-indicator" data-live={live} data-playing={playing}>
+      <span className="live-dot" aria-hidden="true" />
+      {idle ? 'Connected' : LIVE_LABELS[live]}
+    </span>
+  );
+}
+
 /** Re-renders every few seconds so "started 5 s ago" keeps moving between feed events. */
 function useNow(ms: number): number {
   const [now, setNow] = useState(() => Date.now());
@@ -74,12 +88,7 @@ export function TournamentLivePage({ id }: { id: string }) {
         actions={
           <>
             <TournamentStatusBadge summary={summary} />
-            {terminal ? null : (
-              <span className={`live live-${t.live}`} data-testid="live-indicator" data-live={t.live}>
-                <span className="live-dot" aria-hidden="true" />
-                {LIVE_LABELS[t.live]}
-              </span>
-            )}
+            {terminal ? null : <LiveIndicator live={t.live} playing={summary.active} />}
             <TournamentControls summary={summary} onChange={t.update} />
           </>
         }
