@@ -29,11 +29,12 @@ export interface RunLimits {
   seat?: Partial<SeatLimits>;
 }
 
-/** Totals for all processes of one seat (seat-accounting.ts): tasks, memory, /tmp size, largest file. */
+/** Totals for all processes of one seat (seat-accounting.ts): tasks, memory, /tmp size, workspace size, largest file. */
 export interface SeatLimits {
   processes: number;
   memoryMb: number;
   tmpMb: number;
+  workspaceMb: number;
   fileMb: number;
 }
 
@@ -132,6 +133,7 @@ export function resolveLimits(options: LaunchOptions, docker: boolean): Resolved
       processes: given.seat?.processes ?? manifestLimits?.processes ?? SEAT_LIMITS.processes.default,
       memoryMb: given.seat?.memoryMb ?? manifestLimits?.seat_memory_mb ?? SEAT_LIMITS.seat_memory_mb.default,
       tmpMb: given.seat?.tmpMb ?? manifestLimits?.tmp_mb ?? SEAT_LIMITS.tmp_mb.default,
+      workspaceMb: given.seat?.workspaceMb ?? manifestLimits?.workspace_mb ?? SEAT_LIMITS.workspace_mb.default,
       fileMb: given.seat?.fileMb ?? manifestLimits?.workspace_mb ?? SEAT_LIMITS.workspace_mb.default,
     },
   };
