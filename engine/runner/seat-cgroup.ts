@@ -1,7 +1,8 @@
 // A control group per seat, where this engine may create one: every process and thread of the seat is counted in its
-// own `pids.max` and its memory (its /tmp tmpfs included) in its own memory limit, so one seat cannot use up what the
-// next one needs. cgroup v2 needs a writable cgroup whose children get the pids and memory controllers (root, or a
-// delegated systemd unit); cgroup v1 needs writable pids and memory hierarchies (root). Probed once per engine.
+// own `pids.max` and its memory (its /tmp and workspace tmpfs included) in its own memory limit, so one seat cannot use
+// up what the next one needs. cgroup v2 needs a writable cgroup whose children get the pids and memory controllers
+// (root, or a delegated cgroup the engine runs alone in); cgroup v1 needs writable pids and memory hierarchies (root).
+// Probed once per engine.
 import fs from 'node:fs';
 import path from 'node:path';
 
