@@ -65,6 +65,11 @@ export interface LaunchOptions {
   workspaceRoot: string;
   workspaceName?: string;
   /**
+   * The workspace outlives the launch (a governance trial's, kept in the scratch folder): the host folder is bound in
+   * and its total is not bounded. Otherwise (tournament seats) a sandboxed workspace is a tmpfs of `workspace_mb`.
+   */
+  keepWorkspace?: boolean;
+  /**
    * 'none' (default): no network but `arenaEndpoints` and the manifest's `network.allow` (forwarded into the sandbox).
    * 'loopback': the host network, when the operator asks for it (the file system and processes stay sandboxed).
    */
