@@ -2,8 +2,8 @@
 // byte of memory and byte of /tmp and workspace their seats may have, at the start of every game, while a per-game
 // honest bystander starts beside them (two games at a time). One plays on afterwards, the other gives up on its full
 // disk. Every fault of every game is the hogs', never the bystander's; the bystander completes every one of its games
-// unfaulted, rated above the quitter and at least as high as the hog that plays on. As a root engine (a cgroup per seat) and as an engine running as uid
-// 65534 (RLIMIT_NPROC in each seat's own user namespace).
+// unfaulted, rated above the quitter and at least as high as the hog that plays on. As a root engine (a cgroup per
+// seat) and as an engine running as uid 65534 (RLIMIT_NPROC in each seat's own user namespace).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
