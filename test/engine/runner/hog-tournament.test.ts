@@ -148,7 +148,11 @@ async function playAndCheck(asNobody: boolean): Promise<void> {
 }
 
 describe.runIf(linuxWithSandbox)('a seat hog in a whole tournament (arena run)', () => {
-  it('every fault is the hogs’; the bystander plays every game, rated at least as high as either hog', () => playAndCheck(false), scaled(400_000));
+  it(
+    'every fault is the hogs’; the bystander plays every game, rated at least as high as either hog',
+    () => playAndCheck(false),
+    scaled(400_000),
+  );
 
   it.runIf(isRoot)('the same with the engine as the unprivileged uid 65534', () => playAndCheck(true), scaled(400_000));
 });
