@@ -31,6 +31,8 @@ export const IsolationSchema = z.object({
       tmp_mb: z.number().nullable(),
       /** Largest file it may write. */
       file_mb: z.number().nullable(),
+      /** Size of its workspace, all files together; null: not enforced (absent in records made before it was). */
+      workspace_mb: z.number().nullable().optional(),
     })
     .optional(),
 });

@@ -9,7 +9,10 @@ export const SEAT_LIMITS = {
   seat_memory_mb: { default: 4_096, max: 65_536 },
   /** Size of the seat's private /tmp (a tmpfs in memory). */
   tmp_mb: { default: 512, max: 16_384 },
-  /** Largest file the seat may write in its workspace or /tmp (RLIMIT_FSIZE). */
+  /**
+   * Size of the seat's workspace, all its files together (a sized tmpfs, in memory), and the largest file it may write
+   * in its workspace or /tmp (RLIMIT_FSIZE).
+   */
   workspace_mb: { default: 1_024, max: 65_536 },
 } as const;
 

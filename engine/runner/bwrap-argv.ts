@@ -14,6 +14,12 @@ export interface BwrapInput {
   shareNet: boolean;
   /** Size of the private /tmp (tmpfs), when bubblewrap takes `--size`. */
   tmpBytes?: number;
+  /**
+   * Size of the workspace, when bubblewrap takes `--size`: then the workspace is a tmpfs of that size at the same path
+   * (a hard total for all the seat's files, enforced by the kernel for any uid, that never touches the disk and goes
+   * with the sandbox), instead of the host folder bound in.
+   */
+  workspaceBytes?: number;
 }
 
 /** The hostname every agent sandbox gets; it also tells an agent sandbox from anyone else's (orphan-sandboxes.ts). */
@@ -36,7 +42,9 @@ export function bwrapArgv(input: BwrapInput): string[] {
   for (const file of ['hosts', 'passwd', 'group']) args.push('--ro-bind', `${input.launchDir}/${file}`, `/etc/${file}`);
   for (const hidden of view.hidden) args.push('--tmpfs', hidden);
   for (const file of view.hiddenFiles ?? []) args.push('--ro-bind', '/dev/null', file);
-  args.push('--bind', view.workspace, view.workspace, '--ro-bind', input.launchDir, SANDBOX_RUN_DIR);
+  if (input.workspaceBytes !== undefined) args.push('--size', String(input.workspaceBytes), '--tmpfs', view.workspace);
+  else args.push('--bind', view.workspace, view.workspace);
+  args.push('--ro-bind', input.launchDir, SANDBOX_RUN_DIR);
   // The sandbox's own root (where the parents of the mounts live) is read-only too: the workspace and /tmp are the
   // only places an agent writes.
   args.push('--remount-ro', '/', '--chdir', view.workspace);

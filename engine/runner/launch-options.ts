@@ -29,11 +29,12 @@ export interface RunLimits {
   seat?: Partial<SeatLimits>;
 }
 
-/** Totals for all processes of one seat (seat-accounting.ts): tasks, memory, /tmp size, largest file. */
+/** Totals for all processes of one seat (seat-accounting.ts): tasks, memory, /tmp size, workspace size, largest file. */
 export interface SeatLimits {
   processes: number;
   memoryMb: number;
   tmpMb: number;
+  workspaceMb: number;
   fileMb: number;
 }
 
@@ -63,6 +64,11 @@ export interface LaunchOptions {
   /** A fresh workspace is created under this folder (named `workspaceName`, else a random name). */
   workspaceRoot: string;
   workspaceName?: string;
+  /**
+   * The workspace outlives the launch (a governance trial's, kept in the scratch folder): the host folder is bound in
+   * and its total is not bounded. Otherwise (tournament seats) a sandboxed workspace is a tmpfs of `workspace_mb`.
+   */
+  keepWorkspace?: boolean;
   /**
    * 'none' (default): no network but `arenaEndpoints` and the manifest's `network.allow` (forwarded into the sandbox).
    * 'loopback': the host network, when the operator asks for it (the file system and processes stay sandboxed).
@@ -134,6 +140,7 @@ export function resolveLimits(options: LaunchOptions, docker: boolean): Resolved
       processes: given.seat?.processes ?? manifestLimits?.processes ?? SEAT_LIMITS.processes.default,
       memoryMb: given.seat?.memoryMb ?? manifestLimits?.seat_memory_mb ?? SEAT_LIMITS.seat_memory_mb.default,
       tmpMb: given.seat?.tmpMb ?? manifestLimits?.tmp_mb ?? SEAT_LIMITS.tmp_mb.default,
+      workspaceMb: given.seat?.workspaceMb ?? manifestLimits?.workspace_mb ?? SEAT_LIMITS.workspace_mb.default,
       fileMb: given.seat?.fileMb ?? manifestLimits?.workspace_mb ?? SEAT_LIMITS.workspace_mb.default,
     },
   };

@@ -98,12 +98,14 @@ export function processPlan(
         ...(options.runAs ? { runAs: options.runAs } : {}),
         support,
         tmpBytes: limits.seat.tmpMb * MIB,
+        ...(options.keepWorkspace ? {} : { workspaceBytes: limits.seat.workspaceMb * MIB }),
         ...(planned.innerProcesses !== null && support.prlimit
           ? { innerPrefix: [support.prlimit, `--nproc=${planned.innerProcesses}`, '--'] }
           : {}),
       }),
     );
-    if (!support.bwrapTmpfsSize) planned.record.tmpMb = null;
+    if (!support.bwrapTmpfsSize) Object.assign(planned.record, { tmpMb: null, workspaceMb: null });
+    if (options.keepWorkspace) planned.record.workspaceMb = null;
     if (planned.innerProcesses !== null && !sandboxed.innerPrefixApplied)
       Object.assign(planned.record, { accounting: 'shared-uid', processes: null });
     argv = sandboxed.argv;

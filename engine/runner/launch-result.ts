@@ -75,6 +75,7 @@ export function isolationOf(record: IsolationRecord): Isolation {
       memory_mb: seat.memoryMb,
       tmp_mb: seat.tmpMb,
       file_mb: seat.fileMb,
+      workspace_mb: seat.workspaceMb,
     };
   return recorded;
 }

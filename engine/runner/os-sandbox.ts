@@ -57,6 +57,8 @@ export interface SandboxRequest {
   support: SandboxSupport;
   /** Size of the private /tmp (Linux, when bubblewrap can size it). */
   tmpBytes?: number;
+  /** Size of the workspace, all files together (Linux, when bubblewrap can size a tmpfs). */
+  workspaceBytes?: number;
   /** Runs first inside the sandbox, before the forwarders and the agent (the seat's own RLIMIT_NPROC). */
   innerPrefix?: string[];
   platform?: NodeJS.Platform;
@@ -144,10 +146,15 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     fs.writeFileSync(path.join(launchDir, 'hosts'), hosts);
     fs.writeFileSync(path.join(launchDir, 'passwd'), ids.passwd);
     fs.writeFileSync(path.join(launchDir, 'group'), ids.group);
-    const tmpBytes = req.support.bwrapTmpfsSize ? req.tmpBytes : undefined;
-    let sandboxed = [
-      ...bwrapArgv({ bwrap: req.support.bwrap as string, view, launchDir, shareNet: req.shareNet, ...(tmpBytes ? { tmpBytes } : {}) }),
-    ];
+    const sized = req.support.bwrapTmpfsSize === true;
+    let sandboxed = bwrapArgv({
+      bwrap: req.support.bwrap as string,
+      view,
+      launchDir,
+      shareNet: req.shareNet,
+      ...(sized && req.tmpBytes ? { tmpBytes: req.tmpBytes } : {}),
+      ...(sized && req.workspaceBytes ? { workspaceBytes: req.workspaceBytes } : {}),
+    });
     if (req.runAs) {
       const setpriv = findExecutable('setpriv', '/usr/bin:/bin', launchDir);
       if (setpriv === null) throw new SandboxRefusedError('running agents as another user needs setpriv (util-linux)');

@@ -17,6 +17,8 @@ export interface SeatRecord {
   tmpMb: number | null;
   /** Largest file it may write (RLIMIT_FSIZE); null when rlimits are unavailable. */
   fileMb: number | null;
+  /** Size of its workspace, all files together (a sized tmpfs); null when bubblewrap cannot size a tmpfs. */
+  workspaceMb: number | null;
 }
 
 export interface SeatPlan {
@@ -28,7 +30,7 @@ export interface SeatPlan {
 
 /** The accounting for one sandboxed seat; `effectiveUid` is the uid bubblewrap starts as. */
 export function planSeat(limits: SeatLimits, effectiveUid: number): SeatPlan {
-  const base = { memoryMb: null, tmpMb: limits.tmpMb, fileMb: limits.fileMb };
+  const base = { memoryMb: null, tmpMb: limits.tmpMb, fileMb: limits.fileMb, workspaceMb: limits.workspaceMb };
   const { support } = cgroupSupport();
   const cgroup = support ? createSeatCgroup(support, { processes: limits.processes, memoryBytes: limits.memoryMb * 1024 * 1024 }) : null;
   if (cgroup)

@@ -1,7 +1,8 @@
 // A control group per seat, where this engine may create one: every process and thread of the seat is counted in its
-// own `pids.max` and its memory (its /tmp tmpfs included) in its own memory limit, so one seat cannot use up what the
-// next one needs. cgroup v2 needs a writable cgroup whose children get the pids and memory controllers (root, or a
-// delegated systemd unit); cgroup v1 needs writable pids and memory hierarchies (root). Probed once per engine.
+// own `pids.max` and its memory (its /tmp and workspace tmpfs included) in its own memory limit, so one seat cannot use
+// up what the next one needs. cgroup v2 needs a writable cgroup whose children get the pids and memory controllers
+// (root, or a delegated cgroup the engine runs alone in); cgroup v1 needs writable pids and memory hierarchies (root).
+// Probed once per engine.
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -26,6 +27,8 @@ export interface SeatCgroup {
 }
 
 const SEAT_PREFIX = 'arena-seat-';
+/** The leaf a delegated cgroup v2 engine moves itself into, so that its own cgroup may hand controllers down. */
+const ENGINE_LEAF_PREFIX = 'arena-engine-';
 let probed: { support: CgroupSupport | null; why: string } | undefined;
 let counter = 0;
 
@@ -125,27 +128,56 @@ function probe(): { support: CgroupSupport | null; why: string } {
   return { support: null, why: 'no writable cgroup with the pids and memory controllers (not root, and none delegated)' };
 }
 
-/** cgroup v2: seats under this engine's own cgroup when its children already get pids and memory (or it is the root). */
+/** cgroup v2: seats under this engine's own cgroup, once it hands pids and memory to its children. */
 function probeV2(mounts: Mount[], memberships: Map<string, string>): CgroupSupport | null {
   const mount = mounts.find((m) => m.type === 'cgroup2');
   const own = memberships.get('');
   if (!mount || own === undefined) return null;
   const dir = cgroupDir(mount, own);
-  if (dir === null) return null;
-  const controllers = (file: string) => readWords(path.join(dir, file));
-  const enabled = controllers('cgroup.subtree_control');
-  if (!(enabled.has('pids') && enabled.has('memory'))) {
-    // Only the root cgroup may hold processes and hand controllers down; a delegated one must enable them itself.
-    if (!(controllers('cgroup.controllers').has('pids') && controllers('cgroup.controllers').has('memory'))) return null;
-    try {
-      fs.writeFileSync(path.join(dir, 'cgroup.subtree_control'), '+pids +memory');
-    } catch {
-      return null;
-    }
-  }
-  if (!writable(dir)) return null;
+  if (dir === null || !writable(dir) || !delegateControllers(dir, ['pids', 'memory'])) return null;
   removeStaleSeats(dir);
   return { kind: 'cgroup-v2', hierarchies: [{ parent: dir, limits: { pids: 'pids.max', memory: 'memory.max', swap: 'memory.swap.max' } }] };
+}
+
+/**
+ * Makes the cgroup `dir` (this engine's) hand `controllers` to its children; false when it cannot. Only controllers
+ * listed in its `cgroup.controllers` can be enabled, and a cgroup other than the root may enable a domain controller
+ * (memory) in `cgroup.subtree_control` only while no process is in it (cgroup-v2 "no internal process" rule, EBUSY
+ * otherwise): so in a delegated cgroup the engine first moves itself into a leaf of its own (`arena-engine-<pid>`),
+ * and back when others' processes are still there.
+ */
+export function delegateControllers(dir: string, controllers: readonly string[]): boolean {
+  const lists = (file: string) => {
+    const words = readWords(path.join(dir, file));
+    return controllers.every((c) => words.has(c));
+  };
+  if (lists('cgroup.subtree_control')) return true;
+  if (!lists('cgroup.controllers')) return false;
+  const enable = (): boolean => {
+    try {
+      fs.writeFileSync(path.join(dir, 'cgroup.subtree_control'), controllers.map((c) => `+${c}`).join(' '));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (enable()) return true;
+  const leaf = path.join(dir, `${ENGINE_LEAF_PREFIX}${process.pid}`);
+  try {
+    if (!fs.existsSync(leaf)) fs.mkdirSync(leaf);
+    fs.writeFileSync(path.join(leaf, 'cgroup.procs'), String(process.pid));
+  } catch {
+    removeDirs([leaf]);
+    return false;
+  }
+  if (enable()) return true;
+  try {
+    fs.writeFileSync(path.join(dir, 'cgroup.procs'), String(process.pid));
+  } catch {
+    // stays in its leaf: still in the same delegated cgroup for every limit above it
+  }
+  removeDirs([leaf]);
+  return false;
 }
 
 /** cgroup v1: a seat folder in both the pids and the memory hierarchy, under this engine's own cgroup in each. */
@@ -191,7 +223,7 @@ function readWords(file: string): Set<string> {
   }
 }
 
-/** Seat cgroups of engines that are gone (killed before their clean-up); a running engine's stay. */
+/** Seat cgroups (and v2 engine leaves) of engines that are gone (killed before their clean-up); a running engine's stay. */
 function removeStaleSeats(parent: string): void {
   let names: string[];
   try {
@@ -200,7 +232,7 @@ function removeStaleSeats(parent: string): void {
     return;
   }
   for (const name of names) {
-    const pid = Number(new RegExp(`^${SEAT_PREFIX}(\\d+)-`).exec(name)?.[1]);
+    const pid = Number(new RegExp(`^(?:${SEAT_PREFIX}(\\d+)-|${ENGINE_LEAF_PREFIX}(\\d+)$)`).exec(name)?.slice(1).find(Boolean));
     if (!(pid > 0) || pid === process.pid || fs.existsSync(`/proc/${pid}`)) continue;
     removeDirs([path.join(parent, name)]);
   }

@@ -291,6 +291,8 @@ async function runTrial(
     manifestDir: agent.dir,
     workspaceRoot: path.join(scratchDir, manifest.id),
     workspaceName: trial.id,
+    // The scratch folder keeps each trial's workspace (spec §9.1): on the disk, not in the sandbox's memory.
+    keepWorkspace: true,
     env: {
       ARENA_AGENT_ID: manifest.id,
       ARENA_TRIAL_ID: trial.id,

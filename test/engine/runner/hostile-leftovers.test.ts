@@ -6,11 +6,11 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { AgentManifestSchema } from '../../../engine/contract/manifest.js';
 import { launchAgent } from '../../../engine/runner/launch.js';
-import { sandboxSupport } from '../../../engine/runner/sandbox.js';
+import { sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
 import { removeWorkspace } from '../../../engine/runner/workspace-removal.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -67,6 +67,11 @@ function bytesUnder(dir: string): number {
 }
 
 describe.runIf(linuxWithSandbox)('unreadable leftovers in a workspace', () => {
+  // A sized tmpfs workspace (bubblewrap with --size) never puts the files on the disk: the host folder, what a
+  // bubblewrap without --size, Docker and macOS write to, is forced here so its removal is what is tested.
+  beforeEach(() => setSandboxSupportForTests({ ...sandboxSupport(), bwrapTmpfsSize: false }));
+  afterEach(() => setSandboxSupportForTests(undefined));
+
   const launchOnly = async (runAs?: { uid: number; gid: number }) => {
     const manifest = AgentManifestSchema.parse({
       id: 'leftover-bot',
@@ -95,6 +100,31 @@ describe.runIf(linuxWithSandbox)('unreadable leftovers in a workspace', () => {
   it('are removed after a launch by a root engine', () => launchOnly());
 
   it.runIf(isRoot)('are removed after a launch by a root engine with the agent as nobody', () => launchOnly({ uid: 65534, gid: 65534 }));
+
+  it('never reach the disk when the workspace is a sized tmpfs', async () => {
+    setSandboxSupportForTests(undefined);
+    if (!sandboxSupport().bwrapTmpfsSize) return;
+    const manifest = AgentManifestSchema.parse({
+      id: 'leftover-bot',
+      name: 'Leftover bot',
+      framework: 'node',
+      protocol: 'specarena',
+      entrypoint: { command: ['node', 'leftover.mjs'] },
+    });
+    const workspaceRoot = path.join(root, 'work-sized');
+    fs.mkdirSync(workspaceRoot, { recursive: true, mode: 0o755 });
+    const run = await launchAgent({
+      manifest,
+      manifestDir: agentDir,
+      workspaceRoot,
+      hostEnv: { PATH: process.env.PATH },
+      limits: { timeoutMs: 30_000 },
+    }).result;
+    expect(run.stdout).toBe('LOCKED\n');
+    expect(run.isolation.seat?.workspaceMb).toBeGreaterThan(BLOB_MB);
+    expect(fs.readdirSync(run.workspace)).toEqual([]);
+    expect(await removeWorkspace(run.workspace)).toBeNull();
+  });
 
   it.runIf(isRoot)(
     'are removed by an engine running as uid 65534 (arena run), the games complete unfaulted',

@@ -88,6 +88,13 @@ describe('bubblewrap command line (Linux)', () => {
     expect(bwrapArgv({ bwrap: 'bwrap', view, launchDir: '/l', shareNet: true })).toContain('--share-net');
   });
 
+  it('makes the workspace a tmpfs of its size when bubblewrap can size one, with nothing writable bound in', () => {
+    const argv = bwrapArgv({ bwrap: 'bwrap', view, launchDir: '/l', shareNet: false, tmpBytes: 1024, workspaceBytes: 4096 }).join(' ');
+    expect(argv).toContain('--size 1024 --tmpfs /tmp');
+    expect(argv).toContain('--size 4096 --tmpfs /private/var/arena/work/run-1');
+    expect(argv).not.toContain('--bind ');
+  });
+
   it('shows the agent its own folder and the system, never the home folder or the data directory', () => {
     const home = path.join(tmp, 'home');
     const agent = path.join(home, 'agents', 'bot');

@@ -1,7 +1,7 @@
 // Seats cannot use up each other's resources (issue 42 item 2), against real hostile agents in the real bubblewrap
 // sandbox (test/fixtures/agents/seat-hog): a seat that takes every thread or process it can and holds them does not
 // stop the next seat from starting and playing; several processes ballooning past the seat's memory total are
-// stopped; /tmp and a workspace file stop at their sizes. With the seat's cgroup (root here) and with the fallback an
+// stopped; /tmp, a workspace file and the workspace's total (many small files) stop at their sizes. With the seat's cgroup (root here) and with the fallback an
 // unprivileged engine gets (RLIMIT_NPROC in the seat's own user namespace), run as the unprivileged user `nobody`.
 // A sandbox that cannot even start is the harness's failure, never the seat's, and an agent cannot fake one.
 import fs from 'node:fs';
@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AgentManifestSchema } from '../../../engine/contract/manifest.js';
 import { formatIssues } from '../../../engine/contract/schema-issues.js';
 import { type LaunchOptions, type LaunchResult, launchAgent } from '../../../engine/runner/launch.js';
-import { sandboxSupport } from '../../../engine/runner/sandbox.js';
+import { sandboxSupport, setSandboxSupportForTests } from '../../../engine/runner/sandbox.js';
 import { cgroupSupport, setCgroupSupportForTests } from '../../../engine/runner/seat-cgroup.js';
 import { exitVerdict } from '../../../engine/tournaments/launch/seat-launch.js';
 
@@ -196,6 +196,39 @@ describe.runIf(linuxWithSandbox)('per-seat accounting against hostile seats', ()
       ...(root ? { runAs: NOBODY } : {}),
     }).result;
     expect(workspace.stderr).toMatch(/EXHAUSTED workspace 8 OSError_27\b/);
+  });
+
+  it.each([
+    ['the engine’s user', undefined],
+    ['nobody', NOBODY],
+  ])('many small files stop at the workspace’s total, in memory, never on the disk (as %s); the next seat plays', async (_, who) => {
+    const runAs = who && root ? { runAs: who } : {};
+    // 1 MiB files, far below the largest file the seat may write (64 MiB), against a 16 MiB workspace.
+    const hog = await launch({
+      manifest: manifest(['/usr/bin/python3', 'hog.py', 'files'], { CAP: '200' }, { workspace_mb: 16 }),
+      ...runAs,
+    }).result;
+    expect(hog.isolation.seat).toMatchObject({ workspaceMb: 16 });
+    expect(hog.stderr).toMatch(/EXHAUSTED files 1[56] OSError_28\b/);
+    // The host folder never held a byte of it.
+    expect(fs.readdirSync(hog.workspace)).toEqual([]);
+    expect(exitVerdict(1, hog)).toBe('clean');
+    const victim = await launch({ manifest: manifest(VICTIM), ...runAs }).result;
+    expectVictimPlayed(victim);
+  });
+
+  it('without a sizeable tmpfs the workspace is the host folder and the record says its total is not enforced', async () => {
+    setSandboxSupportForTests({ ...sandboxSupport(), bwrapTmpfsSize: false });
+    try {
+      const run = await launch({
+        manifest: manifest(['/usr/bin/python3', 'hog.py', 'files'], { CAP: '3' }, { workspace_mb: 16 }),
+      }).result;
+      expect(run.isolation.seat).toMatchObject({ workspaceMb: null, tmpMb: null });
+      expect(run.stderr).toMatch(/EXHAUSTED files 3 cap/);
+      expect(fs.readdirSync(run.workspace).sort()).toEqual(['part-0', 'part-1', 'part-2']);
+    } finally {
+      setSandboxSupportForTests(undefined);
+    }
   });
 
   it('an agent that prints what a failed sandbox prints is still blamed for its own exit', async () => {
