@@ -110,8 +110,9 @@ export function checkWorkerSignatures(input: SignatureCheckInput, checks: string
   if (problems.length > before) return;
   if (signed > 0) {
     const keys = [...seenKeys].map((k) => `${trusted.get(k)?.join('/') ?? '?'} ${k.slice(0, 20)}…`).join(', ');
+    const whose = input.readerKeys ? 'keys in the trusted workers file given' : 'trusted worker key(s) the bundle lists';
     checks.push(
-      `${signed} worker-played game records carry valid signatures of what report.json states, by ${seenKeys.size} trusted worker key(s): ${keys}`,
+      `${signed} worker-played game records carry valid signatures of what report.json states, by ${seenKeys.size} ${whose}: ${keys}`,
     );
   }
   if (local > 0)

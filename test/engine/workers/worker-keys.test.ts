@@ -8,7 +8,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GameResult } from '../../../engine/contract/game-job.js';
 import { signatureProblem } from '../../../engine/workers/queue-runner.js';
 import {
-  jobDigest,
   KEY_FILE,
   loadWorkerKey,
   publicKeyText,
@@ -73,23 +72,26 @@ describe('worker keys and signed records', () => {
     const job = { game: { seed: 'a' } };
     const signed = (r: GameResult, jobId = 'j.g0.a1', content: unknown = job): GameResult => {
       const withKey = { ...r, worker_key: pub };
-      return { ...withKey, signature: signRecord(privateKey, jobId, jobDigest(content), withKey) };
+      return { ...withKey, signature: signRecord(privateKey, jobId, content, withKey) };
     };
     const ok = signed(record('w1'));
-    expect(signatureProblem(trusted, 'j.g0.a1', jobDigest(job), ok)).toBeNull();
+    expect(signatureProblem(trusted, 'j.g0.a1', job, ok)).toBeNull();
     // Another job (a genuine record replayed), a job altered in Redis, an altered record, another name, no signature.
-    expect(signatureProblem(trusted, 'j.g1.a1', jobDigest(job), ok)).toMatch(/signature does not match/);
-    expect(signatureProblem(trusted, 'j.g0.a1', jobDigest({ game: { seed: 'b' } }), ok)).toMatch(/signature does not match/);
-    expect(signatureProblem(trusted, 'j.g0.a1', jobDigest(job), { ...ok, placements: [1, 2] })).toMatch(/signature does not match/);
-    expect(signatureProblem(trusted, 'j.g0.a1', jobDigest(job), signed(record('w2')))).toMatch(/trusted as worker w1, not "w2"/);
-    expect(signatureProblem(trusted, 'j.g0.a1', jobDigest(job), record('w1'))).toMatch(/unsigned/);
+    expect(signatureProblem(trusted, 'j.g1.a1', job, ok)).toMatch(/signature does not match/);
+    expect(signatureProblem(trusted, 'j.g0.a1', { game: { seed: 'b' } }, ok)).toMatch(/signature does not match/);
+    expect(signatureProblem(trusted, 'j.g0.a1', job, { ...ok, placements: [1, 2] })).toMatch(/signature does not match/);
+    // The parts a bundle does not carry (detail, transcript) are covered through the record's digest.
+    expect(signatureProblem(trusted, 'j.g0.a1', job, { ...ok, detail: 'forfeit' })).toMatch(/signature does not match/);
+    expect(signatureProblem(trusted, 'j.g0.a1', job, { ...ok, agent_ms: 13 })).toMatch(/signature does not match/);
+    expect(signatureProblem(trusted, 'j.g0.a1', job, signed(record('w2')))).toMatch(/trusted as worker w1, not "w2"/);
+    expect(signatureProblem(trusted, 'j.g0.a1', job, record('w1'))).toMatch(/unsigned/);
     const stranger = generateKeyPairSync('ed25519').privateKey;
     const strangerKey = publicKeyText(createPublicKey(stranger));
     const foreign = { ...record('w1'), worker_key: strangerKey };
     expect(
-      signatureProblem(trusted, 'j.g0.a1', jobDigest(job), {
+      signatureProblem(trusted, 'j.g0.a1', job, {
         ...foreign,
-        signature: signRecord(stranger, 'j.g0.a1', jobDigest(job), foreign),
+        signature: signRecord(stranger, 'j.g0.a1', job, foreign),
       }),
     ).toMatch(/signed with a key this coordinator does not trust/);
     fs.writeFileSync(file, `${pub} w1 extra\n`);
