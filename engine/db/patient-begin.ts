@@ -7,8 +7,7 @@ import type Database from 'better-sqlite3';
 /** How many busy timeouts an outermost BEGIN waits through before "database is locked" reaches the caller. */
 export const LOCK_ATTEMPTS = 12;
 
-export const isBusy = (error: unknown): boolean =>
-  error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
+export const isBusy = (error: unknown): boolean => error instanceof Error && 'code' in error && String(error.code).startsWith('SQLITE_BUSY');
 
 /** Runs `body` through `begin` (an IMMEDIATE transaction of `db`), beginning again while the lock was not had. */
 export function beginPatiently<T>(db: Database.Database, begin: (body: () => unknown) => unknown, body: () => T): T {
