@@ -4,7 +4,7 @@
 // `arena verify` again from an audit bundle, which carries the attestations and keys but no transcript.
 // Public keys travel as `ed25519:<base64 of the 32 raw bytes>`.
 import { createHash, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
-import { GameJobSchema } from '../contract/game-job.js';
+import type { GameJob } from '../contract/game-job.js';
 import { canonicalJson, sha256Hex } from '../runtime/canonical-json.js';
 
 const PREFIX = 'ed25519:';
@@ -72,20 +72,34 @@ const RESULT_FIELDS = [
 
 export function recordAttestation(jobId: string, job: unknown, record: Record<string, unknown>): RecordAttestation {
   const { signature: _signature, ...content } = record;
-  const parsed = GameJobSchema.safeParse(job);
-  const game = parsed.success
-    ? {
-        tournament_id: parsed.data.tournament_id,
-        manifest_hash: parsed.data.manifest_hash,
-        game_index: parsed.data.game.gameIndex,
-        attempt: parsed.data.attempt,
-        challenge: parsed.data.game.challenge,
-        seed: parsed.data.game.seed,
-        seats: parsed.data.game.seats.map((i) => parsed.data.agents[i]?.id ?? String(i)),
-      }
-    : null;
+  const game = scheduledGame(job);
   const result = Object.fromEntries(RESULT_FIELDS.map((f) => [f, content[f] ?? null])) as RecordAttestation['result'];
   return { job_id: jobId, job_sha256: jobDigest(job), game, result, record_sha256: sha256Hex(canonicalJson(content)) };
+}
+
+/**
+ * The game a job scheduled, read field by field rather than through the job schema, so that a worker of another
+ * release (which refuses the job) and the coordinator still derive the same attestation; null when a field is missing.
+ */
+function scheduledGame(job: unknown): RecordAttestation['game'] {
+  const j = (job ?? {}) as Partial<GameJob>;
+  const g = (j.game ?? {}) as Partial<GameJob['game']>;
+  const agents = Array.isArray(j.agents) ? j.agents : [];
+  const seats = Array.isArray(g.seats) ? g.seats.map((i) => agents[i]?.id) : null;
+  const text = (v: unknown) => typeof v === 'string';
+  const whole = (v: unknown) => Number.isInteger(v);
+  if (!text(j.tournament_id) || !text(j.manifest_hash) || !whole(j.attempt) || !whole(g.gameIndex) || !text(g.challenge) || !text(g.seed))
+    return null;
+  if (!seats?.every(text)) return null;
+  return {
+    tournament_id: j.tournament_id as string,
+    manifest_hash: j.manifest_hash as string,
+    game_index: g.gameIndex as number,
+    attempt: j.attempt as number,
+    challenge: g.challenge as string,
+    seed: g.seed as string,
+    seats: seats as string[],
+  };
 }
 
 /** The record's signature (base64): over its attestation (the job, the game, the result, the record's digest). */
