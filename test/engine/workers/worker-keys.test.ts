@@ -15,6 +15,7 @@ import {
   signRecord,
   trustedWorkers,
 } from '../../../engine/workers/worker-keys.js';
+import { scaled } from '../../support/slowness.js';
 import { tempDir } from '../tournaments/helpers.js';
 import { ensureBuilt, initWorkerKey, spawnCli } from './harness.js';
 
@@ -61,7 +62,7 @@ describe('worker keys and signed records', () => {
     // A key readable by others is refused with the fix.
     fs.chmodSync(path.join(workerDir, KEY_FILE), 0o644);
     expect(() => loadWorkerKey(workerDir)).toThrow(/readable by other users: chmod 600 it/);
-  }, 60_000);
+  }, scaled(60_000));
 
   it('a signature holds for its job, the job content and the record only; names and keys must be trusted', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
@@ -105,5 +106,5 @@ describe('worker keys and signed records', () => {
     const run = spawnCli(['run', spec, '--queue', 'redis://127.0.0.1:1', '--data-dir', path.join(dir, 'none')]);
     expect(await run.exited).toBe(2);
     expect(run.stderr()).toMatch(/--queue needs trusted workers: .*arena worker init.*arena workers trust <its public key>/);
-  }, 60_000);
+  }, scaled(60_000));
 });
