@@ -45,24 +45,28 @@ describe('worker keys and signed records', () => {
   }, 250_000);
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  it('arena worker init makes a 0600 key once and prints its public key; the coordinator trusts it by name', async () => {
-    const workerDir = path.join(dir, 'w');
-    const key = initWorkerKey(workerDir);
-    expect(key).toMatch(/^ed25519:[A-Za-z0-9+/]{43}=$/);
-    expect(fs.statSync(path.join(workerDir, KEY_FILE)).mode & 0o777).toBe(0o600);
-    expect(initWorkerKey(workerDir)).toBe(key);
-    expect(loadWorkerKey(workerDir).publicKey).toBe(key);
-    const coordinator = path.join(dir, 'c');
-    const trust = spawnCli(['workers', 'trust', key, '--name', 'w1', '--data-dir', coordinator]);
-    expect(await trust.exited, trust.stderr()).toBe(0);
-    expect(trustedWorkers(coordinator, []).map((t) => [t.publicKey, t.name])).toEqual([[key, 'w1']]);
-    const bad = spawnCli(['workers', 'trust', 'ed25519:short', '--data-dir', coordinator]);
-    expect(await bad.exited).toBe(2);
-    expect(bad.stderr()).toMatch(/not a worker public key: ed25519:short/);
-    // A key readable by others is refused with the fix.
-    fs.chmodSync(path.join(workerDir, KEY_FILE), 0o644);
-    expect(() => loadWorkerKey(workerDir)).toThrow(/readable by other users: chmod 600 it/);
-  }, scaled(60_000));
+  it(
+    'arena worker init makes a 0600 key once and prints its public key; the coordinator trusts it by name',
+    async () => {
+      const workerDir = path.join(dir, 'w');
+      const key = initWorkerKey(workerDir);
+      expect(key).toMatch(/^ed25519:[A-Za-z0-9+/]{43}=$/);
+      expect(fs.statSync(path.join(workerDir, KEY_FILE)).mode & 0o777).toBe(0o600);
+      expect(initWorkerKey(workerDir)).toBe(key);
+      expect(loadWorkerKey(workerDir).publicKey).toBe(key);
+      const coordinator = path.join(dir, 'c');
+      const trust = spawnCli(['workers', 'trust', key, '--name', 'w1', '--data-dir', coordinator]);
+      expect(await trust.exited, trust.stderr()).toBe(0);
+      expect(trustedWorkers(coordinator, []).map((t) => [t.publicKey, t.name])).toEqual([[key, 'w1']]);
+      const bad = spawnCli(['workers', 'trust', 'ed25519:short', '--data-dir', coordinator]);
+      expect(await bad.exited).toBe(2);
+      expect(bad.stderr()).toMatch(/not a worker public key: ed25519:short/);
+      // A key readable by others is refused with the fix.
+      fs.chmodSync(path.join(workerDir, KEY_FILE), 0o644);
+      expect(() => loadWorkerKey(workerDir)).toThrow(/readable by other users: chmod 600 it/);
+    },
+    scaled(60_000),
+  );
 
   it('a signature holds for its job, the job content and the record only; names and keys must be trusted', () => {
     const { privateKey } = generateKeyPairSync('ed25519');
@@ -99,12 +103,16 @@ describe('worker keys and signed records', () => {
     expect(() => readTrustedWorkers(file)).toThrow(/line 1: expected "<public key> \[name\]"/);
   });
 
-  it('arena run --queue without a trusted worker exits 2 naming the fix, before it reaches the queue', async () => {
-    const spec = path.join(dir, 'none.tournament.yaml');
-    fs.writeFileSync(spec, 'name: none\n');
-    // Nothing listens on port 1: were the queue tried first, this would exit 1 instead.
-    const run = spawnCli(['run', spec, '--queue', 'redis://127.0.0.1:1', '--data-dir', path.join(dir, 'none')]);
-    expect(await run.exited).toBe(2);
-    expect(run.stderr()).toMatch(/--queue needs trusted workers: .*arena worker init.*arena workers trust <its public key>/);
-  }, scaled(60_000));
+  it(
+    'arena run --queue without a trusted worker exits 2 naming the fix, before it reaches the queue',
+    async () => {
+      const spec = path.join(dir, 'none.tournament.yaml');
+      fs.writeFileSync(spec, 'name: none\n');
+      // Nothing listens on port 1: were the queue tried first, this would exit 1 instead.
+      const run = spawnCli(['run', spec, '--queue', 'redis://127.0.0.1:1', '--data-dir', path.join(dir, 'none')]);
+      expect(await run.exited).toBe(2);
+      expect(run.stderr()).toMatch(/--queue needs trusted workers: .*arena worker init.*arena workers trust <its public key>/);
+    },
+    scaled(60_000),
+  );
 });
