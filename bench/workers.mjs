@@ -205,12 +205,13 @@ async function play(label, workers) {
 
 /**
  * CPU of signing (worker side) and checking (coordinator side) each stored record of the run, rebuilt with its
- * transcript the size the worker sent it: canonical JSON of the whole record, sha256 of the job, Ed25519.
+ * transcript the size the worker sent it: canonical JSON and sha256 of the whole record and of the job, the attestation,
+ * Ed25519.
  */
 function signatureCost(engine, tournamentId, dataDir) {
   const { privateKey, publicKey } = keys.initWorkerKey(path.join(dataDir, 'bench-key')).key;
   const trusted = [{ publicKey, name: null, key: keys.parsePublicKey(publicKey) }];
-  const job = { tournament_id: tournamentId, game: { seed: 'x' }, agents: [] };
+  const job = benchJob(tournamentId);
   const records = [...engine.store.tournaments.eachGameWithTranscript(tournamentId)].map((g) => ({
     worker_id: 'bench',
     session_id: g.sessionId,
@@ -233,8 +234,8 @@ function signatureCost(engine, tournamentId, dataDir) {
     const u = process.cpuUsage();
     return (u.user + u.system) / 1000;
   };
-  const sign = () => records.map((r, i) => ({ ...r, signature: keys.signRecord(privateKey, `j${i}`, keys.jobDigest(job), r) }));
-  const check = (signed) => signed.filter((r, i) => signatureProblem(trusted, `j${i}`, keys.jobDigest(job), r) !== null).length;
+  const sign = () => records.map((r, i) => ({ ...r, signature: keys.signRecord(privateKey, `j${i}`, job, r) }));
+  const check = (signed) => signed.filter((r, i) => signatureProblem(trusted, `j${i}`, job, r) !== null).length;
   // One pass to warm the JIT and the key objects, then enough passes for a measurable total on a busy machine.
   if (check(sign()) > 0) throw new Error('a genuine record was refused');
   const rounds = Math.max(1, Math.ceil(500 / Math.max(1, records.length)));
@@ -252,14 +253,12 @@ function signatureCost(engine, tournamentId, dataDir) {
   return { worker_sign: Number((signMs / n).toFixed(3)), coordinator_check: Number((checkMs / n).toFixed(3)) };
 }
 
-/** Memory of 1,000 waiting jobs shaped like a real one (a PSI game of three agents), in a scratch queue. */
-async function queuedJobBytes() {
-  const { Queue } = await import('bullmq');
-  const q = new Queue('bench-scratch', { connection: { host: '127.0.0.1', port } });
+/** A job shaped like a real one: a PSI game of three agents. */
+function benchJob(tournamentId) {
   const agent = (id) => ({ id, manifest_id: id, manifest_sha256: 'a'.repeat(64), entry_file: 'agent.mjs', entry_sha256: 'b'.repeat(64) });
-  const data = {
+  return {
     version: 1,
-    tournament_id: 't-20260101-0123abcd',
+    tournament_id: tournamentId,
     attempt: 1,
     manifest_hash: `sha256:${'c'.repeat(64)}`,
     app_version: '0.1.0',
@@ -273,6 +272,13 @@ async function queuedJobBytes() {
     start_ms: 10_000,
     max_illegal_actions: 3,
   };
+}
+
+/** Memory of 1,000 waiting jobs shaped like a real one (a PSI game of three agents), in a scratch queue. */
+async function queuedJobBytes() {
+  const { Queue } = await import('bullmq');
+  const q = new Queue('bench-scratch', { connection: { host: '127.0.0.1', port } });
+  const data = benchJob('t-20260101-0123abcd');
   const before = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))[1]);
   for (let i = 0; i < 1000; i++) await q.add('game', { ...data, game: { ...data.game, gameIndex: i } }, { jobId: `t.g${i}.a1` });
   const after = Number(/used_memory:(\d+)/.exec(await admin.info('memory'))[1]);

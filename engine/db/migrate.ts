@@ -21,6 +21,7 @@ import * as tournamentRunner from './migrations/0160-tournament-runner.js';
 import * as tournamentGamesCommitOrder from './migrations/0170-tournament-games-commit-order.js';
 import * as modelCalls from './migrations/0230-model-calls.js';
 import * as signedWorkerRecords from './migrations/0260-signed-worker-records.js';
+import * as workerAttestations from './migrations/0270-worker-attestations.js';
 import * as modelCache from './migrations/0300-model-cache.js';
 import { beginPatiently } from './patient-begin.js';
 
@@ -49,6 +50,7 @@ export const migrations: readonly Migration[] = [
   tournamentGamesCommitOrder,
   modelCalls,
   signedWorkerRecords,
+  workerAttestations,
   modelCache,
 ];
 

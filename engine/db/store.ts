@@ -24,7 +24,7 @@ export type { StoredAgentLifecycle } from './repos/lifecycles.js';
 export type { StoredScoringEntry } from './repos/scoring.js';
 export { GLOBAL_KEY } from './repos/scoring.js';
 export type { SessionFilter, SessionPage, SessionSeats, StoredSession } from './repos/sessions.js';
-export type { NewTournamentGame, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
+export type { NewTournamentGame, SignedGameRecord, StoredTournament, StoredTournamentGame, TournamentStatus } from './repos/tournaments.js';
 
 /** The tournaments' games as they stood when the snapshot was taken; see `Store.readSnapshot`. */
 export interface GamesSnapshot {

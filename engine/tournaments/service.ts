@@ -555,6 +555,7 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         manifest: t.manifest,
         reports,
         ...(agentFiles ? { agentFiles } : {}),
+        signedRecords: store.tournaments.signedRecords(id),
       });
     },
 

@@ -22,7 +22,7 @@ import type { WarmPool } from '../tournaments/warm/warm-pool.js';
 import { JobAgents } from './job-agents.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { CONNECT_TIMEOUT_MS, QueueUnavailableError, withTimeout } from './queue-runner.js';
-import { jobDigest, signRecord, type WorkerKey } from './worker-keys.js';
+import { signRecord, type WorkerKey } from './worker-keys.js';
 import { WorkerWarmPools } from './worker-warm-pools.js';
 
 export interface GameWorkerOptions {
@@ -144,7 +144,7 @@ export async function startGameWorker(options: GameWorkerOptions): Promise<Runni
     async (job, _token, signal) => {
       const signed = (result: GameResult): GameResult => {
         const record = { ...result, worker_key: options.key.publicKey };
-        return { ...record, signature: signRecord(options.key.privateKey, String(job.id), jobDigest(job.data), record) };
+        return { ...record, signature: signRecord(options.key.privateKey, String(job.id), job.data, record) };
       };
       const parsed = GameJobSchema.safeParse(job.data);
       if (!parsed.success)

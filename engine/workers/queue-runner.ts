@@ -10,11 +10,12 @@ import { GAME_JOB_VERSION, type GameJob, type GameResult, GameResultSchema, game
 import type { PlayProtocol } from '../core/playables.js';
 import { type Termination, TerminationSchema } from '../core/ratings/index.js';
 import type { ScheduledGame } from '../core/tournament/index.js';
+import { canonicalJson } from '../runtime/canonical-json.js';
 import type { GameContext, GameOutcome, GameRunner, GameRunners } from '../tournaments/run/game-runner.js';
 import type { RunManifest } from '../tournaments/run/run-manifest.js';
 import { GAMES_QUEUE, probeQueue, type QueueTarget, STOP_CHANNEL } from './queue-connection.js';
 import { type StoredFinish, storedJob } from './stored-finish.js';
-import { jobDigest, recordSignatureValid, type TrustedWorker } from './worker-keys.js';
+import { attestationSignatureValid, type RecordAttestation, recordAttestation, type TrustedWorker } from './worker-keys.js';
 
 /** Finished jobs stay this long in Redis, so a coordinator resumed after a crash still finds their records. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 10_000 };
@@ -101,7 +102,7 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     const data = jobOf(protocol, context, game);
     if (typeof data === 'string') return fail(`harness: ${data}`);
     // What the worker sees after Redis's JSON round trip (fields left undefined are dropped).
-    const digest = jobDigest(JSON.parse(JSON.stringify(data)));
+    const queuedJob: unknown = JSON.parse(JSON.stringify(data));
     if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
     let watch: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
@@ -166,12 +167,13 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
       const termination = TerminationSchema.safeParse(parsed.data?.termination);
       if (!parsed.success || !termination.success)
         return fail(`harness: a worker returned a malformed game record (${parsed.error?.issues[0]?.message ?? 'termination'})`);
-      const refused = signatureProblem(options.trusted, id, digest, parsed.data);
+      const attestation = recordAttestation(id, queuedJob, parsed.data);
+      const refused = attestationProblem(options.trusted, parsed.data, attestation);
       if (refused !== null) {
         options.log?.(`refused the game record of job ${id}: ${refused}; the game is replayed`);
         return fail(`harness: refused the game record of job ${id}: ${refused}`);
       }
-      return outcomeOf(parsed.data, termination.data);
+      return outcomeOf(parsed.data, termination.data, attestation);
     } finally {
       clearTimeout(watch);
       if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -193,15 +195,18 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
 }
 
 /** Why a returned record is not accepted (null: signed, for this job, by a trusted worker under its registered name). */
-export function signatureProblem(trusted: readonly TrustedWorker[], jobId: string, jobSha256: string, record: GameResult): string | null {
+export function signatureProblem(trusted: readonly TrustedWorker[], jobId: string, job: unknown, record: GameResult): string | null {
+  return attestationProblem(trusted, record, recordAttestation(jobId, job, record));
+}
+
+function attestationProblem(trusted: readonly TrustedWorker[], record: GameResult, attestation: RecordAttestation): string | null {
   if (!record.worker_key || !record.signature) return `it is unsigned (worker ${JSON.stringify(record.worker_id)})`;
   const candidates = trusted.filter((t) => t.publicKey === record.worker_key);
   if (candidates.length === 0)
     return `worker ${JSON.stringify(record.worker_id)} signed with a key this coordinator does not trust (${record.worker_key.slice(0, 20)}…)`;
   const named = candidates.find((t) => t.name === null || t.name === record.worker_id);
   if (!named) return `the key is trusted as worker ${candidates.map((t) => t.name).join(', ')}, not ${JSON.stringify(record.worker_id)}`;
-  const { signature, ...content } = record;
-  if (!recordSignatureValid(named.key, jobId, jobSha256, content, signature))
+  if (!attestationSignatureValid(named.key, attestation, record.signature))
     return `its signature does not match the job and the record (worker ${JSON.stringify(record.worker_id)}): altered, or signed for another job`;
   return null;
 }
@@ -240,7 +245,7 @@ function jobOf(protocol: PlayProtocol, context: GameContext, game: ScheduledGame
   };
 }
 
-function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
+function outcomeOf(result: GameResult, termination: Termination, attestation: RecordAttestation): GameOutcome {
   return {
     sessionId: result.session_id,
     invites: result.invites,
@@ -258,7 +263,9 @@ function outcomeOf(result: GameResult, termination: Termination): GameOutcome {
     workerId: result.worker_id,
     ...(result.void_cause ? { voidCause: result.void_cause } : {}),
     ...(result.lifecycles ? { lifecycles: result.lifecycles } : {}),
-    ...(result.worker_key && result.signature ? { workerSignature: { key: result.worker_key, signature: result.signature } } : {}),
+    ...(result.worker_key && result.signature
+      ? { workerSignature: { key: result.worker_key, signature: result.signature, attestation: canonicalJson(attestation) } }
+      : {}),
   };
 }
 

@@ -1,40 +1,30 @@
 // Signed game records: each worker holds an Ed25519 key pair (`arena worker init`) and signs every record it returns
-// over the job id, the job's content and the record's canonical content. A coordinator accepts a record only with a
+// (what the signature covers: engine/tournaments/bundle/record-signature.ts). A coordinator accepts a record only with a
 // valid signature by a key it trusts (`arena workers trust`, --trusted-workers FILE), so a process that can merely
-// write to Redis cannot make a game's result. Public keys travel as `ed25519:<base64 of the 32 raw bytes>`.
-import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject, sign, verify } from 'node:crypto';
+// write to Redis cannot make a game's result.
+import { createPrivateKey, createPublicKey, generateKeyPairSync, type KeyObject } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { canonicalJson } from '../runtime/canonical-json.js';
+import { parsePublicKey, publicKeyText, WorkerKeyError } from '../tournaments/bundle/record-signature.js';
+
+// The signing format lives with the bundle verifier that re-checks it; the worker's side re-exports it.
+export {
+  attestationSignatureValid,
+  jobDigest,
+  parsePublicKey,
+  publicKeyText,
+  type RecordAttestation,
+  recordAttestation,
+  signRecord,
+  WorkerKeyError,
+} from '../tournaments/bundle/record-signature.js';
 
 export const KEY_FILE = 'worker-key.pem';
 export const TRUSTED_FILE = 'trusted-workers.txt';
-const PREFIX = 'ed25519:';
-// SPKI DER of an Ed25519 key is this fixed header followed by the 32 raw bytes.
-const SPKI_HEADER = Buffer.from('302a300506032b6570032100', 'hex');
-
-export class WorkerKeyError extends Error {
-  override name = 'WorkerKeyError';
-}
 
 export interface WorkerKey {
   privateKey: KeyObject;
   publicKey: string;
-}
-
-export function publicKeyText(key: KeyObject): string {
-  const der = key.export({ format: 'der', type: 'spki' });
-  return PREFIX + der.subarray(SPKI_HEADER.length).toString('base64');
-}
-
-/** The key object of `ed25519:<base64>`, or why the text is no such key. */
-export function parsePublicKey(text: string): KeyObject {
-  const raw = text.startsWith(PREFIX) ? Buffer.from(text.slice(PREFIX.length), 'base64') : null;
-  if (raw?.length !== 32 || raw.toString('base64') !== text.slice(PREFIX.length))
-    throw new WorkerKeyError(
-      `not a worker public key: ${text.slice(0, 80)} (expected ed25519:<base64 of 32 bytes>, as arena worker init prints)`,
-    );
-  return createPublicKey({ key: Buffer.concat([SPKI_HEADER, raw]), format: 'der', type: 'spki' });
 }
 
 /** Creates the worker's key pair in its data folder (private key 0600), or keeps the one there; returns it. */
@@ -63,35 +53,6 @@ export function loadWorkerKey(dataDir: string): WorkerKey {
   const privateKey = createPrivateKey(pem);
   if (privateKey.asymmetricKeyType !== 'ed25519') throw new WorkerKeyError(`${file} is not an Ed25519 key`);
   return { privateKey, publicKey: publicKeyText(createPublicKey(privateKey)) };
-}
-
-/** sha256 of a job's canonical content: a job changed in Redis after the coordinator queued it does not verify. */
-export function jobDigest(job: unknown): string {
-  return createHash('sha256').update(canonicalJson(job)).digest('hex');
-}
-
-function signedBytes(jobId: string, job: string, record: Record<string, unknown>): Buffer {
-  const { signature: _signature, ...content } = record;
-  return Buffer.from(canonicalJson({ job_id: jobId, job_sha256: job, record: content }));
-}
-
-/** The record's signature (base64) over the job id, the job's digest and the record without its signature. */
-export function signRecord(key: KeyObject, jobId: string, jobSha256: string, record: Record<string, unknown>): string {
-  return sign(null, signedBytes(jobId, jobSha256, record), key).toString('base64');
-}
-
-export function recordSignatureValid(
-  key: KeyObject,
-  jobId: string,
-  jobSha256: string,
-  record: Record<string, unknown>,
-  signature: string,
-): boolean {
-  try {
-    return verify(null, signedBytes(jobId, jobSha256, record), key, Buffer.from(signature, 'base64'));
-  } catch {
-    return false;
-  }
 }
 
 export interface TrustedWorker {

@@ -7,6 +7,7 @@ import { startEngine } from '../../app.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
 import { readTarGz, verifyBundle } from '../../tournaments/bundle/bundle.js';
 import { type ComparableReport, compareRuns, comparisonCsv, comparisonMarkdown } from '../../tournaments/compare/compare.js';
+import { readTrustedWorkers, WorkerKeyError } from '../../workers/worker-keys.js';
 import { parseFlags, UsageError } from '../args.js';
 
 export const COMPARE_HELP = `Usage: arena compare <A> <B> [options]
@@ -32,11 +33,17 @@ Options:
   --with-files     also carry every agent's manifest and entry file
 `;
 
-export const VERIFY_HELP = `Usage: arena verify <bundle.tar.gz> [--json]
+export const VERIFY_HELP = `Usage: arena verify <bundle.tar.gz> [--trusted-workers FILE] [--json]
 
 Check an audit bundle: every file against its SHA-256 in bundle.json, the run manifest against its hash, carried agent
-files against the hashes the run recorded, and the standings and ratings recomputed from the raw game records. Prints
-each difference with the file it is in; exits 1 when there is any.
+files against the hashes the run recorded, the standings and ratings recomputed from the raw game records, and the
+signature of every game a worker played against the result report.json states, with the workers' public keys the
+bundle carries. Prints each difference with the file it is in (and the game); exits 1 when there is any.
+
+Options:
+  --trusted-workers FILE   the workers' public keys you trust (one "ed25519:… [id]" a line, as the lab published its
+                           trusted-workers.txt): a game signed by any other key fails, even if the bundle lists it
+  --json                   print the result as JSON
 `;
 
 async function withEngine<T>(
@@ -123,7 +130,7 @@ export async function exportCommand(argv: readonly string[]): Promise<number> {
 }
 
 export async function verifyCommand(argv: readonly string[]): Promise<number> {
-  const { flags, positionals } = parseFlags(argv, { json: 'boolean', help: 'boolean' });
+  const { flags, positionals } = parseFlags(argv, { json: 'boolean', help: 'boolean', 'trusted-workers': 'string' });
   if (flags.help) {
     process.stdout.write(VERIFY_HELP);
     return 0;
@@ -131,7 +138,16 @@ export async function verifyCommand(argv: readonly string[]): Promise<number> {
   if (positionals.length !== 1) throw new UsageError('arena verify needs one bundle file');
   const file = positionals[0] as string;
   if (!fs.existsSync(file)) throw new UsageError(`${file}: file not found`);
-  const result = verifyBundle(fs.readFileSync(file));
+  let trustedKeys: Set<string> | undefined;
+  if (typeof flags['trusted-workers'] === 'string') {
+    try {
+      trustedKeys = new Set(readTrustedWorkers(flags['trusted-workers']).map((t) => t.publicKey));
+    } catch (error) {
+      if (error instanceof WorkerKeyError) throw new UsageError(`--trusted-workers: ${error.message}`);
+      throw error;
+    }
+  }
+  const result = verifyBundle(fs.readFileSync(file), trustedKeys ? { trustedKeys } : {});
   if (flags.json) process.stdout.write(`${JSON.stringify(result)}\n`);
   else {
     for (const check of result.checks) process.stdout.write(`ok    ${check}\n`);

@@ -69,7 +69,22 @@ export interface StoredTournamentGame {
   workerSignature?: string | null;
 }
 
-export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & { transcript: unknown[] };
+export type NewTournamentGame = Omit<StoredTournamentGame, 'seq'> & {
+  transcript: unknown[];
+  /** What the worker's signature covers (canonical JSON, engine/workers/worker-keys.ts); null for local games. */
+  workerAttestation?: string | null;
+};
+
+/** A worker-played attempt's signature and what it covers, as an audit bundle carries it. */
+export interface SignedGameRecord {
+  gameIndex: number;
+  attempt: number;
+  workerId: string;
+  workerKey: string;
+  signature: string;
+  /** Canonical JSON of the attestation; null for rows signed before attestations were kept (migration 0270). */
+  attestation: string | null;
+}
 
 export interface GameFilter {
   challenge?: string;
@@ -201,13 +216,15 @@ export function createTournamentsRepo(db: Database.Database) {
     updated_at = @now, finished_at = @finished_at WHERE id = @id`);
   const insertGame = db.prepare(`INSERT INTO tournament_games
     (tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of, set_size, session_id,
-     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation, worker_id, worker_key, worker_signature)
+     invites, termination, fault, faulted_seats, placements, scores, detail, transcript, agent_ms, started_at, ended_at, usage, isolation, worker_id, worker_key, worker_signature, worker_attestation)
     VALUES (@tournament_id, @game_key, @game_index, @attempt, @round, @pairing_index, @opening, @challenge, @seats, @seed, @swap_of,
-     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation, @worker_id, @worker_key, @worker_signature)`);
+     @set_size, @session_id, @invites, @termination, @fault, @faulted_seats, @placements, @scores, @detail, @transcript, @agent_ms, @started_at, @ended_at, @usage, @isolation, @worker_id, @worker_key, @worker_signature, @worker_attestation)`);
   const COLUMNS = `seq, tournament_id, game_key, game_index, attempt, round, pairing_index, opening, challenge, seats, seed, swap_of,
     set_size, session_id, invites, termination, fault, faulted_seats, placements, scores, detail, agent_ms, started_at, ended_at, usage, isolation,
     worker_id, worker_key, worker_signature`;
   const allGames = db.prepare(`SELECT ${COLUMNS} FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
+  const signedRecords = db.prepare(`SELECT game_index, attempt, worker_id, worker_key, worker_signature, worker_attestation
+    FROM tournament_games WHERE tournament_id = ? AND worker_id IS NOT NULL AND worker_signature IS NOT NULL ORDER BY seq`);
   const attemptsInOrder = db.prepare(`SELECT ${COLUMNS}, superseded FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const gamesWithTranscripts = db.prepare(`SELECT ${COLUMNS}, transcript FROM tournament_games WHERE tournament_id = ? ORDER BY seq`);
   const transcriptOf = db.prepare('SELECT transcript FROM tournament_games WHERE tournament_id = ? AND seq = ?');
@@ -329,6 +346,7 @@ export function createTournamentsRepo(db: Database.Database) {
             worker_id: game.workerId ?? null,
             worker_key: game.workerKey ?? null,
             worker_signature: game.workerSignature ?? null,
+            worker_attestation: game.workerAttestation ?? null,
           });
           if (previous) supersede.run(previous.seq);
           countCommit.run({ id: game.tournamentId, now: game.endedAt, started: previous ? 0 : 1, settled: settled ? 1 : 0 });
@@ -371,6 +389,27 @@ export function createTournamentsRepo(db: Database.Database) {
     *eachGameWithTranscript(tournamentId: string): Generator<StoredTournamentGame & { transcript: unknown[] }> {
       for (const row of gamesWithTranscripts.iterate(tournamentId) as IterableIterator<GameRow & { transcript: string }>)
         yield { ...gameOf(row), transcript: JSON.parse(row.transcript) as unknown[] };
+    },
+
+    /** The signature of every worker-played attempt, in commit order (an audit bundle carries them). */
+    signedRecords(tournamentId: string): SignedGameRecord[] {
+      return (
+        signedRecords.all(tournamentId) as Array<{
+          game_index: number;
+          attempt: number;
+          worker_id: string;
+          worker_key: string;
+          worker_signature: string;
+          worker_attestation: string | null;
+        }>
+      ).map((r) => ({
+        gameIndex: r.game_index,
+        attempt: r.attempt,
+        workerId: r.worker_id,
+        workerKey: r.worker_key,
+        signature: r.worker_signature,
+        attestation: r.worker_attestation,
+      }));
     },
 
     /** Every committed attempt in commit order. */

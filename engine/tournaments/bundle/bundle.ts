@@ -1,16 +1,18 @@
 // The audit bundle of a run (issue 15): one .tar.gz with the definition, the run manifest, the reports, the CSVs,
 // events.jsonl and (optionally) every agent's manifest and entry file, indexed by bundle.json with the SHA-256 of each
 // file. `verify` checks every hash, the run manifest's own hash, the agent files against the hashes the manifest
-// recorded, and recomputes the standings and ratings from the raw game records, naming the file of any difference.
+// recorded, recomputes the standings and ratings from the raw game records, and re-checks the signature of every game
+// a worker played (bundle-signatures.ts), naming the file of any difference.
 import { createHash } from 'node:crypto';
 import zlib from 'node:zlib';
 import YAML from 'yaml';
 import { parseTournamentSpec } from '../../core/tournament/index.js';
-import type { StoredTournamentGame } from '../../db/store.js';
+import type { SignedGameRecord, StoredTournamentGame } from '../../db/store.js';
 import { canonicalJson, sha256Hex } from '../../runtime/canonical-json.js';
 import { APP_VERSION } from '../../runtime/version.js';
 import { csvRecords } from '../exports/csv-read.js';
 import { type RunStatistics, ratedJudge, runStatistics, type StandingRow } from '../results/stats.js';
+import { checkWorkerSignatures, signatureFiles } from './bundle-signatures.js';
 
 export const BUNDLE_FORMAT = 'local-arena-bundle';
 export const BUNDLE_VERSION = 1;
@@ -119,6 +121,8 @@ export interface BundleInput {
   reports: ReadonlyArray<{ name: string; data: Buffer }>;
   /** Each agent's manifest and entry file, when the bundle should carry them. */
   agentFiles?: ReadonlyArray<{ agent: string; name: string; data: Buffer }>;
+  /** The signature of every worker-played attempt (bundle-signatures.ts); none for a run played locally. */
+  signedRecords?: readonly SignedGameRecord[];
 }
 
 export function buildBundle(input: BundleInput): Buffer {
@@ -127,6 +131,7 @@ export function buildBundle(input: BundleInput): Buffer {
     { path: 'definition.yaml', data: Buffer.from(YAML.stringify(spec, { lineWidth: 0 })) },
     ...input.reports.map((r) => ({ path: `reports/${r.name}`, data: r.data })),
     ...(input.agentFiles ?? []).map((f) => ({ path: `agents/${f.agent}/${f.name}`, data: f.data })),
+    ...signatureFiles(input.signedRecords ?? []),
   ];
   for (const f of files) if (bundleMemberName(f.path) !== f.path) throw new RangeError(`bundle member name not allowed: ${f.path}`);
   const index: BundleIndex = {
@@ -171,6 +176,10 @@ interface ReportGame {
   /** Absent in bundles made before rated games were marked. */
   rated?: boolean;
   unrated_reason?: string | null;
+  /** The game worker that played it, its key and signature (null or absent: played by the coordinator). */
+  worker_id?: string | null;
+  worker_key?: string | null;
+  worker_signature?: string | null;
 }
 
 interface ManifestAgent {
@@ -284,7 +293,15 @@ function ratedGameProblems(
   return problems.length - before;
 }
 
-export function verifyBundle(archive: Buffer): Verification {
+export interface VerifyOptions {
+  /**
+   * Public keys the reader trusts (the lab's published trusted-workers list): a worker-played game signed by any other
+   * key fails, even when the bundle lists that key.
+   */
+  trustedKeys?: ReadonlySet<string>;
+}
+
+export function verifyBundle(archive: Buffer, options: VerifyOptions = {}): Verification {
   const checks: string[] = [];
   const problems: string[] = [];
   const done = (): Verification => ({ ok: problems.length === 0, checks, problems });
@@ -430,7 +447,20 @@ export function verifyBundle(archive: Buffer): Verification {
         );
     }
 
-    // 5. The event log tells the same story as the game records.
+    // 5. Every worker-played game carries a valid signature, by a key the bundle lists, of what report.json states.
+    checkWorkerSignatures(
+      {
+        files,
+        tournamentId: String(index.tournament_id),
+        manifestHash: String(index.manifest_hash),
+        games: report.games,
+        ...(options.trustedKeys ? { readerKeys: options.trustedKeys } : {}),
+      },
+      checks,
+      problems,
+    );
+
+    // 6. The event log tells the same story as the game records.
     const events = files.get('reports/events.jsonl')?.toString('utf8');
     if (events !== undefined) {
       const ended = new Map<string, Record<string, unknown>>();

@@ -49,6 +49,7 @@ export function gameRow(
     workerId: outcome.workerId ?? null,
     workerKey: outcome.workerSignature?.key ?? null,
     workerSignature: outcome.workerSignature?.signature ?? null,
+    workerAttestation: outcome.workerSignature?.attestation ?? null,
   };
 }
 

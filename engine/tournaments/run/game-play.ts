@@ -68,8 +68,11 @@ export interface GameOutcome {
   workerId?: string;
   /** A void game's cause when the set-up, not an agent, failed it (void-cause.ts): repeats pause the run. */
   voidCause?: VoidCause;
-  /** The worker's public key and its signature of the record it returned (checked before the record is accepted). */
-  workerSignature?: { key: string; signature: string };
+  /**
+   * The worker's public key, its signature of the record it returned (checked before the record is accepted) and the
+   * canonical JSON of what the signature covers (engine/workers/worker-keys.ts), kept so a bundle re-checks it offline.
+   */
+  workerSignature?: { key: string; signature: string; attestation: string };
   /** The worker's warm-agent figures for this tournament after the game (agents kept warm on workers). */
   lifecycles?: AgentLifecycleStats[];
 }

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { scaled } from '../../support/slowness.js';
 import { ROOT } from '../tournaments/helpers.js';
 
 export const BIN = path.join(ROOT, 'bin/arena.js');
@@ -188,7 +189,8 @@ export async function startWorker(
     ['worker', '--queue', url, '--data-dir', dataDir, '--id', id, '--concurrency', '2', '--stall-seconds', '3', '--json', ...extra],
     env,
   );
-  await worker.until((e) => e.event === 'worker_ready', 30_000);
+  // Its first connection and the key check: slow only on a loaded machine, so the wait widens with the load.
+  await worker.until((e) => e.event === 'worker_ready', scaled(30_000));
   return worker;
 }
 
