@@ -11,7 +11,11 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { ADMIN_PREFIX } from '../../../engine/contract/admin.js';
+import { scaled } from '../../support/slowness.js';
 import { FIXTURES, ROOT, tempDir } from './helpers.js';
+
+/** Written by the test when the gated agent may play on (test/fixtures/agents/tournament/gated-honest). */
+const RELEASE = path.join(FIXTURES, 'gated-honest/release.flag');
 
 const BIN = path.join(ROOT, 'bin/arena.js');
 const GAMES = 4;
@@ -25,10 +29,11 @@ beforeAll(() => {
 }, 250_000);
 afterAll(() => {
   fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(RELEASE, { force: true });
 });
 
 /** A PSI run that lasts: each game waits 2 s for the slow seat, one game at a time. */
-function specFile(name: string): string {
+function specFile(name: string, slow: 'slow-honest' | 'gated-honest' = 'slow-honest'): string {
   const file = path.join(dir, `${name}.tournament.yaml`);
   fs.writeFileSync(
     file,
@@ -40,10 +45,11 @@ function specFile(name: string): string {
       concurrency: 1,
       seed: name,
       agents: [
-        { manifest: path.join(FIXTURES, 'slow-honest/agent.yaml'), id: 'slow-honest' },
+        { manifest: path.join(FIXTURES, `${slow}/agent.yaml`), id: slow },
         { manifest: path.join(ROOT, 'challenges/psi/agents/honest-exact/agent.yaml'), id: 'honest-exact' },
       ],
-      limits: { move_seconds: 10, game_seconds: 30 },
+      // The gated seat waits for the test, so its clocks leave room for a busy machine's slowest steps.
+      limits: slow === 'gated-honest' ? { move_seconds: 600, game_seconds: 900 } : { move_seconds: 10, game_seconds: 30 },
     }),
   );
   return file;
@@ -62,7 +68,7 @@ async function startRun(file: string, dataDir: string): Promise<Run & { id: stri
   const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
   let buffer = '';
   const id = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('arena run started no game')), 60_000);
+    const timer = setTimeout(() => reject(new Error('arena run started no game')), scaled(60_000));
     child.stdout.on('data', (chunk: Buffer) => {
       buffer += chunk.toString('utf8');
       for (let nl = buffer.indexOf('\n'); nl >= 0; nl = buffer.indexOf('\n')) {
@@ -134,68 +140,79 @@ async function serve(dataDir: string): Promise<Serve> {
   };
 }
 
-it('a run another engine process is playing is neither resumed, started, paused nor cancelled by arena serve', async () => {
-  const dataDir = path.join(dir, 'live');
-  const run = await startRun(specFile('live'), dataDir);
-  const pid = run.child.pid as number;
-  expect(rowsOf(dataDir, run.id).tournament).toMatchObject({ status: 'running', runner: expect.stringMatching(new RegExp(`^${pid}:`)) });
-  const refusal = `tournament ${run.id} is being played by another Local Arena process (pid ${pid}) on this data directory`;
+it(
+  'a run another engine process is playing is neither resumed, started, paused nor cancelled by arena serve',
+  async () => {
+    const dataDir = path.join(dir, 'live');
+    // The gated agent holds its first game until the checks below are done: the run is surely still being played.
+    fs.rmSync(RELEASE, { force: true });
+    const run = await startRun(specFile('live', 'gated-honest'), dataDir);
+    const pid = run.child.pid as number;
+    expect(rowsOf(dataDir, run.id).tournament).toMatchObject({ status: 'running', runner: expect.stringMatching(new RegExp(`^${pid}:`)) });
+    const refusal = `tournament ${run.id} is being played by another Local Arena process (pid ${pid}) on this data directory`;
 
-  const other = await serve(dataDir);
-  try {
-    expect((await other.admin('GET', `/tournaments/${run.id}`)).body).toMatchObject({
-      status: 'running',
-      active: false,
-      played_by_pid: pid,
+    const other = await serve(dataDir);
+    try {
+      expect((await other.admin('GET', `/tournaments/${run.id}`)).body).toMatchObject({
+        status: 'running',
+        active: false,
+        played_by_pid: pid,
+      });
+      for (const action of ['start', 'resume', 'pause', 'cancel']) {
+        const { status, body } = await other.admin('POST', `/tournaments/${run.id}/${action}`);
+        expect({ action, status }).toEqual({ action, status: 409 });
+        expect(body.error).toContain(refusal);
+      }
+      expect((await other.admin('GET', `/tournaments/${run.id}`)).body).toMatchObject({ status: 'running', active: false });
+    } finally {
+      // A graceful stop pauses the runs this engine plays: it must not pause the other's.
+      expect(await other.stop()).toBe(0);
+    }
+    expect(rowsOf(dataDir, run.id).tournament.status).toBe('running');
+
+    const resumed = spawnSync(process.execPath, [BIN, 'run', '--resume', run.id, '--data-dir', dataDir, '--json'], {
+      encoding: 'utf8',
+      timeout: scaled(60_000),
     });
-    for (const action of ['start', 'resume', 'pause', 'cancel']) {
-      const { status, body } = await other.admin('POST', `/tournaments/${run.id}/${action}`);
-      expect({ action, status }).toEqual({ action, status: 409 });
-      expect(body.error).toContain(refusal);
+    expect(resumed.status).toBe(2);
+    expect(resumed.stderr).toContain(refusal);
+    expect(resumed.stdout).toBe('');
+
+    fs.writeFileSync(RELEASE, 'go\n');
+    expect(await run.exited).toBe(0);
+    expect(run.events.filter((e) => e.event === 'game_ended')).toHaveLength(GAMES);
+    expect(run.events.at(-1)).toMatchObject({ event: 'finished', tournament_id: run.id });
+    expectEveryGameOnce(dataDir, run.id);
+  },
+  scaled(180_000),
+);
+
+it(
+  'after kill -9 of the engine playing it, the next engine start resumes the run: every game once',
+  async () => {
+    const dataDir = path.join(dir, 'killed');
+    const run = await startRun(specFile('killed'), dataDir);
+    run.child.kill('SIGKILL');
+    await run.exited;
+    const left = rowsOf(dataDir, run.id);
+    expect(left.tournament).toMatchObject({ status: 'running', runner: expect.stringMatching(new RegExp(`^${run.child.pid}:`)) });
+    expect(left.games.length).toBeLessThan(GAMES);
+
+    const next = await serve(dataDir);
+    try {
+      const deadline = Date.now() + scaled(90_000);
+      let summary = (await next.admin('GET', `/tournaments/${run.id}`)).body;
+      expect(summary).toMatchObject({ active: true });
+      expect(summary).not.toHaveProperty('played_by_pid');
+      while (summary.status !== 'finished' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        summary = (await next.admin('GET', `/tournaments/${run.id}`)).body;
+      }
+      expect(summary.status).toBe('finished');
+    } finally {
+      expect(await next.stop()).toBe(0);
     }
-    expect((await other.admin('GET', `/tournaments/${run.id}`)).body).toMatchObject({ status: 'running', active: false });
-  } finally {
-    // A graceful stop pauses the runs this engine plays: it must not pause the other's.
-    expect(await other.stop()).toBe(0);
-  }
-  expect(rowsOf(dataDir, run.id).tournament.status).toBe('running');
-
-  const resumed = spawnSync(process.execPath, [BIN, 'run', '--resume', run.id, '--data-dir', dataDir, '--json'], {
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  expect(resumed.status).toBe(2);
-  expect(resumed.stderr).toContain(refusal);
-  expect(resumed.stdout).toBe('');
-
-  expect(await run.exited).toBe(0);
-  expect(run.events.filter((e) => e.event === 'game_ended')).toHaveLength(GAMES);
-  expect(run.events.at(-1)).toMatchObject({ event: 'finished', tournament_id: run.id });
-  expectEveryGameOnce(dataDir, run.id);
-}, 120_000);
-
-it('after kill -9 of the engine playing it, the next engine start resumes the run: every game once', async () => {
-  const dataDir = path.join(dir, 'killed');
-  const run = await startRun(specFile('killed'), dataDir);
-  run.child.kill('SIGKILL');
-  await run.exited;
-  const left = rowsOf(dataDir, run.id);
-  expect(left.tournament).toMatchObject({ status: 'running', runner: expect.stringMatching(new RegExp(`^${run.child.pid}:`)) });
-  expect(left.games.length).toBeLessThan(GAMES);
-
-  const next = await serve(dataDir);
-  try {
-    const deadline = Date.now() + 60_000;
-    let summary = (await next.admin('GET', `/tournaments/${run.id}`)).body;
-    expect(summary).toMatchObject({ active: true });
-    expect(summary).not.toHaveProperty('played_by_pid');
-    while (summary.status !== 'finished' && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      summary = (await next.admin('GET', `/tournaments/${run.id}`)).body;
-    }
-    expect(summary.status).toBe('finished');
-  } finally {
-    expect(await next.stop()).toBe(0);
-  }
-  expectEveryGameOnce(dataDir, run.id);
-}, 120_000);
+    expectEveryGameOnce(dataDir, run.id);
+  },
+  scaled(180_000),
+);
