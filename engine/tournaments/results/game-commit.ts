@@ -78,7 +78,8 @@ export function commitGame(
       modelCalls?.forEach((calls, seat) => {
         if (!calls || calls.length === 0) return;
         store.modelCalls.add(record.tournamentId, record.gameIndex, record.attempt, seat, calls);
-        cacheAnswers(store, record.tournamentId, calls, Date.now());
+        // Stamped with the game's end on the run's clock (the engine's injected one), not the wall clock.
+        cacheAnswers(store, record.tournamentId, calls, record.endedAt);
       });
       const { transcript: _transcript, ...stored } = record;
       const row: StoredTournamentGame = { ...stored, seq };
