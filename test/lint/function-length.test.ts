@@ -14,7 +14,6 @@ import { type FunctionLength, longFunctions, MAX_LINES, REASON_MARKER, scanFunct
  */
 const PENDING: { file: string; name: string; lines: number }[] = [
   // Game workers (signatures re-checked by arena verify, keys in the bundle).
-  { file: 'engine/tournaments/bundle/bundle.ts', name: 'verifyBundle', lines: 192 },
   { file: 'engine/workers/game-worker.ts', name: 'startGameWorker', lines: 166 },
   { file: 'engine/workers/queue-runner.ts', name: 'connectQueue', lines: 143 },
   // The live viewer (timeline follow and jump to latest, control states, reconnect).
