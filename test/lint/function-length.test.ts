@@ -13,8 +13,6 @@ import { type FunctionLength, longFunctions, MAX_LINES, REASON_MARKER, scanFunct
  * have collided); each is held to its current length so it cannot grow, and leaves this list once split.
  */
 const PENDING: { file: string; name: string; lines: number }[] = [
-  // Game workers (signatures re-checked by arena verify, keys in the bundle).
-  { file: 'engine/workers/game-worker.ts', name: 'startGameWorker', lines: 166 },
   // The live viewer (timeline follow and jump to latest, control states, reconnect).
   { file: 'renderer/src/ui/virtual-list.tsx', name: 'VirtualList', lines: 216 },
   { file: 'renderer/src/features/tournaments/tournament-live-page.tsx', name: 'TournamentLivePage', lines: 162 },
