@@ -49,9 +49,8 @@ export class QueueUnavailableError extends Error {
   override name = 'QueueUnavailableError';
 }
 
-/** Connects to the queue (failing after 10 s with a clear message) and returns its runners. */
-export async function connectQueue(options: QueueDispatchOptions): Promise<QueueDispatch> {
-  const { target } = options;
+/** The queue and its event stream, both ready, or QueueUnavailableError after the connect timeout. */
+async function openQueue(target: QueueTarget): Promise<{ queue: GamesQueue; events: QueueEvents }> {
   try {
     await probeQueue(target, CONNECT_TIMEOUT_MS);
   } catch (error) {
@@ -68,11 +67,13 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     await withTimeout(Promise.allSettled([queue.disconnect(), events.disconnect()]), CLOSE_GRACE_MS).catch(() => {});
     throw new QueueUnavailableError(`cannot reach the queue at ${target.display}: ${(error as Error).message}`);
   }
-  // Its own connection: publishes stops, and tells when Redis goes away and comes back.
-  const control = new Redis({ ...target.connection, connectionName: 'arena-coordinator' } as RedisOptions);
-  control.on('error', () => {});
+  return { queue, events };
+}
+
+/** Watches the control connection: Redis away longer than `unreachableMs` calls onLost once. Returns the timer. */
+function watchReachability(control: Redis, options: QueueDispatchOptions): NodeJS.Timeout {
+  const { target } = options;
   const unreachableMs = options.unreachableMs ?? 60_000;
-  const watchMs = options.watchMs ?? 5_000;
   let downSince: number | null = null;
   let lost = false;
   control.on('close', () => {
@@ -90,97 +91,153 @@ export async function connectQueue(options: QueueDispatchOptions): Promise<Queue
     );
   }, 1000);
   health.unref();
+  return health;
+}
 
-  const add = (id: string, data: GameJob): Promise<Job<GameJob, GameResult>> =>
-    queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
+type GamesQueue = Queue<GameJob, GameResult>;
 
-  const play = async (protocol: PlayProtocol, context: GameContext, game: ScheduledGame, signal: AbortSignal): Promise<GameOutcome> => {
-    const startedAt = context.clock.now();
-    const fail = (detail: string): GameOutcome => harnessOutcome(startedAt, context.clock.now(), detail);
-    if (!context.run) return fail('harness: a queued game needs its run (tournament, attempt, manifest)');
-    const id = gameJobId(context.run.tournamentId, game.gameIndex, context.run.attempt);
-    const data = jobOf(protocol, context, game);
-    if (typeof data === 'string') return fail(`harness: ${data}`);
-    // What the worker sees after Redis's JSON round trip (fields left undefined are dropped).
-    const queuedJob: unknown = JSON.parse(JSON.stringify(data));
-    if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
-    let watch: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    // The operator's stop wins over everything the queue may keep waiting for (a Redis that went away included).
-    const stopped = new Promise<'stopped'>((resolve) => {
-      onAbort = () => resolve('stopped');
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
-    const stop = (): GameOutcome => {
-      // Whoever holds the job stops its game; a job still waiting is dropped (a locked one refuses: fine).
-      void control.publish(STOP_CHANNEL, id).catch(() => {});
-      void queue.remove(id).catch(() => {});
-      return interruptedOutcome(startedAt, context.clock.now());
-    };
-    const queued = await Promise.race([
-      add(id, data).then(
-        (job) => ({ job }),
-        (error: unknown) => ({ error: (error as Error).message }),
-      ),
-      stopped,
-    ]);
-    if (queued === 'stopped') {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      return stop();
-    }
-    if ('error' in queued) {
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-      return fail(`harness: could not queue game ${game.gameIndex}: ${queued.error}`);
-    }
-    const job: Job<GameJob, GameResult> = queued.job;
-    let onStored: ((finish: StoredFinish) => void) | undefined;
-    const stored = new Promise<StoredFinish>((resolve) => {
-      onStored = resolve;
-    });
-    // A Redis that restarted without its data lost the job: add it again (same id, same seed), once per loss. A job
-    // that finished without an event this coordinator saw is read from Redis.
-    const watching = (): void => {
-      watch = setTimeout(async () => {
-        try {
-          const { state, finish } = await storedJob(queue, id);
-          if (finish) return onStored?.(finish);
-          if (state === 'unknown') {
-            options.log?.(`job ${id} vanished from the queue (Redis restarted without its data?); queued again`);
-            await add(id, data);
-          }
-        } catch {
-          // Unreachable: the health check decides when to give up.
+/** What playing a game through the queue needs: the clients and the dispatch options. */
+interface QueueClients {
+  queue: GamesQueue;
+  events: QueueEvents;
+  control: Redis;
+  options: QueueDispatchOptions;
+}
+
+function addJob(queue: GamesQueue, id: string, data: GameJob): Promise<Job<GameJob, GameResult>> {
+  return queue.add('game', data, { jobId: id, attempts: 1, removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED });
+}
+
+/**
+ * Looks at the job every `watchMs` until `signal` aborts or it is cleared: a Redis that restarted without its data
+ * lost the job, so it is added again (same id, same seed), once per loss; a job that finished without an event this
+ * coordinator saw is read from Redis and handed to `onStored`. Returns the clear function.
+ */
+function watchJob(
+  { queue, options }: QueueClients,
+  id: string,
+  data: GameJob,
+  signal: AbortSignal,
+  onStored: (finish: StoredFinish) => void,
+): () => void {
+  let watch: NodeJS.Timeout | undefined;
+  const watching = (): void => {
+    watch = setTimeout(async () => {
+      try {
+        const { state, finish } = await storedJob(queue, id);
+        if (finish) return onStored(finish);
+        if (state === 'unknown') {
+          options.log?.(`job ${id} vanished from the queue (Redis restarted without its data?); queued again`);
+          await addJob(queue, id, data);
         }
-        if (!signal.aborted) watching();
-      }, watchMs);
-    };
-    watching();
-    try {
-      const finished = job.waitUntilFinished(events).then(
-        (value) => ({ value }),
-        (error: unknown) => ({ error: (error as Error).message }),
-      );
-      const first = await Promise.race([finished, stored, stopped]);
-      if (first === 'stopped') return stop();
-      if ('error' in first) return fail(`harness: the worker's job failed: ${first.error}`);
-      const parsed = GameResultSchema.safeParse(first.value);
-      const termination = TerminationSchema.safeParse(parsed.data?.termination);
-      if (!parsed.success || !termination.success)
-        return fail(`harness: a worker returned a malformed game record (${parsed.error?.issues[0]?.message ?? 'termination'})`);
-      const attestation = recordAttestation(id, queuedJob, parsed.data);
-      const refused = attestationProblem(options.trusted, parsed.data, attestation);
-      if (refused !== null) {
-        options.log?.(`refused the game record of job ${id}: ${refused}; the game is replayed`);
-        return fail(`harness: refused the game record of job ${id}: ${refused}`);
+      } catch {
+        // Unreachable: the health check decides when to give up.
       }
-      return outcomeOf(parsed.data, termination.data, attestation);
-    } finally {
-      clearTimeout(watch);
-      if (onAbort) signal.removeEventListener('abort', onAbort);
-    }
+      if (!signal.aborted) watching();
+    }, options.watchMs ?? 5_000);
   };
+  watching();
+  return () => clearTimeout(watch);
+}
 
-  const runner = (protocol: PlayProtocol): GameRunner => ({ play: (context, game, signal) => play(protocol, context, game, signal) });
+/** The outcome of the record a worker returned, or the harness fault when it is malformed or not trusted. */
+function acceptRecord(
+  options: QueueDispatchOptions,
+  id: string,
+  queuedJob: unknown,
+  value: unknown,
+  fail: (detail: string) => GameOutcome,
+): GameOutcome {
+  const parsed = GameResultSchema.safeParse(value);
+  const termination = TerminationSchema.safeParse(parsed.data?.termination);
+  if (!parsed.success || !termination.success)
+    return fail(`harness: a worker returned a malformed game record (${parsed.error?.issues[0]?.message ?? 'termination'})`);
+  const attestation = recordAttestation(id, queuedJob, parsed.data);
+  const refused = attestationProblem(options.trusted, parsed.data, attestation);
+  if (refused !== null) {
+    options.log?.(`refused the game record of job ${id}: ${refused}; the game is replayed`);
+    return fail(`harness: refused the game record of job ${id}: ${refused}`);
+  }
+  return outcomeOf(parsed.data, termination.data, attestation);
+}
+
+/** Plays one game attempt through the queue: adds its job, then waits for its record, a stored finish or a stop. */
+async function playQueued(
+  clients: QueueClients,
+  protocol: PlayProtocol,
+  context: GameContext,
+  game: ScheduledGame,
+  signal: AbortSignal,
+): Promise<GameOutcome> {
+  const { queue, events, control } = clients;
+  const startedAt = context.clock.now();
+  const fail = (detail: string): GameOutcome => harnessOutcome(startedAt, context.clock.now(), detail);
+  if (!context.run) return fail('harness: a queued game needs its run (tournament, attempt, manifest)');
+  const id = gameJobId(context.run.tournamentId, game.gameIndex, context.run.attempt);
+  const data = jobOf(protocol, context, game);
+  if (typeof data === 'string') return fail(`harness: ${data}`);
+  // What the worker sees after Redis's JSON round trip (fields left undefined are dropped).
+  const queuedJob: unknown = JSON.parse(JSON.stringify(data));
+  if (signal.aborted) return interruptedOutcome(startedAt, context.clock.now());
+  let onAbort: (() => void) | undefined;
+  // The operator's stop wins over everything the queue may keep waiting for (a Redis that went away included).
+  const stopped = new Promise<'stopped'>((resolve) => {
+    onAbort = () => resolve('stopped');
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const stop = (): GameOutcome => {
+    // Whoever holds the job stops its game; a job still waiting is dropped (a locked one refuses: fine).
+    void control.publish(STOP_CHANNEL, id).catch(() => {});
+    void queue.remove(id).catch(() => {});
+    return interruptedOutcome(startedAt, context.clock.now());
+  };
+  const queued = await Promise.race([
+    addJob(queue, id, data).then(
+      (job) => ({ job }),
+      (error: unknown) => ({ error: (error as Error).message }),
+    ),
+    stopped,
+  ]);
+  if (queued === 'stopped') {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    return stop();
+  }
+  if ('error' in queued) {
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    return fail(`harness: could not queue game ${game.gameIndex}: ${queued.error}`);
+  }
+  let onStored: ((finish: StoredFinish) => void) | undefined;
+  const stored = new Promise<StoredFinish>((resolve) => {
+    onStored = resolve;
+  });
+  const stopWatching = watchJob(clients, id, data, signal, (finish) => onStored?.(finish));
+  try {
+    const finished = queued.job.waitUntilFinished(events).then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error: (error as Error).message }),
+    );
+    const first = await Promise.race([finished, stored, stopped]);
+    if (first === 'stopped') return stop();
+    if ('error' in first) return fail(`harness: the worker's job failed: ${first.error}`);
+    return acceptRecord(clients.options, id, queuedJob, first.value, fail);
+  } finally {
+    stopWatching();
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+  }
+}
+
+/** Connects to the queue (failing after 10 s with a clear message) and returns its runners. */
+export async function connectQueue(options: QueueDispatchOptions): Promise<QueueDispatch> {
+  const { target } = options;
+  const { queue, events } = await openQueue(target);
+  // Its own connection: publishes stops, and tells when Redis goes away and comes back.
+  const control = new Redis({ ...target.connection, connectionName: 'arena-coordinator' } as RedisOptions);
+  control.on('error', () => {});
+  const health = watchReachability(control, options);
+  const clients: QueueClients = { queue, events, control, options };
+  const runner = (protocol: PlayProtocol): GameRunner => ({
+    play: (context, game, signal) => playQueued(clients, protocol, context, game, signal),
+  });
   return {
     runners: { specarena: runner('specarena'), clawarena: runner('clawarena') },
     async close() {

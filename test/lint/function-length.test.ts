@@ -12,22 +12,7 @@ import { type FunctionLength, longFunctions, MAX_LINES, REASON_MARKER, scanFunct
  * Long functions whose owners were changing them while the rest were split (splitting them at the same time would
  * have collided); each is held to its current length so it cannot grow, and leaves this list once split.
  */
-const PENDING: { file: string; name: string; lines: number }[] = [
-  // The sandbox runner (workspace size limit, cgroup paths).
-  { file: 'engine/runner/launch.ts', name: 'launchAgent', lines: 206 },
-  // Game workers (signatures re-checked by arena verify, keys in the bundle).
-  { file: 'engine/tournaments/bundle/bundle.ts', name: 'verifyBundle', lines: 192 },
-  { file: 'engine/workers/game-worker.ts', name: 'startGameWorker', lines: 166 },
-  { file: 'engine/workers/queue-runner.ts', name: 'connectQueue', lines: 143 },
-  // The live viewer (timeline follow and jump to latest, control states, reconnect).
-  { file: 'renderer/src/ui/virtual-list.tsx', name: 'VirtualList', lines: 216 },
-  { file: 'renderer/src/features/tournaments/tournament-live-page.tsx', name: 'TournamentLivePage', lines: 162 },
-  { file: 'renderer/src/features/tournaments/use-live-tournament.ts', name: 'useLiveTournament', lines: 134 },
-  // The tournament builder (by seats, examples, knockout bracket).
-  { file: 'renderer/src/features/tournaments/tournament-builder.tsx', name: 'Builder', lines: 162 },
-  { file: 'renderer/src/features/tournaments/builder-advanced.tsx', name: 'AdvancedFields', lines: 131 },
-  { file: 'renderer/src/features/tournaments/builder-seat-picker.tsx', name: 'SeatPicker', lines: 140 },
-];
+const PENDING: { file: string; name: string; lines: number }[] = [];
 
 const key = (f: { file: string; name: string }) => `${f.file} ${f.name}`;
 

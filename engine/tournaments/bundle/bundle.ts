@@ -301,39 +301,58 @@ export interface VerifyOptions {
   trustedKeys?: ReadonlySet<string>;
 }
 
-export function verifyBundle(archive: Buffer, options: VerifyOptions = {}): Verification {
-  const checks: string[] = [];
-  const problems: string[] = [];
-  const done = (): Verification => ({ ok: problems.length === 0, checks, problems });
+/** What the checks of one bundle share: its files, and the lists they add to. */
+interface BundleCheck {
+  files: Map<string, Buffer>;
+  checks: string[];
+  problems: string[];
+}
+
+interface RunManifestFile {
+  manifest_hash: string;
+  manifest: Record<string, unknown>;
+}
+
+interface BundleReport {
+  spec: unknown;
+  manifest: Record<string, unknown>;
+  manifest_hash: string;
+  standings: { combined: StandingRow[] };
+  rated_games?: Record<string, unknown>;
+  games: ReportGame[];
+}
+
+/** The bundle's files and its index, or null with the reason in `problems` when it cannot be read safely at all. */
+function openBundle(archive: Buffer, problems: string[]): { files: Map<string, Buffer>; index: BundleIndex } | null {
   let files: Map<string, Buffer>;
   try {
     files = readTarGz(archive);
   } catch (error) {
     problems.push(`bundle: ${(error as Error).message}`);
-    return done();
+    return null;
   }
   // Refused outright: whoever unpacks the bundle would write outside its folder.
   const climbing = [...files.keys()].filter((name) => bundleMemberName(name) !== name);
   if (climbing.length > 0) {
     for (const name of climbing)
       problems.push(`${name}: member name is not a plain relative path (absolute, '..' or unnormalised); the bundle is refused`);
-    return done();
+    return null;
   }
   const indexData = files.get('bundle.json');
   if (!indexData) {
     problems.push('bundle.json: missing');
-    return done();
+    return null;
   }
-  let index: BundleIndex;
   try {
-    index = JSON.parse(indexData.toString('utf8')) as BundleIndex;
+    return { files, index: JSON.parse(indexData.toString('utf8')) as BundleIndex };
   } catch {
     problems.push('bundle.json: not valid JSON');
-    return done();
+    return null;
   }
-  if (index.format !== BUNDLE_FORMAT) problems.push(`bundle.json: format is ${String(index.format)}, expected ${BUNDLE_FORMAT}`);
+}
 
-  // 1. Every listed file is there, byte for byte; nothing unlisted rides along.
+/** 1. Every listed file is there, byte for byte; nothing unlisted rides along. */
+function checkListedFiles({ files, checks, problems }: BundleCheck, index: BundleIndex): void {
   for (const f of index.files ?? []) {
     const data = files.get(f.path);
     if (!data) problems.push(`${f.path}: missing from the bundle`);
@@ -343,30 +362,38 @@ export function verifyBundle(archive: Buffer, options: VerifyOptions = {}): Veri
   for (const name of files.keys())
     if (name !== 'bundle.json' && !(index.files ?? []).some((f) => f.path === name)) problems.push(`${name}: not listed in bundle.json`);
   if (problems.length === 0) checks.push(`${index.files.length} files match their SHA-256 in bundle.json`);
+}
 
-  const json = <T>(name: string): T | null => {
-    const data = files.get(name);
-    if (!data) return null;
-    try {
-      return JSON.parse(data.toString('utf8')) as T;
-    } catch {
-      problems.push(`${name}: not valid JSON`);
-      return null;
-    }
-  };
+/** A JSON file of the bundle: null when absent, or (with a problem) when it does not parse. */
+function bundleJson<T>({ files, problems }: BundleCheck, name: string): T | null {
+  const data = files.get(name);
+  if (!data) return null;
+  try {
+    return JSON.parse(data.toString('utf8')) as T;
+  } catch {
+    problems.push(`${name}: not valid JSON`);
+    return null;
+  }
+}
 
-  // 2. The run manifest hashes to the run id the reports name.
-  const manifestFile = json<{ manifest_hash: string; manifest: Record<string, unknown> }>('reports/manifest.json');
-  if (manifestFile) {
-    const hash = `sha256:${sha256Hex(canonicalJson(manifestFile.manifest))}`;
-    if (hash !== manifestFile.manifest_hash)
-      problems.push(`reports/manifest.json: the manifest hashes to ${hash}, the file says ${manifestFile.manifest_hash}`);
-    else if (hash !== index.manifest_hash) problems.push(`bundle.json: manifest_hash ${index.manifest_hash} ≠ the run manifest's ${hash}`);
-    else checks.push(`run manifest hashes to ${hash}`);
-  } else problems.push('reports/manifest.json: missing');
+/** 2. The run manifest hashes to the run id the reports name. */
+function checkRunManifest(ctx: BundleCheck, index: BundleIndex): RunManifestFile | null {
+  const manifestFile = bundleJson<RunManifestFile>(ctx, 'reports/manifest.json');
+  if (!manifestFile) {
+    ctx.problems.push('reports/manifest.json: missing');
+    return null;
+  }
+  const hash = `sha256:${sha256Hex(canonicalJson(manifestFile.manifest))}`;
+  if (hash !== manifestFile.manifest_hash)
+    ctx.problems.push(`reports/manifest.json: the manifest hashes to ${hash}, the file says ${manifestFile.manifest_hash}`);
+  else if (hash !== index.manifest_hash)
+    ctx.problems.push(`bundle.json: manifest_hash ${index.manifest_hash} ≠ the run manifest's ${hash}`);
+  else ctx.checks.push(`run manifest hashes to ${hash}`);
+  return manifestFile;
+}
 
-  // 3. Agent files carried in the bundle match the hashes the run manifest recorded when the run started.
-  const agents = ((manifestFile?.manifest as { agents?: ManifestAgent[] } | undefined)?.agents ?? []) as ManifestAgent[];
+/** 3. Agent files carried in the bundle match the hashes the run manifest recorded when the run started. */
+function checkAgentFiles({ files, checks, problems }: BundleCheck, agents: readonly ManifestAgent[]): void {
   for (const a of agents) {
     const manifestPath = `agents/${a.id}/agent.yaml`;
     const m = files.get(manifestPath);
@@ -385,111 +412,145 @@ export function verifyBundle(archive: Buffer, options: VerifyOptions = {}): Veri
       }
     }
   }
+}
 
-  // 4. The standings and ratings follow from the raw game records.
-  const report = json<{
-    spec: unknown;
-    manifest: Record<string, unknown>;
-    manifest_hash: string;
-    standings: { combined: StandingRow[] };
-    rated_games?: Record<string, unknown>;
-    games: ReportGame[];
-  }>('reports/report.json');
-  if (report) {
-    if (manifestFile && canonicalJson(report.manifest) !== canonicalJson(manifestFile.manifest))
-      problems.push('reports/report.json: its run manifest differs from reports/manifest.json');
-    const parsed = parseTournamentSpec((report.manifest as { spec?: unknown }).spec);
-    const ids = agents.map((a) => a.id);
-    if (!parsed.ok) problems.push(`reports/report.json: the definition in the run manifest does not parse: ${parsed.errors.join('; ')}`);
-    else {
-      const rows = rowsFromReport(report.games, ids);
-      const stats = runStatistics(
-        parsed.spec,
-        ids,
-        rows,
-        agents.map((a) => a.name ?? a.id),
-      );
-      let differences = ratedGameProblems(stats, rows, report, files, problems);
-      for (const row of stats.standings.combined) {
-        const stated = report.standings.combined.find((r) => r.agent === row.agent);
-        if (!stated) {
-          problems.push(`reports/report.json: no standing for ${row.agent}`);
-          differences++;
-          continue;
-        }
-        for (const field of STANDING_FIELDS) {
-          if (!sameNumber(stated[field], row[field])) {
-            problems.push(
-              `reports/report.json: ${row.agent} ${field} is ${JSON.stringify(stated[field])}, the game records give ${JSON.stringify(row[field])}`,
-            );
-            differences++;
-          }
-        }
-      }
-      const csv = files.get('reports/standings.csv')?.toString('utf8');
-      if (csv !== undefined) {
-        const [cols = [], ...lines] = csvRecords(csv);
-        for (const row of stats.standings.combined) {
-          const cells = lines.find((l) => l[0] === 'combined' && l[cols.indexOf('agent')] === row.agent) ?? [];
-          for (const field of ['games', 'wins', 'draws', 'losses'] as const) {
-            if (cells[cols.indexOf(field)] !== String(row[field])) {
-              problems.push(
-                `reports/standings.csv: ${row.agent} ${field} is ${cells[cols.indexOf(field)] ?? '(missing)'}, the game records give ${row[field]}`,
-              );
-              differences++;
-            }
-          }
-        }
-      }
-      if (differences === 0)
-        checks.push(
-          `standings and ratings of ${stats.standings.combined.length} agents recomputed from ${report.games.length} game records agree (${stats.rated_games.text})`,
+/** The standings report.json states against the recomputed ones; returns the number of differences. */
+function standingProblems(stats: RunStatistics, report: BundleReport, problems: string[]): number {
+  let differences = 0;
+  for (const row of stats.standings.combined) {
+    const stated = report.standings.combined.find((r) => r.agent === row.agent);
+    if (!stated) {
+      problems.push(`reports/report.json: no standing for ${row.agent}`);
+      differences++;
+      continue;
+    }
+    for (const field of STANDING_FIELDS) {
+      if (!sameNumber(stated[field], row[field])) {
+        problems.push(
+          `reports/report.json: ${row.agent} ${field} is ${JSON.stringify(stated[field])}, the game records give ${JSON.stringify(row[field])}`,
         );
-    }
-
-    // 5. Every worker-played game carries a valid signature, by a key the bundle lists, of what report.json states.
-    checkWorkerSignatures(
-      {
-        files,
-        tournamentId: String(index.tournament_id),
-        manifestHash: String(index.manifest_hash),
-        games: report.games,
-        ...(options.trustedKeys ? { readerKeys: options.trustedKeys } : {}),
-      },
-      checks,
-      problems,
-    );
-
-    // 6. The event log tells the same story as the game records.
-    const events = files.get('reports/events.jsonl')?.toString('utf8');
-    if (events !== undefined) {
-      const ended = new Map<string, Record<string, unknown>>();
-      events.split('\n').forEach((line, n) => {
-        if (line.trim() === '') return;
-        try {
-          const e = JSON.parse(line) as Record<string, unknown>;
-          if (e.event === 'game_ended') ended.set(`${e.game_index}/${e.attempt}`, e);
-        } catch {
-          problems.push(`reports/events.jsonl: line ${n + 1} is not valid JSON`);
-        }
-      });
-      let mismatches = 0;
-      for (const g of report.games) {
-        const e = ended.get(`${g.game_index}/${g.attempt}`);
-        const same =
-          e !== undefined &&
-          e.termination === g.termination &&
-          canonicalJson(e.placements ?? null) === canonicalJson(g.result.placements ?? null) &&
-          canonicalJson(e.faulted_seats ?? []) === canonicalJson(g.result.faulted_seats ?? []);
-        if (!same) {
-          problems.push(
-            `reports/events.jsonl: game ${g.game_index} attempt ${g.attempt} ${e ? 'ends differently than' : 'is missing from the log, but is in'} reports/report.json`,
-          );
-          mismatches++;
-        }
+        differences++;
       }
-      if (mismatches === 0) checks.push(`events.jsonl agrees with the ${report.games.length} game records`);
     }
-  } else problems.push('reports/report.json: missing');
+  }
+  return differences;
+}
+
+/** The counts standings.csv states against the recomputed ones; returns the number of differences. */
+function standingsCsvProblems(stats: RunStatistics, files: ReadonlyMap<string, Buffer>, problems: string[]): number {
+  const csv = files.get('reports/standings.csv')?.toString('utf8');
+  if (csv === undefined) return 0;
+  let differences = 0;
+  const [cols = [], ...lines] = csvRecords(csv);
+  for (const row of stats.standings.combined) {
+    const cells = lines.find((l) => l[0] === 'combined' && l[cols.indexOf('agent')] === row.agent) ?? [];
+    for (const field of ['games', 'wins', 'draws', 'losses'] as const) {
+      if (cells[cols.indexOf(field)] !== String(row[field])) {
+        problems.push(
+          `reports/standings.csv: ${row.agent} ${field} is ${cells[cols.indexOf(field)] ?? '(missing)'}, the game records give ${row[field]}`,
+        );
+        differences++;
+      }
+    }
+  }
+  return differences;
+}
+
+/** 4. The standings and ratings follow from the raw game records. */
+function checkStandings(
+  { files, checks, problems }: BundleCheck,
+  report: BundleReport,
+  manifestFile: RunManifestFile | null,
+  agents: readonly ManifestAgent[],
+): void {
+  if (manifestFile && canonicalJson(report.manifest) !== canonicalJson(manifestFile.manifest))
+    problems.push('reports/report.json: its run manifest differs from reports/manifest.json');
+  const parsed = parseTournamentSpec((report.manifest as { spec?: unknown }).spec);
+  const ids = agents.map((a) => a.id);
+  if (!parsed.ok) {
+    problems.push(`reports/report.json: the definition in the run manifest does not parse: ${parsed.errors.join('; ')}`);
+    return;
+  }
+  const rows = rowsFromReport(report.games, ids);
+  const stats = runStatistics(
+    parsed.spec,
+    ids,
+    rows,
+    agents.map((a) => a.name ?? a.id),
+  );
+  const differences =
+    ratedGameProblems(stats, rows, report, files, problems) +
+    standingProblems(stats, report, problems) +
+    standingsCsvProblems(stats, files, problems);
+  if (differences === 0)
+    checks.push(
+      `standings and ratings of ${stats.standings.combined.length} agents recomputed from ${report.games.length} game records agree (${stats.rated_games.text})`,
+    );
+}
+
+/** 6. The event log tells the same story as the game records. */
+function checkEventLog({ files, checks, problems }: BundleCheck, report: BundleReport): void {
+  const events = files.get('reports/events.jsonl')?.toString('utf8');
+  if (events === undefined) return;
+  const ended = new Map<string, Record<string, unknown>>();
+  events.split('\n').forEach((line, n) => {
+    if (line.trim() === '') return;
+    try {
+      const e = JSON.parse(line) as Record<string, unknown>;
+      if (e.event === 'game_ended') ended.set(`${e.game_index}/${e.attempt}`, e);
+    } catch {
+      problems.push(`reports/events.jsonl: line ${n + 1} is not valid JSON`);
+    }
+  });
+  let mismatches = 0;
+  for (const g of report.games) {
+    const e = ended.get(`${g.game_index}/${g.attempt}`);
+    const same =
+      e !== undefined &&
+      e.termination === g.termination &&
+      canonicalJson(e.placements ?? null) === canonicalJson(g.result.placements ?? null) &&
+      canonicalJson(e.faulted_seats ?? []) === canonicalJson(g.result.faulted_seats ?? []);
+    if (!same) {
+      problems.push(
+        `reports/events.jsonl: game ${g.game_index} attempt ${g.attempt} ${e ? 'ends differently than' : 'is missing from the log, but is in'} reports/report.json`,
+      );
+      mismatches++;
+    }
+  }
+  if (mismatches === 0) checks.push(`events.jsonl agrees with the ${report.games.length} game records`);
+}
+
+export function verifyBundle(archive: Buffer, options: VerifyOptions = {}): Verification {
+  const checks: string[] = [];
+  const problems: string[] = [];
+  const done = (): Verification => ({ ok: problems.length === 0, checks, problems });
+  const opened = openBundle(archive, problems);
+  if (!opened) return done();
+  const { files, index } = opened;
+  const ctx: BundleCheck = { files, checks, problems };
+  if (index.format !== BUNDLE_FORMAT) problems.push(`bundle.json: format is ${String(index.format)}, expected ${BUNDLE_FORMAT}`);
+  checkListedFiles(ctx, index);
+  const manifestFile = checkRunManifest(ctx, index);
+  const agents = ((manifestFile?.manifest as { agents?: ManifestAgent[] } | undefined)?.agents ?? []) as ManifestAgent[];
+  checkAgentFiles(ctx, agents);
+  const report = bundleJson<BundleReport>(ctx, 'reports/report.json');
+  if (!report) {
+    problems.push('reports/report.json: missing');
+    return done();
+  }
+  checkStandings(ctx, report, manifestFile, agents);
+  // 5. Every worker-played game carries a valid signature, by a key the bundle lists, of what report.json states.
+  checkWorkerSignatures(
+    {
+      files,
+      tournamentId: String(index.tournament_id),
+      manifestHash: String(index.manifest_hash),
+      games: report.games,
+      ...(options.trustedKeys ? { readerKeys: options.trustedKeys } : {}),
+    },
+    checks,
+    problems,
+  );
+  checkEventLog(ctx, report);
   return done();
 }

@@ -4,6 +4,7 @@
 import {
   type KeyboardEvent,
   type ReactNode,
+  type RefObject,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -41,41 +42,9 @@ export interface VirtualListProps<T> {
 
 const KEY_STEP_PX = 40;
 
-export function VirtualList<T>({
-  items,
-  itemKey,
-  renderItem,
-  rowHeight,
-  measure = true,
-  overscan = 6,
-  height,
-  label,
-  follow = false,
-  initialViewport = 600,
-  className,
-  testId,
-  empty,
-  reveal = null,
-}: VirtualListProps<T>) {
-  const box = useRef<HTMLElement>(null);
-  const [scrollTop, setScrollTop] = useState(0);
+/** The box's own height, kept current across window and panel resizes. */
+function useBoxHeight(box: RefObject<HTMLElement | null>, initialViewport: number): number {
   const [viewport, setViewport] = useState(initialViewport);
-  const measured = useRef(new Map<string, number>());
-  const [measureVersion, setMeasureVersion] = useState(0);
-  const pinnedRef = useRef(follow);
-  const [pinned, setPinned] = useState(follow);
-
-  const keys = useMemo(() => items.map((item, index) => itemKey(item, index)), [items, itemKey]);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `measureVersion` signals new measurements in the ref'd map.
-  const offsets = useMemo(() => {
-    const heights = new Float64Array(keys.length);
-    for (let i = 0; i < keys.length; i++) heights[i] = (measure && measured.current.get(keys[i] as string)) || rowHeight;
-    return rowOffsets(heights);
-  }, [keys, measure, rowHeight, measureVersion]);
-  const total = offsets[offsets.length - 1] ?? 0;
-  const { start, end } = visibleWindow(offsets, scrollTop, viewport, overscan);
-
-  // The box's own height, kept current across window and panel resizes.
   useLayoutEffect(() => {
     const el = box.current;
     if (!el) return;
@@ -83,9 +52,17 @@ export function VirtualList<T>({
     const observer = new ResizeObserver(() => setViewport(el.clientHeight || initialViewport));
     observer.observe(el);
     return () => observer.disconnect();
-  }, [initialViewport]);
+  }, [box, initialViewport]);
+  return viewport;
+}
 
-  // One observer for the rendered rows; a burst of measurements becomes one re-render.
+/**
+ * The measured height of each rendered row by key, with a version that changes when any did. One observer for the
+ * rendered rows; a burst of measurements becomes one re-render.
+ */
+function useRowHeights(measure: boolean) {
+  const measured = useRef(new Map<string, number>());
+  const [measureVersion, setMeasureVersion] = useState(0);
   const rowObserver = useRef<ResizeObserver | null>(null);
   useEffect(() => {
     if (!measure) return;
@@ -119,8 +96,69 @@ export function VirtualList<T>({
     rowObserver.current?.observe(el);
     return () => rowObserver.current?.unobserve(el);
   }, []);
+  return { measured, measureVersion, observeRow };
+}
 
-  // At the bottom (following live, or after End): new rows, or rows that grew once measured, keep the last one in view.
+/** Where a scrolling key moves the box (undefined: not a scrolling key). */
+function keyScrollTarget(el: HTMLElement, key: string): number | undefined {
+  const page = Math.max(KEY_STEP_PX, el.clientHeight * 0.9);
+  const moves: Record<string, number> = {
+    ArrowDown: el.scrollTop + KEY_STEP_PX,
+    ArrowUp: el.scrollTop - KEY_STEP_PX,
+    PageDown: el.scrollTop + page,
+    PageUp: el.scrollTop - page,
+    Home: 0,
+    End: el.scrollHeight,
+  };
+  return moves[key];
+}
+
+/** The rendered rows, `start` to `end`, each labelled with its place in the whole list. */
+function windowRows<T>(
+  items: readonly T[],
+  keys: readonly string[],
+  start: number,
+  end: number,
+  renderItem: (item: T, index: number) => ReactNode,
+  row: { measure: boolean; rowHeight: number; observeRow: (el: HTMLElement | null) => (() => void) | undefined },
+): ReactNode[] {
+  const rows: ReactNode[] = [];
+  for (let i = start; i < end; i++) {
+    const item = items[i] as T;
+    const key = keys[i] as string;
+    rows.push(
+      <li
+        key={key}
+        aria-posinset={i + 1}
+        aria-setsize={items.length}
+        className="vlist-row"
+        data-row-key={key}
+        data-row-index={i}
+        ref={row.measure ? row.observeRow : undefined}
+        style={row.measure ? undefined : { height: row.rowHeight }}
+      >
+        {renderItem(item, i)}
+      </li>,
+    );
+  }
+  return rows;
+}
+
+/** Each row's top (and the total height last): measured heights where known, `rowHeight` for the rest. */
+function rowOffsetsOf(keys: readonly string[], measured: ReadonlyMap<string, number> | null, rowHeight: number): Float64Array {
+  const heights = new Float64Array(keys.length);
+  for (let i = 0; i < keys.length; i++) heights[i] = (measured?.get(keys[i] as string) ?? 0) || rowHeight;
+  return rowOffsets(heights);
+}
+
+/** At the bottom (following live, or after End): new rows, or rows that grew once measured, keep the last one in view. */
+function useKeepLatestInView(
+  box: RefObject<HTMLElement | null>,
+  pinnedRef: RefObject<boolean>,
+  total: number,
+  count: number,
+  setScrollTop: (top: number) => void,
+): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-runs whenever the content height or row count changes.
   useLayoutEffect(() => {
     const el = box.current;
@@ -128,26 +166,79 @@ export function VirtualList<T>({
       el.scrollTop = el.scrollHeight;
       setScrollTop(el.scrollTop);
     }
-  }, [total, items.length]);
+  }, [total, count]);
+}
 
-  // A row picked elsewhere scrolls into view (a third from the top) unless it is already shown; the list stops following.
+/** A row picked elsewhere scrolls into view (a third from the top) unless it is already shown; the list stops following. */
+function useRevealRow(
+  box: RefObject<HTMLElement | null>,
+  reveal: number | null,
+  offsets: ArrayLike<number>,
+  unpin: () => void,
+  setScrollTop: (top: number) => void,
+): void {
   // biome-ignore lint/correctness/useExhaustiveDependencies: only a new row to reveal moves the list, not new offsets.
   useLayoutEffect(() => {
     const el = box.current;
-    if (!el || reveal === null || reveal < 0 || reveal >= keys.length) return;
+    if (!el || reveal === null || reveal < 0 || reveal >= offsets.length - 1) return;
     const top = offsets[reveal] ?? 0;
     const bottom = offsets[reveal + 1] ?? top;
     if (top >= el.scrollTop && bottom <= el.scrollTop + el.clientHeight) return;
-    pinnedRef.current = false;
-    setPinned(false);
+    unpin();
     el.scrollTop = Math.max(0, top - el.clientHeight / 3);
     setScrollTop(el.scrollTop);
   }, [reveal]);
+}
 
+function scrollBy(el: HTMLElement, top: number): void {
+  el.scrollTop = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, top));
+}
+
+/** A short list takes only the room it needs (border included); a long one scrolls inside `height`. */
+function frameHeightOf(count: number, height: number | string, total: number): number | string {
+  const fit = total + 2;
+  return count === 0 ? height : typeof height === 'number' ? Math.min(height, fit) : `min(${height}, ${fit}px)`;
+}
+
+export function VirtualList<T>({
+  items,
+  itemKey,
+  renderItem,
+  rowHeight,
+  measure = true,
+  overscan = 6,
+  height,
+  label,
+  follow = false,
+  initialViewport = 600,
+  className,
+  testId,
+  empty,
+  reveal = null,
+}: VirtualListProps<T>) {
+  const box = useRef<HTMLElement>(null);
+  const [scrollTop, setScrollTop] = useState(0);
+  // First, so its layout effect runs ahead of the ones below that scroll the box.
+  const viewport = useBoxHeight(box, initialViewport);
+  const { measured, measureVersion, observeRow } = useRowHeights(measure);
+  const pinnedRef = useRef(follow);
+  const [pinned, setPinned] = useState(follow);
   const setPin = (value: boolean) => {
     pinnedRef.current = value;
     setPinned(value);
   };
+
+  const keys = useMemo(() => items.map((item, index) => itemKey(item, index)), [items, itemKey]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `measureVersion` signals new measurements in the ref'd map.
+  const offsets = useMemo(
+    () => rowOffsetsOf(keys, measure ? measured.current : null, rowHeight),
+    [keys, measure, rowHeight, measureVersion],
+  );
+  const total = offsets[offsets.length - 1] ?? 0;
+  const { start, end } = visibleWindow(offsets, scrollTop, viewport, overscan);
+
+  useKeepLatestInView(box, pinnedRef, total, items.length, setScrollTop);
+  useRevealRow(box, reveal, offsets, () => setPin(false), setScrollTop);
 
   const onScroll = () => {
     const el = box.current;
@@ -170,22 +261,10 @@ export function VirtualList<T>({
     if (event.deltaY < 0) letGo();
   };
 
-  const scrollBy = (el: HTMLElement, top: number) => {
-    el.scrollTop = Math.max(0, Math.min(el.scrollHeight - el.clientHeight, top));
-  };
   const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
     const el = box.current;
     if (!el || event.target !== el) return;
-    const page = Math.max(KEY_STEP_PX, el.clientHeight * 0.9);
-    const moves: Record<string, number> = {
-      ArrowDown: el.scrollTop + KEY_STEP_PX,
-      ArrowUp: el.scrollTop - KEY_STEP_PX,
-      PageDown: el.scrollTop + page,
-      PageUp: el.scrollTop - page,
-      Home: 0,
-      End: el.scrollHeight,
-    };
-    const target = moves[event.key];
+    const target = keyScrollTarget(el, event.key);
     if (target === undefined) return;
     event.preventDefault();
     if (target < el.scrollTop) letGo();
@@ -198,29 +277,8 @@ export function VirtualList<T>({
     if (el) el.scrollTop = el.scrollHeight;
   };
 
-  // A short list takes only the room it needs (border included); a long one scrolls inside `height`.
-  const fit = total + 2;
-  const frameHeight = items.length === 0 ? height : typeof height === 'number' ? Math.min(height, fit) : `min(${height}, ${fit}px)`;
-
-  const rows: ReactNode[] = [];
-  for (let i = start; i < end; i++) {
-    const item = items[i] as T;
-    const key = keys[i] as string;
-    rows.push(
-      <li
-        key={key}
-        aria-posinset={i + 1}
-        aria-setsize={items.length}
-        className="vlist-row"
-        data-row-key={key}
-        data-row-index={i}
-        ref={measure ? observeRow : undefined}
-        style={measure ? undefined : { height: rowHeight }}
-      >
-        {renderItem(item, i)}
-      </li>,
-    );
-  }
+  const frameHeight = frameHeightOf(items.length, height, total);
+  const rows = windowRows(items, keys, start, end, renderItem, { measure, rowHeight, observeRow });
 
   return (
     <div className={`vlist-frame${className ? ` ${className}` : ''}`} style={{ height: frameHeight }}>

@@ -20,8 +20,73 @@ function inUse(form: BuilderForm): boolean {
   return texts.some((t) => t.trim() !== '') || form.thirdPlace || form.sprtModel !== 'logistic';
 }
 
+/** The knockout's third-place match: a checkbox with its errors. */
+function ThirdPlaceField({ form, set, errorsOf, id }: FormSectionProps & { id: string }) {
+  const thirdErrors = errorsOf('format.third_place');
+  return (
+    <div className="field t-field">
+      <label className="t-radio">
+        <input
+          type="checkbox"
+          checked={form.thirdPlace}
+          onChange={(e) => set({ thirdPlace: e.target.checked })}
+          aria-invalid={thirdErrors ? true : undefined}
+          aria-describedby={thirdErrors ? `${id}-third-errors` : undefined}
+        />
+        <span>Play a third-place match</span>
+      </label>
+      <FieldErrorList id={`${id}-third-errors`} errors={thirdErrors} />
+    </div>
+  );
+}
+
+/** The SPRT Elo model, picked from the models the engine knows. */
+function SprtModelField({ form, set, errorsOf, id }: FormSectionProps & { id: string }) {
+  const modelErrors = errorsOf('stop.model');
+  const carriedModel = form.carried.find((c) => c.path.join('.') === 'stop.model' && 'value' in c);
+  const importedModel = carriedModel && 'value' in carriedModel ? JSON.stringify(carriedModel.value) : undefined;
+  return (
+    <div className="field t-field">
+      <label className="field-label" htmlFor={`${id}-model`}>
+        SPRT Elo model
+      </label>
+      <select
+        id={`${id}-model`}
+        value={importedModel ?? form.sprtModel}
+        onChange={(e) => set({ sprtModel: e.target.value as SprtModel })}
+        aria-invalid={modelErrors ? true : undefined}
+        aria-describedby={modelErrors ? `${id}-model-errors` : undefined}
+      >
+        {SPRT_MODELS.map((m) => (
+          <option key={m} value={m}>
+            {MODEL_LABELS[m]}
+          </option>
+        ))}
+        {/* An imported value that is not a model stays shown (and is what the definition holds) until one is picked. */}
+        {importedModel !== undefined ? <option value={importedModel}>{importedModel} (as imported)</option> : null}
+      </select>
+      <FieldErrorList id={`${id}-model-errors`} errors={modelErrors} />
+    </div>
+  );
+}
+
+/** Each chosen challenge's default options, under the options field. */
+function ChallengeOptionDefaults({ chosen }: { chosen: readonly Challenge[] }) {
+  if (chosen.length === 0) return null;
+  return (
+    <ul className="t-option-defaults">
+      {chosen.map((c) => (
+        <li key={c.id}>
+          <span className="mono">{c.id}</span> defaults:{' '}
+          <span className="mono">{c.default_options ? JSON.stringify(c.default_options) : 'not listed'}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chosen: readonly Challenge[] }) {
-  const { form, set, errorsOf } = section;
+  const { form, errorsOf } = section;
   const field = bindField(section);
   const id = useId();
   // The definition paths shown in this section, so its summary can say how many problems it hides when closed.
@@ -33,10 +98,6 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
   useEffect(() => {
     if (needed) setOpen(true);
   }, [needed]);
-  const modelErrors = errorsOf('stop.model');
-  const carriedModel = form.carried.find((c) => c.path.join('.') === 'stop.model' && 'value' in c);
-  const importedModel = carriedModel && 'value' in carriedModel ? JSON.stringify(carriedModel.value) : undefined;
-  const thirdErrors = errorsOf('format.third_place');
   return (
     <details
       className="card t-section t-advanced"
@@ -82,44 +143,10 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
               {...field('tieBreakPairs')}
               hint="Extra game pairs to settle a tied meeting (0: none)."
             />
-            <div className="field t-field">
-              <label className="t-radio">
-                <input
-                  type="checkbox"
-                  checked={form.thirdPlace}
-                  onChange={(e) => set({ thirdPlace: e.target.checked })}
-                  aria-invalid={thirdErrors ? true : undefined}
-                  aria-describedby={thirdErrors ? `${id}-third-errors` : undefined}
-                />
-                <span>Play a third-place match</span>
-              </label>
-              <FieldErrorList id={`${id}-third-errors`} errors={thirdErrors} />
-            </div>
+            <ThirdPlaceField {...section} id={id} />
           </>
         ) : null}
-        {form.stop === 'sprt' ? (
-          <div className="field t-field">
-            <label className="field-label" htmlFor={`${id}-model`}>
-              SPRT Elo model
-            </label>
-            <select
-              id={`${id}-model`}
-              value={importedModel ?? form.sprtModel}
-              onChange={(e) => set({ sprtModel: e.target.value as SprtModel })}
-              aria-invalid={modelErrors ? true : undefined}
-              aria-describedby={modelErrors ? `${id}-model-errors` : undefined}
-            >
-              {SPRT_MODELS.map((m) => (
-                <option key={m} value={m}>
-                  {MODEL_LABELS[m]}
-                </option>
-              ))}
-              {/* An imported value that is not a model stays shown (and is what the definition holds) until one is picked. */}
-              {importedModel !== undefined ? <option value={importedModel}>{importedModel} (as imported)</option> : null}
-            </select>
-            <FieldErrorList id={`${id}-model-errors`} errors={modelErrors} />
-          </div>
-        ) : null}
+        {form.stop === 'sprt' ? <SprtModelField {...section} id={id} /> : null}
         <TextField
           label="Illegal actions allowed per game"
           inputMode="numeric"
@@ -137,16 +164,7 @@ export function AdvancedFields({ chosen, ...section }: FormSectionProps & { chos
       </div>
       <TextAreaField label="Challenge options (JSON)" {...field('options', 'options')}>
         One object given to every chosen challenge, over its defaults; each challenge checks it.
-        {chosen.length > 0 ? (
-          <ul className="t-option-defaults">
-            {chosen.map((c) => (
-              <li key={c.id}>
-                <span className="mono">{c.id}</span> defaults:{' '}
-                <span className="mono">{c.default_options ? JSON.stringify(c.default_options) : 'not listed'}</span>
-              </li>
-            ))}
-          </ul>
-        ) : null}
+        <ChallengeOptionDefaults chosen={chosen} />
       </TextAreaField>
     </details>
   );

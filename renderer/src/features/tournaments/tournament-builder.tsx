@@ -31,7 +31,7 @@ import { tableSize } from './builder-seats.js';
 import { YamlPanel } from './builder-yaml.js';
 import { PreflightNotice } from './preflight-notice.js';
 import { tournamentsApi } from './tournaments-api.js';
-import { useRemoteValidation } from './use-remote-validation.js';
+import { type RemoteValidation, useRemoteValidation } from './use-remote-validation.js';
 import './tournaments.css';
 
 interface BuilderData {
@@ -94,6 +94,112 @@ function initialForm(data: BuilderData): BuilderForm {
   return { ...form, name: `${form.name} (again)`, agents: normalizeAgents(form.agents, data.agents, data.catalog.base_dir) };
 }
 
+function BuilderHeader({ fromId }: { fromId: string | undefined }) {
+  return (
+    <PageHeader
+      title="New tournament"
+      subtitle={
+        <>
+          <a href={routeHref({ name: 'tournaments' })}>Tournaments</a>
+          {fromId ? (
+            <>
+              {' '}
+              / based on <a href={routeHref({ name: 'tournament', id: fromId })}>{fromId}</a>
+            </>
+          ) : null}
+        </>
+      }
+    />
+  );
+}
+
+/** The validation line: what to do next, or what the engine said of the definition. */
+function validationMessage(locallyValid: boolean, nothingShown: boolean, errorCount: number, remote: RemoteValidation): string {
+  const problems = `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`;
+  if (!locallyValid) return nothingShown ? 'Choose challenges and agents to begin.' : problems;
+  if (remote.state === 'checking' || remote.state === 'idle') return 'Checking with the engine…';
+  if (remote.state === 'ok') return `Valid: ${remote.result.agents.length} agents, ${remote.result.challenges.join(', ')}`;
+  if (remote.state === 'invalid') return problems;
+  return 'The engine could not check the definition.';
+}
+
+/** The "Ready to start?" card: planned games, the validation state, what is not ready, and the Start button. */
+function StartCard({
+  form,
+  planned,
+  locallyValid,
+  remote,
+  errorCount,
+  nothingShown,
+  unready,
+  generalErrors,
+  startError,
+  starting,
+  canStart,
+  onStart,
+}: {
+  form: BuilderForm;
+  planned: { count: number; exact: boolean } | null;
+  locallyValid: boolean;
+  remote: RemoteValidation;
+  errorCount: number;
+  nothingShown: boolean;
+  unready: Parameters<typeof PreflightNotice>[0]['problems'];
+  generalErrors: readonly string[] | undefined;
+  startError: unknown;
+  starting: boolean;
+  canStart: boolean;
+  onStart: () => void;
+}) {
+  return (
+    <section className="card t-section t-start-card" aria-labelledby="t-start-title" data-testid="builder-summary">
+      <h2 id="t-start-title">Ready to start?</h2>
+      <p className="t-planned" data-testid="planned-games" aria-live="polite">
+        {planned ? (
+          <>
+            <span className="t-planned-count">
+              {planned.exact ? '' : '≥ '}
+              {planned.count}
+            </span>{' '}
+            planned games
+            {form.stop === 'sprt' ? <span className="muted small"> (SPRT may stop earlier)</span> : null}
+          </>
+        ) : (
+          <span className="muted">Planned games appear once the definition is valid.</span>
+        )}
+      </p>
+      <p className="small" role="status" data-testid="validation-state" data-state={locallyValid ? remote.state : 'invalid'}>
+        {validationMessage(locallyValid, nothingShown, errorCount, remote)}
+      </p>
+      {remote.state === 'ok' && remote.result.estimate ? (
+        <EstimateNote estimate={remote.result.estimate} concurrency={Number(form.concurrency) || 1} />
+      ) : null}
+      <PreflightNotice problems={unready} />
+      {remote.state === 'unavailable' ? <ErrorNotice error={remote.error} compact /> : null}
+      <FieldErrorList id="t-general-errors" errors={generalErrors} />
+      {startError ? <ErrorNotice error={startError} compact /> : null}
+      <button type="button" className="button button-primary t-start" disabled={!canStart} onClick={onStart}>
+        {starting ? 'Starting…' : 'Start'}
+      </button>
+    </section>
+  );
+}
+
+/** An imported definition as a form, its agents named as the catalogue names them. */
+function importedForm(raw: Record<string, unknown>, agents: CatalogAgent[], baseDir: string): BuilderForm {
+  const imported = formFromSpec(raw, randomSeed());
+  return { ...imported, agents: normalizeAgents(imported.agents, agents, baseDir) };
+}
+
+/** The page's own count of an imported form's problems, so the import message can say at once how many came with it. */
+function importedProblems(imported: BuilderForm, catalog: TournamentCatalogResponse): { count: number; fields: string[] } {
+  const problems = formProblems(imported, tableSize(catalog.challenges.filter((c) => imported.challenges.includes(c.id)))).errors;
+  return {
+    count: Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0),
+    fields: Object.keys(problems),
+  };
+}
+
 function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefined }) {
   const { client } = useArena();
   const { catalog, agents } = data;
@@ -152,20 +258,7 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
 
   return (
     <>
-      <PageHeader
-        title="New tournament"
-        subtitle={
-          <>
-            <a href={routeHref({ name: 'tournaments' })}>Tournaments</a>
-            {fromId ? (
-              <>
-                {' '}
-                / based on <a href={routeHref({ name: 'tournament', id: fromId })}>{fromId}</a>
-              </>
-            ) : null}
-          </>
-        }
-      />
+      <BuilderHeader fromId={fromId} />
       <div className="t-builder">
         <div className="t-builder-main">
           <Section title="Name">
@@ -192,63 +285,29 @@ function Builder({ data, fromId }: { data: BuilderData; fromId: string | undefin
           <AdvancedFields key={imports} form={form} set={set} errorsOf={errorsOf} chosen={chosen} />
         </div>
         <aside className="t-builder-side">
-          <section className="card t-section t-start-card" aria-labelledby="t-start-title" data-testid="builder-summary">
-            <h2 id="t-start-title">Ready to start?</h2>
-            <p className="t-planned" data-testid="planned-games" aria-live="polite">
-              {planned ? (
-                <>
-                  <span className="t-planned-count">
-                    {planned.exact ? '' : '≥ '}
-                    {planned.count}
-                  </span>{' '}
-                  planned games
-                  {form.stop === 'sprt' ? <span className="muted small"> (SPRT may stop earlier)</span> : null}
-                </>
-              ) : (
-                <span className="muted">Planned games appear once the definition is valid.</span>
-              )}
-            </p>
-            <p className="small" role="status" data-testid="validation-state" data-state={locallyValid ? remote.state : 'invalid'}>
-              {!locallyValid && nothingShown
-                ? 'Choose challenges and agents to begin.'
-                : !locallyValid
-                  ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
-                  : remote.state === 'checking' || remote.state === 'idle'
-                    ? 'Checking with the engine…'
-                    : remote.state === 'ok'
-                      ? `Valid: ${remote.result.agents.length} agents, ${remote.result.challenges.join(', ')}`
-                      : remote.state === 'invalid'
-                        ? `${errorCount} problem${errorCount === 1 ? '' : 's'} to fix`
-                        : 'The engine could not check the definition.'}
-            </p>
-            {remote.state === 'ok' && remote.result.estimate ? (
-              <EstimateNote estimate={remote.result.estimate} concurrency={Number(form.concurrency) || 1} />
-            ) : null}
-            <PreflightNotice problems={unready} />
-            {remote.state === 'unavailable' ? <ErrorNotice error={remote.error} compact /> : null}
-            <FieldErrorList id="t-general-errors" errors={errorsOf('(root)')} />
-            {startError ? <ErrorNotice error={startError} compact /> : null}
-            <button type="button" className="button button-primary t-start" disabled={!canStart} onClick={start}>
-              {starting ? 'Starting…' : 'Start'}
-            </button>
-          </section>
+          <StartCard
+            form={form}
+            planned={planned}
+            locallyValid={locallyValid}
+            remote={remote}
+            errorCount={errorCount}
+            nothingShown={nothingShown}
+            unready={unready}
+            generalErrors={errorsOf('(root)')}
+            startError={startError}
+            starting={starting}
+            canStart={canStart}
+            onStart={start}
+          />
           <YamlPanel
             spec={spec}
             baseDir={catalog.base_dir}
             onImport={(raw) => {
-              const imported = formFromSpec(raw, randomSeed());
-              setForm({ ...imported, agents: normalizeAgents(imported.agents, agents, catalog.base_dir) });
+              const imported = importedForm(raw, agents, catalog.base_dir);
+              setForm(imported);
               setImports((n) => n + 1);
               touch([ALL_FIELDS]);
-              // The page's own count, so the message can say at once how many problems came with it.
-              const problems = formProblems(
-                imported,
-                tableSize(catalog.challenges.filter((c) => imported.challenges.includes(c.id))),
-              ).errors;
-              return {
-                count: Object.values(errorsByField(problems)).reduce((n, list) => n + list.length, 0),
-                fields: Object.keys(problems),
-              };
+              return importedProblems(imported, catalog);
             }}
           />
         </aside>

@@ -1,7 +1,7 @@
 // One tournament, kept current: each section (summary, standings, running and recent games, charts) is read from
 // the admin API and re-read when the SSE feed says it changed, throttled so a fast run costs at most a few requests
 // per second. The feed reconnects by itself; every reconnect opens with a snapshot, which refreshes everything.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type Dispatch, type SetStateAction, useEffect, useMemo, useRef, useState } from 'react';
 import type { RunningGame, TournamentChartsResponse, TournamentSummary } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
@@ -36,6 +36,69 @@ export function isTerminal(summary: Pick<TournamentSummary, 'status'>): boolean 
   return summary.status === 'finished' || summary.status === 'cancelled';
 }
 
+type Errors = Partial<Record<SectionKey, unknown>>;
+
+/**
+ * A throttled re-read of one section. Only the newest answer counts: a slow earlier read must not overwrite a later
+ * one; a read's error is kept for its section until a later read succeeds.
+ */
+function sectionRefresher<T>(
+  signal: AbortSignal,
+  key: SectionKey,
+  fetch: (signal: AbortSignal) => Promise<T>,
+  apply: (value: T) => void,
+  setErrors: Dispatch<SetStateAction<Errors>>,
+  ms: number,
+): Throttled {
+  let issued = 0;
+  let applied = 0;
+  return throttle(() => {
+    const seq = ++issued;
+    fetch(signal).then(
+      (value) => {
+        if (signal.aborted || seq < applied) return;
+        applied = seq;
+        apply(value);
+        setErrors((e) => (e[key] === undefined ? e : { ...e, [key]: undefined }));
+      },
+      (error: unknown) => {
+        if (!signal.aborted) setErrors((e) => ({ ...e, [key]: error }));
+      },
+    );
+  }, ms);
+}
+
+/** Re-reads the sections a feed message says changed (a snapshot or a status change: all of them). */
+function applyFeedMessage(
+  message: FeedMessage,
+  r: Record<SectionKey, Throttled>,
+  setSummary: Dispatch<SetStateAction<TournamentSummary | undefined>>,
+  all: () => void,
+): void {
+  switch (message.event) {
+    case 'snapshot':
+      setSummary(message.summary);
+      r.standings();
+      r.running();
+      r.recent();
+      r.charts();
+      break;
+    case 'game_started':
+      r.running();
+      break;
+    case 'game_ended':
+      setSummary((s) => (s ? { ...s, games_done: message.games_done, planned_games: message.planned_games } : s));
+      r.standings();
+      r.running();
+      r.recent();
+      r.charts();
+      break;
+    default:
+      // started, paused, cancelled, failed, finished: the status changed.
+      all();
+  }
+}
+
 export function useLiveTournament(id: string): LiveTournament {
   const { client, connection } = useArena();
   const api = useMemo(() => tournamentsApi(client), [client]);
@@ -52,25 +115,8 @@ export function useLiveTournament(id: string): LiveTournament {
   // biome-ignore lint/correctness/useExhaustiveDependencies: `reloads` is the Retry trigger.
   useEffect(() => {
     const controller = new AbortController();
-    const section = <T>(key: SectionKey, fetch: (signal: AbortSignal) => Promise<T>, apply: (value: T) => void, ms: number) => {
-      // Only the newest answer counts: a slow earlier read must not overwrite a later one.
-      let issued = 0;
-      let applied = 0;
-      return throttle(() => {
-        const seq = ++issued;
-        fetch(controller.signal).then(
-          (value) => {
-            if (controller.signal.aborted || seq < applied) return;
-            applied = seq;
-            apply(value);
-            setErrors((e) => (e[key] === undefined ? e : { ...e, [key]: undefined }));
-          },
-          (error: unknown) => {
-            if (!controller.signal.aborted) setErrors((e) => ({ ...e, [key]: error }));
-          },
-        );
-      }, ms);
-    };
+    const section = <T>(key: SectionKey, fetch: (signal: AbortSignal) => Promise<T>, apply: (value: T) => void, ms: number) =>
+      sectionRefresher(controller.signal, key, fetch, apply, setErrors, ms);
     // The other sections load once the tournament is known to exist, so an unknown id costs one request.
     let found = false;
     const onSummary = (value: TournamentSummary) => {
@@ -112,29 +158,7 @@ export function useLiveTournament(id: string): LiveTournament {
     };
     const onMessage = (message: FeedMessage) => {
       const r = refreshers.current;
-      if (!r) return;
-      switch (message.event) {
-        case 'snapshot':
-          setSummary(message.summary);
-          r.standings();
-          r.running();
-          r.recent();
-          r.charts();
-          break;
-        case 'game_started':
-          r.running();
-          break;
-        case 'game_ended':
-          setSummary((s) => (s ? { ...s, games_done: message.games_done, planned_games: message.planned_games } : s));
-          r.standings();
-          r.running();
-          r.recent();
-          r.charts();
-          break;
-        default:
-          // started, paused, cancelled, failed, finished: the status changed.
-          all();
-      }
+      if (r) applyFeedMessage(message, r, setSummary, all);
     };
     const stream = openTournamentFeed({
       baseUrl: connection.baseUrl,
