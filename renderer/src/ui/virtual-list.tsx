@@ -151,6 +151,15 @@ function rowOffsetsOf(keys: readonly string[], measured: ReadonlyMap<string, num
   return rowOffsets(heights);
 }
 
+/** Whether a pointer is held on the box (the reader dragging its scrollbar), and the handlers that track it. */
+function usePointerHeld() {
+  const draggingRef = useRef(false);
+  const held = (value: boolean) => () => {
+    draggingRef.current = value;
+  };
+  return { draggingRef, dragHandlers: { onPointerDown: held(true), onPointerUp: held(false), onPointerCancel: held(false) } };
+}
+
 /** At the bottom (following live, or after End): new rows, or rows that grew once measured, keep the last one in view. */
 function useKeepLatestInView(
   box: RefObject<HTMLElement | null>,
@@ -240,6 +249,7 @@ export function VirtualList<T>({
   useKeepLatestInView(box, pinnedRef, total, items.length, setScrollTop);
   useRevealRow(box, reveal, offsets, () => setPin(false), setScrollTop);
 
+  const { draggingRef, dragHandlers } = usePointerHeld();
   const onScroll = () => {
     const el = box.current;
     if (!el) return;
@@ -249,7 +259,10 @@ export function VirtualList<T>({
     // reader scrolling away stopped a live timeline following at its first overflow.
     if (el.scrollHeight <= el.clientHeight) return;
     const atBottom = isAtBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
-    if (atBottom !== pinnedRef.current) setPin(atBottom);
+    // Only the reader lets go (wheel or key up, a scrollbar drag): the list's own scroll can land after a new row was
+    // measured taller, briefly short of the end, and on a busy machine that stopped following mid-game.
+    if (atBottom && !pinnedRef.current) setPin(true);
+    else if (!atBottom && pinnedRef.current && draggingRef.current) setPin(false);
   };
 
   // A reader turning back is known before the scroll lands: a wheel or a key towards the top lets go of the newest row
@@ -290,6 +303,7 @@ export function VirtualList<T>({
         // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be reachable by keyboard.
         tabIndex={0}
         onScroll={onScroll}
+        {...dragHandlers}
         onWheel={onWheel}
         onKeyDown={onKeyDown}
         data-testid={testId}
