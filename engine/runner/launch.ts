@@ -175,8 +175,11 @@ async function runLaunch(state: LaunchState): Promise<LaunchResult> {
     return await spawnPlanned(state, plan);
   } finally {
     await forwarders?.close();
-    // Off the event loop: a directory removal can take milliseconds of journal work on a busy disk.
-    if (plan.launchDir) await fs.promises.rm(plan.launchDir, { recursive: true, force: true });
+    // Under bubblewrap the launch folder holds three small files and the forwarders' sockets, on /dev/shm where it can:
+    // removed at once (on a busy machine each thread-pool hop of the asynchronous removal cost milliseconds). Elsewhere
+    // it holds the agent's /tmp, which may be large: off the event loop.
+    if (plan.launchDir && state.isolation.method === 'bubblewrap') fs.rmSync(plan.launchDir, { recursive: true, force: true });
+    else if (plan.launchDir) await fs.promises.rm(plan.launchDir, { recursive: true, force: true });
     if (plan.seatCgroup) await removeSeatCgroup(plan.seatCgroup);
   }
 }

@@ -126,10 +126,16 @@ async function sandboxInit(info: Readable): Promise<{ announced: boolean; init: 
   return { announced, init: found };
 }
 
-/** Polls `predicate` every `everyMs` (starting at `firstMs`, doubling) until true or `timeoutMs` has passed. */
+/** Polls of `firstMs` before the pause starts doubling: a namespace is usually reaped within a few milliseconds. */
+const QUICK_POLLS = 20;
+
+/**
+ * Polls `predicate` until true or `timeoutMs` has passed: `QUICK_POLLS` times every `firstMs`, then doubling up to
+ * `everyMs`. Node has no pidfd to wait on; a check reads one small /proc file, so the quick polls cost microseconds.
+ */
 async function waitUntil(predicate: () => boolean, timeoutMs: number, everyMs = 25, firstMs = everyMs): Promise<boolean> {
   const deadline = performance.now() + timeoutMs;
-  for (let pause = firstMs; ; pause = Math.min(pause * 2, everyMs)) {
+  for (let pause = firstMs, polls = 1; ; polls++, pause = polls <= QUICK_POLLS ? firstMs : Math.min(pause * 2, everyMs)) {
     if (predicate()) return true;
     if (performance.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, pause));
