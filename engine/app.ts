@@ -24,6 +24,7 @@ import { createGovernanceRunner, type GovernanceRunner } from './protocols/gover
 import { type ArenaEngine, createArenaEngine } from './protocols/specarena/arena-engine.js';
 import { createScoringReader, recomputeScores } from './protocols/specarena/scoring-service.js';
 import { cannotStartHere } from './runner/launch-check.js';
+import { prepareNodeRuntimeRecord } from './runner/node-runtime.js';
 import { reapOrphanedHostAgents } from './runner/orphan-host-agents.js';
 import { reapOrphanedSandboxes } from './runner/orphan-sandboxes.js';
 import { type SandboxPolicy, sandboxPolicy } from './runner/sandbox-policy.js';
@@ -75,6 +76,12 @@ export interface EngineOptions {
   clawarenaDefaultGame?: string;
   /** Play every tournament game through these runners (game workers on a queue, `--queue`) instead of here. */
   remoteRunners?: GameRunners;
+  /**
+   * Hash the agents' Node in the background at start, so the first tournament created does not stop the event loop
+   * for it (~1 s of CPU, seconds on a loaded machine). For the engines a UI talks to (the app's, `arena serve`); a
+   * command that creates its tournament at once gains nothing, and tests of other routes save the CPU.
+   */
+  prepareAgentRuntime?: boolean;
 }
 
 export interface RunningEngine {
@@ -124,6 +131,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   // (orphan-sandboxes.ts) and trusted agents, which no PID namespace ends (orphan-host-agents.ts).
   const orphansEnded = reapOrphanedSandboxes();
   const hostOrphansEnded = reapOrphanedHostAgents();
+  // The first tournament records the agents' Node by its digest: computed now, off the event loop's critical path.
+  if (options.prepareAgentRuntime === true) void prepareNodeRuntimeRecord();
   const store = openStore({ file: options.volatileDatabase ? ':memory:' : path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);

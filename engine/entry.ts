@@ -33,7 +33,12 @@ async function run(): Promise<void> {
   const args = parseEntryArgs(process.argv.slice(2));
   const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
   registerKeychainSecrets(process.env);
-  const running = await startEngine({ dataDir: resolveDataDir(args.dataDir), port: args.port, logLevel: 'warn' });
+  const running = await startEngine({
+    dataDir: resolveDataDir(args.dataDir),
+    port: args.port,
+    logLevel: 'warn',
+    prepareAgentRuntime: true,
+  });
   const ready: EngineReadyMessage = { type: 'ready', port: running.port, token: running.token };
 
   let stopping = false;

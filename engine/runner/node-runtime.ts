@@ -38,20 +38,71 @@ export function agentNodeRuntime(env: NodeJS.ProcessEnv = process.env): NodeRunt
 }
 
 const records = new Map<string, NodeRuntimeRecord>();
+/** Digests being computed in the background, by the same key. */
+const pending = new Map<string, Promise<void>>();
+
+function keyOf(runtime: NodeRuntime, stat: fs.Stats): string {
+  return `${runtime.source}\0${runtime.path}\0${stat.size}\0${stat.mtimeMs}`;
+}
+
+function versionOf(runtime: NodeRuntime): string {
+  return runtime.source === 'engine' && runtime.path === process.execPath
+    ? process.version
+    : execFileSync(runtime.path, ['--version'], { encoding: 'utf8', timeout: 30_000, env: {} }).trim();
+}
 
 /** Version and SHA-256 of a runtime, computed once per binary (a Node binary is ~100 MB; a file change is noticed). */
 export function nodeRuntimeRecord(runtime: NodeRuntime): NodeRuntimeRecord {
   const stat = fs.statSync(runtime.path);
-  const key = `${runtime.source}\0${runtime.path}\0${stat.size}\0${stat.mtimeMs}`;
+  const key = keyOf(runtime, stat);
   const known = records.get(key);
   if (known) return known;
-  const version =
-    runtime.source === 'engine' && runtime.path === process.execPath
-      ? process.version
-      : execFileSync(runtime.path, ['--version'], { encoding: 'utf8', timeout: 30_000, env: {} }).trim();
-  const record = { source: runtime.source, version, sha256: createHash('sha256').update(fs.readFileSync(runtime.path)).digest('hex') };
+  // Not hashed in the background yet: at once, holding the event loop (seconds on a loaded machine).
+  const record = {
+    source: runtime.source,
+    version: versionOf(runtime),
+    sha256: createHash('sha256').update(fs.readFileSync(runtime.path)).digest('hex'),
+  };
   records.set(key, record);
   return record;
+}
+
+/**
+ * Hashes the agents' runtime in the background, a chunk per turn of the event loop, so the first tournament created
+ * finds the digest ready instead of reading ~100 MB while the engine stops answering. Never throws: a runtime that
+ * cannot be read is reported when a tournament records it.
+ */
+export function prepareNodeRuntimeRecord(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  let runtime: NodeRuntime | null;
+  let stat: fs.Stats;
+  try {
+    runtime = agentNodeRuntime(env);
+    if (runtime === null) return Promise.resolve();
+    stat = fs.statSync(runtime.path);
+  } catch {
+    return Promise.resolve();
+  }
+  const key = keyOf(runtime, stat);
+  if (records.has(key)) return Promise.resolve();
+  const known = pending.get(key);
+  if (known) return known;
+  const found = runtime;
+  const done = new Promise<void>((resolve) => {
+    const hash = createHash('sha256');
+    fs.createReadStream(found.path, { highWaterMark: 1 << 20 })
+      .on('data', (chunk) => hash.update(chunk))
+      .on('error', () => resolve())
+      .on('end', () => {
+        try {
+          if (!records.has(key)) records.set(key, { source: found.source, version: versionOf(found), sha256: hash.digest('hex') });
+        } catch {
+          // The version could not be read: left to the synchronous path, which reports it.
+        }
+        resolve();
+      });
+  }).finally(() => pending.delete(key));
+  pending.set(key, done);
+  return done;
 }
 
 /** The environment `node` agents and every agent's program lookup get, as a run manifest records it. */

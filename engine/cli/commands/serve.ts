@@ -95,6 +95,8 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     host,
     port: parsePort(flags.port),
     dataDir,
+    // A UI watches this engine: the agents' Node is hashed before the first tournament needs it (not for workers').
+    prepareAgentRuntime: !queue,
     authMode: flags.auth === true,
     staleAfterMs: parseMinutes('stale-after', flags['stale-after'], DEFAULT_STALE_AFTER_MS),
     testHooks: process.env.ARENA_TEST_HOOKS === '1',
