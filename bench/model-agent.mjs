@@ -8,10 +8,12 @@
 // for a slot and the server's own time, measured on the server) beside the baseline of a direct call from this
 // process in the same run, the server's slot utilisation and the most requests it ever saw at once.
 // Needs `npm run build`. Quick run: npm run bench:model-agent -- --games=10 --busy-games=16
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import YAML from 'yaml';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -20,53 +22,31 @@ const GAMES = Number(args.get('games') ?? 20);
 const BUSY_GAMES = Number(args.get('busy-games') ?? 32);
 const LATENCY_MS = Number(args.get('latency') ?? 200);
 const SLOTS = Number(args.get('slots') ?? 4);
+// The scripted model server runs in a process of its own, as a real one does: in the engine's process its event loop
+// would be the engine's, and every stall of the engine would count twice (once more as the server's own time).
+if (args.has('serve')) await serveScriptedModel(); // never returns; the process ends when the bench disconnects
 const app = path.join(root, 'dist/engine/app.js');
 if (!fs.existsSync(app)) {
   process.stderr.write('bench:model-agent: run "npm run build" first\n');
   process.exit(1);
 }
 const { startEngine } = await import(app);
-
-// A model that shares its set on the chat, then guesses it, then waits: three instant answers per game.
-const reply = (content) => ({
-  id: 'c',
-  object: 'chat.completion',
-  created: 0,
-  model: 'bench-model',
-  choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
-  usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+const { prepareNodeRuntimeRecord } = await import(path.join(root, 'dist/engine/runner/node-runtime.js'));
+// The agents' Node is hashed once per process, as the app's engine does at start: not inside a measured run.
+await prepareNodeRuntimeRecord();
+const serverProcess = fork(import.meta.filename, ['--serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const serverPort = await new Promise((resolve, reject) => {
+  serverProcess.once('message', (m) => resolve(m.port));
+  serverProcess.once('exit', (code) => reject(new Error(`the scripted model server exited (${code})`)));
 });
-/** The capacity phase's server: every answer after LATENCY_MS; its own handling time and concurrency are measured. */
-const load = { delayMs: 0, serverMs: 0, calls: 0, inFlight: 0, maxInFlight: 0 };
-const server = http.createServer((req, res) => {
-  if (req.method === 'GET') {
-    const props = req.url === '/props';
-    res.writeHead(props ? 200 : 404, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(props ? { total_slots: SLOTS, default_generation_settings: { n_ctx: 4096 } } : {}));
-    return;
-  }
-  const arrived = performance.now();
-  load.inFlight++;
-  load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
-  let raw = '';
-  req.on('data', (c) => (raw += c));
-  req.on('end', () => setTimeout(() => answer(raw, res, arrived), load.delayMs));
-});
-function answer(raw, res, arrived) {
-  const messages = JSON.parse(raw || '{}').messages ?? [];
-  const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
-  const set = /Your private set is: \{([^}]*)\}/.exec(user)?.[1];
-  let content = '{"wait": true}';
-  if (set && !user.includes('chat: My set')) content = JSON.stringify({ chat: `My set is ${set}` });
-  else if (set && !user.includes('action guess')) content = JSON.stringify({ method: 'guess', content: set });
-  res.writeHead(200, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(reply(content)));
-  load.inFlight--;
-  load.calls++;
-  load.serverMs += performance.now() - arrived;
+/** Asks the server process for a command's answer (set the latency, reset or read its figures). */
+function toServer(command) {
+  return new Promise((resolve) => {
+    serverProcess.once('message', resolve);
+    serverProcess.send(command);
+  });
 }
-await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const modelUrl = `http://127.0.0.1:${server.address().port}/v1`;
+const modelUrl = `http://127.0.0.1:${serverPort}/v1`;
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'arena-bench-model-'));
 const agentDir = path.join(work, 'model-agent');
@@ -159,10 +139,15 @@ async function directCallMs(n) {
 try {
   const cold = await run('per-game');
   const warm = await run('persistent');
-  load.delayMs = LATENCY_MS;
+  await toServer({ delayMs: LATENCY_MS });
   const direct = await directCallMs(10);
-  Object.assign(load, { serverMs: 0, calls: 0, maxInFlight: 0 });
+  await toServer({ reset: true });
+  // How late the engine's event loop ran during the capacity phase: every request and answer of the forward waits on it.
+  const lag = monitorEventLoopDelay({ resolution: 5 });
+  lag.enable();
   const busy = await run('persistent', BUSY_GAMES, 8);
+  lag.disable();
+  const load = await toServer({});
   const use = JSON.parse(fs.readFileSync(path.join(busy.report_dir, 'report.json'), 'utf8')).model_servers?.[0] ?? null;
   const perCall = (busy.agent_call_ms_total - busy.queued_ms_total) / Math.max(1, busy.agent_calls);
   const serverPerCall = load.serverMs / Math.max(1, load.calls);
@@ -190,6 +175,12 @@ try {
           direct_overhead_ms_per_call: Number((direct - serverPerCall).toFixed(2)),
           slot_utilisation: use?.utilisation ?? null,
           queued_ms_mean: use?.queued_ms_mean ?? null,
+          engine_loop_delay_ms: {
+            p50: Number((lag.percentile(50) / 1e6).toFixed(1)),
+            p99: Number((lag.percentile(99) / 1e6).toFixed(1)),
+            max: Number((lag.max / 1e6).toFixed(1)),
+          },
+          load_average_at_end: Number(os.loadavg()[0].toFixed(2)),
         },
       },
       null,
@@ -197,6 +188,57 @@ try {
     )}\n`,
   );
 } finally {
-  server.close();
+  serverProcess.disconnect();
   fs.rmSync(work, { recursive: true, force: true });
+}
+
+/** The scripted server (child process): three instant answers per game, or each after the set latency. */
+async function serveScriptedModel() {
+  // A model that shares its set on the chat, then guesses it, then waits: three instant answers per game.
+  const reply = (content) => ({
+    id: 'c',
+    object: 'chat.completion',
+    created: 0,
+    model: 'bench-model',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+    usage: { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 },
+  });
+  /** The capacity phase's server: every answer after LATENCY_MS; its own handling time and concurrency are measured. */
+  const load = { delayMs: 0, serverMs: 0, calls: 0, inFlight: 0, maxInFlight: 0 };
+  const server = http.createServer((req, res) => {
+    if (req.method === 'GET') {
+      const props = req.url === '/props';
+      res.writeHead(props ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(props ? { total_slots: SLOTS, default_generation_settings: { n_ctx: 4096 } } : {}));
+      return;
+    }
+    const arrived = performance.now();
+    load.inFlight++;
+    load.maxInFlight = Math.max(load.maxInFlight, load.inFlight);
+    let raw = '';
+    req.on('data', (c) => (raw += c));
+    req.on('end', () => setTimeout(() => answer(raw, res, arrived), load.delayMs));
+  });
+  function answer(raw, res, arrived) {
+    const messages = JSON.parse(raw || '{}').messages ?? [];
+    const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
+    const set = /Your private set is: \{([^}]*)\}/.exec(user)?.[1];
+    let content = '{"wait": true}';
+    if (set && !user.includes('chat: My set')) content = JSON.stringify({ chat: `My set is ${set}` });
+    else if (set && !user.includes('action guess')) content = JSON.stringify({ method: 'guess', content: set });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(reply(content)));
+    load.inFlight--;
+    load.calls++;
+    load.serverMs += performance.now() - arrived;
+  }
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  process.on('message', (command) => {
+    if (command.delayMs !== undefined) load.delayMs = command.delayMs;
+    if (command.reset) Object.assign(load, { serverMs: 0, calls: 0, maxInFlight: 0 });
+    process.send({ ...load });
+  });
+  process.on('disconnect', () => process.exit(0));
+  process.send({ port: server.address().port });
+  await new Promise(() => {});
 }
