@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type ChallengeOperator, OperatorError } from '../../challenges/kit/operator-base.js';
+import type { ChallengeOperator } from '../../challenges/kit/operator-base.js';
 import millionaire, { type MillionaireGameState, type MillionaireOptions } from '../../challenges/millionaire/operator.js';
 import { ChallengeMetadataSchema } from '../../engine/contract/specarena.js';
-import { type Harness, harness, START } from '../support/operator-harness.js';
+import { harness, refused, START, sendAction } from '../support/operator-harness.js';
 
 type Op = ChallengeOperator<MillionaireGameState>;
 
@@ -26,26 +26,7 @@ function started(wealth: [number, number], options?: MillionaireOptions) {
 }
 
 function guess(op: Op, from: string, content: string, type = 'guess'): void {
-  op.message({ channel: 'c-1', from, to: 'operator', content, timestamp: START, type });
-}
-
-/** Asserts the refusal code and that nothing changed: no state, no messages, no events. */
-function refused(h: Harness, op: Op, action: () => void, code: string): string {
-  const before = op.serialize();
-  const sentBefore = h.sent.length;
-  const eventsBefore = h.events.length;
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(OperatorError);
-  expect((caught as OperatorError).code).toBe(code);
-  expect(op.serialize()).toEqual(before);
-  expect(h.sent).toHaveLength(sentBefore);
-  expect(h.events).toHaveLength(eventsBefore);
-  return (caught as OperatorError).message;
+  sendAction(op, from, type, content);
 }
 
 // ---- metadata and options ---------------------------------------------------------------------------------

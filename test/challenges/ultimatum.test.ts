@@ -1,11 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { type ChallengeOperator, OperatorError } from '../../challenges/kit/operator-base.js';
-import ultimatum, { type UltimatumGameState, type UltimatumOptions } from '../../challenges/ultimatum/operator.js';
+import ultimatum, { type UltimatumOptions } from '../../challenges/ultimatum/operator.js';
 import { ChallengeMetadataSchema } from '../../engine/contract/specarena.js';
-import { type Harness, harness, START } from '../support/operator-harness.js';
-
-type Op = ChallengeOperator<UltimatumGameState>;
+import { type Harness, harness, refused, START, sendAction } from '../support/operator-harness.js';
 
 const INVITES = ['inv-a', 'inv-b', 'inv-c', 'inv-d'] as const;
 const [A, B, C] = INVITES;
@@ -26,28 +23,7 @@ function started(input: Record<string, unknown> = {}) {
   return game;
 }
 
-function act(op: Op, from: string, type: string, content = ''): void {
-  op.message({ channel: 'c-1', from, to: 'operator', content, timestamp: START, type });
-}
-
-/** Asserts the refusal code and that nothing changed: no state, no messages, no events. */
-function refused(h: Harness, op: Op, action: () => void, code: string): string {
-  const before = op.serialize();
-  const sentBefore = h.sent.length;
-  const eventsBefore = h.events.length;
-  let caught: unknown;
-  try {
-    action();
-  } catch (error) {
-    caught = error;
-  }
-  expect(caught).toBeInstanceOf(OperatorError);
-  expect((caught as OperatorError).code).toBe(code);
-  expect(op.serialize()).toEqual(before);
-  expect(h.sent).toHaveLength(sentBefore);
-  expect(h.events).toHaveLength(eventsBefore);
-  return (caught as OperatorError).message;
-}
+const act = sendAction;
 
 const broadcasts = (h: Harness) => h.sent.filter((m) => m.to === undefined).map((m) => m.content);
 

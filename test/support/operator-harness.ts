@@ -1,5 +1,6 @@
 // Drives a challenge operator directly: a recording OperatorContext with a fixed seed function and a fake clock.
-import type { OperatorContext } from '../../challenges/kit/operator-base.js';
+import { expect } from 'vitest';
+import { type OperatorContext, OperatorError } from '../../challenges/kit/operator-base.js';
 import type { ChallengeOperatorState } from '../../engine/contract/specarena.js';
 
 export interface Sent {
@@ -35,3 +36,36 @@ export function harness(challengeId = 'c-1') {
 }
 
 export type Harness = ReturnType<typeof harness>;
+
+/** The part of an operator the helpers below drive (any challenge's state). */
+interface DrivenOperator {
+  message(message: { channel: string; from: string; to: string; content: string; timestamp: number; type: string }): void;
+  serialize(): unknown;
+}
+
+/** A player's action message to the operator, at the harness's start time. */
+export function sendAction(op: DrivenOperator, from: string, type: string, content = ''): void {
+  op.message({ channel: 'c-1', from, to: 'operator', content, timestamp: START, type });
+}
+
+/**
+ * Runs an action the operator must refuse: asserts the refusal code and that nothing changed (no state, no messages,
+ * no events). Returns the refusal's message.
+ */
+export function refused(h: Harness, op: DrivenOperator, action: () => void, code: string): string {
+  const before = op.serialize();
+  const sentBefore = h.sent.length;
+  const eventsBefore = h.events.length;
+  let caught: unknown;
+  try {
+    action();
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught).toBeInstanceOf(OperatorError);
+  expect((caught as OperatorError).code).toBe(code);
+  expect(op.serialize()).toEqual(before);
+  expect(h.sent).toHaveLength(sentBefore);
+  expect(h.events).toHaveLength(eventsBefore);
+  return (caught as OperatorError).message;
+}
