@@ -6,12 +6,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
 import { modelBuild } from '../../engine/runtime/model-build.js';
 import { compareRuns } from '../../engine/tournaments/compare/compare.js';
 import type { RunModelRecord } from '../../engine/tournaments/run/run-manifest.js';
-import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
+import { type CompiledAgent, compileModelAgent, writeLiarsDiceModelAgent } from './compiled-agent.js';
 import { type FakeModelServer, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { firstLegal } from './scripted-models.js';
 
@@ -114,33 +113,7 @@ it('tells each kind of server by what only it answers, with its version and the 
 });
 
 function modelAgentDir(name: string, baseUrl: string): string {
-  const dir = path.join(compiled.agentHome, 'examples', name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'model.yaml'),
-    YAML.stringify({
-      provider: 'openai-compatible',
-      base_url: baseUrl,
-      model: 'llama3.2',
-      seed: 7,
-      timeouts: { turn_seconds: 20, request_seconds: 20 },
-      max_turns: 200,
-      game_seconds: 80,
-    }),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'agent.yaml'),
-    YAML.stringify({
-      id: name,
-      name: 'Model agent on Ollama',
-      framework: 'node',
-      protocol: 'clawarena',
-      challenges: ['liars_dice'],
-      entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml', '--protocol', 'clawarena'] },
-      limits: { memory_mb: 16384 },
-    }),
-  );
-  return path.join(dir, 'agent.yaml');
+  return writeLiarsDiceModelAgent(compiled, { id: name, name: 'Model agent on Ollama', baseUrl, model: 'llama3.2' });
 }
 
 const definition = (manifest: string, seed: string) => ({

@@ -7,11 +7,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
 import type { ModelCallRecord } from '../../engine/contract/model-call.js';
 import { modelCacheKey } from '../../engine/tournaments/model-cache.js';
-import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
+import { type CompiledAgent, compileModelAgent, writeLiarsDiceModelAgent } from './compiled-agent.js';
 import { type FakeModelServer, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { firstLegal } from './scripted-models.js';
 
@@ -37,34 +36,7 @@ afterAll(async () => {
 });
 
 function agentDir(name: string, cache: boolean): string {
-  const dir = path.join(compiled.agentHome, 'examples', name);
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'model.yaml'),
-    YAML.stringify({
-      provider: 'openai-compatible',
-      base_url: `${server.url}/v1`,
-      model: 'fake-model',
-      seed: 7,
-      ...(cache ? { cache: true } : {}),
-      timeouts: { turn_seconds: 20, request_seconds: 20 },
-      max_turns: 200,
-      game_seconds: 80,
-    }),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'agent.yaml'),
-    YAML.stringify({
-      id: name,
-      name,
-      framework: 'node',
-      protocol: 'clawarena',
-      challenges: ['liars_dice'],
-      entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml', '--protocol', 'clawarena'] },
-      limits: { memory_mb: 16384 },
-    }),
-  );
-  return path.join(dir, 'agent.yaml');
+  return writeLiarsDiceModelAgent(compiled, { id: name, baseUrl: `${server.url}/v1`, cache });
 }
 
 const chats = () => server.requests.filter((r) => r.path.endsWith('/chat/completions')).length;

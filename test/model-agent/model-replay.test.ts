@@ -6,11 +6,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
 import { callSummary } from '../../engine/contract/model-call.js';
 import { replayRun } from '../../engine/tournaments/run/model-replay.js';
-import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
+import { type CompiledAgent, compileModelAgent, writeLiarsDiceModelAgent } from './compiled-agent.js';
 import { type FakeModelServer, openAiReply, startFakeModelServer } from './fake-model-server.js';
 import { firstLegal } from './scripted-models.js';
 
@@ -36,32 +35,7 @@ afterAll(async () => {
 
 it('records every call, and replays the run without its server: identical, then the altered answer named', async () => {
   server = await startFakeModelServer((request) => openAiReply(JSON.stringify(firstLegal(request)), 300, 12));
-  const dir = path.join(compiled.agentHome, 'examples', 'replay-claw');
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(
-    path.join(dir, 'model.yaml'),
-    YAML.stringify({
-      provider: 'openai-compatible',
-      base_url: `${server.url}/v1`,
-      model: 'fake-model',
-      seed: 7,
-      timeouts: { turn_seconds: 20, request_seconds: 20 },
-      max_turns: 200,
-      game_seconds: 80,
-    }),
-  );
-  fs.writeFileSync(
-    path.join(dir, 'agent.yaml'),
-    YAML.stringify({
-      id: 'replay-claw',
-      name: 'Replayed model agent',
-      framework: 'node',
-      protocol: 'clawarena',
-      challenges: ['liars_dice'],
-      entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml', '--protocol', 'clawarena'] },
-      limits: { memory_mb: 16384 },
-    }),
-  );
+  const manifest = writeLiarsDiceModelAgent(compiled, { id: 'replay-claw', name: 'Replayed model agent', baseUrl: `${server.url}/v1` });
   const t = engine.tournaments.create(
     {
       name: 'replayable',
@@ -71,7 +45,7 @@ it('records every call, and replays the run without its server: identical, then 
       concurrency: 1,
       seed: 'replay-1',
       agents: [
-        { manifest: path.join(dir, 'agent.yaml'), id: 'model' },
+        { manifest, id: 'model' },
         { manifest: path.join(REPO, 'agents/clawarena/baseline-node/agent.yaml'), id: 'baseline', lifecycle: 'per-game' },
       ],
       limits: { move_seconds: 30, game_seconds: 90 },
