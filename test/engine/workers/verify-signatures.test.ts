@@ -138,6 +138,14 @@ describe.skipIf(redisMissing)('arena verify re-checks worker signatures from the
     if (!game) throw new Error('the run has no decided worker-played game');
     return game;
   };
+  /** Changes the report's entry of `game` (same index and attempt) and writes report.json back. */
+  const editReportEntry = (files: Map<string, Buffer>, game: ReportGame, edit: (entry: ReportGame) => void): void => {
+    const report = reportOf(files);
+    const entry = (report.games as ReportGame[]).find((g) => g.game_index === game.game_index && g.attempt === game.attempt);
+    if (!entry) throw new Error(`report.json has no game ${game.game_index} attempt ${game.attempt}`);
+    edit(entry);
+    files.set('reports/report.json', Buffer.from(JSON.stringify(report, null, 2)));
+  };
   const named = (g: ReportGame) => `game ${g.game_index} attempt ${g.attempt} (worker "${g.worker_id}")`;
   const swap = (p: number[] | null) => (p ? [p[1] as number, p[0] as number, ...p.slice(2)] : p);
 
@@ -181,14 +189,11 @@ describe.skipIf(redisMissing)('arena verify re-checks worker signatures from the
     () => {
       let game: ReportGame | undefined;
       const copy = tampered((files) => {
-        const report = reportOf(files);
         game = target(files);
-        const entry = (report.games as ReportGame[]).find(
-          (g) => g.game_index === game?.game_index && g.attempt === game?.attempt,
-        ) as ReportGame;
-        entry.result.placements = swap(entry.result.placements);
-        entry.placements = swap(entry.placements);
-        files.set('reports/report.json', Buffer.from(JSON.stringify(report, null, 2)));
+        editReportEntry(files, game, (entry) => {
+          entry.result.placements = swap(entry.result.placements);
+          entry.placements = swap(entry.placements);
+        });
       });
       const r = verify(copy, 'winner');
       const g = game as ReportGame;
@@ -206,12 +211,9 @@ describe.skipIf(redisMissing)('arena verify re-checks worker signatures from the
       let game: ReportGame | undefined;
       const copy = tampered((files) => {
         game = target(files);
-        const report = reportOf(files);
-        const entry = (report.games as ReportGame[]).find(
-          (g) => g.game_index === game?.game_index && g.attempt === game?.attempt,
-        ) as ReportGame;
-        entry.result.placements = swap(entry.result.placements);
-        files.set('reports/report.json', Buffer.from(JSON.stringify(report, null, 2)));
+        editReportEntry(files, game, (entry) => {
+          entry.result.placements = swap(entry.result.placements);
+        });
         const lines = linesOf(files);
         const line = lines.find((l) => l.game_index === game?.game_index && l.attempt === game?.attempt) as SignedLine;
         line.attestation.result.placements = swap(line.attestation.result.placements as number[]);
@@ -341,14 +343,11 @@ describe.skipIf(redisMissing)('arena verify re-checks worker signatures from the
       let game: ReportGame | undefined;
       const copy = tampered((files) => {
         game = target(files);
-        const report = reportOf(files);
-        const entry = (report.games as ReportGame[]).find(
-          (g) => g.game_index === game?.game_index && g.attempt === game?.attempt,
-        ) as ReportGame;
-        entry.worker_id = null;
-        entry.worker_key = null;
-        entry.worker_signature = null;
-        files.set('reports/report.json', Buffer.from(JSON.stringify(report, null, 2)));
+        editReportEntry(files, game, (entry) => {
+          entry.worker_id = null;
+          entry.worker_key = null;
+          entry.worker_signature = null;
+        });
       });
       const r = verify(copy, 'looks-local');
       const g = game as ReportGame;
