@@ -78,10 +78,10 @@ function Mark({ mark }: { mark: MarkShape }) {
 }
 
 /** One legend symbol: a small SVG beside its words. */
-function Key({ label, children }: { label: string; children: ReactNode }) {
+function Key({ label, children, viewBox = '0 0 36 20' }: { label: string; children: ReactNode; viewBox?: string }) {
   return (
     <li>
-      <svg viewBox="0 0 36 20" width="36" height="20" aria-hidden="true" className="dm-key">
+      <svg viewBox={viewBox} width="36" height="20" aria-hidden="true" className="dm-key">
         {children}
       </svg>
       {label}
@@ -105,9 +105,9 @@ function Legend({ shapes, seatOf }: { shapes: MapShapes; seatOf: (power: string)
         ))}
       </ul>
       <ul className="dm-legend-keys" aria-label="Map symbols">
-        <Key label="army / fleet">
-          <UnitGlyph unit={{ type: 'A', x: 10, y: 10 }} colour="#868e96" />
-          <UnitGlyph unit={{ type: 'F', x: 26, y: 10 }} colour="#868e96" />
+        <Key label="army / fleet" viewBox="0 0 63 35">
+          <UnitGlyph unit={{ type: 'A', x: 14, y: 17 }} colour="#868e96" />
+          <UnitGlyph unit={{ type: 'F', x: 46, y: 17 }} colour="#868e96" />
         </Key>
         <Key label="supply centre (owner's colour)">
           <circle cx={18} cy={10} r={5.5} className="dm-centre" fill="#fff" />
@@ -193,6 +193,10 @@ export function DiplomacyMap({ shapes, seatOf }: { shapes: MapShapes; seatOf: (p
             {p.owner ? <path d={p.path} fill={colourOf(shapes, p.owner)} className="dm-owned" /> : null}
           </g>
         ))}
+        {/* Arrows under the names, so a name an arrow crosses stays readable. */}
+        {shapes.orders.map((o) => (
+          <OrderGlyph key={`${o.from}-${o.kind}-${o.text}`} order={o} colour={colourOf(shapes, o.power)} />
+        ))}
         {shapes.provinces.map((p) => (
           <text key={p.id} x={p.label.x} y={p.label.y} className={`dm-label dm-label-${p.kind}`}>
             {p.id}
@@ -213,9 +217,6 @@ export function DiplomacyMap({ shapes, seatOf }: { shapes: MapShapes; seatOf: (p
             />
           ) : null,
         )}
-        {shapes.orders.map((o) => (
-          <OrderGlyph key={`${o.from}-${o.kind}-${o.text}`} order={o} colour={colourOf(shapes, o.power)} />
-        ))}
         {shapes.units.map((u) => (
           <g
             key={`${u.at}-${u.dislodged}`}

@@ -244,6 +244,8 @@ test.describe('board views in the match viewer', () => {
     });
     const dip = await storedLines(request, diplomacy);
     let board = await openGame(page, diplomacy, 'diplomacy');
+    // The map is drawn first (test/e2e/diplomacy-map.spec.ts); the powers table is one click away.
+    await board.getByRole('button', { name: 'Table' }).click();
     await boardAt(page, 1);
     const germany = board.locator('[data-testid="bv-power"][data-power="GERMANY"]');
     await expect(germany.getByTestId('bv-units')).toHaveText('A BER, F KIE, A MUN');
