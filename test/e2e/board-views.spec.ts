@@ -270,6 +270,8 @@ test.describe('board views in the match viewer', () => {
     await expect(picked.getByTestId('line-text')).toHaveText(/^Supply centres after 1901: /);
     await page.getByRole('button', { name: 'Latest' }).click();
     await expect(board.getByTestId('bv-phase')).toContainText('over');
+    await board.getByRole('button', { name: 'Map' }).click();
+    await expect(board.getByTestId('dm-map')).toHaveAttribute('data-orders-of', 'F1902M');
     await screenshot(page, 'board-diplomacy');
 
     const clawpoly = await playTournament(request, url, token, {
