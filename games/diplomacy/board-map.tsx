@@ -1,6 +1,6 @@
 // The Diplomacy map: draws the shapes of map-shapes.ts as SVG (regions by kind, centres in their owner's colour,
 // units, the last phase's orders as arrows, bounces and dislodgements) with a legend. No logic of its own.
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import type { MapShapes, MarkShape, OrderShape, UnitShape } from './map-shapes.js';
 
 const colourOf = (shapes: MapShapes, power: string) => shapes.powers.find((p) => p.power === power)?.colour ?? '#868e96';
@@ -168,6 +168,7 @@ function Legend({ shapes, seatOf }: { shapes: MapShapes; seatOf: (power: string)
 }
 
 export function DiplomacyMap({ shapes, seatOf }: { shapes: MapShapes; seatOf: (power: string) => string | null }) {
+  const [showBorders, setShowBorders] = useState(false);
   const caption = shapes.ordersOf
     ? `Units and supply centres now; arrows: the orders of ${shapes.ordersOf.id} (${shapes.ordersOf.type}).`
     : 'The starting position: no orders yet.';
@@ -193,6 +194,13 @@ export function DiplomacyMap({ shapes, seatOf }: { shapes: MapShapes; seatOf: (p
             {p.owner ? <path d={p.path} fill={colourOf(shapes, p.owner)} className="dm-owned" /> : null}
           </g>
         ))}
+        {showBorders ? (
+          <g data-testid="dm-borders">
+            {shapes.borders.map((b) => (
+              <line key={`${b.a}-${b.b}`} {...b.line} className={`dm-border dm-border-${b.by}`} />
+            ))}
+          </g>
+        ) : null}
         {/* Arrows under the names, so a name an arrow crosses stays readable. */}
         {shapes.orders.map((o) => (
           <OrderGlyph key={`${o.from}-${o.kind}-${o.text}`} order={o} colour={colourOf(shapes, o.power)} />
@@ -235,8 +243,12 @@ export function DiplomacyMap({ shapes, seatOf }: { shapes: MapShapes; seatOf: (p
           <Mark key={`${m.kind}-${m.province}-${m.x}-${m.y}`} mark={m} />
         ))}
       </svg>
-      <figcaption className="muted small" data-testid="dm-caption">
-        {caption}
+      <figcaption className="muted small dm-caption" data-testid="dm-caption">
+        <span>{caption}</span>
+        <label className="dm-borders-toggle">
+          <input type="checkbox" checked={showBorders} onChange={(event) => setShowBorders(event.target.checked)} />
+          Show the borders (the regions are a sketch): brown for armies, dashed blue for fleets, purple for both
+        </label>
       </figcaption>
       <Legend shapes={shapes} seatOf={seatOf} />
     </figure>

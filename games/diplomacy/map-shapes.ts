@@ -2,7 +2,7 @@
 // units, order arrows and marks the map draws. Pure and deterministic (same board, same shapes), so it is unit-tested
 // on recorded games; board-map.tsx only turns these shapes into SVG.
 import type { DiplomacyBoard, DiplomacyOrderKind, DiplomacyOrderLine } from './board-state.js';
-import { POWERS, PROVINCES, type ProvinceKind } from './map-data.js';
+import { ARMY_EDGE_LIST, FLEET_EDGE_LIST, POWERS, PROVINCES, type ProvinceKind } from './map-data.js';
 import { COAST_PLACES, DEFAULT_REACH, IMPASSABLE_PLACES, MAP_HEIGHT, MAP_WIDTH, PROVINCE_PLACES } from './map-layout.js';
 
 export interface Point {
@@ -71,10 +71,20 @@ export interface MarkShape {
   title: string;
 }
 
+/** A border of the game (the regions are a schematic: this says who really touches whom). */
+export interface BorderShape {
+  a: string;
+  b: string;
+  /** Who may cross it: armies, fleets or both. */
+  by: 'army' | 'fleet' | 'both';
+  line: { x1: number; y1: number; x2: number; y2: number };
+}
+
 export interface MapShapes {
   width: number;
   height: number;
   provinces: ProvinceShape[];
+  borders: BorderShape[];
   impassable: { name: string; path: string }[];
   units: UnitShape[];
   orders: OrderShape[];
@@ -153,6 +163,37 @@ function regions() {
     impassable: impassableSites.map((p) => ({ name: p.name, path: region(p.site, all) })),
   };
   return cachedRegions;
+}
+
+/** Every border of the standard map once, between province points (coasts folded into their province). */
+function borders(): BorderShape[] {
+  const by = new Map<string, Set<'army' | 'fleet'>>();
+  const add = (edges: readonly [string, string][], kind: 'army' | 'fleet') => {
+    for (const [a, b] of edges) {
+      const key = [provinceOf(a), provinceOf(b)].sort().join('-');
+      by.set(key, (by.get(key) ?? new Set()).add(kind));
+    }
+  };
+  add(ARMY_EDGE_LIST, 'army');
+  add(FLEET_EDGE_LIST, 'fleet');
+  return [...by.keys()].sort().flatMap((key) => {
+    const [a, b] = key.split('-') as [string, string];
+    const p = PROVINCE_PLACES[a];
+    const q = PROVINCE_PLACES[b];
+    const kinds = by.get(key) as Set<'army' | 'fleet'>;
+    if (!p || !q) return [];
+    return [
+      { a, b, by: kinds.size === 2 ? 'both' : ([...kinds][0] as 'army' | 'fleet'), line: { x1: p[0], y1: p[1], x2: q[0], y2: q[1] } },
+    ];
+  });
+}
+
+let cachedBorders: BorderShape[] | null = null;
+
+/** The borders depend on the map alone: computed once. */
+function mapBorders(): BorderShape[] {
+  if (!cachedBorders) cachedBorders = borders();
+  return cachedBorders;
 }
 
 // ---- orders -------------------------------------------------------------------------------------------------------
@@ -290,6 +331,7 @@ export function diplomacyMapShapes(board: DiplomacyBoard): MapShapes {
     width: MAP_WIDTH,
     height: MAP_HEIGHT,
     provinces,
+    borders: mapBorders(),
     impassable,
     units,
     orders,

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptEntry } from '../../engine/contract/tournament.js';
 import { type BoardLine, boardContext } from '../../engine/core/board.js';
 import { diplomacyBoard } from '../../games/diplomacy/board-state.js';
-import { PROVINCES } from '../../games/diplomacy/map-data.js';
+import { ARMY_EDGE_LIST, FLEET_EDGE_LIST, PROVINCES } from '../../games/diplomacy/map-data.js';
 import { COAST_PLACES, MAP_HEIGHT, MAP_WIDTH, PROVINCE_PLACES } from '../../games/diplomacy/map-layout.js';
 import { diplomacyMapShapes, locationPoint, type MapShapes, type Point } from '../../games/diplomacy/map-shapes.js';
 import { buildTimeline } from '../../renderer/src/features/match-viewer/timeline.js';
@@ -68,6 +68,24 @@ describe('the Diplomacy map layout', () => {
       for (const coast of PROVINCES.get(p.id)?.coasts ?? []) expect(inside(locationPoint(coast) as Point, p.path), coast).toBe(true);
     }
     expect(new Set(s.provinces.map((p) => p.kind))).toEqual(new Set(['sea', 'coast', 'land']));
+  });
+
+  it("joins every pair of provinces that touch in the game's adjacency with one border line, marked by who may cross", () => {
+    const pairs = new Set(
+      [...ARMY_EDGE_LIST, ...FLEET_EDGE_LIST].map(([a, b]) => [a.split('/')[0] as string, b.split('/')[0] as string].sort().join('-')),
+    );
+    const { borders } = shapesAt(-1);
+    expect(borders.map((b) => `${b.a}-${b.b}`).sort()).toEqual([...pairs].sort());
+    const border = (a: string, b: string) => borders.find((x) => x.a === a && x.b === b);
+    expect(border('BUR', 'PAR')?.by).toBe('army');
+    expect(border('ENG', 'IRI')?.by).toBe('fleet');
+    expect(border('BUL', 'CON')?.by).toBe('both');
+    expect(border('NWY', 'STP')?.line).toEqual({
+      x1: PROVINCE_PLACES.NWY?.[0],
+      y1: PROVINCE_PLACES.NWY?.[1],
+      x2: PROVINCE_PLACES.STP?.[0],
+      y2: PROVINCE_PLACES.STP?.[1],
+    });
   });
 });
 

@@ -133,6 +133,11 @@ test.describe('the Diplomacy map', () => {
     await page.getByRole('button', { name: 'Previous line' }).click();
     await expect(map.locator('[data-testid="dm-mark"][data-kind="dislodged"]')).toHaveCount(1);
 
+    // The game's real borders on demand (the regions are a sketch).
+    await expect(map.getByTestId('dm-borders')).toHaveCount(0);
+    await map.getByRole('checkbox', { name: /Show the borders/ }).check();
+    await expect(map.getByTestId('dm-borders').locator('line')).toHaveCount(206);
+
     // The same game as a table, and back.
     await board.getByRole('button', { name: 'Table' }).click();
     await expect(board.getByTestId('bv-powers')).toBeVisible();
