@@ -70,6 +70,35 @@ describe('the Diplomacy map layout', () => {
     expect(new Set(s.provinces.map((p) => p.kind))).toEqual(new Set(['sea', 'coast', 'land']));
   });
 
+  it('draws regions that seem to touch only where the game has a border, but for a known few', () => {
+    const pairs = new Set(
+      [...ARMY_EDGE_LIST, ...FLEET_EDGE_LIST].map(([a, b]) => [a.split('/')[0] as string, b.split('/')[0] as string].sort().join('-')),
+    );
+    const corners = new Map(
+      shapesAt(-1).provinces.map((p) => [
+        p.id,
+        [...p.path.matchAll(/(-?[\d.]+),(-?[\d.]+)/g)].map((m) => ({ x: Number(m[1]), y: Number(m[2]) })),
+      ]),
+    );
+    /** Two regions touch when they share an edge: two corners in common. */
+    const touch = (a: string, b: string) =>
+      (corners.get(a) ?? []).filter((p) => (corners.get(b) ?? []).some((q) => Math.abs(p.x - q.x) < 1.5 && Math.abs(p.y - q.y) < 1.5))
+        .length >= 2;
+    const ids = [...corners.keys()];
+    const seeming = ids.flatMap((a) => ids.filter((b) => a < b && touch(a, b)).map((b) => `${a}-${b}`));
+    expect(seeming.filter((pair) => !pairs.has(pair))).toEqual([
+      'ADR-ROM',
+      'ALB-APU',
+      'ALB-NAP',
+      'BAL-SKA',
+      'BER-DEN',
+      'LON-PIC',
+      'MAR-PAR',
+    ]);
+    // Most real borders are a shared edge on the map too.
+    expect(seeming.filter((pair) => pairs.has(pair)).length).toBeGreaterThan(pairs.size / 2);
+  });
+
   it("joins every pair of provinces that touch in the game's adjacency with one border line, marked by who may cross", () => {
     const pairs = new Set(
       [...ARMY_EDGE_LIST, ...FLEET_EDGE_LIST].map(([a, b]) => [a.split('/')[0] as string, b.split('/')[0] as string].sort().join('-')),
