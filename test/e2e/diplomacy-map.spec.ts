@@ -2,7 +2,7 @@
 // (test/fixtures/agents/tournament/diplomacy-script) play a recorded game whose 1901 has bounces, supports, a convoy,
 // a dislodgement and its retreat; the viewer opens it and the map shows the orders of the phase at the selected
 // timeline position, changing as the timeline steps. At 1024 px the map fits and its labels stay legible. The table
-// is one click away. Screenshots: test-results/screenshots/diplomacy-map-*.png.
+// is one click away. Screenshots: test-results/screenshots/diplomacy-map-*.png (the page, and the board alone).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,11 +16,15 @@ const ADMIN = '/admin/api/v1';
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const SCRIPT = 'test/fixtures/agents/tournament/diplomacy-script/agent.yaml';
 
+/** The whole page, and the board alone (the map at the size the page gives it). */
 async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
   await test.info().attach(name, { path: file, contentType: 'image/png' });
+  const boardFile = path.join(SCREENSHOT_DIR, `${name}-board.png`);
+  await page.getByTestId('board').screenshot({ path: boardFile });
+  await test.info().attach(`${name}-board`, { path: boardFile, contentType: 'image/png' });
 }
 
 interface Line {
