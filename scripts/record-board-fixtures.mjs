@@ -1,8 +1,8 @@
 // Records the board-view test fixtures (test/fixtures/boards/<playable>.json): one real tournament game per playable,
 // played by the shipped baseline agents through `arena run` on a throwaway data folder, then read back from the
 // admin API exactly as the match viewer gets it. Run after `npm run build`: node scripts/record-board-fixtures.mjs
-// (BOARD_FIXTURES_OUT=DIR writes elsewhere). test/boards/ names facts of the recorded games, so re-recording means
-// updating those assertions.
+// (BOARD_FIXTURES_OUT=DIR writes elsewhere; BOARD_FIXTURES_ONLY=diplomacy-map records one file). test/boards/ names
+// facts of the recorded games, so re-recording means updating those assertions.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -43,6 +43,13 @@ const PLAYABLES = [
   { id: 'mafia', agents: table(6) },
   { id: 'monopoly', agents: table(4), options: { max_turns: 40 } },
   { id: 'diplomacy', agents: table(7), options: { max_year: 1902 } },
+  // For the map: a scripted 1901 (a bounce, supports, a convoy, a dislodgement and its retreat, builds), then defaults.
+  {
+    id: 'diplomacy',
+    file: 'diplomacy-map',
+    agents: Array.from({ length: 7 }, (_, i) => ['test/fixtures/agents/tournament/diplomacy-script/agent.yaml', `script-${i + 1}`]),
+    options: { max_year: 1902 },
+  },
 ];
 
 /** The first game of the tournament in `dataDir`, as GET /tournaments/:id/games/0 answers it. */
@@ -67,7 +74,8 @@ async function firstGame(dataDir) {
 }
 
 fs.mkdirSync(OUT, { recursive: true });
-for (const p of PLAYABLES) {
+const ONLY = process.env.BOARD_FIXTURES_ONLY;
+for (const p of PLAYABLES.filter((p) => !ONLY || (p.file ?? p.id) === ONLY)) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `arena-board-${p.id}-`));
   try {
     const spec = {
@@ -76,7 +84,7 @@ for (const p of PLAYABLES) {
       format: 'round-robin',
       games_per_pairing: 1,
       concurrency: 1,
-      seed: `board-${p.id}`,
+      seed: `board-${p.file ?? p.id}`,
       ...(p.options ? { options: p.options } : {}),
       agents: p.agents.map(([manifest, id]) => ({ manifest: path.join(ROOT, manifest), id })),
       stop: { kind: 'fixed' },
@@ -90,10 +98,10 @@ for (const p of PLAYABLES) {
     if (game.termination !== 'completed') throw new Error(`${p.id}: the game ended ${game.termination}`);
     const { challenge, seat_agents, invites, placements, seed } = game;
     fs.writeFileSync(
-      path.join(OUT, `${p.id}.json`),
+      path.join(OUT, `${p.file ?? p.id}.json`),
       `${JSON.stringify({ game: { challenge, seat_agents, invites, placements, seed }, transcript }, null, 2)}\n`,
     );
-    console.log(`${p.id}: ${transcript.length} lines`);
+    console.log(`${p.file ?? p.id}: ${transcript.length} lines`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -3,6 +3,7 @@
 // each resolved phase (moves, dislodgements, retreats, builds and disbands); centres change hands after each Fall.
 import { asNumber, asRecord, type BoardModel, clawName, dataOf, matchEvents, runtimeSentence, seatName } from '../../engine/core/board.js';
 import { POWERS, PROVINCES, STARTING_UNITS } from './map-data.js';
+import { parseOrder } from './orders.js';
 
 export interface DiplomacyUnit {
   power: string;
@@ -10,17 +11,40 @@ export interface DiplomacyUnit {
   at: string;
 }
 
+export type DiplomacyOrderKind = 'hold' | 'move' | 'support' | 'convoy' | 'retreat' | 'build' | 'disband';
+
 export interface DiplomacyOrderLine {
   power: string;
   order: string;
   result: string;
+  /** The order's shape, for the map; null when its text could not be read. */
+  kind: DiplomacyOrderKind | null;
+  /** The ordered unit's location (a coast for a fleet on one), or the build site. */
+  at: string | null;
+  /** Where it goes: a move's or retreat's destination, a supported or convoyed move's destination. */
+  to: string | null;
+  /** The supported or convoyed unit's location. */
+  target: string | null;
+  viaConvoy: boolean;
+}
+
+export interface DislodgedUnit extends DiplomacyUnit {
+  /** Where the unit that dislodged it came from. */
+  attackerFrom: string | null;
 }
 
 export interface DiplomacyBoard {
   /** "S1901M-N1" while negotiating, else the phase last resolved ("F1901M"). */
   phase: string | null;
   powers: { power: string; seat: number | null; centres: string[]; units: DiplomacyUnit[] }[];
-  lastPhase: { id: string; type: string; orders: DiplomacyOrderLine[]; dislodged: string[] } | null;
+  lastPhase: {
+    id: string;
+    type: string;
+    orders: DiplomacyOrderLine[];
+    dislodged: string[];
+    /** A movement phase's dislodged units, until their retreat phase resolves. */
+    dislodgedUnits: DislodgedUnit[];
+  } | null;
   pressDelivered: number;
   over: { reason: string; winners: string[] } | null;
 }
@@ -35,6 +59,26 @@ function parseUnit(text: unknown, power: string): DiplomacyUnit | null {
 
 const records = (value: unknown) => (Array.isArray(value) ? value : []).map((v) => asRecord(v) ?? {});
 const str = (value: unknown) => (typeof value === 'string' ? value : '');
+
+const NO_SHAPE = { kind: null, at: null, to: null, target: null, viaConvoy: false } as const;
+
+/** The map's reading of one recorded order: movement orders from their text, the others from their fields. */
+function orderShape(o: Record<string, unknown>): Omit<DiplomacyOrderLine, 'power' | 'order' | 'result'> {
+  if (o.type === 'BUILD') return { ...NO_SHAPE, kind: 'build', at: str(o.location) || null };
+  if (o.type === 'DISBAND') return { ...NO_SHAPE, kind: 'disband', at: str(o.location) || str(o.origin) || null };
+  if (o.type === 'RETREAT') return { ...NO_SHAPE, kind: 'retreat', at: str(o.origin) || null, to: str(o.destination) || null };
+  if (typeof o.order !== 'string') return NO_SHAPE;
+  try {
+    const order = parseOrder(o.order);
+    if (order.kind === 'waive' || order.kind === 'remove') return NO_SHAPE;
+    if (order.kind === 'hold' || order.kind === 'disband' || order.kind === 'build')
+      return { ...NO_SHAPE, kind: order.kind, at: order.unit.at };
+    if (order.kind === 'move') return { ...NO_SHAPE, kind: 'move', at: order.unit.at, to: order.to, viaConvoy: order.viaConvoy };
+    return { kind: order.kind, at: order.unit.at, to: order.to, target: order.target.at, viaConvoy: false };
+  } catch {
+    return NO_SHAPE;
+  }
+}
 
 function orderText(o: Record<string, unknown>): string {
   if (typeof o.order === 'string') return o.order;
@@ -51,7 +95,7 @@ export const diplomacyBoard: BoardModel<DiplomacyBoard> = {
     const owners = new Map<string, string>();
     for (const p of PROVINCES.values()) if (p.home) owners.set(p.id, p.home);
     const seatOf = new Map<string, number>();
-    let dislodged: DiplomacyUnit[] = [];
+    let dislodged: DislodgedUnit[] = [];
     const board: DiplomacyBoard = { phase: null, powers: [], lastPhase: null, pressDelivered: 0, over: null };
     for (const e of matchEvents(lines, upto)) {
       const d = dataOf(e);
@@ -66,7 +110,10 @@ export const diplomacyBoard: BoardModel<DiplomacyBoard> = {
         const orders = records(d.orders);
         if (type === 'movement') {
           const gone = new Set(records(d.dislodged).map((x) => provinceOf(str(x.unit).slice(2))));
-          dislodged = records(d.dislodged).flatMap((x) => parseUnit(x.unit, str(x.power)) ?? []);
+          dislodged = records(d.dislodged).flatMap((x) => {
+            const unit = parseUnit(x.unit, str(x.power));
+            return unit ? [{ ...unit, attackerFrom: str(x.attacker_origin) || null }] : [];
+          });
           const moved: DiplomacyUnit[] = [];
           for (const o of orders) {
             const unit = parseUnit(o.unit, str(o.power));
@@ -77,6 +124,8 @@ export const diplomacyBoard: BoardModel<DiplomacyBoard> = {
           }
           for (const u of moved) units.set(provinceOf(u.at), u);
         }
+        // A retreat's record names no power: it is the dislodged unit's.
+        const retreating = type === 'retreat' ? dislodged : [];
         if (type === 'retreat') {
           for (const o of orders) {
             if (o.type !== 'RETREAT') continue;
@@ -97,8 +146,14 @@ export const diplomacyBoard: BoardModel<DiplomacyBoard> = {
         board.lastPhase = {
           id: str(d.phase_id),
           type,
-          orders: orders.map((o) => ({ power: str(o.power), order: orderText(o), result: str(o.result) })),
+          orders: orders.map((o) => ({
+            power: str(o.power) || (retreating.find((u) => provinceOf(u.at) === provinceOf(str(o.origin)))?.power ?? ''),
+            order: orderText(o),
+            result: str(o.result),
+            ...orderShape(o),
+          })),
           dislodged: dislodged.map((u) => `${u.power} ${u.type} ${u.at}`),
+          dislodgedUnits: dislodged,
         };
       }
       if (e.content === 'supply_centers_updated') {

@@ -1,11 +1,35 @@
-// Claw Diplomacy board: a table of the seven powers (seat, supply centres, units) and the last phase's orders.
-import type { ReactNode } from 'react';
-import { type BoardViewEntry, type BoardViewProps, seatName } from '../../engine/core/board.js';
+// Claw Diplomacy board: the map (board-map.tsx) or, one click away, a table of the seven powers (seat, supply centres,
+// units) and the last phase's orders.
+import { type ReactNode, useMemo, useState } from 'react';
+import { type BoardContext, type BoardViewEntry, type BoardViewProps, seatName } from '../../engine/core/board.js';
+import { DiplomacyMap } from './board-map.js';
 import { type DiplomacyBoard, diplomacyBoard } from './board-state.js';
+import { diplomacyMapShapes } from './map-shapes.js';
 
 function DiplomacyView({ board, ctx }: BoardViewProps<DiplomacyBoard>) {
+  const [mode, setMode] = useState<'map' | 'table'>('map');
+  const shapes = useMemo(() => diplomacyMapShapes(board), [board]);
+  const seatOf = (power: string) => {
+    const seat = board.powers.find((p) => p.power === power)?.seat;
+    return seat === null || seat === undefined ? null : seatName(seat, ctx);
+  };
   return (
     <div className="bv bv-diplomacy">
+      <fieldset className="dm-toggle">
+        <legend className="sr-only">Show the board as</legend>
+        {(['map', 'table'] as const).map((m) => (
+          <button
+            key={m}
+            type="button"
+            className="button button-small"
+            aria-pressed={mode === m}
+            onClick={() => setMode(m)}
+            data-testid={`dm-show-${m}`}
+          >
+            {m === 'map' ? 'Map' : 'Table'}
+          </button>
+        ))}
+      </fieldset>
       <p data-testid="bv-phase">
         Phase <span className="strong">{board.phase ?? 'not started'}</span> · {board.pressDelivered} press messages delivered
         {board.over ? (
@@ -16,6 +40,14 @@ function DiplomacyView({ board, ctx }: BoardViewProps<DiplomacyBoard>) {
           </>
         ) : null}
       </p>
+      {mode === 'map' ? <DiplomacyMap shapes={shapes} seatOf={seatOf} /> : <DiplomacyTable board={board} ctx={ctx} />}
+    </div>
+  );
+}
+
+function DiplomacyTable({ board, ctx }: { board: DiplomacyBoard; ctx: BoardContext }) {
+  return (
+    <>
       <table className="table bv-table" data-testid="bv-powers">
         <caption className="sr-only">Powers</caption>
         <thead>
@@ -69,7 +101,7 @@ function DiplomacyView({ board, ctx }: BoardViewProps<DiplomacyBoard>) {
           {board.lastPhase.dislodged.length > 0 ? <p className="small">Dislodged: {board.lastPhase.dislodged.join(', ')}</p> : null}
         </details>
       ) : null}
-    </div>
+    </>
   );
 }
 

@@ -244,6 +244,8 @@ test.describe('board views in the match viewer', () => {
     });
     const dip = await storedLines(request, diplomacy);
     let board = await openGame(page, diplomacy, 'diplomacy');
+    // The map is drawn first (test/e2e/diplomacy-map.spec.ts); the powers table is one click away.
+    await board.getByRole('button', { name: 'Table' }).click();
     await boardAt(page, 1);
     const germany = board.locator('[data-testid="bv-power"][data-power="GERMANY"]');
     await expect(germany.getByTestId('bv-units')).toHaveText('A BER, F KIE, A MUN');
@@ -268,6 +270,8 @@ test.describe('board views in the match viewer', () => {
     await expect(picked.getByTestId('line-text')).toHaveText(/^Supply centres after 1901: /);
     await page.getByRole('button', { name: 'Latest' }).click();
     await expect(board.getByTestId('bv-phase')).toContainText('over');
+    await board.getByRole('button', { name: 'Map' }).click();
+    await expect(board.getByTestId('dm-map')).toHaveAttribute('data-orders-of', 'F1902M');
     await screenshot(page, 'board-diplomacy');
 
     const clawpoly = await playTournament(request, url, token, {

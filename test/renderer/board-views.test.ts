@@ -50,7 +50,7 @@ describe('board views', () => {
     ['liars_dice', ['baseline-python (seat 2) wins', 'called LIAR']],
     ['las_vegas', ['node-1 (seat 1)', '$420,000', 'Casino']],
     ['mafia', ['the mafia side wins', 'detective', 'voted out on day 1']],
-    ['diplomacy', ['GERMANY', 'F1902M', 'node-1 (seat 1)']],
+    ['diplomacy', ['GERMANY', 'F1902M', 'node-1 (seat 1)', 'data-testid="dm-map"']],
     ['monopoly', ['python-1 (seat 2)', 'Dune Drive', '1 house']],
   ])('%s draws its recorded end state', (id, texts) => {
     const html = render(id);
