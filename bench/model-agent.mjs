@@ -6,7 +6,8 @@
 // (--latency=200 ms) and reports --slots=4 parallel slots (llama.cpp's /props) serves a tournament of --busy-games
 // games at concurrency 8; it prints the harness's own overhead per call (what the agent waited, less the time queued
 // for a slot and the server's own time, measured on the server) beside the baseline of a direct call from this
-// process in the same run, the server's slot utilisation and the most requests it ever saw at once.
+// process in the same run, the server's slot utilisation and the most requests it ever saw at once. Before it, the
+// engine's forward alone (no sandbox, agent or game): its own cost per call against a direct call (--forward-calls).
 // Needs `npm run build`. Quick run: npm run bench:model-agent -- --games=10 --busy-games=16
 import { fork } from 'node:child_process';
 import fs from 'node:fs';
@@ -22,6 +23,7 @@ const GAMES = Number(args.get('games') ?? 20);
 const BUSY_GAMES = Number(args.get('busy-games') ?? 32);
 const LATENCY_MS = Number(args.get('latency') ?? 200);
 const SLOTS = Number(args.get('slots') ?? 4);
+const FORWARD_CALLS = Number(args.get('forward-calls') ?? 500);
 // The scripted model server runs in a process of its own, as a real one does: in the engine's process its event loop
 // would be the engine's, and every stall of the engine would count twice (once more as the server's own time).
 if (args.has('serve')) await serveScriptedModel(); // never returns; the process ends when the bench disconnects
@@ -123,6 +125,69 @@ async function run(lifecycle, games = GAMES, concurrency = 1) {
   }
 }
 
+/**
+ * The engine's forward alone (model-proxy.ts: its Unix socket, the server's gate, the record of the call), with no
+ * sandbox, agent or game around it: the same chat request (20 messages, ~24 KB) sent N times straight to the scripted
+ * server and N times through the forward, alternated, on kept-alive connections as the model agent uses. Returns the
+ * medians, and the CPU per call of this process (client and forward) against the client alone.
+ */
+async function forwardAloneMs(n) {
+  const { modelProxyServer } = await import(path.join(root, 'dist/engine/runner/model-proxy.js'));
+  const { modelGate } = await import(path.join(root, 'dist/engine/runner/model-gate.js'));
+  const socket = path.join(work, 'forward.sock');
+  let recorded = 0;
+  const proxy = modelProxyServer({ host: '127.0.0.1', port: serverPort }, modelGate('127.0.0.1', serverPort, SLOTS), {
+    record: () => recorded++,
+  });
+  await new Promise((resolve) => proxy.listen(socket, resolve));
+  const body = JSON.stringify({
+    model: 'bench-model',
+    messages: Array.from({ length: 20 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `${'a move and its reasons '.repeat(50)}${i}`,
+    })),
+  });
+  const direct = { host: '127.0.0.1', port: serverPort, agent: new http.Agent({ keepAlive: true }) };
+  const forwarded = { socketPath: socket, agent: new http.Agent({ keepAlive: true }) };
+  const call = (target) =>
+    new Promise((resolve, reject) => {
+      const started = performance.now();
+      const headers = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      const req = http.request({ method: 'POST', path: '/v1/chat/completions', headers, ...target }, (res) => {
+        res.resume();
+        res.on('end', () => resolve(performance.now() - started));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const cpu = async (target) => {
+    const before = process.cpuUsage();
+    for (let i = 0; i < n; i++) await call(target);
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000 / n;
+  };
+  const walls = { direct: [], forwarded: [] };
+  for (let i = 0; i < n; i++) {
+    walls.direct.push(await call(direct));
+    walls.forwarded.push(await call(forwarded));
+  }
+  const cpuDirect = await cpu(direct);
+  const cpuForwarded = await cpu(forwarded);
+  proxy.close();
+  direct.agent.destroy();
+  forwarded.agent.destroy();
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  return {
+    calls: n,
+    recorded_by_forward: recorded,
+    direct_ms_median: Number(median(walls.direct).toFixed(2)),
+    forwarded_ms_median: Number(median(walls.forwarded).toFixed(2)),
+    overhead_ms_per_call: Number((median(walls.forwarded) - median(walls.direct)).toFixed(2)),
+    cpu_ms_per_call_direct: Number(cpuDirect.toFixed(2)),
+    cpu_ms_per_call_forwarded: Number(cpuForwarded.toFixed(2)),
+  };
+}
+
 /** Mean time of a direct call from this process (no sandbox, no forward): the baseline of the overhead. */
 async function directCallMs(n) {
   let total = 0;
@@ -139,6 +204,8 @@ async function directCallMs(n) {
 try {
   const cold = await run('per-game');
   const warm = await run('persistent');
+  // The forward alone first, while the server answers at once: what the engine adds to a call, and nothing else.
+  const forwardAlone = await forwardAloneMs(FORWARD_CALLS);
   await toServer({ delayMs: LATENCY_MS });
   const direct = await directCallMs(10);
   await toServer({ reset: true });
@@ -156,6 +223,8 @@ try {
       {
         cores: os.availableParallelism(),
         runs: [cold, warm],
+        // The harness's own cost per model call (the aim: at most 2 ms), beside a direct call in the same run.
+        forward_alone: forwardAlone,
         cold_start_ms_per_game: Number((cold.game_wall_ms_mean - warm.game_wall_ms_mean).toFixed(1)),
         capacity: {
           latency_ms: LATENCY_MS,
