@@ -52,6 +52,11 @@ export interface EngineOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * With `port` 0: listen on the port this data folder's engine last had on `host` when it is free (else a free one)
+   * and remember the port it got, so an open page finds the restarted engine (`arena serve`).
+   */
+  reuseLastPort?: boolean;
   authMode?: boolean;
   staleAfterMs?: number;
   clock?: Clock;
@@ -80,6 +85,8 @@ export interface EngineOptions {
 export interface RunningEngine {
   url: string;
   port: number;
+  /** With `reuseLastPort`: the last port, when another program had taken it (a free port was used instead). */
+  lastPortTaken?: number;
   host: string;
   token: string;
   /** A one-time code for a UI link: the page trades it once for the token (the token itself never goes in a URL). */
@@ -167,7 +174,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       admin: {
         token,
         launchCodes,
-        adminSessions: createAdminSessions(() => clock.now()),
+        adminSessions: createAdminSessions(() => clock.now(), store.adminSessions),
         engine,
         version: APP_VERSION,
         dataDir: path.resolve(options.dataDir),
@@ -186,7 +193,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     warnOrphansEnded(http, orphansEnded, hostOrphansEnded);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
-    const port = await listenOn(http, host, options.port ?? 0);
+    const reuse = options.reuseLastPort === true && (options.port ?? 0) === 0;
+    const { port, preferredPortTaken: lastPortTaken } = await listenOn(
+      http,
+      host,
+      options.port ?? 0,
+      reuse ? store.enginePorts.last(host) : undefined,
+    );
+    if (reuse) store.enginePorts.record(host, port, clock.now());
     serveOwnPortInProcess(sandbox, http, host, port);
     const sweeper = startStaleSweeper(engine, staleAfterMs);
     const urlHost = host.includes(':') ? `[${host}]` : host;
@@ -210,6 +224,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     return {
       url: `http://${urlHost}:${port}`,
       port,
+      ...(lastPortTaken === undefined ? {} : { lastPortTaken }),
       host,
       token,
       issueLaunchCode: (ttlMs?: number) => launchCodes.issue(ttlMs),
@@ -374,11 +389,32 @@ function resetForTests(live: ReturnType<typeof createLiveBus>, store: Store): vo
   store.clearAll();
 }
 
-/** Listens and returns the port it got (the one asked for, or a free one for 0). */
-async function listenOn(http: FastifyInstance, host: string, port: number): Promise<number> {
+/**
+ * Listens and returns the port it got: the one asked for, or for 0 the preferred one when it is free, else a free one
+ * (`preferredPortTaken` then names the port that was taken).
+ */
+async function listenOn(
+  http: FastifyInstance,
+  host: string,
+  port: number,
+  preferred: number | undefined,
+): Promise<{ port: number; preferredPortTaken?: number }> {
+  const bound = () => {
+    const address = http.server.address();
+    return typeof address === 'object' && address ? address.port : port;
+  };
+  if (port === 0 && preferred !== undefined && preferred > 0) {
+    try {
+      await http.listen({ host, port: preferred });
+      return { port: bound() };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      await http.listen({ host, port: 0 });
+      return { port: bound(), preferredPortTaken: preferred };
+    }
+  }
   await http.listen({ host, port });
-  const address = http.server.address();
-  return typeof address === 'object' && address ? address.port : port;
+  return { port: bound() };
 }
 
 function createClawArena(options: EngineOptions, store: Store, clock: Clock, rngSecret: Buffer): ClawArenaService {
