@@ -193,21 +193,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     warnOrphansEnded(http, orphansEnded, hostOrphansEnded);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
-    const reuse = options.reuseLastPort === true && (options.port ?? 0) === 0;
-    const { port, preferredPortTaken: lastPortTaken } = await listenOn(
-      http,
-      host,
-      options.port ?? 0,
-      reuse ? store.enginePorts.last(host) : undefined,
-    );
-    if (reuse) store.enginePorts.record(host, port, clock.now());
-    serveOwnPortInProcess(sandbox, http, host, port);
+    const listening = await listenForEngine(http, host, options, store, clock.now());
+    serveOwnPortInProcess(sandbox, http, host, listening.port);
     const sweeper = startStaleSweeper(engine, staleAfterMs);
     const urlHost = host.includes(':') ? `[${host}]` : host;
     const { tls, tlsApp } = await startTls(options, host, urlHost, clawarena, http);
-    clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
+    clawarena.setBaseUrls({ http: `http://${urlHost}:${listening.port}`, https: tls?.url ?? null });
     const { localRunners, playables, warmHooks, tournamentService } = createTournaments(options, {
-      url: `http://${urlHost}:${port}`,
+      url: `http://${urlHost}:${listening.port}`,
       store,
       clock,
       engine,
@@ -222,9 +215,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     let closed: Promise<void> | undefined;
     const server = http;
     return {
-      url: `http://${urlHost}:${port}`,
-      port,
-      ...(lastPortTaken === undefined ? {} : { lastPortTaken }),
+      url: `http://${urlHost}:${listening.port}`,
+      ...listening,
       host,
       token,
       issueLaunchCode: (ttlMs?: number) => launchCodes.issue(ttlMs),
@@ -387,6 +379,20 @@ function createTournaments(
 function resetForTests(live: ReturnType<typeof createLiveBus>, store: Store): void {
   live.closeAll();
   store.clearAll();
+}
+
+/** Listens on the port asked for (with `reuseLastPort`, this folder's last one when free) and remembers the one it got. */
+async function listenForEngine(
+  http: FastifyInstance,
+  host: string,
+  options: EngineOptions,
+  store: Store,
+  now: number,
+): Promise<{ port: number; lastPortTaken?: number }> {
+  const reuse = options.reuseLastPort === true && (options.port ?? 0) === 0;
+  const bound = await listenOn(http, host, options.port ?? 0, reuse ? store.enginePorts.last(host) : undefined);
+  if (reuse) store.enginePorts.record(host, bound.port, now);
+  return bound.preferredPortTaken === undefined ? { port: bound.port } : { port: bound.port, lastPortTaken: bound.preferredPortTaken };
 }
 
 /**

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GAMES } from '../../../games/index.js';
-import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
+import { DEFAULT_STALE_AFTER_MS, type RunningEngine, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
 import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
@@ -120,29 +120,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
   const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;
   const interactive = !flags.json && process.stdin.isTTY === true;
-  if (flags.json) {
-    const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
-    const taken = running.lastPortTaken === undefined ? {} : { previousPortTaken: running.lastPortTaken };
-    process.stdout.write(
-      `${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ui: uiLink(), ...taken, ...tlsInfo })}\n`,
-    );
-  } else {
-    process.stdout.write(
-      (running.lastPortTaken === undefined
-        ? ''
-        : `Port ${running.lastPortTaken}, which this data directory's engine had last, is taken by another program: ` +
-          'pages opened on it cannot find this engine; open the new link below.\n') +
-        `Local Arena engine listening on ${running.url}${flags.auth ? ' (auth mode)' : ''}\n` +
-        `Data directory: ${running.dataDir}\n` +
-        (running.tls
-          ? `ClawArena agent API over HTTPS: ${running.tls.url}/api/v1\n` +
-            `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
-            `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
-          : '') +
-        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes; ${interactive ? 'press Enter' : `kill -USR2 ${process.pid}`} for a new one):\n  ${uiLink()}\n` +
-        'Press Ctrl-C to stop.\n',
-    );
-  }
+  announceListening(running, { json: flags.json === true, auth: flags.auth === true, interactive }, uiLink);
   if (flags.open) openBrowser(uiLink());
   if (interactive) {
     process.stdin.on('data', () => process.stdout.write(`  ${uiLink()}\n`));
@@ -175,6 +153,37 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   await queue?.close();
   if (flags.json) process.stdout.write(`${JSON.stringify({ event: 'stopped' })}\n`);
   return 0;
+}
+
+/** The first lines: where the engine listens (and that its last port was taken, when it was) and a one-time UI link. */
+function announceListening(
+  running: RunningEngine,
+  options: { json: boolean; auth: boolean; interactive: boolean },
+  uiLink: () => string,
+): void {
+  if (options.json) {
+    const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
+    const taken = running.lastPortTaken === undefined ? {} : { previousPortTaken: running.lastPortTaken };
+    process.stdout.write(
+      `${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ui: uiLink(), ...taken, ...tlsInfo })}\n`,
+    );
+  } else {
+    process.stdout.write(
+      (running.lastPortTaken === undefined
+        ? ''
+        : `Port ${running.lastPortTaken}, which this data directory's engine had last, is taken by another program: ` +
+          'pages opened on it cannot find this engine; open the new link below.\n') +
+        `Local Arena engine listening on ${running.url}${options.auth ? ' (auth mode)' : ''}\n` +
+        `Data directory: ${running.dataDir}\n` +
+        (running.tls
+          ? `ClawArena agent API over HTTPS: ${running.tls.url}/api/v1\n` +
+            `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
+            `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
+          : '') +
+        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes; ${options.interactive ? 'press Enter' : `kill -USR2 ${process.pid}`} for a new one):\n  ${uiLink()}\n` +
+        'Press Ctrl-C to stop.\n',
+    );
+  }
 }
 
 function openBrowser(url: string): void {
