@@ -32,34 +32,13 @@ export interface SessionEntry {
   retiredAt: number | null;
 }
 
-/** Where sessions live, by the SHA-256 of their value: the data folder's database (store.adminSessions) or memory. */
+/** Where sessions live, by the SHA-256 of their value: the data folder's database (store.adminSessions). */
 export interface SessionBook {
   put(hash: string, entry: SessionEntry, keep: number): void;
   get(hash: string): SessionEntry | undefined;
   extend(hash: string, expiresAt: number): void;
   retire(hash: string, at: number): void;
   delete(hash: string): void;
-}
-
-/** Sessions that end with the process (an engine without a database of its own, tests). */
-export function memorySessionBook(): SessionBook {
-  const live = new Map<string, SessionEntry>();
-  return {
-    put(hash, entry, keep) {
-      live.set(hash, { ...entry });
-      while (live.size > keep) live.delete(live.keys().next().value as string);
-    },
-    get: (hash) => live.get(hash),
-    extend(hash, expiresAt) {
-      const entry = live.get(hash);
-      if (entry) entry.expiresAt = expiresAt;
-    },
-    retire(hash, at) {
-      const entry = live.get(hash);
-      if (entry) entry.retiredAt = at;
-    },
-    delete: (hash) => void live.delete(hash),
-  };
 }
 
 const hashOf = (value: string) => createHash('sha256').update(value).digest('hex');
@@ -89,7 +68,7 @@ export function readCookie(header: string | undefined, name: string): string | u
   return undefined;
 }
 
-export function createAdminSessions(now: () => number = Date.now, book: SessionBook = memorySessionBook()): AdminSessions {
+export function createAdminSessions(now: () => number, book: SessionBook): AdminSessions {
   const cookie = (host: string, value: string, maxAgeMs: number, secure: boolean) =>
     `${adminCookieName(host)}=${value}; Path=${ADMIN_PREFIX}; Max-Age=${Math.max(0, Math.floor(maxAgeMs / 1000))}; HttpOnly; SameSite=Strict${
       secure ? '; Secure' : ''

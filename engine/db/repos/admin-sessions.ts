@@ -32,7 +32,6 @@ export function createAdminSessionsRepo(db: Database.Database) {
     'DELETE FROM admin_sessions WHERE value_hash NOT IN (SELECT value_hash FROM admin_sessions ORDER BY issued_at DESC LIMIT ?)',
   );
   const removeAll = db.prepare('DELETE FROM admin_sessions');
-  const count = db.prepare('SELECT count(*) AS n FROM admin_sessions');
   return {
     /** Adds a session, then drops the ended ones and all but the newest `keep`. */
     put(hash: string, session: StoredAdminSession, keep: number): void {
@@ -58,9 +57,6 @@ export function createAdminSessionsRepo(db: Database.Database) {
     /** Ends every browser session (`arena serve --end-ui-sessions`); the number ended. */
     clear(): number {
       return removeAll.run().changes;
-    },
-    count(): number {
-      return (count.get() as { n: number }).n;
     },
   };
 }
