@@ -53,6 +53,11 @@ export interface EngineOptions {
   host?: string;
   /** 0 picks a free port. */
   port?: number;
+  /**
+   * With `port` 0: listen on the port this data folder's engine last had on `host` when it is free (else a free one)
+   * and remember the port it got, so an open page finds the restarted engine (`arena serve`).
+   */
+  reuseLastPort?: boolean;
   authMode?: boolean;
   staleAfterMs?: number;
   clock?: Clock;
@@ -87,6 +92,8 @@ export interface EngineOptions {
 export interface RunningEngine {
   url: string;
   port: number;
+  /** With `reuseLastPort`: the last port, when another program had taken it (a free port was used instead). */
+  lastPortTaken?: number;
   host: string;
   token: string;
   /** A one-time code for a UI link: the page trades it once for the token (the token itself never goes in a URL). */
@@ -176,7 +183,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       admin: {
         token,
         launchCodes,
-        adminSessions: createAdminSessions(() => clock.now()),
+        adminSessions: createAdminSessions(() => clock.now(), store.adminSessions),
         engine,
         version: APP_VERSION,
         dataDir: path.resolve(options.dataDir),
@@ -195,14 +202,14 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     warnOrphansEnded(http, orphansEnded, hostOrphansEnded);
     // Live streams never end by themselves; close them first so a graceful close does not wait for them.
     http.addHook('preClose', async () => live.closeAll());
-    const port = await listenOn(http, host, options.port ?? 0);
-    serveOwnPortInProcess(sandbox, http, host, port);
+    const listening = await listenForEngine(http, host, options, store, clock.now());
+    serveOwnPortInProcess(sandbox, http, host, listening.port);
     const sweeper = startStaleSweeper(engine, staleAfterMs);
     const urlHost = host.includes(':') ? `[${host}]` : host;
     const { tls, tlsApp } = await startTls(options, host, urlHost, clawarena, http);
-    clawarena.setBaseUrls({ http: `http://${urlHost}:${port}`, https: tls?.url ?? null });
+    clawarena.setBaseUrls({ http: `http://${urlHost}:${listening.port}`, https: tls?.url ?? null });
     const { localRunners, playables, warmHooks, tournamentService } = createTournaments(options, {
-      url: `http://${urlHost}:${port}`,
+      url: `http://${urlHost}:${listening.port}`,
       store,
       clock,
       engine,
@@ -217,8 +224,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     let closed: Promise<void> | undefined;
     const server = http;
     return {
-      url: `http://${urlHost}:${port}`,
-      port,
+      url: `http://${urlHost}:${listening.port}`,
+      ...listening,
       host,
       token,
       issueLaunchCode: (ttlMs?: number) => launchCodes.issue(ttlMs),
@@ -383,11 +390,46 @@ function resetForTests(live: ReturnType<typeof createLiveBus>, store: Store): vo
   store.clearAll();
 }
 
-/** Listens and returns the port it got (the one asked for, or a free one for 0). */
-async function listenOn(http: FastifyInstance, host: string, port: number): Promise<number> {
+/** Listens on the port asked for (with `reuseLastPort`, this folder's last one when free) and remembers the one it got. */
+async function listenForEngine(
+  http: FastifyInstance,
+  host: string,
+  options: EngineOptions,
+  store: Store,
+  now: number,
+): Promise<{ port: number; lastPortTaken?: number }> {
+  const reuse = options.reuseLastPort === true && (options.port ?? 0) === 0;
+  const bound = await listenOn(http, host, options.port ?? 0, reuse ? store.enginePorts.last(host) : undefined);
+  if (reuse) store.enginePorts.record(host, bound.port, now);
+  return bound.preferredPortTaken === undefined ? { port: bound.port } : { port: bound.port, lastPortTaken: bound.preferredPortTaken };
+}
+
+/**
+ * Listens and returns the port it got: the one asked for, or for 0 the preferred one when it is free, else a free one
+ * (`preferredPortTaken` then names the port that was taken).
+ */
+async function listenOn(
+  http: FastifyInstance,
+  host: string,
+  port: number,
+  preferred: number | undefined,
+): Promise<{ port: number; preferredPortTaken?: number }> {
+  const bound = () => {
+    const address = http.server.address();
+    return typeof address === 'object' && address ? address.port : port;
+  };
+  if (port === 0 && preferred !== undefined && preferred > 0) {
+    try {
+      await http.listen({ host, port: preferred });
+      return { port: bound() };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      await http.listen({ host, port: 0 });
+      return { port: bound(), preferredPortTaken: preferred };
+    }
+  }
   await http.listen({ host, port });
-  const address = http.server.address();
-  return typeof address === 'object' && address ? address.port : port;
+  return { port: bound() };
 }
 
 function createClawArena(options: EngineOptions, store: Store, clock: Clock, rngSecret: Buffer): ClawArenaService {

@@ -23,6 +23,7 @@ import * as modelCalls from './migrations/0230-model-calls.js';
 import * as signedWorkerRecords from './migrations/0260-signed-worker-records.js';
 import * as workerAttestations from './migrations/0270-worker-attestations.js';
 import * as modelCache from './migrations/0300-model-cache.js';
+import * as adminSessions from './migrations/0340-admin-sessions.js';
 import { beginPatiently } from './patient-begin.js';
 
 interface Migration {
@@ -52,6 +53,7 @@ export const migrations: readonly Migration[] = [
   signedWorkerRecords,
   workerAttestations,
   modelCache,
+  adminSessions,
 ];
 
 export class MigrationError extends Error {

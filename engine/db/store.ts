@@ -3,6 +3,7 @@
 import Database from 'better-sqlite3';
 import { DEFAULT_BUSY_TIMEOUT_MS, type OpenOptions, openConnection } from './open.js';
 import { beginPatiently } from './patient-begin.js';
+import { createAdminSessionsRepo, createEnginePortsRepo } from './repos/admin-sessions.js';
 import { createAgentFoldersRepo } from './repos/agent-folders.js';
 import { createChatRepo } from './repos/chat.js';
 import { createClawArenaRepo } from './repos/clawarena.js';
@@ -54,6 +55,8 @@ export function openStore(options: OpenOptions) {
     lifecycles: createLifecyclesRepo(db),
     modelCalls: createModelCallsRepo(db),
     modelCache: createModelCacheRepo(db),
+    adminSessions: createAdminSessionsRepo(db),
+    enginePorts: createEnginePortsRepo(db),
     /**
      * Runs `fn` in a transaction (a savepoint when already inside one). A throw rolls back that level only and
      * is rethrown, which is how a rejected operator action keeps its logged message (decision 11(d)).

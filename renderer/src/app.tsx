@@ -1,9 +1,10 @@
 // The app shell: start-up states, navigation and the routed feature pages.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import type { ArenaApi } from '../../engine/contract/channels.js';
 import { ArenaContext, type ArenaContextValue, useArena } from './app-context.js';
 import type { BootstrapEnv } from './arena-client/bootstrap.js';
 import type { ArenaClient } from './arena-client/client.js';
+import { createEngineMonitor, type EngineMonitor, type EngineStatus } from './arena-client/engine-monitor.js';
 import { type BootState, boot } from './boot.js';
 import { AgentsPage } from './features/agents/agents-page.js';
 import { ChallengesPage } from './features/challenges/challenges-page.js';
@@ -19,6 +20,7 @@ import { TournamentBuilderPage } from './features/tournaments/tournament-builder
 import { TournamentLivePage } from './features/tournaments/tournament-live-page.js';
 import { TournamentsPage } from './features/tournaments/tournaments-page.js';
 import { type Route, routeHref } from './routes.js';
+import { EngineEpochContext } from './ui/engine-epoch.js';
 import { Loading } from './ui/loading.js';
 import { useHashRoute } from './ui/navigation.js';
 
@@ -28,11 +30,15 @@ export function App({ env, shell }: { env: BootstrapEnv; shell: ArenaApi | undef
   const [state, setState] = useState<BootState>({ phase: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  // One per page: the loaded page's requests report to it, and it finds a restarted engine again.
+  const [monitor] = useState<EngineMonitor>(() => createEngineMonitor());
+  useEffect(() => () => monitor.dispose(), [monitor]);
+  const engine = useSyncExternalStore(monitor.subscribe, monitor.state);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the Retry trigger.
   useEffect(() => {
     const controller = new AbortController();
-    void boot(env, controller.signal).then((next) => {
+    void boot(env, controller.signal, monitor.hooks).then((next) => {
       if (!controller.signal.aborted) setState(next);
     });
     return () => controller.abort();
@@ -69,6 +75,21 @@ export function App({ env, shell }: { env: BootstrapEnv; shell: ArenaApi | undef
     );
   }, []);
 
+  // While the engine is unreachable, the monitor asks for the overview (which also refreshes the footer's version).
+  const loadedClient = state.phase === 'loaded' ? state.client : null;
+  useEffect(() => {
+    const client = loadedClient;
+    if (!client) return;
+    monitor.setProbe(() =>
+      client
+        .overview()
+        .then((overview) =>
+          setState((current) => (current.phase === 'loaded' && current.client === client ? { ...current, overview } : current)),
+        ),
+    );
+    return () => monitor.setProbe(null);
+  }, [loadedClient, monitor]);
+
   const context = useMemo<ArenaContextValue | null>(
     () =>
       state.phase === 'loaded'
@@ -87,7 +108,9 @@ export function App({ env, shell }: { env: BootstrapEnv; shell: ArenaApi | undef
         <BootError state={state} onRetry={retry} />
       ) : context ? (
         <ArenaContext.Provider value={context}>
-          <Shell />
+          <EngineEpochContext.Provider value={engine.epoch}>
+            <Shell engineStatus={engine.status} />
+          </EngineEpochContext.Provider>
         </ArenaContext.Provider>
       ) : null}
     </div>
@@ -157,7 +180,14 @@ function NavLinks({ items }: { items: NavItem[] }) {
   ));
 }
 
-function Shell() {
+/** The footer's word on the engine: a page that lost it says so, and says when it found it again. */
+const ENGINE_STATUS_LABEL: Record<EngineStatus, string> = {
+  connected: 'Connected',
+  unreachable: 'Engine unreachable · reconnecting…',
+  'signed-out': 'Session ended · open a new link from arena serve',
+};
+
+function Shell({ engineStatus }: { engineStatus: EngineStatus }) {
   const route = useHashRoute();
   const arena = useArena();
   return (
@@ -184,6 +214,9 @@ function Shell() {
           <div>Engine {arena.overview.version}</div>
           <div className="muted">
             {arena.connection.mode === 'electron' ? 'Desktop' : 'Browser'} · {new URL(arena.connection.baseUrl).host}
+          </div>
+          <div className={`engine-status engine-${engineStatus}`} data-testid="engine-status" data-status={engineStatus} role="status">
+            {ENGINE_STATUS_LABEL[engineStatus]}
           </div>
           {arena.overview.authMode ? <div className="tag">auth mode</div> : null}
         </div>

@@ -9,6 +9,7 @@ import {
   rememberReturnRoute,
 } from './arena-client/bootstrap.js';
 import { type ArenaClient, createArenaClient } from './arena-client/client.js';
+import type { ReachabilityHooks } from './arena-client/engine-monitor.js';
 import { describeError, EngineUnreachableError, UnauthorizedError } from './arena-client/errors.js';
 
 export type BootErrorKind = 'no-token' | 'unauthorized' | 'unreachable' | 'shell' | 'other';
@@ -46,7 +47,8 @@ export function bootError(error: unknown, connection: Connection): Extract<BootS
   return { phase: 'error', kind: 'other', title: 'The engine gave an unexpected answer', detail: describeError(error) };
 }
 
-export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<BootState> {
+/** `reachability`: told of every request the client sends (engine-monitor.ts), so the loaded page can recover. */
+export async function boot(env: BootstrapEnv, signal?: AbortSignal, reachability?: ReachabilityHooks): Promise<BootState> {
   const found = await bootstrapConnection(env);
   if (!found.ok) {
     if (found.reason === 'code-failed')
@@ -58,7 +60,7 @@ export async function boot(env: BootstrapEnv, signal?: AbortSignal): Promise<Boo
     rememberReturnRoute(env);
     return noAccess(problem);
   }
-  const client = createArenaClient(found.connection);
+  const client = createArenaClient(found.connection, undefined, reachability);
   try {
     const overview = await client.overview(signal);
     return { phase: 'loaded', connection: found.connection, client, overview };

@@ -1,19 +1,9 @@
 // The researcher's path through the UI against a real engine: create a psi session, hand its invites to two
 // "agents" (played here over the public HTTP API), watch the session end live, and find the players on the leaderboards.
-import fs from 'node:fs';
-import path from 'node:path';
-import { type APIRequestContext, expect, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, test } from '@playwright/test';
 import { ArenaApp } from './support/arena-app.js';
 import { engineFromEnv } from './support/global-setup.js';
-
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
+import { screenshot } from './support/screenshots.js';
 
 /** What an agent does first: read its private set from the operator channel. */
 async function privateSet(request: APIRequestContext, url: string, sessionId: string, invite: string): Promise<number[]> {

@@ -11,17 +11,10 @@ import { readTarGz, writeTarGz } from '../../engine/tournaments/bundle/bundle.js
 import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { screenshot } from './support/screenshots.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const ADMIN = '/admin/api/v1';
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
 
 /** What `arena verify --json` prints for the file. */
 function cliVerify(file: string): { ok: boolean; checks: string[]; problems: string[] } {

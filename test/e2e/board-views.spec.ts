@@ -12,18 +12,15 @@ import { type APIRequestContext, expect, type Page, test } from '@playwright/tes
 import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { screenshot as saveScreenshot } from './support/screenshots.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = '/admin/api/v1';
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const DOCS_DIR = path.resolve('docs', 'screenshots');
 const DOCS = process.env.ARENA_SCREENSHOTS === 'docs';
 
 async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
+  await saveScreenshot(page, name);
   if (DOCS) {
     fs.mkdirSync(DOCS_DIR, { recursive: true });
     await page.getByTestId('board').screenshot({ path: path.join(DOCS_DIR, `${name}.png`) });

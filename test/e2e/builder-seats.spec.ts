@@ -9,9 +9,9 @@ import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { screenshot } from './support/screenshots.js';
 import { expectSeats, pickSeats, seat } from './support/seats.js';
 
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const NODE = 'ClawArena baseline (Node)';
 const PYTHON = 'ClawArena baseline (Python)';
 
@@ -112,8 +112,7 @@ test.describe('builder by seats', () => {
     await expect(page.getByTestId('planned-games')).toContainText('1 planned games');
     const spec = await exportedDefinition(page, admin, 7);
     expect(spec.challenge).toBe('diplomacy');
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'builder-seats-diplomacy.png'), fullPage: true });
+    await screenshot(page, 'builder-seats-diplomacy');
 
     const id = await startRun(page);
     // The one game seats all seven entrants, in seat order.
@@ -159,8 +158,7 @@ test.describe('builder by seats', () => {
       { manifest: expect.stringMatching(/baseline-node\/agent\.yaml$/), id: 'clawarena-baseline-node-2', lifecycle: 'per-game' },
       { manifest: expect.stringMatching(/baseline-python\/agent\.yaml$/), id: 'clawarena-baseline-python-6' },
     ]);
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'builder-seats-mafia.png'), fullPage: true });
+    await screenshot(page, 'builder-seats-mafia');
 
     const id = await startRun(page);
     await expect

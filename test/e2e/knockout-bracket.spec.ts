@@ -1,16 +1,15 @@
 // Issue 48: the report browser shows a knockout run as a bracket. A real 3-entrant Millionaire knockout (seeded in
 // definition order: the top seed gets the bye) is played by the engine; the page shows its rounds, the bye, the
 // semi-final's points and winner, the final and the champion, exactly as GET /tournaments/:id reports them.
-import fs from 'node:fs';
 import path from 'node:path';
 import { expect, test } from '@playwright/test';
 import { scaled } from '../support/slowness.js';
 import { ArenaApp } from './support/arena-app.js';
 import { watchConsole } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { screenshot } from './support/screenshots.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 const MILLIONAIRE = path.join(ROOT, 'challenges/millionaire/agents');
 
 interface Meeting {
@@ -91,8 +90,7 @@ test.describe('knockout bracket', () => {
     await expect(finalBox.getByTestId('kb-entrant').nth(1)).toHaveAttribute('data-agent', semi.winner as string);
     await expect(finalBox).toHaveAttribute('data-winner', champion);
     expect(final.winner).toBe(champion);
-    fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-    await page.screenshot({ path: path.join(SCREENSHOT_DIR, 'knockout-bracket.png'), fullPage: true });
+    await screenshot(page, 'knockout-bracket');
 
     expect(errors).toEqual([]);
   });

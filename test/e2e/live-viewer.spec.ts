@@ -5,21 +5,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type APIRequestContext, expect, type Locator, type Page, test } from '@playwright/test';
+import { type APIRequestContext, expect, type Locator, test } from '@playwright/test';
 import { scaled } from '../support/slowness.js';
 import { watchErrors } from './support/console-errors.js';
 import { engineFromEnv } from './support/global-setup.js';
+import { screenshot } from './support/screenshots.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN = '/admin/api/v1';
-const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
-
-async function screenshot(page: Page, name: string): Promise<void> {
-  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  await test.info().attach(name, { path: file, contentType: 'image/png' });
-}
 
 /** A millionaire run in which ticker-bot chats every 300 ms and never guesses: each game lasts until its clock runs out. */
 async function tickerRun(

@@ -2,10 +2,11 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { GAMES } from '../../../games/index.js';
-import { DEFAULT_STALE_AFTER_MS, startEngine } from '../../app.js';
+import { DEFAULT_STALE_AFTER_MS, type RunningEngine, startEngine } from '../../app.js';
 import { isLoopbackHost } from '../../http/guards.js';
 import { LAUNCH_CODE_TTL_MS } from '../../http/launch-codes.js';
 import { resolveDataDir } from '../../runtime/data-dir.js';
+import { removePortFile, writePortFile } from '../../runtime/port-file.js';
 import { parseFlags, parseMinutes, parsePort, takeRepeated, UsageError } from '../args.js';
 import { coordinatorQueue } from '../queue-flag.js';
 
@@ -15,7 +16,8 @@ Start the arena engine on a loopback port and serve the UI.
 
 Options:
   --host HOST            address to bind (default 127.0.0.1; must be a loopback address)
-  --port N               port, 0 for a free one (default 0)
+  --port N               port, 0 for a free one (default: the port this data directory's engine had last,
+                         so open pages find the restarted engine; a free one when that port is taken)
   --data-dir DIR         data directory (default: $ARENA_DATA_DIR, else the OS user-data folder)
   --auth                 SpecArena auth mode: Ed25519-signed joins and session keys; MCP off
   --stale-after MINUTES  expire unfinished sessions after this much inactivity (default 30; 0 = never)
@@ -28,6 +30,7 @@ Options:
   --open                 open the UI in the default browser (with a one-time code, never the admin token)
   --log-level LEVEL      fatal|error|warn|info|debug|silent (default warn)
   --trust-agent-dir DIR  run the agents in DIR without the OS sandbox (repeatable)
+  --end-ui-sessions      end every browser session of this data directory (open pages need a new link)
   --queue URL            play tournament games on game workers (arena worker --queue URL) instead of
                          here: redis://HOST:PORT or rediss://; only records signed by trusted workers
                          are accepted (arena workers trust, or --trusted-workers)
@@ -54,6 +57,7 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     'tls-cert': 'string',
     'tls-key': 'string',
     open: 'boolean',
+    'end-ui-sessions': 'boolean',
     'log-level': 'string',
     'clawarena-default-game': 'string',
     queue: 'string',
@@ -94,6 +98,8 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     ...(queue ? { remoteRunners: queue.runners } : {}),
     host,
     port: parsePort(flags.port),
+    // Without --port, the port this data folder's engine had last: open pages (their origin, their cookie) follow.
+    reuseLastPort: flags.port === undefined,
     dataDir,
     // A UI watches this engine: the agents' Node is hashed before the first tournament needs it (not for workers').
     prepareAgentRuntime: !queue,
@@ -108,25 +114,15 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
   });
   // Running tournaments stop paused (resumable from the UI) when the queue stays unreachable.
   halt = () => void running.tournaments.close();
+  writePortFile(dataDir, { host, port: running.port, pid: process.pid });
+  if (flags['end-ui-sessions']) {
+    const ended = running.store.adminSessions.clear();
+    if (!flags.json) process.stdout.write(`Ended ${ended} browser session(s) of this data directory.\n`);
+  }
   // The UI link carries a one-time code, never the token: a link ends up in argv (xdg-open), history and session files.
   const uiLink = () => `${running.url}/#code=${running.issueLaunchCode()}`;
   const interactive = !flags.json && process.stdin.isTTY === true;
-  if (flags.json) {
-    const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
-    process.stdout.write(`${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ui: uiLink(), ...tlsInfo })}\n`);
-  } else {
-    process.stdout.write(
-      `Local Arena engine listening on ${running.url}${flags.auth ? ' (auth mode)' : ''}\n` +
-        `Data directory: ${running.dataDir}\n` +
-        (running.tls
-          ? `ClawArena agent API over HTTPS: ${running.tls.url}/api/v1\n` +
-            `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
-            `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
-          : '') +
-        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes; ${interactive ? 'press Enter' : `kill -USR2 ${process.pid}`} for a new one):\n  ${uiLink()}\n` +
-        'Press Ctrl-C to stop.\n',
-    );
-  }
+  announceListening(running, { json: flags.json === true, auth: flags.auth === true, interactive }, uiLink);
   if (flags.open) openBrowser(uiLink());
   if (interactive) {
     process.stdin.on('data', () => process.stdout.write(`  ${uiLink()}\n`));
@@ -155,9 +151,41 @@ export async function serveCommand(argv: readonly string[]): Promise<number> {
     process.once('SIGINT', () => stop('SIGINT'));
     process.once('SIGTERM', () => stop('SIGTERM'));
   });
+  removePortFile(dataDir);
   await queue?.close();
   if (flags.json) process.stdout.write(`${JSON.stringify({ event: 'stopped' })}\n`);
   return 0;
+}
+
+/** The first lines: where the engine listens (and that its last port was taken, when it was) and a one-time UI link. */
+function announceListening(
+  running: RunningEngine,
+  options: { json: boolean; auth: boolean; interactive: boolean },
+  uiLink: () => string,
+): void {
+  if (options.json) {
+    const tlsInfo = running.tls ? { tlsUrl: running.tls.url, tlsCertPath: running.tls.certPath } : {};
+    const taken = running.lastPortTaken === undefined ? {} : { previousPortTaken: running.lastPortTaken };
+    process.stdout.write(
+      `${JSON.stringify({ event: 'listening', url: running.url, token: running.token, ui: uiLink(), ...taken, ...tlsInfo })}\n`,
+    );
+  } else {
+    process.stdout.write(
+      (running.lastPortTaken === undefined
+        ? ''
+        : `Port ${running.lastPortTaken}, which this data directory's engine had last, is taken by another program: ` +
+          'pages opened on it cannot find this engine; open the new link below.\n') +
+        `Local Arena engine listening on ${running.url}${options.auth ? ' (auth mode)' : ''}\n` +
+        `Data directory: ${running.dataDir}\n` +
+        (running.tls
+          ? `ClawArena agent API over HTTPS: ${running.tls.url}/api/v1\n` +
+            `  certificate: ${running.tls.certPath}${running.tls.generated ? ' (new)' : ''}\n` +
+            `  trust it in the client with SSL_CERT_FILE=${running.tls.certPath}\n`
+          : '') +
+        `Open the UI (a one-time link, valid for ${LAUNCH_CODE_TTL_MS / 60_000} minutes; ${options.interactive ? 'press Enter' : `kill -USR2 ${process.pid}`} for a new one):\n  ${uiLink()}\n` +
+        'Press Ctrl-C to stop.\n',
+    );
+  }
 }
 
 function openBrowser(url: string): void {

@@ -22,6 +22,7 @@ import {
   ScoringResponseSchema,
   type SessionStatus,
 } from '../../../engine/contract/specarena.js';
+import type { ReachabilityHooks } from './engine-monitor.js';
 import { ApiError, ContractError, EngineUnreachableError, UnauthorizedError } from './errors.js';
 
 export type FetchFn = (input: string, init?: RequestInit) => Promise<Response>;
@@ -107,7 +108,11 @@ async function errorFromResponse(response: Response): Promise<Error> {
   return new ApiError(response.status, message, parsed.success ? parsed.data.code : undefined);
 }
 
-export function createArenaClient(connection: { baseUrl: string; token: string | null }, fetchImpl?: FetchFn): ArenaClient {
+export function createArenaClient(
+  connection: { baseUrl: string; token: string | null },
+  fetchImpl?: FetchFn,
+  reachability?: ReachabilityHooks,
+): ArenaClient {
   // Called through a wrapper: a bare reference to window.fetch stored on an object throws "Illegal invocation".
   const doFetch: FetchFn = fetchImpl ?? ((input, init) => globalThis.fetch(input, init));
   const base = connection.baseUrl.replace(/\/+$/, '');
@@ -130,6 +135,7 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
       });
     } catch (error) {
       if (options.signal?.aborted) throw error;
+      reachability?.unreachable();
       const timedOut = error instanceof Error && error.name === 'TimeoutError';
       throw new EngineUnreachableError(
         timedOut
@@ -137,6 +143,7 @@ export function createArenaClient(connection: { baseUrl: string; token: string |
           : `Cannot reach the engine at ${base}.`,
       );
     }
+    reachability?.answered(response.ok);
     if (!response.ok) throw await errorFromResponse(response);
     return response;
   }

@@ -1,6 +1,7 @@
 // Loads data for a view, optionally refreshing it on an interval. Keeps the last good data while a refresh fails,
 // so a flaky moment shows a warning instead of blanking the page.
-import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
+import { type DependencyList, useCallback, useContext, useEffect, useRef, useState } from 'react';
+import { EngineEpochContext } from './engine-epoch.js';
 
 export interface Resource<T> {
   data: T | undefined;
@@ -28,7 +29,9 @@ export function useResource<T>(
   });
 
   const key = JSON.stringify(deps);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the caller's deps, `tick` for reloads and refreshes.
+  // The engine came back after an outage: load again (the data stays shown meanwhile, like a refresh).
+  const epoch = useContext(EngineEpochContext);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` stands for the caller's deps, `tick` for reloads and refreshes, `epoch` for recoveries.
   useEffect(() => {
     const controller = new AbortController();
     // New inputs (another session, another filter) must not show the previous inputs' data.
@@ -45,7 +48,7 @@ export function useResource<T>(
       },
     );
     return () => controller.abort();
-  }, [key, tick]);
+  }, [key, tick, epoch]);
 
   const refreshMs = options.refreshMs;
   useEffect(() => {

@@ -28,13 +28,14 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
   const axis = intervalAxis(rows);
   const x = axis ? linearScale(axis.domain, [0, 100]) : null;
   if (rows.length === 0 || (rated && rated.finished === 0)) return <p className="empty">No games settled yet.</p>;
-  // Model spend columns only when some agent made model calls: scripted-agent tournaments stay uncluttered.
+  // Model spend columns only when some agent made model calls: scripted-agent tournaments stay uncluttered. They come
+  // before the interval, which is last and frozen at the right edge when the table must scroll sideways (1024 px).
   const spend = rows.some((r) => r.tokens !== null && r.tokens !== undefined);
   return (
     <>
       {rated ? <RatedNote rated={rated} /> : null}
       <div className="table-wrap">
-        <table className="table t-standings" data-testid="standings-table">
+        <table className={spend ? 'table t-standings t-with-spend' : 'table t-standings'} data-testid="standings-table">
           <caption className="sr-only">Standings: rank, games, results, points and rating with its 95% interval</caption>
           <thead>
             <tr>
@@ -49,6 +50,15 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
               <th className="num">Points</th>
               <th className="num">Score</th>
               <th className="num">Rating</th>
+              {spend ? (
+                <>
+                  <th className="num t-spend-head">Tokens</th>
+                  <th className="num t-spend-head">Cost</th>
+                  <th className="num t-spend-head" title="model spend per game divided by the rating points above the weakest agent">
+                    Cost / rating point
+                  </th>
+                </>
+              ) : null}
               <th className="t-interval-head">
                 Interval
                 {axis ? (
@@ -61,15 +71,6 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
                   </span>
                 ) : null}
               </th>
-              {spend ? (
-                <>
-                  <th className="num">Tokens</th>
-                  <th className="num">Cost</th>
-                  <th className="num" title="model spend per game divided by the rating points above the weakest agent">
-                    Cost / rating point
-                  </th>
-                </>
-              ) : null}
             </tr>
           </thead>
           <tbody>
@@ -108,9 +109,6 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
                     <span className="muted small t-rating-ci"> {row.rating_interval.slice(row.rating_interval.indexOf('['))}</span>
                   ) : null}
                 </td>
-                <td className="t-interval-cell">
-                  <IntervalBar row={row} x={x} domain={axis?.domain ?? null} />
-                </td>
                 {spend ? (
                   <>
                     <td className="num">{row.tokens === null || row.tokens === undefined ? '–' : formatNumber(row.tokens)}</td>
@@ -120,6 +118,9 @@ export function StandingsTable({ rows, rated }: { rows: readonly StandingRow[]; 
                     </td>
                   </>
                 ) : null}
+                <td className="t-interval-cell">
+                  <IntervalBar row={row} x={x} domain={axis?.domain ?? null} />
+                </td>
               </tr>
             ))}
           </tbody>
