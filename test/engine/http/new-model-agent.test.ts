@@ -93,7 +93,11 @@ describe('New model agent', () => {
     expect(entries()).toEqual(['scripted-psi']);
 
     const manifest = YAML.parse(fs.readFileSync(path.join(dir, 'agent.yaml'), 'utf8'));
-    expect(manifest).toMatchObject({ id: 'scripted-psi', protocol: 'specarena', entrypoint: { command: 'arena-agent model --config model.yaml' } });
+    expect(manifest).toMatchObject({
+      id: 'scripted-psi',
+      protocol: 'specarena',
+      entrypoint: { command: 'arena-agent model --config model.yaml' },
+    });
     // The engine forwards the server named in model.yaml: no network.allow is written.
     expect(manifest.network).toBeUndefined();
     expect(YAML.parse(fs.readFileSync(path.join(dir, 'model.yaml'), 'utf8'))).toEqual({
@@ -173,7 +177,10 @@ describe('New model agent', () => {
     for (const [overrides, field, message] of cases) {
       const res = await admin.post<ErrorBody>('/agents/model', request({ id: 'refused', ...overrides }), auth);
       expect(res.status, JSON.stringify(overrides)).toBe(400);
-      expect(res.body.issues?.map((i) => i.path), JSON.stringify(res.body)).toContain(field);
+      expect(
+        res.body.issues?.map((i) => i.path),
+        JSON.stringify(res.body),
+      ).toContain(field);
       expect(res.body.error).toContain(message);
     }
     // Neither the refused folder nor a staging folder is left behind.
