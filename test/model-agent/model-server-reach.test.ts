@@ -11,7 +11,8 @@ import { ADMIN_PREFIX } from '../../engine/contract/admin.js';
 import { type TournamentModelServersResponse, TournamentModelServersResponseSchema } from '../../engine/contract/model-server-use.js';
 import { modelGateStats } from '../../engine/runner/model-gate.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
-import { type FakeModelServer, lastUserText, openAiReply, type ScriptedReply, startFakeModelServer } from './fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from './fake-model-server.js';
+import { psiGuesser } from './scripted-models.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -19,19 +20,6 @@ let compiled: CompiledAgent;
 let engine: RunningEngine;
 let dataDir: string;
 const servers: FakeModelServer[] = [];
-
-/** Guesses one number of its set once it has seen it, then waits (as in warm-tournament.test.ts). */
-function psiGuesser(delayMs = 0) {
-  return (request: Parameters<Parameters<typeof startFakeModelServer>[0]>[0]): ScriptedReply => {
-    const text = lastUserText(request);
-    const first = /Your private set is: \{(\d+)/.exec(text)?.[1];
-    const reply =
-      !first || text.includes('action guess')
-        ? openAiReply('{"wait": true}', 50, 5)
-        : openAiReply(JSON.stringify({ method: 'guess', content: first }), 120, 12);
-    return { ...reply, delayMs };
-  };
-}
 
 /** A per-game model agent folder with no network.allow; `network` is merged into its manifest. */
 function modelAgent(id: string, server: FakeModelServer, network?: Record<string, unknown>): string {

@@ -99,7 +99,7 @@ function ServerPicker({
             {c.unavailable ? (
               <span className="small"> — {c.unavailable}</span>
             ) : (
-              <span className="small muted"> — {c.models.length} models</span>
+              <span className="small muted"> — {c.models.length === 1 ? '1 model' : `${c.models.length} models`}</span>
             )}
           </label>
         ))}
@@ -280,7 +280,7 @@ export function NewModelAgentDialog({
         <div className="nm-grid">
           <label className="field">
             <span className="field-label">Model</span>
-            <select value={form.model} disabled={!server} onChange={(e) => set({ model: e.target.value })}>
+            <select aria-label="Model" value={form.model} disabled={!server} onChange={(e) => set({ model: e.target.value })}>
               {(server?.models ?? []).map((m) => (
                 <option key={m} value={m}>
                   {m}
@@ -337,7 +337,7 @@ export function NewModelAgentDialog({
           </label>
           <label className="field">
             <span className="field-label">Agent folder</span>
-            <select value={form.folder} onChange={(e) => set({ folder: e.target.value })}>
+            <select aria-label="Agent folder" value={form.folder} onChange={(e) => set({ folder: e.target.value })}>
               {folders.map((f) => (
                 <option key={f.id} value={f.id}>
                   {f.path}
