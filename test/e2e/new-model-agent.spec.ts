@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, type Locator, type Page, test } from '@playwright/test';
 import YAML from 'yaml';
 import { type FakeModelServer, startFakeModelServer } from '../model-agent/fake-model-server.js';
 import { psiGuesser } from '../model-agent/scripted-models.js';
@@ -17,10 +17,12 @@ import { pickSeats } from './support/seats.js';
 
 const SCREENSHOT_DIR = path.resolve('test-results', 'screenshots');
 
-async function screenshot(page: Page, name: string): Promise<void> {
+/** The whole page, or one part of it (the dialog). */
+async function screenshot(page: Page | Locator, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const file = path.join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  if ('goto' in page) await page.screenshot({ path: file, fullPage: true });
+  else await page.screenshot({ path: file });
   await test.info().attach(name, { path: file, contentType: 'image/png' });
 }
 
@@ -61,7 +63,7 @@ test('create a model agent in the dialog, then play it against a shipped agent',
   await dialog.getByRole('checkbox', { name: 'Private Set Intersection' }).check();
   await dialog.getByLabel('Name', { exact: true }).fill('Scripted PSI model');
   await expect(dialog.getByLabel('Agent id (folder name)')).toHaveValue('scripted-psi-model');
-  await screenshot(page, 'new-model-agent-dialog');
+  await screenshot(dialog, 'new-model-agent-dialog');
 
   const listingsBefore = model.listings;
   await dialog.getByRole('button', { name: 'Create agent' }).click();
@@ -75,7 +77,9 @@ test('create a model agent in the dialog, then play it against a shipped agent',
   await expect(listed).toHaveAttribute('data-ok', 'true');
 
   // The builder offers it; a short run against a shipped agent validates and plays.
-  await page.goto(`${url}/#/tournaments/new&token=${token}`);
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tournaments' }).click();
+  await page.getByRole('link', { name: 'New tournament' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'New tournament' })).toBeVisible();
   await page.getByLabel('Tournament name').fill('Scripted model vs honest');
   await page.getByRole('checkbox', { name: 'Private Set Intersection' }).check();
   await pickSeats(page, ['Scripted PSI model', 'Honest exact']);
