@@ -291,31 +291,24 @@ export function NewModelAgentDialog({
           </label>
           <label className="field">
             <span className="field-label">Temperature</span>
-            <input
-              type="number"
-              step="0.1"
-              min="0"
-              max="2"
-              value={form.temperature}
-              onChange={(e) => set({ temperature: e.target.value })}
-            />
+            <input type="text" inputMode="decimal" value={form.temperature} onChange={(e) => set({ temperature: e.target.value })} />
             <FieldError errors={errors} field="temperature" />
           </label>
           <label className="field">
             <span className="field-label">Max tokens</span>
-            <input type="number" min="1" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} />
+            <input type="text" inputMode="numeric" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} />
             <FieldError errors={errors} field="max_tokens" />
           </label>
           <label className="field">
             <span className="field-label">Seed</span>
-            <input type="number" value={form.seed} placeholder="none" onChange={(e) => set({ seed: e.target.value })} />
+            <input type="text" inputMode="numeric" value={form.seed} placeholder="none" onChange={(e) => set({ seed: e.target.value })} />
             <FieldError errors={errors} field="seed" />
           </label>
           <label className="field">
             <span className="field-label">Capacity (requests at once)</span>
             <input
-              type="number"
-              min="1"
+              type="text"
+              inputMode="numeric"
               value={form.capacity}
               placeholder={server?.slots ? `server reports ${server.slots}` : '1 unless the server reports more'}
               onChange={(e) => set({ capacity: e.target.value })}
