@@ -196,10 +196,18 @@ export function createAgentCatalog(deps: {
       if (!folder) throw issue(`no agent folder ${req.folder_id}; add a folder on the Agents page first`);
       if (folder.builtin) throw issue(`${folder.path} ships with the app; pick one of your own folders`);
       if (!folder.exists) throw issue(`${folder.path} is missing; add an existing folder`);
+      // The scan stops at a folder's own agent.yaml, so an agent written below it would never be listed.
+      if (fs.existsSync(path.join(folder.path, MANIFEST_FILE)))
+        throw issue(`${folder.path} is an agent itself (it holds ${MANIFEST_FILE}); pick or add the folder that holds your agents`);
       const files = await writeModelAgent(folder.path, req, checks);
       const made = canonical(files[0] as string);
-      const agent = (await catalog()).agents.find((a) => canonical(a.manifest_path) === made);
-      if (!agent) throw new DomainError('internal', `${files[0]} was written but the catalog does not list it`);
+      const listed = await catalog();
+      const agent = listed.agents.find((a) => canonical(a.manifest_path) === made);
+      if (!agent)
+        throw new DomainError(
+          'internal',
+          `${files[0]} was written, but the folder scan did not reach it (${listed.incomplete ?? 'not found'})`,
+        );
       return { agent, files };
     },
 

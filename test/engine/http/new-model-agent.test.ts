@@ -153,6 +153,10 @@ describe('New model agent', () => {
   });
 
   it('400s each bad field by name and writes nothing', async () => {
+    // A folder that is an agent itself: the scan would never look below its agent.yaml.
+    const agentFolder = path.join(userDir, 'scripted-psi');
+    const added = AgentCatalogResponseSchema.parse((await admin.post('/agents/folders', { path: agentFolder }, auth)).body);
+    const agentFolderId = added.folders.find((f) => f.path === agentFolder)?.id as string;
     const closed = await startFakeModelServer(() => openAiReply('x'));
     const closedUrl = `${closed.url}/v1`;
     await closed.close();
@@ -162,6 +166,7 @@ describe('New model agent', () => {
       [{ id: '.hidden' }, 'id', 'lowercase letters'],
       [{ folder_id: 'builtin:agents' }, 'folder_id', 'ships with the app'],
       [{ folder_id: '999' }, 'folder_id', 'no agent folder 999'],
+      [{ folder_id: agentFolderId }, 'folder_id', 'is an agent itself'],
       [{ challenges: ['no-such-game'] }, 'challenges', 'no challenge or game "no-such-game"'],
       [{ challenges: [] }, 'challenges', 'at least one'],
       [{ temperature: 5 }, 'temperature', ''],
