@@ -151,6 +151,8 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     const launchCodes = createLaunchCodes(token, () => clock.now());
     let http: FastifyInstance | undefined;
     let tournaments: TournamentService | undefined;
+    // Known once the tournaments exist (below); "New model agent" checks its challenges against it.
+    let playableRegistry: PlayableRegistry | undefined;
     const clawarena = createClawArena(options, store, clock, rngSecret);
     const engine = createArenaEngine({
       store,
@@ -194,7 +196,11 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
         governance: { store, runner: governance },
-        agents: createAgentCatalog({ store, cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox) }),
+        agents: createAgentCatalog({
+          store,
+          cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox),
+          newModelAgent: { protocolOf: (id) => playableRegistry?.get(id)?.protocol, serverProblems: (agent) => modelServerProblems(agent) },
+        }),
         clawarena,
         reset: options.testHooks ? () => resetForTests(live, store) : undefined,
       },
@@ -220,6 +226,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
       sandbox,
     });
     tournaments = tournamentService;
+    playableRegistry = playables;
     if (options.resumeTournaments !== false) tournamentService.resumeInterrupted();
     let closed: Promise<void> | undefined;
     const server = http;

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentCatalogResponse, AgentFolder, AgentRun } from '../contract/agent-catalog.js';
 import { DomainError } from '../contract/errors.js';
+import type { NewModelAgentRequest, NewModelAgentResponse } from '../contract/model-agent-create.js';
 import { reportFromTally } from '../core/ratings/index.js';
 import { agentId } from '../core/tournament/index.js';
 import type { Store } from '../db/store.js';
@@ -11,6 +12,7 @@ import { type BuiltinFolder, builtinAgentFolders } from '../runtime/package-root
 import { runTally } from '../tournaments/results/game-commit.js';
 import { loadManifest, MANIFEST_FILE } from './manifest-loader.js';
 import { scanFolders } from './manifest-scan.js';
+import { type NewModelAgentDeps, writeModelAgent } from './new-model-agent.js';
 
 export class AgentCatalogError extends DomainError {
   override name = 'AgentCatalogError';
@@ -43,6 +45,8 @@ export function createAgentCatalog(deps: {
   now?: () => number;
   /** Why a valid manifest's agent cannot start here (the runner's launch check, injected by the engine); else null. */
   cannotStart?: (manifestPath: string, dir: string) => string | null;
+  /** What "New model agent" checks a request against (the playables, the model server preflight). */
+  newModelAgent?: NewModelAgentDeps;
 }) {
   const { store } = deps;
   const builtin = deps.builtin ?? (() => builtinAgentFolders());
@@ -181,6 +185,30 @@ export function createAgentCatalog(deps: {
       if (!/^[1-9]\d*$/.test(id) || !store.agentFolders.setTrusted(Number(id), trusted))
         throw new AgentCatalogError('not_found', `no agent folder ${id}`);
       return catalog();
+    },
+
+    /** "New model agent": writes agent.yaml + model.yaml into a new folder inside a user folder (new-model-agent.ts). */
+    async createModelAgent(req: NewModelAgentRequest): Promise<NewModelAgentResponse> {
+      const checks = deps.newModelAgent;
+      if (!checks) throw new DomainError('unavailable', 'creating model agents is not available in this engine');
+      const folder = folders().find((f) => f.id === req.folder_id);
+      const issue = (message: string) => new DomainError('invalid', `folder_id: ${message}`, { issues: [{ path: 'folder_id', message }] });
+      if (!folder) throw issue(`no agent folder ${req.folder_id}; add a folder on the Agents page first`);
+      if (folder.builtin) throw issue(`${folder.path} ships with the app; pick one of your own folders`);
+      if (!folder.exists) throw issue(`${folder.path} is missing; add an existing folder`);
+      // The scan stops at a folder's own agent.yaml, so an agent written below it would never be listed.
+      if (fs.existsSync(path.join(folder.path, MANIFEST_FILE)))
+        throw issue(`${folder.path} is an agent itself (it holds ${MANIFEST_FILE}); pick or add the folder that holds your agents`);
+      const files = await writeModelAgent(folder.path, req, checks);
+      const made = canonical(files[0] as string);
+      const listed = await catalog();
+      const agent = listed.agents.find((a) => canonical(a.manifest_path) === made);
+      if (!agent)
+        throw new DomainError(
+          'internal',
+          `${files[0]} was written, but the folder scan did not reach it (${listed.incomplete ?? 'not found'})`,
+        );
+      return { agent, files };
     },
 
     runs(manifest: string, limit: number): AgentRun[] {

@@ -6,6 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { DomainError } from '../contract/errors.js';
 import { knockoutBracket } from '../contract/knockout-bracket.js';
+import type { TournamentModelServersResponse } from '../contract/model-server-use.js';
 import type { PreflightProblem } from '../contract/preflight.js';
 import {
   EXPORT_FILES,
@@ -34,6 +35,7 @@ import type { ModelReplaySource } from './launch/seat-launch.js';
 import type { ModelBuildProbe } from './model-builds.js';
 import { buildChangeProblems, modelBuildsOf } from './model-builds.js';
 import { runTally } from './results/game-commit.js';
+import { runModelServerUse } from './results/model-server-use.js';
 import { type RunStatistics, statisticsOfTally } from './results/stats.js';
 import { type EventListener, type ExecutorDeps, type RunOutcome, TournamentExecutor } from './run/executor.js';
 import type { GameRunners } from './run/game-runner.js';
@@ -351,6 +353,13 @@ export function createTournamentService(deps: TournamentServiceDeps) {
         rating_history: chartHistory(chart, ratings),
         pairwise: chartPairwise(chart),
       };
+    },
+
+    /** Each model server's calls, utilisation and queueing so far: the report's figures (model-server-use.ts). */
+    modelServers(id: string): TournamentModelServersResponse {
+      const t = get(id);
+      const agents = (t.manifest as { agents?: Array<{ model?: unknown }> }).agents ?? [];
+      return { model_agents: agents.filter((a) => a.model !== undefined).length, servers: runModelServerUse(store, t.id) };
     },
 
     /** The run's agent ids in agent order (what seat indices name). */

@@ -7,9 +7,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { type RunningEngine, startEngine } from '../../engine/app.js';
+import { ADMIN_PREFIX } from '../../engine/contract/admin.js';
+import { type TournamentModelServersResponse, TournamentModelServersResponseSchema } from '../../engine/contract/model-server-use.js';
 import { modelGateStats } from '../../engine/runner/model-gate.js';
 import { type CompiledAgent, compileModelAgent } from './compiled-agent.js';
-import { type FakeModelServer, lastUserText, openAiReply, type ScriptedReply, startFakeModelServer } from './fake-model-server.js';
+import { type FakeModelServer, startFakeModelServer } from './fake-model-server.js';
+import { psiGuesser } from './scripted-models.js';
 
 const REPO = path.resolve(import.meta.dirname, '../..');
 
@@ -17,19 +20,6 @@ let compiled: CompiledAgent;
 let engine: RunningEngine;
 let dataDir: string;
 const servers: FakeModelServer[] = [];
-
-/** Guesses one number of its set once it has seen it, then waits (as in warm-tournament.test.ts). */
-function psiGuesser(delayMs = 0) {
-  return (request: Parameters<Parameters<typeof startFakeModelServer>[0]>[0]): ScriptedReply => {
-    const text = lastUserText(request);
-    const first = /Your private set is: \{(\d+)/.exec(text)?.[1];
-    const reply =
-      !first || text.includes('action guess')
-        ? openAiReply('{"wait": true}', 50, 5)
-        : openAiReply(JSON.stringify({ method: 'guess', content: first }), 120, 12);
-    return { ...reply, delayMs };
-  };
-}
 
 /** A per-game model agent folder with no network.allow; `network` is merged into its manifest. */
 function modelAgent(id: string, server: FakeModelServer, network?: Record<string, unknown>): string {
@@ -64,7 +54,14 @@ function modelAgent(id: string, server: FakeModelServer, network?: Record<string
   return path.join(dir, 'agent.yaml');
 }
 
-async function play(manifest: string, games: number, concurrency: number, seed: string, gameSeconds = 100) {
+async function play(
+  manifest: string,
+  games: number,
+  concurrency: number,
+  seed: string,
+  gameSeconds = 100,
+  onGameEnded?: (id: string) => void,
+) {
   const t = engine.tournaments.create(
     {
       name: seed,
@@ -82,11 +79,21 @@ async function play(manifest: string, games: number, concurrency: number, seed: 
     },
     REPO,
   );
+  const unsubscribe = onGameEnded ? engine.tournaments.subscribe(t.id, (e) => e.event === 'game_ended' && onGameEnded(t.id)) : () => {};
   expect((await engine.tournaments.start(t.id)).status).toBe('finished');
+  unsubscribe();
   lastRun = t.id;
   return engine.store.tournaments.games(t.id);
 }
 let lastRun = '';
+
+async function liveServers(id: string): Promise<TournamentModelServersResponse> {
+  const res = await fetch(`${engine.url}${ADMIN_PREFIX}/tournaments/${id}/model-servers`, {
+    headers: { authorization: `Bearer ${engine.token}` },
+  });
+  expect(res.status).toBe(200);
+  return TournamentModelServersResponseSchema.parse(await res.json());
+}
 
 beforeAll(async () => {
   compiled = compileModelAgent();
@@ -151,7 +158,9 @@ describe('capacity-aware scheduling', () => {
       get: { '/props': { total_slots: 2, default_generation_settings: { n_ctx: 4096 } } },
     });
     servers.push(server);
-    const games = await play(modelAgent('capacity-model', server), 6, 6, 'capacity-1');
+    // The live view's figures, read over HTTP while the run plays (after each game ends).
+    const live: Array<Promise<TournamentModelServersResponse>> = [];
+    const games = await play(modelAgent('capacity-model', server), 6, 6, 'capacity-1', 100, (id) => live.push(liveServers(id)));
     expect(games.filter((g) => g.termination === 'completed')).toHaveLength(6);
     expect(server.requests.length).toBeGreaterThanOrEqual(6);
     expect(server.maxInFlight).toBeLessThanOrEqual(2);
@@ -165,6 +174,29 @@ describe('capacity-aware scheduling', () => {
     expect(use.utilisation).toBeGreaterThan(0);
     expect(use.utilisation).toBeLessThanOrEqual(1);
     expect(use.queued_ms_max).toBeGreaterThanOrEqual(use.queued_ms_mean);
-    expect(fs.readFileSync(path.join(dataDir, 'reports', lastRun, 'report.md'), 'utf8')).toContain('## Model servers');
+    const markdown = fs.readFileSync(path.join(dataDir, 'reports', lastRun, 'report.md'), 'utf8');
+    expect(markdown).toContain('## Model servers');
+    expect(markdown).toContain(`| ${use.server} | 2 | ${use.calls} | 0 | ${(use.utilisation * 100).toFixed(1)}% | ${use.queued_ms_mean} |`);
+
+    // The live view shows the report's figures, from the calls recorded with the games: the same numbers once the run
+    // is over, and while it ran never more calls than the server got, at its capacity.
+    const recorded = engine.store.modelCalls.ofRun(lastRun).flatMap((r) => r.calls);
+    expect(recorded).toHaveLength(server.requests.length);
+    const final = await liveServers(lastRun);
+    expect(final).toEqual({ model_agents: 1, servers: report.model_servers });
+    const during = await Promise.all(live);
+    expect(during).toHaveLength(6);
+    for (const seen of during) {
+      expect(seen.model_agents).toBe(1);
+      const s = seen.servers.find((x) => x.server === use.server);
+      // A game may end before any of its calls is stored (its own calls are committed with it): 0 calls is no server.
+      if (!s) continue;
+      expect(s.capacity).toBe(2);
+      expect(s.calls).toBeLessThanOrEqual(use.calls);
+      expect(s.utilisation).toBeGreaterThanOrEqual(0);
+      expect(s.utilisation).toBeLessThanOrEqual(1);
+      expect(s.queued_ms_max).toBeGreaterThanOrEqual(s.queued_ms_mean);
+    }
+    expect(during.some((seen) => seen.servers.length > 0)).toBe(true);
   }, 240_000);
 });

@@ -76,3 +76,16 @@ export function clawScript(slowMs: number) {
     }
   };
 }
+
+/** PSI in one move: guesses one number of its own set once it has seen it, then waits (no faults); `delayMs` per answer. */
+export function psiGuesser(delayMs = 0) {
+  return (request: RecordedRequest): ScriptedReply => {
+    const text = lastUserText(request);
+    const first = /Your private set is: \{(\d+)/.exec(text)?.[1];
+    const reply =
+      !first || text.includes('action guess')
+        ? openAiReply('{"wait": true}', 50, 5)
+        : openAiReply(JSON.stringify({ method: 'guess', content: first }), 120, 12);
+    return { ...reply, delayMs };
+  };
+}

@@ -9,7 +9,8 @@ import {
   TrustAgentFolderRequestSchema,
 } from '../../contract/agent-catalog.js';
 import { DomainError, EngineErrorCode } from '../../contract/errors.js';
-import { ModelsQuerySchema } from '../../contract/model-discovery.js';
+import { NewModelAgentRequestSchema, type NewModelAgentResponse } from '../../contract/model-agent-create.js';
+import { ModelsQuerySchema, type ModelsResponse } from '../../contract/model-discovery.js';
 import { listHosted } from '../../runtime/hosted-models.js';
 import { discoverServers, serverRoot } from '../../runtime/model-discovery.js';
 import { readAdminQuery, readFieldBody } from '../body.js';
@@ -33,7 +34,13 @@ export function registerAdminAgentRoutes(admin: FastifyInstance, catalog: AgentC
   });
 
   // The model servers answering here (the usual local ports and any ?server=), for "New model agent".
-  admin.get('/models', async (req) => {
+  // "New model agent": agent.yaml + model.yaml in a new folder inside a user folder, checked and preflighted first.
+  admin.post('/agents/model', async (req): Promise<NewModelAgentResponse> => {
+    const body = readFieldBody(NewModelAgentRequestSchema, req.body);
+    return catalog.createModelAgent(body);
+  });
+
+  admin.get('/models', async (req): Promise<ModelsResponse> => {
     const q = readAdminQuery(ModelsQuerySchema, req.query, { named: true });
     for (const url of q.server) {
       try {

@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { APP_ORIGIN } from '../../contract/channels.js';
 import { DomainError } from '../../contract/errors.js';
+import type { TournamentModelServersResponse } from '../../contract/model-server-use.js';
 import { type PreflightProblem, preflightMessage } from '../../contract/preflight.js';
 import {
   ExportFileSchema,
@@ -158,6 +159,11 @@ function registerResultRoutes(admin: FastifyInstance, service: () => TournamentS
   admin.get<{ Params: { id: string } }>(
     '/tournaments/:id/running',
     async (req): Promise<RunningGamesResponse> => ({ games: service().running(req.params.id) }),
+  );
+
+  admin.get<{ Params: { id: string } }>(
+    '/tournaments/:id/model-servers',
+    async (req): Promise<TournamentModelServersResponse> => service().modelServers(req.params.id),
   );
 
   admin.get<{ Params: { id: string } }>(

@@ -3,7 +3,7 @@
 
 import type { Store, StoredAgentLifecycle, StoredTournament, StoredTournamentGame } from '../../db/store.js';
 import { runTally } from '../results/game-commit.js';
-import { type ModelServerUse, modelServerUse } from '../results/model-server-use.js';
+import { type ModelServerUse, runModelServerUse } from '../results/model-server-use.js';
 import { type AgentUsage, agentUsageOf } from '../results/model-usage.js';
 import type { RunStatistics } from '../results/stats.js';
 import type { LocalRoot } from './path-redaction.js';
@@ -51,7 +51,7 @@ export function exportInput(
   const id = base.tournament.id;
   const usage = agentUsageOf(runTally(store, id).usage);
   const lifecycles = store.lifecycles.get(id);
-  const servers = modelServerUse(store.modelCalls.ofRun(id).flatMap((r) => r.calls));
+  const servers = runModelServerUse(store, id);
   const snapshot = store.readSnapshot();
   const source = snapshot?.tournaments ?? store.tournaments;
   let since = performance.now();

@@ -2,25 +2,18 @@
 // slot, and utilisation = time the server spent answering, summed over calls, over (capacity × the span from the first
 // call's start to the last call's end). A replayed run's calls never reached a server and are left out; calls answered
 // from the cache (model.yaml `cache: true`) did not either: they are counted apart, as cache hits.
-import type { ModelCallRecord } from '../../contract/model-call.js';
+import type { ModelServerUse } from '../../contract/model-server-use.js';
+import type { CallTiming } from '../../db/repos/model-calls.js';
+import type { Store } from '../../db/store.js';
 
-export interface ModelServerUse {
-  server: string;
-  /** The capacity the engine scheduled against (the smallest seen, when it changed during the run). */
-  capacity: number;
-  /** Calls the server answered. */
-  calls: number;
-  /** Calls answered from the cache instead (no slot, no tokens). */
-  cache_hits: number;
-  busy_ms: number;
-  span_ms: number;
-  /** busy_ms / (capacity × span_ms), 0..1. */
-  utilisation: number;
-  queued_ms_mean: number;
-  queued_ms_max: number;
+export type { ModelServerUse };
+
+/** The run's model servers as stored so far: what the live view and every report file show. */
+export function runModelServerUse(store: Store, tournamentId: string): ModelServerUse[] {
+  return modelServerUse(store.modelCalls.timingsOfRun(tournamentId));
 }
 
-export function modelServerUse(calls: Iterable<ModelCallRecord>): ModelServerUse[] {
+export function modelServerUse(calls: Iterable<CallTiming>): ModelServerUse[] {
   const by = new Map<
     string,
     { capacity: number; calls: number; hits: number; busy: number; queued: number; maxQueued: number; from: number; to: number }

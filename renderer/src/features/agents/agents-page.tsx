@@ -13,6 +13,7 @@ import { useResource } from '../../ui/use-resource.js';
 import { addFolder, fetchCatalog, fetchRuns, removeFolder, setFolderTrusted } from './agents-api.js';
 import { addedFolderId, folderPathProblem, groupByFolder } from './agents-view.js';
 import { ClawAgentsSection } from './claw-agents-section.js';
+import { NewModelAgentDialog } from './new-model-agent-dialog.js';
 import './agents.css';
 
 export function AgentsPage() {
@@ -22,6 +23,8 @@ export function AgentsPage() {
   // The folder just added: listed first, scrolled to and focused, so the add is seen to have worked.
   const [added, setAdded] = useState<string | null>(null);
   const data = fresh ?? catalog.data;
+  const [newModel, setNewModel] = useState(false);
+  const [created, setCreated] = useState<CatalogAgent | null>(null);
   useEffect(() => {
     if (added === null) return;
     const heading = document.querySelector<HTMLElement>(`[data-folder-id="${CSS.escape(added)}"] h2`);
@@ -34,19 +37,41 @@ export function AgentsPage() {
         title="Agents"
         subtitle="Agent manifests (agent.yaml) found in the folders below. Agents started as node run on the Node that comes with Local Arena; python3 and every other program come from this computer's PATH."
         actions={
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              // A rescan replaces whatever the last add/remove answered with.
-              setFresh(null);
-              catalog.reload();
-            }}
-          >
-            Rescan folders
-          </button>
+          <>
+            <button type="button" className="button button-primary" disabled={!data} onClick={() => setNewModel(true)}>
+              New model agent
+            </button>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => {
+                // A rescan replaces whatever the last add/remove answered with.
+                setFresh(null);
+                catalog.reload();
+              }}
+            >
+              Rescan folders
+            </button>
+          </>
         }
       />
+      {newModel && data ? (
+        <NewModelAgentDialog
+          folders={data.folders.filter((f) => !f.builtin && f.exists)}
+          onClose={() => setNewModel(false)}
+          onCreated={(agent) => {
+            setNewModel(false);
+            setCreated(agent);
+            setFresh(null);
+            catalog.reload();
+          }}
+        />
+      ) : null}
+      {created ? (
+        <p className="notice" role="status" data-testid="model-agent-created" data-agent-id={created.id ?? ''}>
+          Created {created.name ?? created.id}: {created.manifest_path}. Pick it in a new tournament.
+        </p>
+      ) : null}
       <AddFolderForm
         onAdded={(next, id) => {
           setFresh(next);

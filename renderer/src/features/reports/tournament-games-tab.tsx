@@ -14,6 +14,7 @@ import { navigate } from '../../ui/navigation.js';
 import { ResourceStatus } from '../../ui/resource-status.js';
 import { useResource } from '../../ui/use-resource.js';
 import { formatDuration } from '../match-viewer/game-summary.js';
+import { ModelServersPanel } from '../tournaments/model-servers-panel.js';
 import { tournamentsApi } from '../tournaments/tournaments-api.js';
 import { BundleVerifyPanel } from './bundle-verify.js';
 import { ExportButtons, type ExportChoice } from './export-buttons.js';
@@ -57,6 +58,7 @@ export function TournamentGamesTab({ tournament }: { tournament: string | undefi
         )}
       </section>
       {chosen ? <Bracket key={`bracket-${chosen}`} id={chosen} /> : null}
+      {chosen ? <ModelServers key={`models-${chosen}`} id={chosen} /> : null}
       {chosen ? <GamesTable key={chosen} id={chosen} name={list.find((t) => t.id === chosen)?.name ?? chosen} /> : null}
       <BundleVerifyPanel />
     </>
@@ -69,6 +71,13 @@ function Bracket({ id }: { id: string }) {
   const summary = useResource((signal) => tournamentsApi(client).summary(id, signal), [id], { refreshMs: 5000 });
   const bracket = summary.data?.knockout;
   return bracket ? <KnockoutBracketView bracket={bracket} /> : null;
+}
+
+/** The run's model servers (runs with model agents only), as report.json and report.md give them. */
+function ModelServers({ id }: { id: string }) {
+  const { client } = useArena();
+  const servers = useResource((signal) => tournamentsApi(client).modelServers(id, signal), [id], { refreshMs: 5000 });
+  return servers.data ? <ModelServersPanel data={servers.data} /> : null;
 }
 
 function GamesTable({ id, name }: { id: string; name: string }) {

@@ -12,6 +12,7 @@ import { PageHeader } from '../../ui/page-header.js';
 import { AdaptivePanel } from './adaptive-panel.js';
 import { RecentGames, RunningGames } from './game-lists.js';
 import { LlrGauge } from './llr-gauge.js';
+import { ModelServersPanel } from './model-servers-panel.js';
 import { ProgressBar } from './progress-bar.js';
 import { RatingChart } from './rating-chart.js';
 import { StandingsTable } from './standings-table.js';
@@ -234,6 +235,9 @@ export function TournamentLivePage({ id }: { id: string }) {
       <RunWarnings standings={t.standings} />
 
       <StandingsSection t={t} />
+
+      {errors.models ? <ErrorNotice error={errors.models} compact /> : null}
+      {t.models ? <ModelServersPanel data={t.models} /> : null}
 
       <GamesAndCharts t={t} summary={summary} now={now} />
     </div>

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { ADMIN_PREFIX } from '../../../../engine/contract/admin.js';
 import { type AgentCatalogResponse, AgentCatalogResponseSchema } from '../../../../engine/contract/agent-catalog.js';
+import { type TournamentModelServersResponse, TournamentModelServersResponseSchema } from '../../../../engine/contract/model-server-use.js';
 import {
   type RunningGame,
   RunningGamesResponseSchema,
@@ -110,6 +111,9 @@ export function tournamentsApi(client: ArenaClient) {
       (await client.call(RunningGamesResponseSchema, `${one(id)}/running`, admin(signal))).games,
     charts: (id: string, signal?: AbortSignal): Promise<TournamentChartsResponse> =>
       client.call(TournamentChartsResponseSchema, `${one(id)}/charts`, admin(signal)),
+    /** Each model server's calls, utilisation and queueing so far: the report's figures. */
+    modelServers: (id: string, signal?: AbortSignal): Promise<TournamentModelServersResponse> =>
+      client.call(TournamentModelServersResponseSchema, `${one(id)}/model-servers`, admin(signal)),
     submittedSpec: async (id: string, signal?: AbortSignal): Promise<Record<string, unknown>> =>
       (await client.call(ReportSpecSchema, `${one(id)}/exports/report.json`, admin(signal))).spec,
     eventsPath: (id: string) => `${one(id)}/events`,

@@ -2,6 +2,7 @@
 // the admin API and re-read when the SSE feed says it changed, throttled so a fast run costs at most a few requests
 // per second. The feed reconnects by itself; every reconnect opens with a snapshot, which refreshes everything.
 import { type Dispatch, type SetStateAction, useEffect, useMemo, useRef, useState } from 'react';
+import type { TournamentModelServersResponse } from '../../../../engine/contract/model-server-use.js';
 import type { RunningGame, TournamentChartsResponse, TournamentSummary } from '../../../../engine/contract/tournament.js';
 import { useArena } from '../../app-context.js';
 import type { LiveStatus } from '../../arena-client/live.js';
@@ -17,7 +18,7 @@ const SLOW_THROTTLE_MS = 1000;
 /** Safety net for a feed that silently stalls (proxies, sleep/resume). */
 const POLL_MS = 10_000;
 
-type SectionKey = 'summary' | 'standings' | 'running' | 'recent' | 'charts';
+type SectionKey = 'summary' | 'standings' | 'running' | 'recent' | 'charts' | 'models';
 
 export interface LiveTournament {
   summary: TournamentSummary | undefined;
@@ -25,6 +26,8 @@ export interface LiveTournament {
   running: RunningGame[] | undefined;
   recent: GameRow[] | undefined;
   charts: TournamentChartsResponse | undefined;
+  /** Model servers' calls, utilisation and queueing (the report's figures); model_agents 0 for a run without any. */
+  models: TournamentModelServersResponse | undefined;
   errors: Partial<Record<SectionKey, unknown>>;
   live: LiveStatus;
   /** Applies a control's answer at once and re-reads the rest. */
@@ -82,6 +85,7 @@ function applyFeedMessage(
       r.running();
       r.recent();
       r.charts();
+      r.models();
       break;
     case 'game_started':
       r.running();
@@ -92,6 +96,7 @@ function applyFeedMessage(
       r.running();
       r.recent();
       r.charts();
+      r.models();
       break;
     default:
       // started, paused, cancelled, failed, finished: the status changed.
@@ -107,6 +112,7 @@ export function useLiveTournament(id: string): LiveTournament {
   const [running, setRunning] = useState<RunningGame[]>();
   const [recent, setRecent] = useState<GameRow[]>();
   const [charts, setCharts] = useState<TournamentChartsResponse>();
+  const [models, setModels] = useState<TournamentModelServersResponse>();
   const [errors, setErrors] = useState<Partial<Record<SectionKey, unknown>>>({});
   const [live, setLive] = useState<LiveStatus>('connecting');
   const [reloads, setReloads] = useState(0);
@@ -127,6 +133,7 @@ export function useLiveTournament(id: string): LiveTournament {
       r.running();
       r.recent();
       r.charts();
+      r.models();
     };
     const r: Record<SectionKey, Throttled> = {
       summary: section('summary', (s) => api.summary(id, s), onSummary, 250),
@@ -134,6 +141,7 @@ export function useLiveTournament(id: string): LiveTournament {
       running: section('running', (s) => api.running(id, s), setRunning, RUNNING_THROTTLE_MS),
       recent: section('recent', (s) => api.recentGames(id, RECENT_GAMES, s), setRecent, SLOW_THROTTLE_MS),
       charts: section('charts', (s) => api.charts(id, s), setCharts, SLOW_THROTTLE_MS),
+      models: section('models', (s) => api.modelServers(id, s), setModels, SLOW_THROTTLE_MS),
     };
     refreshers.current = r;
     r.summary();
@@ -184,6 +192,7 @@ export function useLiveTournament(id: string): LiveTournament {
     running,
     recent,
     charts,
+    models,
     errors,
     live,
     update: (next) => {
