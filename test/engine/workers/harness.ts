@@ -185,8 +185,25 @@ export async function startWorker(
   env: NodeJS.ProcessEnv = {},
 ): Promise<CliProcess> {
   fs.appendFileSync(trustedFileOf(dataDir), `${initWorkerKey(dataDir)} ${id}\n`);
+  // A short stall time makes a SIGKILLed worker's jobs move on quickly; it is a wall-clock margin all the same (a worker
+  // renews its lock from its event loop), so a loaded machine widens it rather than handing a live worker's job away.
+  const stallSeconds = String(Math.max(3, Math.ceil(scaled(3_000) / 1000)));
   const worker = spawnCli(
-    ['worker', '--queue', url, '--data-dir', dataDir, '--id', id, '--concurrency', '2', '--stall-seconds', '3', '--json', ...extra],
+    [
+      'worker',
+      '--queue',
+      url,
+      '--data-dir',
+      dataDir,
+      '--id',
+      id,
+      '--concurrency',
+      '2',
+      '--stall-seconds',
+      stallSeconds,
+      '--json',
+      ...extra,
+    ],
     env,
   );
   // Its first connection and the key check: slow only on a loaded machine, so the wait widens with the load.
