@@ -4,7 +4,7 @@
 // tournament), at concurrency 1. Prints mean game wall time and agent time per lifecycle; their difference is the
 // cold start a warm agent no longer pays. Then the capacity phase: a server that answers after a fixed latency
 // (--latency=200 ms) and reports --slots=4 parallel slots (llama.cpp's /props) serves a tournament of --busy-games
-// games at concurrency 8; it prints the harness's own overhead per call (what the agent waited, less the time queued
+// games at --busy-concurrency (default 8); it prints the harness's own overhead per call (what the agent waited, less the time queued
 // for a slot and the server's own time, measured on the server) beside the baseline of a direct call from this
 // process in the same run, the server's slot utilisation and the most requests it ever saw at once. Before it, the
 // engine's forward alone (no sandbox, agent or game): its own cost per call against a direct call (--forward-calls).
@@ -21,6 +21,9 @@ const root = path.resolve(import.meta.dirname, '..');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const GAMES = Number(args.get('games') ?? 20);
 const BUSY_GAMES = Number(args.get('busy-games') ?? 32);
+// A PSI game asks the model for a little under half its time (between asks: the opponent's turn, the re-ask pause),
+// so it takes about 2.2 games per slot to keep a server's slots busy: raise this to measure utilisation at saturation.
+const BUSY_CONCURRENCY = Number(args.get('busy-concurrency') ?? 8);
 const LATENCY_MS = Number(args.get('latency') ?? 200);
 const SLOTS = Number(args.get('slots') ?? 4);
 const FORWARD_CALLS = Number(args.get('forward-calls') ?? 500);
@@ -212,7 +215,7 @@ try {
   // How late the engine's event loop ran during the capacity phase: every request and answer of the forward waits on it.
   const lag = monitorEventLoopDelay({ resolution: 5 });
   lag.enable();
-  const busy = await run('persistent', BUSY_GAMES, 8);
+  const busy = await run('persistent', BUSY_GAMES, BUSY_CONCURRENCY);
   lag.disable();
   const load = await toServer({});
   const use = JSON.parse(fs.readFileSync(path.join(busy.report_dir, 'report.json'), 'utf8')).model_servers?.[0] ?? null;
@@ -229,6 +232,7 @@ try {
         capacity: {
           latency_ms: LATENCY_MS,
           slots: SLOTS,
+          concurrency: BUSY_CONCURRENCY,
           games: busy.games,
           completed: busy.completed,
           calls: busy.agent_calls,
