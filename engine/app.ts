@@ -133,13 +133,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
   const clock = options.clock ?? systemClock;
   const staleAfterMs = options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS;
   const authMode = options.authMode ?? false;
-  ensurePrivateDir(options.dataDir);
-  // Agents an engine that was killed left running end before this one launches any: sandboxes it was still setting up
-  // (orphan-sandboxes.ts) and trusted agents, which no PID namespace ends (orphan-host-agents.ts).
-  const orphansEnded = reapOrphanedSandboxes();
-  const hostOrphansEnded = reapOrphanedHostAgents();
-  // The first tournament records the agents' Node by its digest: computed now, off the event loop's critical path.
-  if (options.prepareAgentRuntime === true) void prepareNodeRuntimeRecord();
+  const { orphansEnded, hostOrphansEnded } = prepareHost(options);
   const store = openStore({ file: options.volatileDatabase ? ':memory:' : path.join(options.dataDir, 'arena.sqlite') });
   try {
     const challenges = await loadChallenges(options.challengesDir);
@@ -196,11 +190,7 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
         recompute: () => recomputeScores(store),
         tournaments: () => tournaments,
         governance: { store, runner: governance },
-        agents: createAgentCatalog({
-          store,
-          cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox),
-          newModelAgent: { protocolOf: (id) => playableRegistry?.get(id)?.protocol, serverProblems: (agent) => modelServerProblems(agent) },
-        }),
+        agents: agentCatalog(store, sandbox, () => playableRegistry),
         clawarena,
         reset: options.testHooks ? () => resetForTests(live, store) : undefined,
       },
@@ -256,6 +246,27 @@ export async function startEngine(options: EngineOptions): Promise<RunningEngine
     store.close();
     throw error;
   }
+}
+
+/** Before anything else: the data folder, what a killed engine left running, and (for a UI's engine) the runtime digest. */
+function prepareHost(options: EngineOptions): { orphansEnded: number; hostOrphansEnded: number } {
+  ensurePrivateDir(options.dataDir);
+  // Agents an engine that was killed left running end before this one launches any: sandboxes it was still setting up
+  // (orphan-sandboxes.ts) and trusted agents, which no PID namespace ends (orphan-host-agents.ts).
+  const orphansEnded = reapOrphanedSandboxes();
+  const hostOrphansEnded = reapOrphanedHostAgents();
+  // The first tournament records the agents' Node by its digest: computed now, off the event loop's critical path.
+  if (options.prepareAgentRuntime === true) void prepareNodeRuntimeRecord();
+  return { orphansEnded, hostOrphansEnded };
+}
+
+/** The agents page's catalogue; "New model agent" checks its challenges against the playables once they exist. */
+function agentCatalog(store: Store, sandbox: SandboxPolicy, playables: () => PlayableRegistry | undefined) {
+  return createAgentCatalog({
+    store,
+    cannotStart: (file, dir) => cannotStartHere(loadManifest(file), dir, sandbox),
+    newModelAgent: { protocolOf: (id) => playables()?.get(id)?.protocol, serverProblems: (agent) => modelServerProblems(agent) },
+  });
 }
 
 // Scrubbed from whatever the engine stores or shows, should an agent ever get hold of one.

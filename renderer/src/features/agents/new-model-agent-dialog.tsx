@@ -180,6 +180,102 @@ function issuesByField(issues: readonly ErrorIssue[]): Errors {
   return errors;
 }
 
+/** The model and its sampler settings. */
+function ModelFields({
+  form,
+  set,
+  errors,
+  server,
+}: {
+  form: Form;
+  set: (patch: Partial<Form>) => void;
+  errors: Errors;
+  server: ServerChoice | undefined;
+}) {
+  return (
+    <div className="nm-grid">
+      <label className="field">
+        <span className="field-label">Model</span>
+        <select aria-label="Model" value={form.model} disabled={!server} onChange={(e) => set({ model: e.target.value })}>
+          {(server?.models ?? []).map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
+        <FieldError errors={errors} field="model" />
+      </label>
+      <label className="field">
+        <span className="field-label">Temperature</span>
+        <input type="text" inputMode="decimal" value={form.temperature} onChange={(e) => set({ temperature: e.target.value })} />
+        <FieldError errors={errors} field="temperature" />
+      </label>
+      <label className="field">
+        <span className="field-label">Max tokens</span>
+        <input type="text" inputMode="numeric" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} />
+        <FieldError errors={errors} field="max_tokens" />
+      </label>
+      <label className="field">
+        <span className="field-label">Seed</span>
+        <input type="text" inputMode="numeric" value={form.seed} placeholder="none" onChange={(e) => set({ seed: e.target.value })} />
+        <FieldError errors={errors} field="seed" />
+      </label>
+      <label className="field">
+        <span className="field-label">Capacity (requests at once)</span>
+        <input
+          type="text"
+          inputMode="numeric"
+          value={form.capacity}
+          placeholder={server?.slots ? `server reports ${server.slots}` : '1 unless the server reports more'}
+          onChange={(e) => set({ capacity: e.target.value })}
+        />
+        <FieldError errors={errors} field="capacity" />
+      </label>
+    </div>
+  );
+}
+
+/** Name, id (the folder's name) and the agent folder it goes into. */
+function IdentityFields({
+  form,
+  set,
+  errors,
+  id,
+  folders,
+}: {
+  form: Form;
+  set: (patch: Partial<Form>) => void;
+  errors: Errors;
+  id: string;
+  folders: AgentFolder[];
+}) {
+  return (
+    <div className="nm-grid">
+      <label className="field">
+        <span className="field-label">Name</span>
+        <input type="text" value={form.name} onChange={(e) => set({ name: e.target.value })} />
+        <FieldError errors={errors} field="name" />
+      </label>
+      <label className="field">
+        <span className="field-label">Agent id (folder name)</span>
+        <input type="text" className="mono" value={id} spellCheck={false} onChange={(e) => set({ id: e.target.value })} />
+        <FieldError errors={errors} field="id" />
+      </label>
+      <label className="field">
+        <span className="field-label">Agent folder</span>
+        <select aria-label="Agent folder" value={form.folder} onChange={(e) => set({ folder: e.target.value })}>
+          {folders.map((f) => (
+            <option key={f.id} value={f.id}>
+              {f.path}
+            </option>
+          ))}
+        </select>
+        <FieldError errors={errors} field="folder_id" />
+      </label>
+    </div>
+  );
+}
+
 export function NewModelAgentDialog({
   folders,
   onCreated,
@@ -277,69 +373,9 @@ export function NewModelAgentDialog({
         />
         <FieldError errors={errors} field="base_url" />
         <FieldError errors={errors} field="api_key_env" />
-        <div className="nm-grid">
-          <label className="field">
-            <span className="field-label">Model</span>
-            <select aria-label="Model" value={form.model} disabled={!server} onChange={(e) => set({ model: e.target.value })}>
-              {(server?.models ?? []).map((m) => (
-                <option key={m} value={m}>
-                  {m}
-                </option>
-              ))}
-            </select>
-            <FieldError errors={errors} field="model" />
-          </label>
-          <label className="field">
-            <span className="field-label">Temperature</span>
-            <input type="text" inputMode="decimal" value={form.temperature} onChange={(e) => set({ temperature: e.target.value })} />
-            <FieldError errors={errors} field="temperature" />
-          </label>
-          <label className="field">
-            <span className="field-label">Max tokens</span>
-            <input type="text" inputMode="numeric" value={form.maxTokens} onChange={(e) => set({ maxTokens: e.target.value })} />
-            <FieldError errors={errors} field="max_tokens" />
-          </label>
-          <label className="field">
-            <span className="field-label">Seed</span>
-            <input type="text" inputMode="numeric" value={form.seed} placeholder="none" onChange={(e) => set({ seed: e.target.value })} />
-            <FieldError errors={errors} field="seed" />
-          </label>
-          <label className="field">
-            <span className="field-label">Capacity (requests at once)</span>
-            <input
-              type="text"
-              inputMode="numeric"
-              value={form.capacity}
-              placeholder={server?.slots ? `server reports ${server.slots}` : '1 unless the server reports more'}
-              onChange={(e) => set({ capacity: e.target.value })}
-            />
-            <FieldError errors={errors} field="capacity" />
-          </label>
-        </div>
+        <ModelFields form={form} set={set} errors={errors} server={server} />
         <EntryPicker form={form} set={set} errors={errors} />
-        <div className="nm-grid">
-          <label className="field">
-            <span className="field-label">Name</span>
-            <input type="text" value={form.name} onChange={(e) => set({ name: e.target.value })} />
-            <FieldError errors={errors} field="name" />
-          </label>
-          <label className="field">
-            <span className="field-label">Agent id (folder name)</span>
-            <input type="text" className="mono" value={id} spellCheck={false} onChange={(e) => set({ id: e.target.value })} />
-            <FieldError errors={errors} field="id" />
-          </label>
-          <label className="field">
-            <span className="field-label">Agent folder</span>
-            <select aria-label="Agent folder" value={form.folder} onChange={(e) => set({ folder: e.target.value })}>
-              {folders.map((f) => (
-                <option key={f.id} value={f.id}>
-                  {f.path}
-                </option>
-              ))}
-            </select>
-            <FieldError errors={errors} field="folder_id" />
-          </label>
-        </div>
+        <IdentityFields form={form} set={set} errors={errors} id={id} folders={folders} />
         <FieldError errors={errors} field="(root)" />
         {failure ? <ErrorNotice error={failure} compact /> : null}
         <div className="nm-actions">
