@@ -27,6 +27,11 @@ class DiningOperator extends ChallengeOperator<DiningGameState> {
     this.handle('guess', (message, sender) => this.guess(message.content, sender));
   }
 
+  /** A diner that has guessed has nothing left to do: the game waits on the others. */
+  override finishedSeats(): number[] {
+    return this.gameState.guesses.flatMap((g, i) => (g !== null ? [i] : []));
+  }
+
   protected override onPlayerJoin(invite: string, playerIndex: number): void {
     this.send(this.gameState.payer === playerIndex ? 'You paid the bill.' : 'You did not pay the bill.', invite);
   }

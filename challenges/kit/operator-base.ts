@@ -62,6 +62,14 @@ export abstract class ChallengeOperator<G extends object> {
     return [...this.handlers.keys()];
   }
 
+  /**
+   * Player indices with nothing left to do in this game (in a guess-once game, those that have guessed): when the game
+   * stalls, the engine's move clock never blames them for it. Default: none, every seat may still owe a move.
+   */
+  finishedSeats(): number[] {
+    return [];
+  }
+
   protected handle(method: string, handler: MethodHandler): void {
     this.handlers.set(method, handler);
   }

@@ -32,6 +32,11 @@ class MillionaireOperator extends ChallengeOperator<MillionaireGameState> {
     this.handle('guess', (message, sender) => this.guess(message.content, sender));
   }
 
+  /** A player that has guessed has nothing left to do: the game waits on the others. */
+  override finishedSeats(): number[] {
+    return this.gameState.guesses.flatMap((g, i) => (g !== null ? [i] : []));
+  }
+
   protected override onPlayerJoin(invite: string, playerIndex: number): void {
     const wealth = this.gameState.wealth[playerIndex];
     const { min, max } = this.options;

@@ -46,6 +46,11 @@ class PsiOperator extends ChallengeOperator<PsiGameState> {
     this.handle('guess', (message, sender) => this.guess(message.content, sender));
   }
 
+  /** A player that has guessed has nothing left to do: the game waits on the others. */
+  override finishedSeats(): number[] {
+    return this.gameState.guesses.flatMap((g, i) => (g.length > 0 ? [i] : []));
+  }
+
   protected override onPlayerJoin(invite: string, playerIndex: number): void {
     const set = this.gameState.userSets[playerIndex] ?? [];
     this.send(`Your private set is: ${formatSet(set)}.`, invite);

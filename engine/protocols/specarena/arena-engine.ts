@@ -155,6 +155,19 @@ export function createArenaEngine(options: ArenaEngineOptions) {
       return joins.add(sessionId, listener);
     },
 
+    /**
+     * Invites of the players the session's operator says have nothing left to do (ChallengeOperator.finishedSeats);
+     * empty for a session that is gone. Read only: the operator is rebuilt from the stored state, its messages dropped.
+     */
+    finishedPlayers(sessionId: string): string[] {
+      const session = store.sessions.get(sessionId);
+      if (!session) return [];
+      const players = session.state.players;
+      return operatorFor(session, { messages: [], ended: null })
+        .finishedSeats()
+        .flatMap((i) => (players[i] === undefined ? [] : [players[i]]));
+    },
+
     /** Arena action (spec §3.4): the raw action is logged even when the operator rejects it (decision 11(d)). */
     message(challengeId: string, from: string, messageType: string | undefined, content: string): void {
       const effects: Effects = { messages: [], ended: null };

@@ -3,8 +3,9 @@
 // * non-zero exit or signal before the end → agent_crash; the runner failing to start a process → harness_error;
 // * refused actions past the retry budget → agent_illegal_action, or agent_protocol_violation for malformed ones
 //   (unknown method, unknown player);
-// * no progress for move_seconds, or the game past game_seconds → the seats that acted least recently are on the clock
-//   and forfeit (agent_timeout), or agent_protocol_violation when such a seat already exited without finishing;
+// * no progress for move_seconds, or the game past game_seconds → of the seats that still owe a move (the operator's
+//   finishedSeats are excused), those that acted least recently are on the clock and forfeit (agent_timeout), or
+//   agent_protocol_violation when such a seat already exited without finishing;
 // * a started seat that does not join within the start budget → agent_timeout; seats not yet started (they start in
 //   seat order, each after the previous one joined) are never at fault;
 // * anything the engine itself throws → harness_error (void, replayed by the executor).
@@ -113,9 +114,14 @@ interface Clocks {
 /** Progress and who acted when: every committed message of either channel resets the move clock. */
 function watchClocks(deps: GameDeps, play: GamePlay, table: Table): Clocks {
   let moveTimer: NodeJS.Timeout | undefined;
+  // Of the seats that still owe a move (the operator names those with nothing left to do: a player that has made its
+  // one guess is never blamed for the other's silence), those that acted least recently.
   const onClock = (): number[] => {
-    const oldest = Math.min(...table.lastAction);
-    return table.lastAction.flatMap((t, seat) => (t === oldest ? [seat] : []));
+    const done = new Set(deps.engine.finishedPlayers(table.id).map((invite) => table.seatOf.get(invite)));
+    const owing = table.lastAction.flatMap((t, seat) => (done.has(seat) ? [] : [{ t, seat }]));
+    const candidates = owing.length > 0 ? owing : table.lastAction.map((t, seat) => ({ t, seat }));
+    const oldest = Math.min(...candidates.map((c) => c.t));
+    return candidates.flatMap((c) => (c.t === oldest ? [c.seat] : []));
   };
   // A process that died is reported by the runner a moment after it exits; a clock that runs out in that moment
   // must not turn the crash into a timeout, so the timeout verdict waits briefly for exit reports.

@@ -93,6 +93,27 @@ describe.concurrent('terminations', () => {
     expect(stats.warnings).toEqual([expect.stringMatching(/^sleeper-bot: 2 of its 2 games ended in its own fault \(agent_timeout 2\)/)]);
   }, 90_000);
 
+  it('a stall is blamed on the seat that still owes its move, not on the one that has made its only guess', async () => {
+    // The fixture acts last (a refused guess, after the opponent's accepted one), then falls silent: "acted least
+    // recently" alone would blame the opponent, which has nothing left to do.
+    const r = await play(ctx.engine, against('refused-then-silent-bot', { move_seconds: 8, game_seconds: 60 }));
+    expect(r.outcome.status).toBe('finished');
+    expect(r.games).toHaveLength(2);
+    for (const g of r.games) {
+      const transcript = ctx.engine.tournaments.store.tournaments.transcript(r.id, g.seq) as Array<{
+        from: unknown;
+        data?: { kind?: string };
+      }>;
+      // The opponent's guess came first and was accepted; the fixture's refused one is its seat's last act.
+      const refusal = transcript.findIndex((e) => e.data?.kind === 'refusal');
+      expect(refusal).toBeGreaterThan(0);
+      expect(g).toMatchObject({ termination: 'agent_timeout', fault: 'agent', faultedSeats: [g.seats.indexOf(1)] });
+      expect(g.detail).toBe(`no move within 8 s: seat ${g.seats.indexOf(1) + 1} on the clock`);
+    }
+    const { stats } = ctx.engine.tournaments.statistics(r.id);
+    expect(stats.standings.combined.find((s) => s.agent === 'truthful')).toMatchObject({ wins: 2, losses: 0 });
+  }, 90_000);
+
   it('a program this machine lacks is refused by preflight, and a launch that still fails for it is void, never agent_crash', async () => {
     const bad = path.join(ctx.dir, 'missing-bot');
     fs.mkdirSync(bad, { recursive: true });
