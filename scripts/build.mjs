@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildForwarder } from './build-native.mjs';
 
 const root = path.resolve(import.meta.dirname, '..');
 const run = (bin, args) =>
@@ -23,6 +24,11 @@ for (const entry of fs.readdirSync(src, { withFileTypes: true, recursive: true }
   fs.mkdirSync(path.dirname(to), { recursive: true });
   fs.copyFileSync(from, to);
 }
+
+// The sandbox's endpoint forwarder; socat stands in where it cannot be built.
+const forwarderProblem = buildForwarder(path.join(root, 'dist', 'native', 'arena-forward'));
+if (forwarderProblem && process.platform === 'linux')
+  process.stderr.write(`build: the sandbox's forwarder was not built (${forwarderProblem}); socat will serve sandboxed endpoints\n`);
 
 // In the packaged app the root package.json is inside the archive, which the agents' Node cannot read: this one tells
 // it that the unpacked dist/*.js the app's launchers run (arena-agent model) are ES modules.

@@ -1,7 +1,7 @@
 // How a sandboxed agent reaches exactly its arena and the hosts its manifest allows: the sandbox has a network
 // namespace of its own with only a loopback interface. For each endpoint the engine listens on a Unix socket in the
 // launch folder (bind-mounted read-only into the sandbox) and connects each accepted stream to the real host:port;
-// inside, a socat listener per endpoint serves the same address on the sandbox's loopback, so `http://127.0.0.1:PORT`
+// inside, arena-forward (or socat, forwarder-tool.ts) serves the same address on the sandbox's loopback, so `http://127.0.0.1:PORT`
 // means the same thing in and out. Host names get a loopback address of their own through the sandbox's /etc/hosts.
 // An endpoint this very process serves (the engine's own HTTP server) takes the accepted stream directly: a TCP
 // connection back to ourselves would cost a connect, an accept and two extra copies of every byte each way.
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
+import type { ForwarderTool } from './forwarder-tool.js';
 import { modelGate } from './model-gate.js';
 import { type ModelCallHooks, modelProxyServer } from './model-proxy.js';
 import type { ModelServer } from './model-server.js';
@@ -123,16 +124,19 @@ export async function startForwarders(
   return { close };
 }
 
-/** Pipes each accepted stream to the target's TCP port, or hands it to the in-process server of the endpoint. */
+/**
+ * Pipes each accepted stream to the target's TCP port, or hands it to the in-process server of the endpoint. Half-open
+ * streams stay open: an agent that shuts its sending side still gets the host's answer (each end is passed on by pipe).
+ */
 function pipeServer(target: { host: string; port: number }, serve: LocalEndpoint | null, sockets: Set<net.Socket>): net.Server {
-  return net.createServer((inner) => {
+  return net.createServer({ allowHalfOpen: serve === null }, (inner) => {
     if (serve) {
       sockets.add(inner);
       inner.once('close', () => sockets.delete(inner));
       serve(inner);
       return;
     }
-    const outer = net.connect(target);
+    const outer = net.connect({ ...target, allowHalfOpen: true });
     sockets.add(inner);
     sockets.add(outer);
     const end = (): void => {
@@ -149,27 +153,36 @@ function pipeServer(target: { host: string; port: number }, serve: LocalEndpoint
 }
 
 /**
- * The POSIX-shell prologue run inside the sandbox before the agent: one socat listener per forward, then a wait until
- * every one listens, then `exec` the agent. The wait reads the sandbox's own /proc/net/sockstat, whose TCP `inuse`
- * count is per network namespace and counts a listener from listen() on: before the agent runs, only the forwarders
- * have TCP sockets there. (/proc/net/tcp would name each listener, but the shell reads it a byte at a time and each
- * read walks the host's socket tables: 15–20 ms per check on a busy host.)
+ * The POSIX-shell prologue run inside the sandbox before the agent: the forwarder for every endpoint, then `exec` the
+ * agent. arena-forward returns once all its listeners listen (it forks the process that serves them), so the agent
+ * starts right after it. socat (the fallback) listens in a process of its own per endpoint, some time after it is
+ * started: the wait reads the sandbox's own /proc/net/sockstat, whose TCP `inuse` count is per network namespace and
+ * counts a listener from listen() on; before the agent runs, only the forwarders have TCP sockets there.
+ * (/proc/net/tcp would name each listener, but the shell reads it a byte at a time and each read walks the host's
+ * socket tables: 15–20 ms per check on a busy host.)
+ * `beforeExec`: shell lines run once the forwarders listen, right before the agent (its environment, env-handoff.ts).
  */
-/** `beforeExec`: shell lines run once the forwarders listen, right before the agent (its environment, env-handoff.ts). */
-export function forwarderScript(forwards: readonly Forward[], socat: string, beforeExec = ''): string {
+export function forwarderScript(forwards: readonly Forward[], tool: ForwarderTool, beforeExec = ''): string {
   const lines: string[] = [];
-  for (const f of forwards) {
-    // nodelay (inherited by each accepted connection): without it Nagle holds a small write back until the agent
-    // acknowledges the last one, which on a kept-alive connection costs up to a delayed-ACK interval per answer.
+  if (tool.kind === 'arena-forward') {
+    const listeners = forwards.map((f) => `${f.listenHost} ${f.port} ${quote(`${SANDBOX_RUN_DIR}/${f.socket}`)}`);
+    // It says on stderr what it could not bind; 125 marks the launch as the sandbox's failure, not the agent's.
+    lines.push(`${quote(tool.path)} ${listeners.join(' ')} || exit 125`);
+  } else {
+    for (const f of forwards) {
+      // nodelay (inherited by each accepted connection): without it Nagle holds a small write back until the agent
+      // acknowledges the last one, which on a kept-alive connection costs up to a delayed-ACK interval per answer.
+      // backlog: socat's default of 5 resets an agent's connections past the fifth opened at once.
+      lines.push(
+        `${quote(tool.path)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr,nodelay,backlog=128 UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
+      );
+    }
     lines.push(
-      `${quote(socat)} -lf /dev/null TCP-LISTEN:${f.port},bind=${f.listenHost},fork,reuseaddr,nodelay UNIX-CONNECT:${SANDBOX_RUN_DIR}/${f.socket} &`,
+      `up() { while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge ${forwards.length} ] && return 0; done < /proc/net/sockstat; return 1; }`,
+      // Fast polls first (socat listens within a few milliseconds), then 10 ms naps for up to about 30 s on a loaded machine.
+      'n=0; until up; do n=$((n+1)); [ $n -gt 3100 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 100 ] && sleep 0.01; done',
     );
   }
-  lines.push(
-    `up() { while read -r proto _ inuse _; do [ "$proto" = TCP: ] && [ "$inuse" -ge ${forwards.length} ] && return 0; done < /proc/net/sockstat; return 1; }`,
-    // Fast polls first (socat listens within a few milliseconds), then 10 ms naps for up to about 30 s on a loaded machine.
-    'n=0; until up; do n=$((n+1)); [ $n -gt 3100 ] && { echo "arena sandbox: the arena forwarder did not start" >&2; exit 125; }; [ $n -gt 100 ] && sleep 0.01; done',
-  );
   if (beforeExec) lines.push(beforeExec);
   lines.push('exec "$@"');
   return lines.join('\n');

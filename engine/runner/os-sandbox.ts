@@ -9,6 +9,7 @@ import { bwrapArgv, identityFiles } from './bwrap-argv.js';
 import { type Forward, forwarderScript, planForwards } from './endpoint-forward.js';
 import { handoff, SET_AGENT_ENV } from './env-handoff.js';
 import { findExecutable } from './executable.js';
+import { forwarderTool } from './forwarder-tool.js';
 import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
@@ -82,14 +83,19 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   if (problem) throw new SandboxRefusedError(problem);
   const linux = platform === 'linux';
   const endpoints = req.shareNet ? [] : [...new Set(req.endpoints)];
-  if (linux && endpoints.length > 0 && !req.support.socat) throw new SandboxRefusedError(SOCAT_MISSING);
+  // Run by the agent's uid inside: arena-forward only where that uid may read it (else socat, from /usr).
+  const forwarder =
+    linux && endpoints.length > 0
+      ? forwarderTool(req.support, (file) => !req.runAs || reachableBy(file, req.runAs.uid, req.runAs.gid))
+      : null;
+  if (linux && endpoints.length > 0 && !forwarder) throw new SandboxRefusedError(SOCAT_MISSING);
   const viewInput = {
     agentDir: req.agentDir,
     workspace: req.workspace,
     hostPath: req.env.PATH,
     // Secret-looking files of the agent's own folder stay hidden like the data directory.
     privatePaths: [...req.privatePaths, ...secretLookingPaths(req.agentDir).map((s) => s.path)],
-    tools: linux && endpoints.length > 0 && req.support.socat ? [req.support.socat] : [],
+    tools: forwarder ? [forwarder.path] : [],
     home: os.homedir(),
   };
   let view: SandboxView;
@@ -161,10 +167,10 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
       sandboxed = [setpriv, `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--', ...sandboxed];
     }
     const inside = handoff({ ...env, TMPDIR: '/tmp' }, req.helperEnv);
-    // The forwarder's shell sets the agent's environment itself (after starting socat, which keeps the fixed one).
+    // The forwarder's shell sets the agent's environment itself (after starting the forwarder, which keeps the fixed one).
     const command =
-      forwards.length > 0
-        ? ['/bin/sh', '-c', forwarderScript(forwards, req.support.socat as string, SET_AGENT_ENV), 'arena-sandbox', ...argv]
+      forwarder && forwards.length > 0
+        ? ['/bin/sh', '-c', forwarderScript(forwards, forwarder, SET_AGENT_ENV), 'arena-sandbox', ...argv]
         : [...inside.shim, ...argv];
     const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
     return {

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AgentManifest } from '../contract/manifest.js';
 import type { LocalEndpoints } from './endpoint-forward.js';
+import { forwarderTool } from './forwarder-tool.js';
 import type { LaunchOptions } from './launch.js';
 import { modelEndpoints, modelServerOf } from './model-server.js';
 import { SOCAT_MISSING, sandboxSupport, sandboxUnavailable } from './sandbox.js';
@@ -76,7 +77,7 @@ export function sandboxPreflight(
       (a.manifest.network?.allow.length ?? 0) > 0 ||
       modelEndpoints(a.manifest, modelServerOf(a.manifest, a.dir)).length > 0,
   );
-  if (process.platform === 'linux' && forwarded.length > 0 && !sandboxSupport().socat)
+  if (process.platform === 'linux' && forwarded.length > 0 && !forwarderTool(sandboxSupport()))
     return `cannot sandbox agent ${ids(forwarded)}: ${SOCAT_MISSING}`;
   return null;
 }

@@ -1,10 +1,11 @@
-// What the OS lets the runner enforce, probed once per engine process: the OS sandbox (bubblewrap on Linux, with socat
-// for the forwarded endpoints; sandbox-exec on macOS), network denial for trusted agents through a new network
+// What the OS lets the runner enforce, probed once per engine process: the OS sandbox (bubblewrap on Linux, with
+// arena-forward or socat for the forwarded endpoints; sandbox-exec on macOS), network denial for trusted agents through a new network
 // namespace (`unshare`, util-linux) and resource limits through `prlimit` (or a POSIX-shell `ulimit` prefix).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import { findExecutable } from './executable.js';
+import { builtForwarder } from './forwarder-tool.js';
 
 export interface SandboxSupport {
   /** Argument prefix that runs a command without network (e.g. `unshare --user --net --map-current-user --`), or null. */
@@ -17,7 +18,9 @@ export interface SandboxSupport {
   bwrapTmpfsSize?: boolean;
   /** Why the OS sandbox cannot start here, naming the fix; null when it can. */
   sandboxProblem?: string | null;
-  /** socat, which serves the forwarded endpoints inside a Linux sandbox. */
+  /** The app's own forwarder (forwarder-tool.ts), which serves the forwarded endpoints inside a Linux sandbox. */
+  arenaForward?: string | null;
+  /** socat, which serves them where arena-forward was not built. */
   socat?: string | null;
   /** /usr/bin/sandbox-exec on macOS. */
   sandboxExec?: string | null;
@@ -71,7 +74,7 @@ function probe(): SandboxSupport {
   if (process.platform !== 'linux') return { ...base, sandboxProblem: `no OS sandbox is known for ${process.platform}, ${TRUST_HINT}` };
   const found = findExecutable('bwrap', `${pathEnv ?? ''}:/usr/bin:/bin`, cwd);
   const socat = findExecutable('socat', `${pathEnv ?? ''}:/usr/bin:/bin`, cwd);
-  return { ...base, ...probeBwrap(found, trueBin), socat };
+  return { ...base, ...probeBwrap(found, trueBin), arenaForward: builtForwarder(), socat };
 }
 
 /** Whether `bwrap` (null: not installed) can create a sandbox here, with the fix when not (exported for tests). */
@@ -108,7 +111,7 @@ export function sandboxUnavailable(support: SandboxSupport = sandboxSupport()): 
   return null;
 }
 
-export const SOCAT_MISSING = `socat, which gives a sandboxed agent its arena endpoint, is not installed: install it (Debian/Ubuntu: sudo apt-get install socat), ${TRUST_HINT}`;
+export const SOCAT_MISSING = `socat, which gives a sandboxed agent its arena endpoint where the app's own forwarder was not built (no C compiler at install), is not installed: install it (Debian/Ubuntu: sudo apt-get install socat), or build the forwarder (npm run build with a C compiler), ${TRUST_HINT}`;
 
 export interface RlimitRequest {
   cpuSeconds: number;

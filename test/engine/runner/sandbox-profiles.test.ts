@@ -159,15 +159,22 @@ describe('endpoint forwarding', () => {
       '127.0.0.1:11434->127.0.0.1',
     ]);
     expect(hosts).toBe('127.0.0.1\tlocalhost\n127.0.100.1\tapi.openai.com\n127.0.100.2\tapi.anthropic.com\n');
-    const script = forwarderScript(forwards.slice(0, 1), '/usr/bin/socat');
+    const socat = { kind: 'socat', path: '/usr/bin/socat' } as const;
+    const script = forwarderScript(forwards.slice(0, 1), socat);
     expect(script).toContain(
-      "'/usr/bin/socat' -lf /dev/null TCP-LISTEN:43117,bind=127.0.0.1,fork,reuseaddr,nodelay UNIX-CONNECT:/run/arena/f0.sock &",
+      "'/usr/bin/socat' -lf /dev/null TCP-LISTEN:43117,bind=127.0.0.1,fork,reuseaddr,nodelay,backlog=128 UNIX-CONNECT:/run/arena/f0.sock &",
     );
-    // The agent starts once the sandbox's TCP sockets (only the forwarders' listeners so far) number the forwards.
+    // With socat the agent starts once the sandbox's TCP sockets (only the forwarders' listeners so far) number the forwards.
     expect(script).toContain('< /proc/net/sockstat');
     expect(script).toContain('[ "$inuse" -ge 1 ]');
-    expect(forwarderScript(forwards, '/usr/bin/socat')).toContain('[ "$inuse" -ge 4 ]');
+    expect(forwarderScript(forwards, socat)).toContain('[ "$inuse" -ge 4 ]');
     expect(script.trim().split('\n').at(-1)).toBe('exec "$@"');
+    // arena-forward binds every listener before it returns: one command, no wait, the launch failed if it did not.
+    const own = forwarderScript(forwards, { kind: 'arena-forward', path: '/app/dist/native/arena-forward' }).split('\n');
+    expect(own).toEqual([
+      "'/app/dist/native/arena-forward' 127.0.0.1 43117 '/run/arena/f0.sock' 127.0.100.1 443 '/run/arena/f1.sock' 127.0.100.2 443 '/run/arena/f2.sock' 127.0.0.1 11434 '/run/arena/f3.sock' || exit 125",
+      'exec "$@"',
+    ]);
   });
 
   it('accepts only host names and loopback addresses in a manifest’s network.allow', () => {
