@@ -106,12 +106,21 @@ async function run(lifecycle, games = GAMES, concurrency = 1) {
     const seconds = (performance.now() - started) / 1000;
     const played = engine.store.tournaments.games(t.id);
     const calls = engine.store.modelCalls.ofRun(t.id).flatMap((r) => r.calls);
+    const timings = engine.store.modelCalls.timingsOfRun(t.id);
     const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
     return {
       lifecycle,
       outcome: outcome.status,
       games: played.length,
       completed: played.filter((g) => g.termination === 'completed').length,
+      terminations: Object.fromEntries(
+        [...new Set(played.map((g) => g.termination))].map((k) => [k, played.filter((g) => g.termination === k).length]),
+      ),
+      demand: demandProfile(timings, played, SLOTS),
+      // Any game that did not complete, with whom it blamed and why: a bench run is only read when this is empty.
+      incomplete: played
+        .filter((g) => g.termination !== 'completed')
+        .map((g) => ({ game: g.gameIndex, termination: g.termination, fault: g.fault, seats: g.faultedSeats, detail: g.detail })),
       games_per_second: Number((played.length / seconds).toFixed(2)),
       game_wall_ms_mean: Number(mean(played.map((g) => g.endedAt - g.startedAt)).toFixed(1)),
       agent_ms_mean: Number(mean(played.map((g) => g.agentMs)).toFixed(1)),
@@ -126,6 +135,51 @@ async function run(lifecycle, games = GAMES, concurrency = 1) {
   } finally {
     await engine.close();
   }
+}
+
+/**
+ * Where the capacity went, from the recorded calls (when each was read, its wait for a slot, its time at the server):
+ * a sweep over the span of the calls gives the share of it in which the server had at least `slots` calls to serve
+ * (waiting or answered), the utilisation within that share, and the slot time left idle while a call waited for a
+ * slot (what a gate that is not work-conserving would waste; zero means every wait was for a busy slot). Also how many
+ * games were running, on average over the same span: the demand the tournament's concurrency made.
+ */
+function demandProfile(timings, played, slots) {
+  const edges = [];
+  for (const c of timings) {
+    if (c.cached || c.replayed) continue;
+    const served = c.started_at + c.queued_ms;
+    edges.push([c.started_at, 'wait', 1], [served, 'wait', -1], [served, 'serve', 1], [served + c.latency_ms, 'serve', -1]);
+  }
+  if (edges.length === 0) return null;
+  edges.sort((a, b) => a[0] - b[0] || a[2] - b[2]);
+  const from = edges[0][0];
+  const to = edges.at(-1)[0];
+  let waiting = 0;
+  let serving = 0;
+  let last = from;
+  let saturated = 0;
+  let busyWhileSaturated = 0;
+  let idleWhileWaiting = 0;
+  for (const [at, kind, step] of edges) {
+    const dt = at - last;
+    if (waiting + serving >= slots) {
+      saturated += dt;
+      busyWhileSaturated += Math.min(serving, slots) * dt;
+    }
+    if (waiting > 0) idleWhileWaiting += Math.max(0, slots - serving) * dt;
+    last = at;
+    if (kind === 'wait') waiting += step;
+    else serving += step;
+  }
+  const gameMs = played.reduce((n, g) => n + Math.max(0, Math.min(g.endedAt, to) - Math.max(g.startedAt, from)), 0);
+  return {
+    span_ms: Math.round(to - from),
+    saturated_share: Number((saturated / Math.max(1, to - from)).toFixed(3)),
+    utilisation_while_saturated: saturated > 0 ? Number((busyWhileSaturated / (slots * saturated)).toFixed(3)) : null,
+    idle_slot_ms_while_a_call_waited: Math.round(idleWhileWaiting),
+    games_running_mean: Number((gameMs / Math.max(1, to - from)).toFixed(2)),
+  };
 }
 
 /**
@@ -247,6 +301,9 @@ try {
           forward_overhead_ms_per_call: Number((busy.forward_ms_total / Math.max(1, busy.forward_calls) - serverPerCall).toFixed(2)),
           direct_overhead_ms_per_call: Number((direct - serverPerCall).toFixed(2)),
           slot_utilisation: use?.utilisation ?? null,
+          demand: busy.demand,
+          terminations: busy.terminations,
+          incomplete: busy.incomplete,
           queued_ms_mean: use?.queued_ms_mean ?? null,
           engine_loop_delay_ms: {
             p50: Number((lag.percentile(50) / 1e6).toFixed(1)),
@@ -262,7 +319,9 @@ try {
   );
 } finally {
   serverProcess.disconnect();
-  fs.rmSync(work, { recursive: true, force: true });
+  // --keep: leave the data folders (the runs' databases and reports) to read afterwards.
+  if (args.has('keep')) process.stderr.write(`bench:model-agent: kept ${work}\n`);
+  else fs.rmSync(work, { recursive: true, force: true });
 }
 
 /** The scripted server (child process): three instant answers per game, or each after the set latency. */
