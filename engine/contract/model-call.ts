@@ -29,6 +29,8 @@ export const ModelCallRecordSchema = z.object({
   cached: z.boolean().optional(),
   /** The engine could not reach the server for this call (the connection's error code): evidence for blame by cause. */
   unreachable: z.string().optional(),
+  /** Asked during the game, answered only after it was stored (a warm agent's call in flight at the end): no answer kept. */
+  unanswered_at_end: z.boolean().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;
 

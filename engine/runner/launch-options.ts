@@ -98,8 +98,11 @@ export interface LaunchOptions {
   memorySampleMs?: number;
   /** Sees stderr as it arrives (a warm agent's per-game usage lines; the capture is unchanged). */
   onStderr?: (chunk: Buffer) => void;
-  /** Sees each model call as it ends (a warm agent's per-game share; LaunchResult.modelCalls has them all). */
-  onModelCall?: (call: ModelCallRecord) => void;
+  /**
+   * Sees each model call as it starts and again (the same object) as it ends: a warm agent's per-game share, owned by
+   * the game it was asked in. LaunchResult.modelCalls has them all.
+   */
+  onModelCall?: (call: ModelCallRecord, phase: 'started' | 'ended') => void;
   /** `arena replay`: answers the model server's calls from a record; the server is never contacted. */
   modelReplay?: ModelCallHooks['replay'];
   /** model.yaml `cache: true`: the seat's cache keys and lookups (engine/tournaments/model-cache.ts). */

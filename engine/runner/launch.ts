@@ -94,9 +94,10 @@ function createLaunchState(options: LaunchOptions): LaunchState {
     pid: undefined,
     modelCalls,
     modelHooks: {
+      started: (call) => options.onModelCall?.(call, 'started'),
       record: (call) => {
         modelCalls.push(call);
-        options.onModelCall?.(call);
+        options.onModelCall?.(call, 'ended');
       },
       ...(options.modelReplay ? { replay: options.modelReplay } : {}),
       ...(options.modelCache ? { cache: options.modelCache } : {}),

@@ -19,6 +19,8 @@ export interface ReplayedAnswer {
 }
 
 export interface ModelCallHooks {
+  /** Sees every call as it starts (its request read), then the same object again in `record` once it has ended. */
+  started?(call: ModelCallRecord): void;
   /** Sees every call once it has ended (answered or not). */
   record?(call: ModelCallRecord): void;
   /** Answers the call (the seq-th of this launch) from a record; the gate and the server are skipped. */
@@ -74,6 +76,7 @@ async function forward(
     queued_ms: 0,
     started_at: Date.now(),
   };
+  hooks.started?.(call);
   if (hooks.replay) {
     const answer = hooks.replay(seq, call.request);
     serveRecorded(res, answer.status, answer.body);

@@ -38,7 +38,8 @@ export class WorkerWarmPools {
       const pool = new WarmPool({
         ...this.hooks,
         agents,
-        launch: (agent, slot, env, onStderr) => launchWarmSlot({ workspaceRoot, sandbox: this.sandbox }, agent, slot, env, onStderr),
+        launch: (agent, slot, env, onStderr, onModelCall) =>
+          launchWarmSlot({ workspaceRoot, sandbox: this.sandbox }, agent, slot, env, onStderr, onModelCall),
         maxRestarts: job.max_restarts ?? DEFAULT_MAX_RESTARTS,
         clock: systemClock,
         startMs: job.start_ms,

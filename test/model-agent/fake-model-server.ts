@@ -10,6 +10,8 @@ export interface ScriptedReply {
   body: unknown;
   /** Wait this long before answering (a slow model). */
   delayMs?: number;
+  /** Answer only once this settles (a model still thinking when something else happens). */
+  hold?: Promise<void>;
 }
 
 export interface RecordedRequest {
@@ -93,7 +95,8 @@ export async function startFakeModelServer(script: Script, options: FakeServerOp
         res.writeHead(reply.status ?? 200, { 'content-type': 'application/json', ...reply.headers });
         res.end(text);
       };
-      if (reply.delayMs) setTimeout(send, reply.delayMs);
+      if (reply.hold) void reply.hold.then(send);
+      else if (reply.delayMs) setTimeout(send, reply.delayMs);
       else send();
     });
   });

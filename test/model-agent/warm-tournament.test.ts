@@ -118,3 +118,87 @@ it('one warm model-agent process plays every game, each accounted with its own c
   expect(calls).toBe(model.requests.length);
   expect(new Set(model.requests.map((r) => r.headers.authorization))).toEqual(new Set([`Bearer ${KEY}`]));
 }, 150_000);
+
+it('a call still in flight when its game ends is recorded with that game, as asked and unanswered', async () => {
+  // The first call guesses; every later one is held until its game has ended and been stored, so each game ends with
+  // a call in flight. Before, such a call ended with no seat held and was dropped: the server saw more than the record.
+  let gameOver = (): void => {};
+  let stored = new Promise<void>((resolve) => (gameOver = resolve));
+  const slow = await startFakeModelServer((request) => {
+    const text = lastUserText(request);
+    const first = /Your private set is: \{(\d+)/.exec(text)?.[1];
+    if (first && !text.includes('action guess')) return openAiReply(JSON.stringify({ method: 'guess', content: first }), 120, 12);
+    return { ...openAiReply('{"wait": true}', 50, 5), hold: stored };
+  });
+  try {
+    const dir = path.join(compiled.agentHome, 'examples', 'warm-psi-held');
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'model.yaml'),
+      YAML.stringify({
+        provider: 'openai-compatible',
+        base_url: `${slow.url}/v1`,
+        model: 'fake-model',
+        timeouts: { turn_seconds: 120, request_seconds: 120 },
+        idle_reask_seconds: 0.2,
+        max_turns: 10,
+        game_seconds: 60,
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'agent.yaml'),
+      YAML.stringify({
+        id: 'warm-held',
+        name: 'Warm model agent (held answers)',
+        framework: 'node',
+        entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml'] },
+        protocol: 'specarena',
+        challenges: ['psi'],
+        lifecycle: 'persistent',
+        limits: { memory_mb: 16384 },
+      }),
+    );
+    const t = engine.tournaments.create(
+      {
+        name: 'warm model, calls in flight at the end',
+        challenge: 'psi',
+        format: 'round-robin',
+        games_per_pairing: 2,
+        concurrency: 1,
+        seed: 'warm-model-held',
+        agents: [
+          { manifest: path.join(dir, 'agent.yaml'), id: 'model' },
+          { manifest: path.join(REPO, 'challenges/psi/agents/honest-exact/agent.yaml'), id: 'honest' },
+        ],
+        limits: { move_seconds: 50, game_seconds: 90 },
+      },
+      REPO,
+    );
+    engine.tournaments.subscribe(t.id, (e) => {
+      if (e.event !== 'game_ended') return;
+      // Stored: let the held answers go, and hold the next game's.
+      const release = gameOver;
+      stored = new Promise<void>((resolve) => (gameOver = resolve));
+      release();
+    });
+    expect((await engine.tournaments.start(t.id)).status).toBe('finished');
+    gameOver();
+    const games = engine.store.tournaments.games(t.id);
+    expect(games.map((g) => g.termination)).toEqual(['completed', 'completed']);
+    const rows = engine.store.modelCalls.ofRun(t.id);
+    // Every request the server got is in the record, each under the game it was asked in.
+    expect(rows.reduce((n, r) => n + r.calls.length, 0)).toBe(slow.requests.length);
+    for (const g of games) {
+      const row = rows.find((r) => r.gameIndex === g.gameIndex);
+      const last = row?.calls.at(-1);
+      expect(row?.calls.map((c) => c.seq)).toEqual(row?.calls.map((_, i) => i));
+      expect(last).toMatchObject({ unanswered_at_end: true, status: null, response: null });
+      expect((last?.request as { messages?: unknown[] }).messages?.length).toBeGreaterThan(0);
+      // The answered ones carry no such mark.
+      expect(row?.calls.slice(0, -1).every((c) => c.unanswered_at_end === undefined && c.status === 200)).toBe(true);
+    }
+  } finally {
+    gameOver();
+    await slow.close();
+  }
+}, 150_000);

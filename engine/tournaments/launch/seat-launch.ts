@@ -109,7 +109,7 @@ export function launchWarmSlot(
   slot: number,
   protocolEnv: Record<string, string>,
   onStderr: (chunk: Buffer) => void,
-  onModelCall?: (call: ModelCallRecord) => void,
+  onModelCall?: (call: ModelCallRecord, phase: 'started' | 'ended') => void,
 ): LaunchHandle {
   // The same sandbox as a per-game seat: only the arena URLs of its environment are reachable.
   return launchAgent({

@@ -1,6 +1,7 @@
 // One warm agent's processes: which slot takes a seat, handing seats to a polling process, and the restart policy
 // (see warm-pool.ts) applied as its seats' games end and its processes exit.
 
+import type { ModelCallRecord } from '../../contract/model-call.js';
 import type { WarmSeat } from '../../contract/warm-agent.js';
 import type { LaunchHandle, LaunchResult } from '../../runner/launch.js';
 import { scrubLaunchResult } from '../../runner/scrub-output.js';
@@ -23,6 +24,8 @@ import {
 
 /** How long warm processes get to exit by themselves once told the tournament is finished. */
 const FINISH_GRACE_MS = 2_000;
+/** A started model call → the seat (lease) it was asked for and its place in that seat's record. */
+const callOwners = new WeakMap<ModelCallRecord, { lease: Lease; index: number }>();
 
 export class WarmAgent {
   private readonly slots: Slot[] = [];
@@ -125,12 +128,21 @@ export class WarmAgent {
           lease.stderrBytes += chunk.length;
         }
       },
-      (call) => {
-        // A call belongs to a game only when the process plays one seat at that moment: the forward cannot tell
-        // which of several concurrent games asked.
+      (call, phase) => {
+        if (phase === 'ended') {
+          // In place: a game stored before the answer came keeps the call as asked, marked unanswered_at_end.
+          const owner = callOwners.get(call);
+          if (owner) owner.lease.modelCalls[owner.index] = { ...call, seq: owner.index };
+          return;
+        }
+        // A call belongs to the game the process was playing when it asked, and only when it played one seat then:
+        // the forward cannot tell which of several concurrent games asked.
         const held = [...slot.leases].filter((l) => l.taken && !l.done);
         const only = held.length === 1 ? held[0] : undefined;
-        if (only) only.modelCalls.push({ ...call, seq: only.modelCalls.length });
+        if (!only) return;
+        const index = only.modelCalls.length;
+        only.modelCalls.push({ ...call, seq: index, unanswered_at_end: true });
+        callOwners.set(call, { lease: only, index });
       },
     );
     slot.exited = slot.handle.result;

@@ -32,7 +32,7 @@ export interface WarmPoolOptions extends WarmHooks {
     slot: number,
     env: Record<string, string>,
     onStderr: (chunk: Buffer) => void,
-    onModelCall?: (call: ModelCallRecord) => void,
+    onModelCall?: (call: ModelCallRecord, phase: 'started' | 'ended') => void,
   ) => LaunchHandle;
   maxRestarts: number;
   /** The tournament's clock: slot start times and seat durations come from it, as every time of the run does. */
