@@ -4,7 +4,7 @@
 // tournament), at concurrency 1. Prints mean game wall time and agent time per lifecycle; their difference is the
 // cold start a warm agent no longer pays. Then the capacity phase: a server that answers after a fixed latency
 // (--latency=200 ms) and reports --slots=4 parallel slots (llama.cpp's /props) serves a tournament of --busy-games
-// games at --busy-concurrency (default 8); it prints the harness's own overhead per call (what the agent waited, less the time queued
+// games at --busy-concurrency (default 16); it prints the harness's own overhead per call (what the agent waited, less the time queued
 // for a slot and the server's own time, measured on the server) beside the baseline of a direct call from this
 // process in the same run, the server's slot utilisation and the most requests it ever saw at once. Before it, the
 // engine's forward alone (no sandbox, agent or game): its own cost per call against a direct call (--forward-calls).
@@ -20,10 +20,12 @@ import YAML from 'yaml';
 const root = path.resolve(import.meta.dirname, '..');
 const args = new Map(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
 const GAMES = Number(args.get('games') ?? 20);
-const BUSY_GAMES = Number(args.get('busy-games') ?? 32);
 // A PSI game asks the model for a little under half its time (between asks: the opponent's turn, the re-ask pause),
-// so it takes about 2.2 games per slot to keep a server's slots busy: raise this to measure utilisation at saturation.
-const BUSY_CONCURRENCY = Number(args.get('busy-concurrency') ?? 8);
+// so it takes more than 2 games per slot to keep a server's slots busy (4 per slot here, so the queue never runs dry);
+// and the warm agents' start (32 processes on this machine's cores) and the last games' tail are spans the slots
+// cannot be full, so the run is long enough for them to be a small part of it.
+const BUSY_GAMES = Number(args.get('busy-games') ?? 192);
+const BUSY_CONCURRENCY = Number(args.get('busy-concurrency') ?? 16);
 const LATENCY_MS = Number(args.get('latency') ?? 200);
 const SLOTS = Number(args.get('slots') ?? 4);
 const FORWARD_CALLS = Number(args.get('forward-calls') ?? 500);
@@ -355,9 +357,14 @@ async function serveScriptedModel() {
     const messages = JSON.parse(raw || '{}').messages ?? [];
     const user = String(messages.filter((m) => m.role === 'user').at(-1)?.content ?? '');
     const set = /Your private set is: \{([^}]*)\}/.exec(user)?.[1];
+    // The intersection with what the opponent disclosed (honest-exact posts its whole set), else the model's own set:
+    // a guess the operator accepts whatever the two sets' sizes (its own set alone is refused when larger).
+    const theirs = /My private set is: ([\d, ]+)\./.exec(user)?.[1];
+    const common = theirs && set ? set.split(', ').filter((n) => theirs.split(', ').includes(n)) : [];
     let content = '{"wait": true}';
     if (set && !user.includes('chat: My set')) content = JSON.stringify({ chat: `My set is ${set}` });
-    else if (set && !user.includes('action guess')) content = JSON.stringify({ method: 'guess', content: set });
+    else if (set && !user.includes('action guess'))
+      content = JSON.stringify({ method: 'guess', content: common.length > 0 ? common.join(', ') : set });
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(JSON.stringify(reply(content)));
     load.inFlight--;
