@@ -292,6 +292,8 @@ try {
           games: busy.games,
           completed: busy.completed,
           calls: busy.agent_calls,
+          // Calls the record holds (the forward's, every game's) beside the server's own count: they should match.
+          recorded_calls: busy.forward_calls,
           server_calls: load.calls,
           max_in_flight_at_server: load.maxInFlight,
           direct_call_ms: Number(direct.toFixed(2)),

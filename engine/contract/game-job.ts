@@ -3,6 +3,7 @@
 // workers use their own environment or keychain for the secrets their agents are granted.
 import { z } from 'zod';
 import { IsolationSchema } from './isolation.js';
+import { ModelCallRecordSchema } from './model-call.js';
 import { MAX_LIMIT_SECONDS } from './timer-limits.js';
 import { TranscriptEntrySchema } from './tournament.js';
 import { AgentLifecycleStatsSchema } from './warm-agent.js';
@@ -85,6 +86,8 @@ export const GameResultSchema = z.object({
   /** Model-agent accounting (null when no seat was a model agent). */
   usage: z.array(SeatUsageSchema).nullable(),
   model_turns: z.array(TranscriptEntrySchema),
+  /** Per seat, the model calls through its forward (engine/runner/model-proxy.ts); absent when none was made. */
+  model_calls: z.array(z.array(ModelCallRecordSchema).nullable()).optional(),
   isolation: z.array(IsolationSchema).nullable(),
   /** A void game's set-up cause (a model server unreachable, a program missing): repeats pause the run. */
   void_cause: z.object({ key: z.string(), agent: z.string(), message: z.string() }).optional(),

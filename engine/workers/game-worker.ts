@@ -278,6 +278,7 @@ function resultOf(
     transcript: outcome.transcript,
     usage: (accounting?.usage ?? null) as GameResult['usage'],
     model_turns: accounting?.turns ?? [],
+    ...(accounting?.calls ? { model_calls: accounting.calls } : {}),
     isolation,
     ...(outcome.voidCause ? { void_cause: outcome.voidCause } : {}),
   };

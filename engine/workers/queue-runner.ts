@@ -315,7 +315,11 @@ function outcomeOf(result: GameResult, termination: Termination, attestation: Re
     startedAt: result.started_at,
     endedAt: result.ended_at,
     transcript: result.transcript,
-    accounting: Promise.resolve({ usage: result.usage as never, turns: result.model_turns }),
+    accounting: Promise.resolve({
+      usage: result.usage as never,
+      turns: result.model_turns,
+      ...(result.model_calls ? { calls: result.model_calls } : {}),
+    }),
     ...(result.isolation ? { isolation: Promise.resolve(result.isolation) } : {}),
     workerId: result.worker_id,
     ...(result.void_cause ? { voidCause: result.void_cause } : {}),
