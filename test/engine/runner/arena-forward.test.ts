@@ -35,12 +35,25 @@ afterAll(() => {
 
 afterEach(() => setSandboxSupportForTests(undefined));
 
-/** The serving processes of forwarders started with a socket under `dir` (they outlive the command that started them). */
-function killServing(dir: string): void {
+/** Pids of this test's forwarders still running (host view), with `dir` in their command line when given. */
+function servingProcesses(dir = ''): number[] {
+  const pids: number[] = [];
   for (const pid of fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p))) {
     try {
       const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-      if (cmdline.startsWith(binary) && cmdline.includes(dir)) process.kill(Number(pid), 'SIGKILL');
+      if (cmdline.startsWith(binary) && cmdline.includes(dir)) pids.push(Number(pid));
+    } catch {
+      // gone already
+    }
+  }
+  return pids;
+}
+
+/** Ends the forwarders started with a socket under `dir` (outside a sandbox they outlive the command that started them). */
+function killServing(dir: string): void {
+  for (const pid of servingProcesses(dir)) {
+    try {
+      process.kill(pid, 'SIGKILL');
     } catch {
       // gone already
     }
@@ -268,15 +281,18 @@ describe.runIf(sandboxed)('arena-forward in the sandbox, beside socat', () => {
     many: Array.from({ length: 20 }, (_, i) => `line ${i}`),
   };
 
-  it('serves the seat’s arena endpoint as socat does', async () => {
+  it('serves the seat’s arena endpoint as socat does, and dies with the sandbox', async () => {
     for (const tool of ['arena-forward', 'socat'] as const) {
       const { run, out } = await runProbe(tool);
       expect({ tool, termination: run.termination, ...out }).toEqual({ tool, termination: 'exited', ...expected });
     }
+    // The serving process outlives the command that started it, but not the sandbox: none is left once the run is over.
+    expect(servingProcesses()).toEqual([]);
   });
 
   it('does so for an agent run as an unprivileged uid', async () => {
     const { run, out } = await runProbe('arena-forward', { uid: 65534, gid: 65534 });
     expect({ termination: run.termination, ...out }).toEqual({ termination: 'exited', ...expected });
+    expect(servingProcesses()).toEqual([]);
   });
 });
