@@ -135,6 +135,7 @@ static void accept_from(struct listener *l) {
     }
     if (!down || pair_count == pair_capacity) {
       /* The engine refused or memory ran out: the agent sees its connection closed, like a refused connect. */
+      free(down);
       free(up);
       free(p);
       if (unix_fd >= 0) close(unix_fd);
