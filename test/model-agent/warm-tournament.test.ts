@@ -140,6 +140,7 @@ it('a call still in flight when its game ends is recorded with that game, as ask
         base_url: `${slow.url}/v1`,
         model: 'fake-model',
         timeouts: { turn_seconds: 120, request_seconds: 120 },
+        capacity: 2,
         idle_reask_seconds: 0.2,
         max_turns: 10,
         game_seconds: 60,
@@ -185,6 +186,10 @@ it('a call still in flight when its game ends is recorded with that game, as ask
     gameOver();
     const games = engine.store.tournaments.games(t.id);
     expect(games.map((g) => g.termination)).toEqual(['completed', 'completed']);
+    // A call caught in flight still carries the capacity it was scheduled against: the figures keep the server's 2.
+    expect(engine.tournaments.modelServers(t.id).servers).toEqual([
+      expect.objectContaining({ server: new URL(slow.url).host, capacity: 2, calls: slow.requests.length }),
+    ]);
     const rows = engine.store.modelCalls.ofRun(t.id);
     // Every request the server got is in the record, each under the game it was asked in.
     expect(rows.reduce((n, r) => n + r.calls.length, 0)).toBe(slow.requests.length);

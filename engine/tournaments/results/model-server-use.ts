@@ -27,7 +27,8 @@ export function modelServerUse(calls: Iterable<CallTiming>): ModelServerUse[] {
       s.hits++;
       continue;
     }
-    s.capacity = Math.min(s.capacity, c.capacity ?? 1);
+    // A call stored before it got a slot (in flight when its game ended) says nothing of the capacity.
+    if (c.capacity !== undefined) s.capacity = Math.min(s.capacity, c.capacity);
     s.calls++;
     s.busy += c.latency_ms;
     s.queued += c.queued_ms;

@@ -52,7 +52,18 @@ export class WarmAgent {
     const result = new Promise<LaunchResult>((r) => {
       resolve = r;
     });
-    const lease: Lease = { seat, seatNo, slot, taken: seat === null, done: false, resolve, stderr: [], stderrBytes: 0, modelCalls: [] };
+    const lease: Lease = {
+      seat,
+      seatNo,
+      slot,
+      taken: seat === null,
+      done: false,
+      resolve,
+      stderr: [],
+      stderrBytes: 0,
+      modelCalls: [],
+      inFlight: new Map(),
+    };
     this.assign(lease, slot);
     void verdict.then((v) => this.settle(lease, v));
     const handle: LaunchHandle = {
@@ -130,9 +141,11 @@ export class WarmAgent {
       },
       (call, phase) => {
         if (phase === 'ended') {
-          // In place: a game stored before the answer came keeps the call as asked, marked unanswered_at_end.
+          // A game stored before the answer came keeps the call as it stood then (standIn), marked unanswered_at_end.
           const owner = callOwners.get(call);
-          if (owner) owner.lease.modelCalls[owner.index] = { ...call, seq: owner.index };
+          if (!owner) return;
+          owner.lease.modelCalls[owner.index] = { ...call, seq: owner.index };
+          owner.lease.inFlight.delete(owner.index);
           return;
         }
         // A call belongs to the game the process was playing when it asked, and only when it played one seat then:
@@ -141,7 +154,8 @@ export class WarmAgent {
         const only = held.length === 1 ? held[0] : undefined;
         if (!only) return;
         const index = only.modelCalls.length;
-        only.modelCalls.push({ ...call, seq: index, unanswered_at_end: true });
+        only.modelCalls.push({ ...call, seq: index });
+        only.inFlight.set(index, call);
         callOwners.set(call, { lease: only, index });
       },
     );

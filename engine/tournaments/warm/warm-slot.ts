@@ -22,6 +22,8 @@ export interface Lease {
   stderrBytes: number;
   /** The model calls the process made while it held only this seat. */
   modelCalls: ModelCallRecord[];
+  /** Those of them not yet answered, by their place in modelCalls: the live records the forward is still filling in. */
+  inFlight: Map<number, ModelCallRecord>;
 }
 
 export interface Parked {
@@ -55,7 +57,7 @@ export function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCod
   return {
     ...emptyResult(now),
     ...seatStderr(lease),
-    ...(lease.modelCalls.length > 0 ? { modelCalls: lease.modelCalls } : {}),
+    ...(lease.modelCalls.length > 0 ? { modelCalls: seatCalls(lease) } : {}),
     isolation: slot.handle.isolation,
     pid: slot.handle.pid ?? null,
     termination,
@@ -63,6 +65,14 @@ export function standIn(slot: Slot, termination: 'exited' | 'cancelled', exitCod
     startedAt: slot.startedAt,
     durationMs: now - slot.startedAt,
   };
+}
+
+/** The seat's calls as they stand: one still in flight as far as it got (its wait, its capacity), marked unanswered. */
+function seatCalls(lease: Lease): ModelCallRecord[] {
+  return lease.modelCalls.map((call, seq) => {
+    const live = lease.inFlight.get(seq);
+    return live ? { ...live, seq, unanswered_at_end: true } : call;
+  });
 }
 
 /** The seat's share of the process's stderr, in LaunchResult's fields. */
