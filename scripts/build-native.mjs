@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-export const FORWARDER_SOURCE = path.join(root, 'engine', 'runner', 'native', 'arena-forward.c');
+const FORWARDER_SOURCE = path.join(root, 'engine', 'runner', 'native', 'arena-forward.c');
 
 /** Compiles the forwarder to `out`; returns null when built, else why not (one line). */
 export function buildForwarder(out) {

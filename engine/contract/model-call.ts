@@ -29,7 +29,10 @@ export const ModelCallRecordSchema = z.object({
   cached: z.boolean().optional(),
   /** The engine could not reach the server for this call (the connection's error code): evidence for blame by cause. */
   unreachable: z.string().optional(),
-  /** Asked during the game, answered only after it was stored (a warm agent's call in flight at the end): no answer kept. */
+  /**
+   * Asked during the game, still in flight when the game was stored (a warm agent's): kept as it stood then (its wait,
+   * its capacity), with no answer.
+   */
   unanswered_at_end: z.boolean().optional(),
 });
 export type ModelCallRecord = z.infer<typeof ModelCallRecordSchema>;

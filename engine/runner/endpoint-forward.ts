@@ -1,8 +1,8 @@
 // How a sandboxed agent reaches exactly its arena and the hosts its manifest allows: the sandbox has a network
 // namespace of its own with only a loopback interface. For each endpoint the engine listens on a Unix socket in the
 // launch folder (bind-mounted read-only into the sandbox) and connects each accepted stream to the real host:port;
-// inside, arena-forward (or socat, forwarder-tool.ts) serves the same address on the sandbox's loopback, so `http://127.0.0.1:PORT`
-// means the same thing in and out. Host names get a loopback address of their own through the sandbox's /etc/hosts.
+// inside, arena-forward (or socat, forwarder-tool.ts) serves the same address on the sandbox's loopback, so
+// `http://127.0.0.1:PORT` means the same thing in and out. Host names get a loopback address of their own through the sandbox's /etc/hosts.
 // An endpoint this very process serves (the engine's own HTTP server) takes the accepted stream directly: a TCP
 // connection back to ourselves would cost a connect, an accept and two extra copies of every byte each way.
 import fs from 'node:fs';

@@ -10,7 +10,7 @@ import { type Forward, forwarderScript, planForwards } from './endpoint-forward.
 import { handoff, SET_AGENT_ENV } from './env-handoff.js';
 import { findExecutable } from './executable.js';
 import { forwarderTool } from './forwarder-tool.js';
-import { type SandboxSupport, SOCAT_MISSING, sandboxUnavailable } from './sandbox.js';
+import { FORWARDER_MISSING, type SandboxSupport, sandboxUnavailable } from './sandbox.js';
 import { contains, linuxView, macView, type SandboxView } from './sandbox-view.js';
 import { seatbeltProfile } from './seatbelt-profile.js';
 import { secretLookingPaths } from './secret-files.js';
@@ -84,11 +84,11 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
   const linux = platform === 'linux';
   const endpoints = req.shareNet ? [] : [...new Set(req.endpoints)];
   // Run by the agent's uid inside: arena-forward only where that uid may read it (else socat, from /usr).
-  const forwarder =
-    linux && endpoints.length > 0
-      ? forwarderTool(req.support, (file) => !req.runAs || reachableBy(file, req.runAs.uid, req.runAs.gid))
-      : null;
-  if (linux && endpoints.length > 0 && !forwarder) throw new SandboxRefusedError(SOCAT_MISSING);
+  const needsForwarder = linux && endpoints.length > 0;
+  const forwarder = needsForwarder
+    ? forwarderTool(req.support, (file) => !req.runAs || reachableBy(file, req.runAs.uid, req.runAs.gid))
+    : null;
+  if (needsForwarder && !forwarder) throw new SandboxRefusedError(FORWARDER_MISSING);
   const viewInput = {
     agentDir: req.agentDir,
     workspace: req.workspace,
@@ -168,10 +168,9 @@ export function sandboxCommand(req: SandboxRequest): SandboxedCommand {
     }
     const inside = handoff({ ...env, TMPDIR: '/tmp' }, req.helperEnv);
     // The forwarder's shell sets the agent's environment itself (after starting the forwarder, which keeps the fixed one).
-    const command =
-      forwarder && forwards.length > 0
-        ? ['/bin/sh', '-c', forwarderScript(forwards, forwarder, SET_AGENT_ENV), 'arena-sandbox', ...argv]
-        : [...inside.shim, ...argv];
+    const command = forwarder
+      ? ['/bin/sh', '-c', forwarderScript(forwards, forwarder, SET_AGENT_ENV), 'arena-sandbox', ...argv]
+      : [...inside.shim, ...argv];
     const inner = req.innerPrefix && shows(view, req.innerPrefix[0] as string) ? req.innerPrefix : [];
     return {
       argv: [...sandboxed, ...inner, ...command],

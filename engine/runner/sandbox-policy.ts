@@ -8,7 +8,7 @@ import type { LocalEndpoints } from './endpoint-forward.js';
 import { forwarderTool } from './forwarder-tool.js';
 import type { LaunchOptions } from './launch.js';
 import { modelEndpoints, modelServerOf } from './model-server.js';
-import { SOCAT_MISSING, sandboxSupport, sandboxUnavailable } from './sandbox.js';
+import { FORWARDER_MISSING, sandboxSupport, sandboxUnavailable } from './sandbox.js';
 import { contains } from './sandbox-view.js';
 
 export interface SandboxPolicy {
@@ -78,7 +78,7 @@ export function sandboxPreflight(
       modelEndpoints(a.manifest, modelServerOf(a.manifest, a.dir)).length > 0,
   );
   if (process.platform === 'linux' && forwarded.length > 0 && !forwarderTool(sandboxSupport()))
-    return `cannot sandbox agent ${ids(forwarded)}: ${SOCAT_MISSING}`;
+    return `cannot sandbox agent ${ids(forwarded)}: ${FORWARDER_MISSING}`;
   return null;
 }
 

@@ -1,6 +1,7 @@
 // What the OS lets the runner enforce, probed once per engine process: the OS sandbox (bubblewrap on Linux, with
-// arena-forward or socat for the forwarded endpoints; sandbox-exec on macOS), network denial for trusted agents through a new network
-// namespace (`unshare`, util-linux) and resource limits through `prlimit` (or a POSIX-shell `ulimit` prefix).
+// arena-forward or socat for the forwarded endpoints; sandbox-exec on macOS), network denial for trusted agents through
+// a new network namespace (`unshare`, util-linux) and resource limits through `prlimit` (or a POSIX-shell `ulimit`
+// prefix).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -111,7 +112,8 @@ export function sandboxUnavailable(support: SandboxSupport = sandboxSupport()): 
   return null;
 }
 
-export const SOCAT_MISSING = `socat, which gives a sandboxed agent its arena endpoint where the app's own forwarder was not built (no C compiler at install), is not installed: install it (Debian/Ubuntu: sudo apt-get install socat), or build the forwarder (npm run build with a C compiler), ${TRUST_HINT}`;
+/** Neither forwarder is here: arena-forward was not built and socat is not installed. */
+export const FORWARDER_MISSING = `socat, which gives a sandboxed agent its arena endpoint where the app's own forwarder was not built (no C compiler at install), is not installed: install it (Debian/Ubuntu: sudo apt-get install socat), or build the forwarder (npm run build with a C compiler), ${TRUST_HINT}`;
 
 export interface RlimitRequest {
   cpuSeconds: number;

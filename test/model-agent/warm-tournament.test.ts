@@ -45,37 +45,49 @@ afterAll(async () => {
   fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-it('one warm model-agent process plays every game, each accounted with its own calls', async () => {
-  const dir = path.join(compiled.agentHome, 'examples', 'warm-psi');
+/** A warm PSI model agent in examples/<name>/ of the compiled layout: its folder, with model.yaml and agent.yaml. */
+function writeWarmAgent(
+  name: string,
+  model: Record<string, unknown>,
+  manifest: { id: string; name: string } & Record<string, unknown>,
+): string {
+  const dir = path.join(compiled.agentHome, 'examples', name);
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(
     path.join(dir, 'model.yaml'),
-    YAML.stringify({
-      provider: 'openai-compatible',
-      base_url: `${model.url}/v1`,
-      model: 'fake-model',
-      api_key_env: KEY_VAR,
-      timeouts: { turn_seconds: 6, request_seconds: 6 },
-      idle_reask_seconds: 0.3,
-      max_turns: 10,
-      game_seconds: 60,
-    }),
+    YAML.stringify({ provider: 'openai-compatible', model: 'fake-model', max_turns: 10, game_seconds: 60, ...model }),
   );
   fs.writeFileSync(
     path.join(dir, 'agent.yaml'),
     YAML.stringify({
-      id: 'warm-model',
-      name: 'Warm model agent',
       framework: 'node',
       entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml'] },
       protocol: 'specarena',
       challenges: ['psi'],
       lifecycle: 'persistent',
       limits: { memory_mb: 16384 },
+      ...manifest,
+    }),
+  );
+  return dir;
+}
+
+it('one warm model-agent process plays every game, each accounted with its own calls', async () => {
+  const dir = writeWarmAgent(
+    'warm-psi',
+    {
+      base_url: `${model.url}/v1`,
+      api_key_env: KEY_VAR,
+      timeouts: { turn_seconds: 6, request_seconds: 6 },
+      idle_reask_seconds: 0.3,
+    },
+    {
+      id: 'warm-model',
+      name: 'Warm model agent',
       // The sandbox lets the agent reach its arena and, from here, the model server only.
       network: { allow: [new URL(model.url).host] },
       secrets: [KEY_VAR],
-    }),
+    },
   );
   const t = engine.tournaments.create(
     {
@@ -131,33 +143,10 @@ it('a call still in flight when its game ends is recorded with that game, as ask
     return { ...openAiReply('{"wait": true}', 50, 5), hold: stored };
   });
   try {
-    const dir = path.join(compiled.agentHome, 'examples', 'warm-psi-held');
-    fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(
-      path.join(dir, 'model.yaml'),
-      YAML.stringify({
-        provider: 'openai-compatible',
-        base_url: `${slow.url}/v1`,
-        model: 'fake-model',
-        timeouts: { turn_seconds: 120, request_seconds: 120 },
-        capacity: 2,
-        idle_reask_seconds: 0.2,
-        max_turns: 10,
-        game_seconds: 60,
-      }),
-    );
-    fs.writeFileSync(
-      path.join(dir, 'agent.yaml'),
-      YAML.stringify({
-        id: 'warm-held',
-        name: 'Warm model agent (held answers)',
-        framework: 'node',
-        entrypoint: { command: ['node', '../../arena-model-agent.mjs', '--config', 'model.yaml'] },
-        protocol: 'specarena',
-        challenges: ['psi'],
-        lifecycle: 'persistent',
-        limits: { memory_mb: 16384 },
-      }),
+    const dir = writeWarmAgent(
+      'warm-psi-held',
+      { base_url: `${slow.url}/v1`, timeouts: { turn_seconds: 120, request_seconds: 120 }, capacity: 2, idle_reask_seconds: 0.2 },
+      { id: 'warm-held', name: 'Warm model agent (held answers)' },
     );
     const t = engine.tournaments.create(
       {

@@ -162,6 +162,16 @@ export function spawnCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
   };
 }
 
+/** `arena run … --queue URL`: a coordinator that accepts the records of the workers in `trustedFile`, with JSON events. */
+export function spawnCoordinator(args: string[], queueUrl: string, trustedFile: string, env: NodeJS.ProcessEnv = {}): CliProcess {
+  return spawnCli(['run', ...args, '--queue', queueUrl, '--trusted-workers', trustedFile, '--json'], env);
+}
+
+/** The tournament a coordinator started (its `started` event). */
+export function tournamentIdOf(run: CliProcess): string {
+  return String(run.events.find((e) => e.event === 'started')?.tournament_id);
+}
+
 /** `arena worker init`: the worker's key pair in its data folder; returns the public key it printed. */
 export function initWorkerKey(dataDir: string): string {
   const out = execFileSync(process.execPath, [BIN, 'worker', 'init', '--data-dir', dataDir, '--json'], { encoding: 'utf8' });

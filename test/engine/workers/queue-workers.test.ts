@@ -27,10 +27,12 @@ import {
   psiSpec,
   signaturesOf,
   spawnCli,
+  spawnCoordinator,
   startedJobs,
   startRedis,
   startWorker,
   type TestRedis,
+  tournamentIdOf,
 } from './harness.js';
 
 const redisMissing = !hasRedis();
@@ -106,9 +108,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     return file;
   };
   const trustedFile = (): string => path.join(dir, 'trusted-workers.txt');
-  const runQueued = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-    track(spawnCli(['run', ...args, '--queue', redis.url, '--trusted-workers', trustedFile(), '--json'], env));
-  const tournamentOf = (run: CliProcess): string => String(run.events.find((e) => e.event === 'started')?.tournament_id);
+  const runQueued = (args: string[], env: NodeJS.ProcessEnv = {}) => track(spawnCoordinator(args, redis.url, trustedFile(), env));
 
   /** Every planned game index once, each settled by exactly one attempt, and no attempt after it. */
   const expectExactlyOnce = (rows: GameRow[], planned: number): void => {
@@ -131,7 +131,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const spec = writeSpec('c48', psiSpec('c48', ['honest-exact', 'greedy-overclaim', 'cautious-minimal'], 16, 4));
     const run = runQueued([spec, '--data-dir', data]);
     expect(await run.exited, run.stderr()).toBe(0);
-    const id = tournamentOf(run);
+    const id = tournamentIdOf(run);
     const rows = gameRows(data, id);
     expectExactlyOnce(rows, 48);
     expect(new Set(rows.map((r) => r.worker_id))).toEqual(new Set(['w1', 'w2']));
@@ -168,7 +168,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const killed = heldJobs(w1);
     expect(run.stderr()).not.toMatch(/persistent/);
     expect(await run.exited, run.stderr()).toBe(0);
-    const id = tournamentOf(run);
+    const id = tournamentIdOf(run);
     const rows = gameRows(data, id);
     expectExactlyOnce(rows, 48);
     // The killed worker's games: the same jobs, started again by the survivor once their locks expired.
@@ -219,7 +219,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const killed = heldJobs(w1);
     expect(killed.length).toBeGreaterThan(0);
     expect(await run.exited, run.stderr()).toBe(0);
-    const rows = gameRows(data, tournamentOf(run));
+    const rows = gameRows(data, tournamentIdOf(run));
     expectExactlyOnce(rows, 12);
     for (const job of killed) {
       const index = Number(/\.g(\d+)\.a1$/.exec(job)?.[1]);
@@ -232,7 +232,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
       spawnCli(['run', writeSpec('ckill-local', { ...spec, name: 'ckill-local' }), '--data-dir', path.join(dir, 'local'), '--json']),
     );
     expect(await local.exited, local.stderr()).toBe(0);
-    const localRows = gameRows(path.join(dir, 'local'), tournamentOf(local));
+    const localRows = gameRows(path.join(dir, 'local'), tournamentIdOf(local));
     const results = (list: GameRow[]) => list.filter((r) => RATED.test(r.termination)).map((r) => [r.game_index, r.placements, r.scores]);
     expect(results(rows)).toEqual(results(localRows));
   }, 300_000);
@@ -247,7 +247,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const data = path.join(dir, 'cbad');
     const run = runQueued([writeSpec('cbad', psiSpec('cbad', ['honest-exact', 'greedy-overclaim'], 2, 2, theirs)), '--data-dir', data]);
     expect(await run.exited, run.stderr()).toBe(0);
-    const rows = gameRows(data, tournamentOf(run));
+    const rows = gameRows(data, tournamentIdOf(run));
     // Two games, each refused on all three attempts, then settled void: nobody's fault but the harness's.
     expect(rows.map((r) => [r.game_index, r.attempt])).toEqual([
       [0, 1],
@@ -292,7 +292,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
       const data = path.join(dir, 'cforged');
       const run = runQueued([writeSpec('cforged', psiSpec('cforged', ['honest-exact', 'greedy-overclaim'], 1, 1)), '--data-dir', data]);
       expect(await run.exited, run.stderr()).toBe(0);
-      const rows = gameRows(data, tournamentOf(run));
+      const rows = gameRows(data, tournamentIdOf(run));
       expect(rows.map((r) => r.termination)).toEqual(['harness_error', 'harness_error', 'harness_error']);
       for (const row of rows) expect(row.detail).toMatch(/^harness: a worker returned a malformed game record/);
     } finally {
@@ -351,7 +351,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     // The real worker only now: every job the forger answered is replayed by it.
     track(await startWorker(redis.url, path.join(dir, 'f1'), 'f1'));
     expect(await run.exited, run.stderr()).toBe(0);
-    const rows = gameRows(data, tournamentOf(run));
+    const rows = gameRows(data, tournamentIdOf(run));
     expectExactlyOnce(rows, 4);
     const refused = rows.filter((r) => r.termination === 'harness_error');
     expect(refused).toHaveLength(4);
@@ -371,7 +371,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     // Every settled game: played by the real worker, its record signed by the trusted key and kept with it.
     const settled = rows.filter((r) => RATED.test(r.termination));
     expect(settled.every((r) => r.worker_id === 'f1')).toBe(true);
-    const signatures = signaturesOf(data, tournamentOf(run));
+    const signatures = signaturesOf(data, tournamentIdOf(run));
     expect(signatures.filter((s) => s.worker_key === honestKey && /^[A-Za-z0-9+/]{86}==$/.test(s.worker_signature ?? ''))).toHaveLength(4);
     // The same definition played locally: the same results, game for game.
     const local = track(
@@ -379,7 +379,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     );
     expect(await local.exited, local.stderr()).toBe(0);
     const results = (list: GameRow[]) => list.filter((r) => RATED.test(r.termination)).map((r) => [r.game_index, r.placements, r.scores]);
-    expect(results(rows)).toEqual(results(gameRows(path.join(dir, 'lforge'), tournamentOf(local))));
+    expect(results(rows)).toEqual(results(gameRows(path.join(dir, 'lforge'), tournamentIdOf(local))));
   }, 180_000);
 
   it('a job that finishes without an event the coordinator sees is read from Redis, not waited on forever', async () => {
@@ -409,7 +409,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
       const data = path.join(dir, 'csilent');
       const run = runQueued([writeSpec('csilent', psiSpec('csilent', ['honest-exact', 'greedy-overclaim'], 1, 1)), '--data-dir', data]);
       expect(await run.exited, run.stderr()).toBe(0);
-      const rows = gameRows(data, tournamentOf(run));
+      const rows = gameRows(data, tournamentIdOf(run));
       // Each attempt is collected from its stored state and blamed on the harness; the void game is replayed.
       expect(rows.map((r) => [r.attempt, r.termination])).toEqual([
         [1, 'harness_error'],
@@ -432,7 +432,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     const run = runQueued([writeSpec('cresume', psiSpec('cresume', ['honest-exact', 'cautious-minimal'], 12, 2)), '--data-dir', data]);
     await run.until((e) => e.event === 'game_ended' && Number(e.games_done) >= 4);
     await run.kill('SIGKILL');
-    const id = tournamentOf(run);
+    const id = tournamentIdOf(run);
     // Games settled before the kill (a void attempt, a harness error on a loaded machine, is replayed under the next
     // attempt number: a replay, not a game played twice).
     const settledBefore = new Set(gameRows(data, id).flatMap((r) => (RATED.test(r.termination) ? [r.game_index] : [])));
@@ -525,7 +525,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     expect(await run.exited, run.stderr()).toBe(0);
     // The games in flight went with Redis's memory; the coordinator noticed and queued them again.
     expect(run.stderr()).toMatch(/vanished from the queue \(Redis restarted without its data\?\); queued again/);
-    expectExactlyOnce(gameRows(data, tournamentOf(run)), 12);
+    expectExactlyOnce(gameRows(data, tournamentIdOf(run)), 12);
   }, 180_000);
 
   it('Redis gone for good: the run stops paused with a clear message and resumes once Redis is back', async () => {
@@ -537,7 +537,7 @@ describe.skipIf(redisMissing)('game workers on BullMQ and a real Redis', () => {
     await run.until((e) => e.event === 'game_ended');
     await redis.kill();
     expect(await run.exited).toBe(1);
-    const id = tournamentOf(run);
+    const id = tournamentIdOf(run);
     expect(run.stderr()).toMatch(/unreachable for 3 s; the run stops here and resumes with --resume/);
     expect(run.stderr()).toContain(`continue with: arena run --resume ${id}`);
     expect(run.events.at(-1)).toMatchObject({ event: 'paused', tournament_id: id });

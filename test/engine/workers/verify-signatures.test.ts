@@ -21,10 +21,11 @@ import {
   ensureBuilt,
   hasRedis,
   psiSpec,
-  spawnCli,
+  spawnCoordinator,
   startRedis,
   startWorker,
   type TestRedis,
+  tournamentIdOf,
   trustedFileOf,
 } from './harness.js';
 
@@ -66,19 +67,9 @@ describe.skipIf(redisMissing)('arena verify re-checks worker signatures from the
     const data = path.join(dir, 'coordinator');
     const spec = path.join(dir, 'vsig.tournament.yaml');
     fs.writeFileSync(spec, YAML.stringify(psiSpec('vsig', ['honest-exact', 'greedy-overclaim', 'cautious-minimal'], 4, 4)));
-    const run = spawnCli([
-      'run',
-      spec,
-      '--data-dir',
-      data,
-      '--queue',
-      redis.url,
-      '--trusted-workers',
-      trustedFileOf(path.join(dir, 'w1')),
-      '--json',
-    ]);
+    const run = spawnCoordinator([spec, '--data-dir', data], redis.url, trustedFileOf(path.join(dir, 'w1')));
     expect(await run.exited, run.stderr()).toBe(0);
-    const id = String(run.events.find((e) => e.event === 'started')?.tournament_id);
+    const id = tournamentIdOf(run);
     await Promise.all(workers.splice(0).map((w) => w.kill('SIGTERM')));
     await redis.kill();
     offline = fs.mkdtempSync(path.join(dir, 'offline-'));

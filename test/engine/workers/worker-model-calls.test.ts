@@ -15,10 +15,11 @@ import {
   gameRows,
   hasRedis,
   PSI_AGENTS,
-  spawnCli,
+  spawnCoordinator,
   startRedis,
   startWorker,
   type TestRedis,
+  tournamentIdOf,
   trustedFileOf,
 } from './harness.js';
 
@@ -98,20 +99,10 @@ describe.skipIf(redisMissing)('model calls from a game worker', () => {
       }),
     );
     const data = path.join(dir, 'coordinator');
-    const run = spawnCli([
-      'run',
-      spec,
-      '--data-dir',
-      data,
-      '--queue',
-      redis.url,
-      '--trusted-workers',
-      trustedFileOf(path.join(dir, 'w1')),
-      '--json',
-    ]);
+    const run = spawnCoordinator([spec, '--data-dir', data], redis.url, trustedFileOf(path.join(dir, 'w1')));
     processes.push(run);
     expect(await run.exited, run.stderr()).toBe(0);
-    const id = String(run.events.find((e) => e.event === 'started')?.tournament_id);
+    const id = tournamentIdOf(run);
     const rows = gameRows(data, id);
     expect(rows.map((r) => `${r.termination} ${r.worker_id}`)).toEqual(Array(4).fill('completed w1'));
     const db = new Database(path.join(data, 'arena.sqlite'), { readonly: true });
